@@ -1,0 +1,53 @@
+# airtcp — the README's two commands are `make run` and `make test`; both set everything up
+# (virtual environment, Python dependencies from PyPI, release build of the Rust core) and are
+# idempotent.
+
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+AIRTCP := $(VENV)/bin/airtcp
+OUT ?= out
+export VIRTUAL_ENV := $(abspath $(VENV))
+
+.PHONY: run test setup build rust-test py-test lint bench clean
+
+# The main job: build, run the example scenarios, print per-flow tables, write plots.
+run: build
+	@set -e; for f in scenarios/examples/*.yaml; do \
+	  n=$$(basename $$f .yaml); \
+	  echo "== $$f"; \
+	  $(AIRTCP) run $$f --out $(OUT)/$$n --force; \
+	  $(AIRTCP) plot $(OUT)/$$n; \
+	done
+
+# Every test: formatting and lints, Rust unit/integration/property tests, Python tests.
+test: build lint rust-test py-test
+
+$(VENV)/.deps: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q "maturin>=1.5,<2"
+	$(PIP) install -q $$($(PY) -c 'import tomllib;d=tomllib.load(open("pyproject.toml","rb"))["project"];print(" ".join(repr(x) for x in d["dependencies"]+d["optional-dependencies"]["test"]))' | tr -d "'")
+	touch $@
+
+setup: $(VENV)/.deps
+
+build: setup
+	$(VENV)/bin/maturin develop --release -q
+
+rust-test:
+	cargo test -p airtcp --release -q
+
+py-test: build
+	$(PY) -m pytest -q
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --release -q -- -D warnings
+
+bench: build
+	$(AIRTCP) bench
+
+clean:
+	rm -rf target $(VENV) $(OUT)

@@ -1,0 +1,44 @@
+//! airtcp: a packet-level discrete-event simulator for TCP over wireless networks.
+//!
+//! The crate is pure Rust; the Python bindings live in `airtcp-py`. Layers follow the stack
+//! (`link`/`phy` -> `net` -> `transport` -> `app`); the engine in [`sim`] owns time, events and
+//! random streams. Entry point: [`simulate`] (or [`simulate_json`] for the JSON contract).
+
+pub mod metrics;
+pub mod scenario;
+
+pub use scenario::config::ScenarioConfig;
+
+/// Errors a scenario can produce before the run starts. `path` names the offending field the way
+/// the scenario file spells it (e.g. `flows[0].dst`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    /// Field path.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Runs a scenario given as normalised JSON and returns the results as JSON.
+pub fn simulate_json(config_json: &str) -> Result<String, ConfigError> {
+    let cfg: ScenarioConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
+        path: "<scenario>".into(),
+        message: e.to_string(),
+    })?;
+    let res = simulate(&cfg)?;
+    Ok(serde_json::to_string(&res).expect("results serialise"))
+}
+
+/// Runs a scenario.
+pub fn simulate(cfg: &ScenarioConfig) -> Result<metrics::results::RunResults, ConfigError> {
+    let _ = cfg;
+    Err(ConfigError { path: "<scenario>".into(), message: "engine not built yet".into() })
+}

@@ -1,0 +1,166 @@
+//! What a run returns. Serialised to JSON for the Python front end, which writes `summary.json`
+//! (everything but `timing` and `timeseries`), `timing.json` and the Parquet tables.
+
+use serde::Serialize;
+
+/// Results of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResults {
+    /// Scenario name.
+    pub name: String,
+    /// Master seed used.
+    pub seed: u64,
+    /// Simulated duration, s.
+    pub duration_s: f64,
+    /// One row per flow, in scenario order.
+    pub flows: Vec<FlowResult>,
+    /// Jain's fairness index over the flows' goodputs (1 with no flows).
+    pub jain: f64,
+    /// Drops per queue and reason (only non-zero rows).
+    pub drops: Vec<DropRow>,
+    /// Per-queue totals (every queue).
+    pub queues: Vec<QueueRow>,
+    /// Packet conservation check.
+    pub conservation: Conservation,
+    /// Time series (goodput always, RTT and cwnd when enabled).
+    pub timeseries: TimeSeries,
+    /// Wall-clock figures of the simulation loop (not results: they differ between runs).
+    pub timing: Timing,
+}
+
+/// Per-flow totals.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowResult {
+    /// Flow name.
+    pub id: String,
+    /// Source node name.
+    pub src: String,
+    /// Destination node name.
+    pub dst: String,
+    /// "tcp" or "udp".
+    pub transport: String,
+    /// Congestion control name ("" for UDP).
+    pub cc: String,
+    /// Whether SACK was used.
+    pub sack: bool,
+    /// Application start, s.
+    pub start_s: f64,
+    /// Application stop (configured stop or end of run), s.
+    pub stop_s: f64,
+    /// Application bytes delivered in order at the receiver.
+    pub bytes_delivered: u64,
+    /// bytes_delivered * 8 / (stop - start).
+    pub goodput_bps: f64,
+    /// Time the last byte of a finite transfer was delivered, s.
+    pub completion_s: Option<f64>,
+    /// Data packets the sender put on the wire (including retransmissions).
+    pub packets_sent: u64,
+    /// Retransmitted data packets.
+    pub retransmissions: u64,
+    /// Fast-retransmit / SACK recovery episodes.
+    pub recoveries: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Mean of the RTT samples, s (None without samples).
+    pub mean_rtt_s: Option<f64>,
+}
+
+/// Drop counter row.
+#[derive(Debug, Clone, Serialize)]
+pub struct DropRow {
+    /// Queue name "FROM->TO".
+    pub queue: String,
+    /// Drop reason (snake_case name of [`crate::sim::DropReason`]).
+    pub reason: String,
+    /// Packets dropped.
+    pub packets: u64,
+}
+
+/// Per-queue totals.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueueRow {
+    /// Queue name "FROM->TO".
+    pub queue: String,
+    /// Packets accepted by the queue.
+    pub enqueued: u64,
+    /// Packets put on the wire.
+    pub transmitted: u64,
+    /// Largest backlog seen, packets.
+    pub max_backlog: u32,
+}
+
+/// created = delivered + dropped + in_flight, checked against an independent count of live packets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Conservation {
+    /// Packets created.
+    pub created: u64,
+    /// Packets delivered to their destination.
+    pub delivered: u64,
+    /// Packets dropped (all reasons).
+    pub dropped: u64,
+    /// Packets still queued or on a link at the end.
+    pub in_flight: u64,
+    /// Whether the law held.
+    pub ok: bool,
+}
+
+/// Columnar time series.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TimeSeries {
+    /// Goodput per flow per bin.
+    pub goodput: GoodputSeries,
+    /// RTT samples.
+    pub rtt: RttSeries,
+    /// cwnd samples.
+    pub cwnd: CwndSeries,
+}
+
+/// Goodput bins: row i is flow `flow[i]`, bin starting at `t_s[i]`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GoodputSeries {
+    /// Flow name.
+    pub flow: Vec<String>,
+    /// Bin start, s.
+    pub t_s: Vec<f64>,
+    /// In-order application bytes delivered in the bin x 8 / bin width.
+    pub goodput_bps: Vec<f64>,
+}
+
+/// RTT samples.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RttSeries {
+    /// Flow name.
+    pub flow: Vec<String>,
+    /// Sample time, s.
+    pub t_s: Vec<f64>,
+    /// Measured RTT, s.
+    pub rtt_s: Vec<f64>,
+    /// Smoothed RTT after the sample, s.
+    pub srtt_s: Vec<f64>,
+}
+
+/// Congestion-window samples.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CwndSeries {
+    /// Flow name.
+    pub flow: Vec<String>,
+    /// Sample time, s.
+    pub t_s: Vec<f64>,
+    /// Congestion window, segments.
+    pub cwnd: Vec<f64>,
+    /// Slow-start threshold, segments (capped at 1e9 when unbounded).
+    pub ssthresh: Vec<f64>,
+    /// Segments in flight (pipe).
+    pub in_flight: Vec<f64>,
+}
+
+/// Wall-clock figures of the event loop.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timing {
+    /// Seconds spent in the event loop.
+    pub wall_s: f64,
+    /// Events processed.
+    pub events: u64,
+    /// events / wall_s.
+    pub events_per_s: f64,
+}

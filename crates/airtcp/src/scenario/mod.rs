@@ -1,0 +1,2 @@
+//! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
+pub mod config;
