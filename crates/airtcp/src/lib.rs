@@ -4,8 +4,15 @@
 //! (`link`/`phy` -> `net` -> `transport` -> `app`); the engine in [`sim`] owns time, events and
 //! random streams. Entry point: [`simulate`] (or [`simulate_json`] for the JSON contract).
 
+pub mod app;
+pub mod link;
 pub mod metrics;
+pub mod net;
+pub mod queue;
 pub mod scenario;
+pub mod sim;
+pub mod transport;
+pub mod world;
 
 pub use scenario::config::ScenarioConfig;
 
@@ -39,6 +46,5 @@ pub fn simulate_json(config_json: &str) -> Result<String, ConfigError> {
 
 /// Runs a scenario.
 pub fn simulate(cfg: &ScenarioConfig) -> Result<metrics::results::RunResults, ConfigError> {
-    let _ = cfg;
-    Err(ConfigError { path: "<scenario>".into(), message: "engine not built yet".into() })
+    Ok(scenario::build::build(cfg)?.run())
 }

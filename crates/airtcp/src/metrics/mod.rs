@@ -1,2 +1,3 @@
-//! Measurements: per-flow and per-queue statistics, time series, the results record.
+//! Measurements: goodput meters, fairness, the results record.
+pub mod goodput;
 pub mod results;

@@ -85,6 +85,17 @@ pub enum LossConfig {
         #[serde(default)]
         direction: Direction,
     },
+    /// Deterministic losses for protocol experiments: the first transmission(s) of the TCP data
+    /// segments numbered in `seqs` are lost (a number listed twice loses the first two
+    /// transmissions of that segment). Other packets pass. Like ns-3's ReceiveListErrorModel,
+    /// but keyed by segment number.
+    Segments {
+        /// Segment numbers (0-based), repeated to lose retransmissions too.
+        seqs: Vec<u64>,
+        /// Which direction(s) suffer the losses.
+        #[serde(default)]
+        direction: Direction,
+    },
 }
 
 /// Direction(s) of a link an error process applies to.
@@ -255,7 +266,9 @@ impl Default for TcpConfig {
 
 impl Default for UdpConfig {
     fn default() -> Self {
-        UdpConfig { header_bytes: default_udp_header() }
+        UdpConfig {
+            header_bytes: default_udp_header(),
+        }
     }
 }
 

@@ -1,2 +1,3 @@
 //! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
+pub mod build;
 pub mod config;

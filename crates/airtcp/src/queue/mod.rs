@@ -1,0 +1,25 @@
+//! Queue disciplines of transmit queues.
+//!
+//! A discipline only decides what to keep and in which order; the channel that owns it counts
+//! enqueues, drops (with their [`DropReason`]) and transmissions.
+
+pub mod droptail;
+
+use crate::sim::{DropReason, Packet, PacketId};
+
+/// A queue discipline holding packet ids.
+pub trait QueueDisc {
+    /// Offers a packet. On refusal the packet (the arriving one or a victim already queued) is
+    /// returned with the reason; the caller drops it.
+    fn enqueue(&mut self, id: PacketId, packet: &Packet) -> Result<(), (PacketId, DropReason)>;
+    /// Takes the next packet to transmit.
+    fn dequeue(&mut self) -> Option<PacketId>;
+    /// Packets queued.
+    fn len(&self) -> usize;
+    /// Whether nothing is queued.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Visits every queued packet (for end-of-run accounting).
+    fn for_each(&self, f: &mut dyn FnMut(PacketId));
+}

@@ -1,0 +1,277 @@
+//! Turns a validated [`ScenarioConfig`] into a [`World`]. Every check names the offending field
+//! the way the scenario file spells it; the Python front end performs the same checks first, so
+//! these are the backstop for direct users of the library.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::config::{
+    AppConfig, Direction, LossConfig, QueueConfig, ScenarioConfig, TcpConfig, TransportConfig,
+};
+use crate::link::loss::LossProcess;
+use crate::link::{Channel, ChannelStats};
+use crate::metrics::goodput::GoodputMeter;
+use crate::net::routing::RoutingTable;
+use crate::net::Network;
+use crate::queue::droptail::DropTail;
+use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
+use crate::transport::tcp::cc;
+use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::sender::TcpSender;
+use crate::transport::udp::{CbrSource, UdpSink};
+use crate::world::{Endpoints, Event, Flow, Traces, World};
+use crate::ConfigError;
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+fn positive(path: String, v: u64) -> Result<(), ConfigError> {
+    if v == 0 {
+        return Err(err(path, "must be greater than zero"));
+    }
+    Ok(())
+}
+
+/// Validates `cfg` and builds the world.
+pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
+    positive("duration".into(), cfg.duration)?;
+    if cfg.nodes.is_empty() {
+        return Err(err("nodes", "at least one node is needed"));
+    }
+    let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
+    for (i, n) in cfg.nodes.iter().enumerate() {
+        if ids.insert(n.as_str(), i as NodeId).is_some() {
+            return Err(err(
+                format!("nodes[{i}]"),
+                format!("duplicate node name '{n}'"),
+            ));
+        }
+    }
+    let node = |path: String, name: &str| {
+        ids.get(name)
+            .copied()
+            .ok_or_else(|| err(path, format!("no node named '{name}'")))
+    };
+
+    let mut channels = Vec::with_capacity(cfg.links.len() * 2);
+    for (i, l) in cfg.links.iter().enumerate() {
+        let a = node(format!("links[{i}].from"), &l.from)?;
+        let b = node(format!("links[{i}].to"), &l.to)?;
+        if a == b {
+            return Err(err(
+                format!("links[{i}].to"),
+                "a link needs two different nodes",
+            ));
+        }
+        positive(format!("links[{i}].rate"), l.rate)?;
+        let QueueConfig::Droptail { packets } = l.queue;
+        positive(format!("links[{i}].queue.packets"), packets as u64)?;
+        for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
+            let loss = loss_process(cfg.seed, i, dir, l.loss.as_ref())?;
+            channels.push(Channel {
+                name: format!("{}->{}", cfg.nodes[from as usize], cfg.nodes[to as usize]),
+                from,
+                to,
+                rate_bps: l.rate,
+                delay: l.delay,
+                queue: Box::new(DropTail::new(packets as usize)),
+                busy: false,
+                loss,
+                stats: ChannelStats::default(),
+            });
+        }
+    }
+    let ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+    let routes = RoutingTable::shortest_paths(cfg.nodes.len(), &ends);
+
+    let m = &cfg.metrics;
+    positive("metrics.bin".into(), m.bin)?;
+    positive("metrics.trace_interval".into(), m.trace_interval)?;
+
+    let mut net = Network {
+        events: EventQueue::new(),
+        packets: PacketArena::default(),
+        channels,
+        node_names: cfg.nodes.clone(),
+        routes,
+        node_drops: vec![[0; 3]; cfg.nodes.len()],
+        delivered: 0,
+        dropped: 0,
+    };
+
+    let mut flows = Vec::with_capacity(cfg.flows.len());
+    let mut names = BTreeSet::new();
+    for (i, f) in cfg.flows.iter().enumerate() {
+        let p = |field: &str| format!("flows[{i}].{field}");
+        if !names.insert(f.id.as_str()) {
+            return Err(err(p("id"), format!("duplicate flow id '{}'", f.id)));
+        }
+        let src = node(p("src"), &f.src)?;
+        let dst = node(p("dst"), &f.dst)?;
+        if src == dst {
+            return Err(err(p("dst"), "source and destination are the same node"));
+        }
+        if !net.routes.reachable(src, dst) || !net.routes.reachable(dst, src) {
+            return Err(err(
+                p("dst"),
+                format!("no route between '{}' and '{}'", f.src, f.dst),
+            ));
+        }
+        if f.start >= cfg.duration {
+            return Err(err(p("start"), "the flow starts after the end of the run"));
+        }
+        let stop = f.stop.unwrap_or(cfg.duration).min(cfg.duration);
+        if f.stop.is_some_and(|s| s <= f.start) {
+            return Err(err(p("stop"), "stop must be later than start"));
+        }
+        let endpoints = match (&f.app, &f.transport) {
+            (AppConfig::Bulk { bytes }, TransportConfig::Tcp(t)) => {
+                check_tcp(t, &p("transport"))?;
+                if *bytes == Some(0) {
+                    return Err(err(p("app.bytes"), "must be greater than zero"));
+                }
+                let mut sender = TcpSender::new(t, cc::build(t.cc), *bytes);
+                if m.trace_rtt {
+                    sender.rtt_log = Some(Vec::new());
+                }
+                Endpoints::Tcp {
+                    sender: Box::new(sender),
+                    receiver: TcpReceiver::new(t),
+                    header_bytes: t.header_bytes,
+                    rto_timer: LazyTimer::default(),
+                    ack_timer: LazyTimer::default(),
+                }
+            }
+            (AppConfig::Cbr { rate, packet_size }, TransportConfig::Udp(u)) => {
+                positive(p("app.rate"), *rate)?;
+                positive(p("app.packet_size"), *packet_size as u64)?;
+                Endpoints::Udp {
+                    source: CbrSource::new(*packet_size, *rate, f.start),
+                    sink: UdpSink::default(),
+                    header_bytes: u.header_bytes,
+                    running: false,
+                }
+            }
+            (AppConfig::Bulk { .. }, _) => {
+                return Err(err(
+                    p("transport.kind"),
+                    "a bulk application needs a tcp transport",
+                ))
+            }
+            (AppConfig::Cbr { .. }, _) => {
+                return Err(err(
+                    p("transport.kind"),
+                    "a cbr application needs a udp transport",
+                ))
+            }
+        };
+        let id = i as u32;
+        net.events
+            .schedule(f.start, EventClass::App, Event::AppStart(id));
+        if stop < cfg.duration {
+            net.events
+                .schedule(stop, EventClass::App, Event::AppStop(id));
+        }
+        flows.push(Flow {
+            name: f.id.clone(),
+            src,
+            dst,
+            start: f.start,
+            stop,
+            endpoints,
+            meter: GoodputMeter::new(f.start, stop, m.bin, cfg.duration),
+            completion: None,
+        });
+    }
+
+    let traces = Traces {
+        cwnd_interval: m.trace_cwnd.then_some(m.trace_interval),
+        bin: m.bin,
+        cwnd: Default::default(),
+    };
+    if m.trace_cwnd {
+        net.events.schedule(0, EventClass::Sample, Event::Sample);
+    }
+    Ok(World {
+        name: cfg.name.clone(),
+        seed: cfg.seed,
+        duration: cfg.duration,
+        net,
+        flows,
+        traces,
+    })
+}
+
+fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
+    positive(format!("{p}.mss"), t.mss as u64)?;
+    positive(format!("{p}.delayed_ack"), t.delayed_ack as u64)?;
+    positive(format!("{p}.initial_cwnd"), t.initial_cwnd as u64)?;
+    positive(format!("{p}.dupthresh"), t.dupthresh as u64)?;
+    positive(format!("{p}.min_rto"), t.min_rto)?;
+    if t.rwnd < t.mss as u64 {
+        return Err(err(
+            format!("{p}.rwnd"),
+            "the receiver window must hold at least one segment",
+        ));
+    }
+    if t.max_rto < t.min_rto {
+        return Err(err(
+            format!("{p}.max_rto"),
+            "must not be smaller than min_rto",
+        ));
+    }
+    if t.initial_ssthresh == Some(0) {
+        return Err(err(
+            format!("{p}.initial_ssthresh"),
+            "must be greater than zero",
+        ));
+    }
+    Ok(())
+}
+
+fn loss_process(
+    seed: u64,
+    link: usize,
+    dir: Direction,
+    cfg: Option<&LossConfig>,
+) -> Result<LossProcess, ConfigError> {
+    let applies = |d: Direction| d == Direction::Both || d == dir;
+    let tag = if dir == Direction::Forward {
+        "fwd"
+    } else {
+        "rev"
+    };
+    Ok(match cfg {
+        None => LossProcess::None,
+        Some(LossConfig::Bernoulli { per, direction }) => {
+            if !(0.0..=1.0).contains(per) {
+                return Err(err(
+                    format!("links[{link}].loss.per"),
+                    "must be within [0, 1]",
+                ));
+            }
+            if applies(*direction) && *per > 0.0 {
+                LossProcess::Bernoulli {
+                    per: *per,
+                    rng: Rng::stream(seed, &format!("link/{link}/{tag}/loss")),
+                }
+            } else {
+                LossProcess::None
+            }
+        }
+        Some(LossConfig::Segments { seqs, direction }) => {
+            if applies(*direction) {
+                let mut left = BTreeMap::new();
+                for &s in seqs {
+                    *left.entry(s).or_insert(0u32) += 1;
+                }
+                LossProcess::Segments(left)
+            } else {
+                LossProcess::None
+            }
+        }
+    })
+}

@@ -1,0 +1,134 @@
+//! Packets and the arena that owns them.
+//!
+//! A packet is created once by its source, lives in the arena while it is queued or on a link,
+//! and is freed when it is delivered or dropped. Queues and events carry the 4-byte
+//! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
+
+use crate::transport::tcp::segment::{AckHeader, DataHeader};
+
+use super::time::Time;
+use super::{FlowId, NodeId};
+
+/// Index of a live packet in the [`PacketArena`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PacketId(pub u32);
+
+/// Protocol header carried by a packet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Header {
+    /// A TCP segment carrying data (sender -> receiver).
+    TcpData(DataHeader),
+    /// A pure TCP acknowledgement (receiver -> sender).
+    TcpAck(AckHeader),
+    /// A UDP datagram with its per-flow sequence number and payload length.
+    Udp {
+        /// Sequence number of the datagram within its flow.
+        seq: u64,
+        /// Payload bytes.
+        len: u32,
+    },
+}
+
+/// A packet in the network.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Packet {
+    /// Unique number in the run (creation order).
+    pub uid: u64,
+    /// Flow it belongs to.
+    pub flow: FlowId,
+    /// Node that created it.
+    pub src: NodeId,
+    /// Node it is addressed to.
+    pub dst: NodeId,
+    /// Bytes on the wire (payload + headers).
+    pub size: u32,
+    /// Creation time.
+    pub created: Time,
+    /// Protocol header.
+    pub header: Header,
+}
+
+/// Why a packet was dropped. The framework, not the queue, counts drops per reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DropReason {
+    /// A queue was full on arrival.
+    QueueFull,
+    /// The channel corrupted it (random error process).
+    ChannelError,
+    /// The node had no route to its destination.
+    NoRoute,
+}
+
+impl DropReason {
+    /// All reasons, in reporting order.
+    pub const ALL: [DropReason; 3] = [
+        DropReason::QueueFull,
+        DropReason::ChannelError,
+        DropReason::NoRoute,
+    ];
+
+    /// Stable snake_case name used in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::QueueFull => "queue_full",
+            DropReason::ChannelError => "channel_error",
+            DropReason::NoRoute => "no_route",
+        }
+    }
+}
+
+/// Owner of all live packets.
+#[derive(Debug, Default)]
+pub struct PacketArena {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+    live: u64,
+    created: u64,
+}
+
+impl PacketArena {
+    /// Stores a new packet; its `uid` is assigned here.
+    pub fn insert(&mut self, mut p: Packet) -> PacketId {
+        p.uid = self.created;
+        self.created += 1;
+        self.live += 1;
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = p;
+                PacketId(i)
+            }
+            None => {
+                self.slots.push(p);
+                PacketId((self.slots.len() - 1) as u32)
+            }
+        }
+    }
+
+    /// The packet behind `id` (must be live).
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id.0 as usize]
+    }
+
+    /// Mutable access to the packet behind `id`.
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id.0 as usize]
+    }
+
+    /// Frees the slot and returns the packet.
+    pub fn remove(&mut self, id: PacketId) -> Packet {
+        debug_assert!(self.live > 0);
+        self.live -= 1;
+        self.free.push(id.0);
+        self.slots[id.0 as usize]
+    }
+
+    /// Packets created so far.
+    pub fn created(&self) -> u64 {
+        self.created
+    }
+
+    /// Packets currently alive (queued or on a link).
+    pub fn live(&self) -> u64 {
+        self.live
+    }
+}

@@ -1,0 +1,3 @@
+//! Transport protocols: TCP (sender, receiver, loss recovery, pluggable congestion control) and UDP.
+pub mod tcp;
+pub mod udp;

@@ -1,0 +1,82 @@
+//! Congestion control behind one trait, so that Vegas, Cubic, Compound, FAST and QUIC-TCP plug in
+//! beside Reno.
+//!
+//! The split follows ns-3's `TcpCongestionOps` (and Linux's `tcp_congestion_ops`): the sender owns
+//! the window state ([`CcState`]) and the loss-recovery machinery; the algorithm decides how the
+//! window grows on ACKs ([`CongestionControl::on_ack`]) and what the slow-start threshold becomes
+//! after a congestion event ([`CongestionControl::ssthresh`]). Windows are in segments (f64, so
+//! that congestion avoidance can add fractions of a segment per ACK).
+
+pub mod reno;
+
+use crate::scenario::config::CcKind;
+use crate::sim::Time;
+
+/// Window state shared by the sender and its algorithm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CcState {
+    /// Congestion window, segments.
+    pub cwnd: f64,
+    /// Slow-start threshold, segments (`f64::INFINITY` until the first congestion event).
+    pub ssthresh: f64,
+}
+
+impl CcState {
+    /// Whether the sender is in slow start (RFC 5681 §3.1: cwnd < ssthresh).
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+}
+
+/// One ACK that acknowledged new data outside loss recovery.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AckSample {
+    /// Arrival time.
+    pub now: Time,
+    /// Segments newly acknowledged by this ACK.
+    pub acked: u32,
+    /// RTT measured from this ACK (Karn's rule applied), ns.
+    pub rtt: Option<Time>,
+    /// Smallest RTT seen so far, ns.
+    pub min_rtt: Option<Time>,
+    /// Smoothed RTT, ns.
+    pub srtt: Option<Time>,
+    /// Segments outstanding before this ACK.
+    pub in_flight: u32,
+}
+
+/// Congestion signals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CongestionEvent {
+    /// Loss detected by duplicate ACKs or SACK: fast retransmit / recovery starts.
+    Loss,
+    /// The retransmission timer expired.
+    Rto,
+    /// Loss recovery ended (full ACK).
+    RecoveryEnd,
+}
+
+/// A congestion-control algorithm. Hooks never read a clock: time comes with the arguments.
+pub trait CongestionControl: Send {
+    /// Name used in results ("newreno", "cubic", ...).
+    fn name(&self) -> &'static str;
+    /// Grows (or shrinks, for delay-based algorithms) the window on an ACK of new data outside
+    /// loss recovery.
+    fn on_ack(&mut self, state: &mut CcState, ack: &AckSample);
+    /// The slow-start threshold after a congestion event with `in_flight` segments outstanding.
+    fn ssthresh(&mut self, state: &CcState, in_flight: f64) -> f64;
+    /// Notification after the sender has applied a congestion event to `state`.
+    fn on_event(&mut self, _state: &mut CcState, _event: CongestionEvent, _now: Time) {}
+    /// Algorithm-specific variables for traces (name, value).
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+}
+
+/// Builds the algorithm selected in a scenario.
+pub fn build(kind: CcKind) -> Box<dyn CongestionControl> {
+    match kind {
+        CcKind::Reno => Box::new(reno::Reno::new("reno")),
+        CcKind::Newreno => Box::new(reno::Reno::new("newreno")),
+    }
+}

@@ -1,0 +1,35 @@
+//! TCP, segment-granular: sequence numbers count segments of `mss` payload bytes (the last
+//! segment of a finite transfer may be shorter). Connection set-up and tear-down are not modelled;
+//! the papers measure long-lived transfers and ns-2's one-way TCP agents do the same.
+//!
+//! - [`sender`]: windows, RFC 5681 slow start / congestion avoidance via [`cc`], loss recovery
+//!   (ns-2 Reno, RFC 6582 NewReno, RFC 6675 SACK), RFC 6298 retransmission timer.
+//! - [`receiver`]: cumulative ACKs, delayed ACKs (RFC 5681 §4.2), SACK blocks (RFC 2018).
+//! - [`rtt`]: the RFC 6298 estimator with Karn's rule and exponential backoff.
+
+pub mod cc;
+pub mod receiver;
+pub mod rtt;
+pub mod scoreboard;
+pub mod segment;
+pub mod sender;
+
+#[cfg(test)]
+mod tests;
+
+use crate::sim::Time;
+use segment::{AckHeader, DataHeader};
+
+/// What a TCP endpoint can do to the world around it. The simulator implements it by putting
+/// packets into the network and scheduling timer events; tests implement it with a recorder.
+pub trait TcpIo {
+    /// Current simulated time.
+    fn now(&self) -> Time;
+    /// Sends a data segment to the peer.
+    fn send_data(&mut self, header: DataHeader);
+    /// Sends a pure ACK to the peer.
+    fn send_ack(&mut self, header: AckHeader);
+    /// Arms (`Some`) or cancels (`None`) the endpoint's one timer (RTO at the sender, delayed ACK
+    /// at the receiver).
+    fn set_timer(&mut self, deadline: Option<Time>);
+}

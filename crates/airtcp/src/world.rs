@@ -1,0 +1,515 @@
+//! The simulated world: the network, the flows on it, and the event loop that drives both.
+
+use std::time::Instant;
+
+use crate::metrics::goodput::{jain_index, GoodputMeter};
+use crate::metrics::results::{
+    Conservation, DropRow, FlowResult, QueueRow, RunResults, TimeSeries, Timing,
+};
+use crate::net::Network;
+use crate::sim::packet::Header;
+use crate::sim::time::{to_secs, Time};
+use crate::sim::{
+    ChannelId, DropReason, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire,
+};
+use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::segment::{AckHeader, DataHeader};
+use crate::transport::tcp::sender::TcpSender;
+use crate::transport::tcp::TcpIo;
+use crate::transport::udp::{CbrSource, UdpSink};
+
+/// An engine event. Small and `Copy`: the event list stores it inline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// The transmitter of a channel finished serialising a packet.
+    TxDone(ChannelId),
+    /// A packet reaches the far end of a channel.
+    Arrive(ChannelId, PacketId),
+    /// A flow's timer (lazy-cancellation generation attached).
+    Timer(FlowId, TimerKind, u32),
+    /// A flow's application starts.
+    AppStart(FlowId),
+    /// A flow's application stops sending new data.
+    AppStop(FlowId),
+    /// A constant-bit-rate source emits its next datagram.
+    CbrTick(FlowId),
+    /// Periodic trace sampling.
+    Sample,
+}
+
+/// Which of a flow's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimerKind {
+    /// The TCP sender's retransmission timer.
+    Rto,
+    /// The TCP receiver's delayed-ACK timer.
+    DelayedAck,
+}
+
+/// The transport endpoints of a flow.
+pub enum Endpoints {
+    /// A TCP connection.
+    Tcp {
+        /// Sender at the flow's source.
+        sender: Box<TcpSender>,
+        /// Receiver at the flow's destination.
+        receiver: TcpReceiver,
+        /// IP + TCP header bytes per segment.
+        header_bytes: u32,
+        /// The sender's retransmission timer.
+        rto_timer: LazyTimer,
+        /// The receiver's delayed-ACK timer.
+        ack_timer: LazyTimer,
+    },
+    /// A UDP constant-bit-rate flow.
+    Udp {
+        /// Source at the flow's source.
+        source: CbrSource,
+        /// Sink at the flow's destination.
+        sink: UdpSink,
+        /// IP + UDP header bytes per datagram.
+        header_bytes: u32,
+        /// Whether the source is emitting.
+        running: bool,
+    },
+}
+
+/// One flow.
+pub struct Flow {
+    /// Flow name.
+    pub name: String,
+    /// Source node.
+    pub src: NodeId,
+    /// Destination node.
+    pub dst: NodeId,
+    /// Application start.
+    pub start: Time,
+    /// Application stop (end of run if none was configured).
+    pub stop: Time,
+    /// Transport endpoints.
+    pub endpoints: Endpoints,
+    /// Goodput accounting.
+    pub meter: GoodputMeter,
+    /// When a finite transfer completed.
+    pub completion: Option<Time>,
+}
+
+/// Optional recordings.
+#[derive(Debug, Clone, Default)]
+pub struct Traces {
+    /// Sampling interval of cwnd traces (None: off).
+    pub cwnd_interval: Option<Time>,
+    /// Goodput bin width.
+    pub bin: Time,
+    /// Collected cwnd samples.
+    pub cwnd: crate::metrics::results::CwndSeries,
+}
+
+/// A world ready to run.
+pub struct World {
+    /// Scenario name.
+    pub name: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Simulated duration.
+    pub duration: Time,
+    /// Network.
+    pub net: Network,
+    /// Flows, in scenario order.
+    pub flows: Vec<Flow>,
+    /// Recordings.
+    pub traces: Traces,
+}
+
+/// Connects a TCP endpoint to the network: segments become packets, timers become events.
+struct NetIo<'a> {
+    net: &'a mut Network,
+    timer: &'a mut LazyTimer,
+    kind: TimerKind,
+    flow: FlowId,
+    from: NodeId,
+    to: NodeId,
+    header_bytes: u32,
+}
+
+impl NetIo<'_> {
+    fn packet(&self, size: u32, header: Header) -> Packet {
+        Packet {
+            uid: 0,
+            flow: self.flow,
+            src: self.from,
+            dst: self.to,
+            size,
+            created: self.net.events.now(),
+            header,
+        }
+    }
+}
+
+impl TcpIo for NetIo<'_> {
+    fn now(&self) -> Time {
+        self.net.events.now()
+    }
+
+    fn send_data(&mut self, header: DataHeader) {
+        let p = self.packet(header.len + self.header_bytes, Header::TcpData(header));
+        self.net.originate(p);
+    }
+
+    fn send_ack(&mut self, header: AckHeader) {
+        let p = self.packet(self.header_bytes, Header::TcpAck(header));
+        self.net.originate(p);
+    }
+
+    fn set_timer(&mut self, deadline: Option<Time>) {
+        if let Some((at, generation)) = self.timer.set(deadline) {
+            let ev = Event::Timer(self.flow, self.kind, generation);
+            self.net.events.schedule(at, EventClass::Timer, ev);
+        }
+    }
+}
+
+impl World {
+    /// Runs to the end and returns the results.
+    pub fn run(mut self) -> RunResults {
+        let wall = Instant::now();
+        while let Some(t) = self.net.events.peek_time() {
+            if t > self.duration {
+                break;
+            }
+            let (now, ev) = self.net.events.pop().expect("peeked");
+            self.dispatch(now, ev);
+        }
+        let wall_s = wall.elapsed().as_secs_f64();
+        let events = self.net.events.events_processed();
+        self.results(wall_s, events)
+    }
+
+    fn dispatch(&mut self, now: Time, ev: Event) {
+        match ev {
+            Event::TxDone(ch) => self.net.on_tx_done(ch),
+            Event::Arrive(ch, id) => {
+                if let Some(p) = self.net.on_arrival(ch, id) {
+                    self.deliver(now, p);
+                }
+            }
+            Event::Timer(f, kind, generation) => self.on_timer(f, kind, generation, now),
+            Event::AppStart(f) => self.on_app_start(f, now),
+            Event::AppStop(f) => match &mut self.flows[f as usize].endpoints {
+                Endpoints::Tcp { sender, .. } => sender.stop(),
+                Endpoints::Udp { running, .. } => *running = false,
+            },
+            Event::CbrTick(f) => self.on_cbr_tick(f),
+            Event::Sample => self.sample(now),
+        }
+    }
+
+    fn on_app_start(&mut self, f: FlowId, now: Time) {
+        let flow = &mut self.flows[f as usize];
+        match &mut flow.endpoints {
+            Endpoints::Tcp {
+                sender,
+                rto_timer,
+                header_bytes,
+                ..
+            } => {
+                let mut io = NetIo {
+                    net: &mut self.net,
+                    timer: rto_timer,
+                    kind: TimerKind::Rto,
+                    flow: f,
+                    from: flow.src,
+                    to: flow.dst,
+                    header_bytes: *header_bytes,
+                };
+                sender.start(&mut io);
+            }
+            Endpoints::Udp { running, .. } => {
+                *running = true;
+                self.net
+                    .events
+                    .schedule(now, EventClass::App, Event::CbrTick(f));
+            }
+        }
+    }
+
+    fn on_cbr_tick(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f as usize];
+        let Endpoints::Udp {
+            source,
+            header_bytes,
+            running,
+            ..
+        } = &mut flow.endpoints
+        else {
+            unreachable!("CBR tick for a non-UDP flow")
+        };
+        if !*running {
+            return;
+        }
+        let now = self.net.events.now();
+        let (seq, len) = source.emit();
+        self.net.originate(Packet {
+            uid: 0,
+            flow: f,
+            src: flow.src,
+            dst: flow.dst,
+            size: len + *header_bytes,
+            created: now,
+            header: Header::Udp { seq, len },
+        });
+        let next = source.next_time();
+        if next <= self.duration {
+            self.net
+                .events
+                .schedule(next, EventClass::App, Event::CbrTick(f));
+        }
+    }
+
+    fn on_timer(&mut self, f: FlowId, kind: TimerKind, generation: u32, now: Time) {
+        let flow = &mut self.flows[f as usize];
+        let Endpoints::Tcp {
+            sender,
+            receiver,
+            header_bytes,
+            rto_timer,
+            ack_timer,
+        } = &mut flow.endpoints
+        else {
+            return;
+        };
+        let (timer, from, to) = match kind {
+            TimerKind::Rto => (rto_timer, flow.src, flow.dst),
+            TimerKind::DelayedAck => (ack_timer, flow.dst, flow.src),
+        };
+        match timer.on_event(now, generation) {
+            TimerFire::Ignore => {}
+            TimerFire::Reschedule(at, g) => {
+                self.net
+                    .events
+                    .schedule(at, EventClass::Timer, Event::Timer(f, kind, g));
+            }
+            TimerFire::Expired => {
+                let mut io = NetIo {
+                    net: &mut self.net,
+                    timer,
+                    kind,
+                    flow: f,
+                    from,
+                    to,
+                    header_bytes: *header_bytes,
+                };
+                match kind {
+                    TimerKind::Rto => sender.on_timer(&mut io),
+                    TimerKind::DelayedAck => receiver.on_timer(&mut io),
+                }
+            }
+        }
+    }
+
+    fn deliver(&mut self, now: Time, p: Packet) {
+        let f = p.flow;
+        let flow = &mut self.flows[f as usize];
+        match (&mut flow.endpoints, p.header) {
+            (
+                Endpoints::Tcp {
+                    receiver,
+                    header_bytes,
+                    ack_timer,
+                    ..
+                },
+                Header::TcpData(h),
+            ) => {
+                let mut io = NetIo {
+                    net: &mut self.net,
+                    timer: ack_timer,
+                    kind: TimerKind::DelayedAck,
+                    flow: f,
+                    from: flow.dst,
+                    to: flow.src,
+                    header_bytes: *header_bytes,
+                };
+                let bytes = receiver.on_data(&h, &mut io);
+                flow.meter.record(now, bytes);
+                if flow.completion.is_none() && receiver.complete() {
+                    flow.completion = Some(now);
+                }
+            }
+            (
+                Endpoints::Tcp {
+                    sender,
+                    header_bytes,
+                    rto_timer,
+                    ..
+                },
+                Header::TcpAck(h),
+            ) => {
+                let mut io = NetIo {
+                    net: &mut self.net,
+                    timer: rto_timer,
+                    kind: TimerKind::Rto,
+                    flow: f,
+                    from: flow.src,
+                    to: flow.dst,
+                    header_bytes: *header_bytes,
+                };
+                sender.on_ack(&h, &mut io);
+            }
+            (Endpoints::Udp { sink, .. }, Header::Udp { len, .. }) => {
+                sink.packets += 1;
+                sink.bytes += len as u64;
+                flow.meter.record(now, len as u64);
+            }
+            _ => unreachable!("packet of the wrong transport delivered to flow {f}"),
+        }
+    }
+
+    fn sample(&mut self, now: Time) {
+        let Some(interval) = self.traces.cwnd_interval else {
+            return;
+        };
+        for flow in &self.flows {
+            if let Endpoints::Tcp { sender, .. } = &flow.endpoints {
+                if now < flow.start {
+                    continue;
+                }
+                let c = &mut self.traces.cwnd;
+                c.flow.push(flow.name.clone());
+                c.t_s.push(to_secs(now));
+                c.cwnd.push(sender.cwnd());
+                c.ssthresh.push(sender.ssthresh().min(1e9));
+                c.in_flight.push(sender.in_flight() as f64);
+            }
+        }
+        let next = now + interval;
+        if next <= self.duration {
+            self.net
+                .events
+                .schedule(next, EventClass::Sample, Event::Sample);
+        }
+    }
+
+    fn results(mut self, wall_s: f64, events: u64) -> RunResults {
+        let net = &self.net;
+        let name_of = |n: NodeId| net.node_names[n as usize].clone();
+        let mut series = TimeSeries {
+            cwnd: std::mem::take(&mut self.traces.cwnd),
+            ..Default::default()
+        };
+        let mut flows = Vec::with_capacity(self.flows.len());
+        for flow in &mut self.flows {
+            for (t, g) in flow.meter.series(self.duration) {
+                series.goodput.flow.push(flow.name.clone());
+                series.goodput.t_s.push(t);
+                series.goodput.goodput_bps.push(g);
+            }
+            let mut row = FlowResult {
+                id: flow.name.clone(),
+                src: name_of(flow.src),
+                dst: name_of(flow.dst),
+                transport: String::new(),
+                cc: String::new(),
+                sack: false,
+                start_s: to_secs(flow.start),
+                stop_s: to_secs(flow.stop),
+                bytes_delivered: flow.meter.bytes,
+                goodput_bps: flow.meter.goodput_bps(),
+                completion_s: flow.completion.map(to_secs),
+                packets_sent: 0,
+                retransmissions: 0,
+                recoveries: 0,
+                timeouts: 0,
+                mean_rtt_s: None,
+            };
+            match &mut flow.endpoints {
+                Endpoints::Tcp { sender, .. } => {
+                    let s = &sender.stats;
+                    row.transport = "tcp".into();
+                    row.cc = sender.cc_name().into();
+                    row.sack = sender.recovery() == crate::transport::tcp::sender::Recovery::Sack;
+                    row.packets_sent = s.packets_sent;
+                    row.retransmissions = s.retransmissions;
+                    row.recoveries = s.recoveries;
+                    row.timeouts = s.timeouts;
+                    row.mean_rtt_s =
+                        (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
+                    if let Some(log) = sender.rtt_log.take() {
+                        for (t, r, srtt) in log {
+                            series.rtt.flow.push(flow.name.clone());
+                            series.rtt.t_s.push(to_secs(t));
+                            series.rtt.rtt_s.push(to_secs(r));
+                            series.rtt.srtt_s.push(to_secs(srtt));
+                        }
+                    }
+                }
+                Endpoints::Udp { source, .. } => {
+                    row.transport = "udp".into();
+                    row.packets_sent = source.sent();
+                }
+            }
+            flows.push(row);
+        }
+        let mut drops = Vec::new();
+        let mut queues = Vec::new();
+        for c in &net.channels {
+            for r in DropReason::ALL {
+                let n = c.stats.drops[r as usize];
+                if n > 0 {
+                    drops.push(DropRow {
+                        queue: c.name.clone(),
+                        reason: r.name().into(),
+                        packets: n,
+                    });
+                }
+            }
+            queues.push(QueueRow {
+                queue: c.name.clone(),
+                enqueued: c.stats.enqueued,
+                transmitted: c.stats.transmitted,
+                max_backlog: c.stats.max_backlog,
+            });
+        }
+        for (node, counts) in net.node_drops.iter().enumerate() {
+            for r in DropReason::ALL {
+                if counts[r as usize] > 0 {
+                    drops.push(DropRow {
+                        queue: format!("node {}", net.node_names[node]),
+                        reason: r.name().into(),
+                        packets: counts[r as usize],
+                    });
+                }
+            }
+        }
+        let in_flight = net.packets.live();
+        let created = net.packets.created();
+        let ok = created == net.delivered + net.dropped + in_flight
+            && in_flight == net.count_in_flight();
+        let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
+        RunResults {
+            name: self.name,
+            seed: self.seed,
+            duration_s: to_secs(self.duration),
+            jain: jain_index(&goodputs),
+            flows,
+            drops,
+            queues,
+            conservation: Conservation {
+                created,
+                delivered: net.delivered,
+                dropped: net.dropped,
+                in_flight,
+                ok,
+            },
+            timeseries: series,
+            timing: Timing {
+                wall_s,
+                events,
+                events_per_s: if wall_s > 0.0 {
+                    events as f64 / wall_s
+                } else {
+                    0.0
+                },
+            },
+        }
+    }
+}
