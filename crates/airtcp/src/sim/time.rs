@@ -15,7 +15,7 @@ pub const SECS: Time = 1_000_000_000;
 
 /// Converts to seconds for reporting only (never for decisions).
 pub fn to_secs(t: Time) -> f64 {
-    t as f64 * 1e-9
+    t as f64 / 1e9
 }
 
 /// Converts seconds to the nearest nanosecond (used when a model yields a real-valued duration).

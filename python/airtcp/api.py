@@ -1,0 +1,56 @@
+"""The Python entry point: `airtcp.run(...)`."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from airtcp import _core
+from airtcp.config import Scenario, load_scenario, to_core_dict
+from airtcp.errors import ScenarioError, SimulationError
+from airtcp.results import Results
+
+__all__ = ["run", "simulate"]
+
+# The core reports errors as "<path>: <message>"; "<scenario>" means it could not read the JSON we
+# produced, which is our bug rather than the user's.
+_CORE_ERROR = re.compile(
+    r"^(?P<path>(?:name|duration|seed|nodes|links|flows|metrics)\b[\w.\[\]]*): (?P<message>.*)$",
+    re.DOTALL,
+)
+
+
+def run(
+    scenario: Scenario | Mapping[str, Any] | str | Path,
+    seed: int | None = None,
+    overrides: Iterable[str] | None = None,
+) -> Results:
+    """Validates and simulates a scenario.
+
+    `scenario` is a path to a YAML file, YAML text, a mapping shaped like the file, or a
+    `Scenario`. `seed` replaces the scenario's seed; `overrides` are `"path=value"` strings like
+    the command line's `--set`. Raises `ScenarioError` for bad input and `SimulationError` if the
+    core fails.
+    """
+    return simulate(load_scenario(scenario, seed=seed, overrides=overrides or ()))
+
+
+def simulate(scenario: Scenario) -> Results:
+    """Runs an already validated scenario."""
+    config = to_core_dict(scenario)
+    try:
+        output = _core.simulate_json(json.dumps(config))
+    except ValueError as error:
+        raise _core_error(str(error)) from None
+    return Results.from_json(output, scenario=config)
+
+
+def _core_error(text: str) -> Exception:
+    """A field-specific core error is bad input; anything else is a failure of the simulator."""
+    match = _CORE_ERROR.match(text)
+    if match is not None:
+        return ScenarioError(match["path"], match["message"])
+    return SimulationError(f"the simulator core failed: {text}")

@@ -1,0 +1,186 @@
+"""The `airtcp` command.
+
+Exit codes: 0 success; 2 bad input (scenario, `--set`, `--out`, command-line usage), reported as
+`error: <path>: <message>` on stderr with no output directory left behind; 1 a failure of the
+simulator or of airtcp itself.
+"""
+
+# No `from __future__ import annotations`: typer reads the annotations at run time.
+
+import importlib
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated, List, NoReturn, Optional
+
+import typer
+
+from airtcp import _core
+from airtcp.atomic_dir import OutputDirError, check_output_dir
+from airtcp.config import load_scenario, to_core_json
+from airtcp.errors import ScenarioError
+from airtcp.units import format_duration
+
+__all__ = ["app", "main"]
+
+EXIT_FAILURE = 1
+EXIT_BAD_INPUT = 2
+
+app = typer.Typer(
+    name="airtcp",
+    help="Packet-level simulator for TCP over wireless networks.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+ScenarioFile = Annotated[Path, typer.Argument(help="Scenario file (YAML).", show_default=False)]
+SeedOption = Annotated[
+    Optional[int], typer.Option("--seed", help="Master seed; replaces the file's `seed`.", show_default=False)
+]
+SetOption = Annotated[
+    Optional[List[str]],
+    typer.Option(
+        "--set",
+        metavar="PATH=VALUE",
+        help="Override a field before validation, e.g. --set links[0].loss.per=0.02 (repeatable).",
+        show_default=False,
+    ),
+]
+
+
+def _bad_input(error: ScenarioError) -> NoReturn:
+    for line in error.lines():
+        typer.echo(f"error: {line}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _failure(message: str, *, with_traceback: bool = False) -> NoReturn:
+    if with_traceback:
+        traceback.print_exc(file=sys.stderr)
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_FAILURE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"airtcp {_core.core_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Show the version and exit.", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Packet-level simulator for TCP over wireless networks."""
+
+
+@app.command()
+def run(
+    file: ScenarioFile,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory to write the results to (must not exist or be empty).")
+    ],
+    seed: SeedOption = None,
+    set_: SetOption = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+) -> None:
+    """Simulate a scenario, print per-flow results and write them to --out."""
+    try:
+        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+        # Checked before simulating so a long run is not wasted on an unusable --out.
+        check_output_dir(out, replace=force)
+    except ScenarioError as error:
+        _bad_input(error)
+    except OutputDirError as error:
+        _bad_input(ScenarioError("--out", str(error)))
+
+    # Imported here: Arrow is only needed once there is something to simulate.
+    from airtcp.api import simulate
+    from airtcp.errors import SimulationError
+    from airtcp.report import format_report
+
+    try:
+        results = simulate(scenario)
+    except ScenarioError as error:  # a field the core rejected
+        _bad_input(error)
+    except SimulationError as error:
+        _failure(str(error))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # noqa: BLE001 - a panic in the core is a BaseException
+        _failure(f"the simulation failed: {error!r}", with_traceback=True)
+
+    try:
+        results.write(out, force=force)
+    except OutputDirError as error:  # --out was filled while the simulation ran
+        _bad_input(ScenarioError("--out", str(error)))
+    except OSError as error:
+        _failure(f"--out: cannot write {str(out)!r}: {error}")
+
+    if not quiet:
+        typer.echo(format_report(results.summary, results.timing))
+        typer.echo(f"results written to {out}")
+
+
+@app.command()
+def validate(
+    file: ScenarioFile,
+    seed: SeedOption = None,
+    set_: SetOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the normalised scenario the simulator would receive.")
+    ] = False,
+) -> None:
+    """Check a scenario file without simulating it."""
+    try:
+        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+    except ScenarioError as error:
+        _bad_input(error)
+    if as_json:
+        typer.echo(to_core_json(scenario))
+        return
+    typer.echo(
+        f"ok: {file}: scenario {scenario.name!r}, {len(scenario.nodes)} nodes, "
+        f"{len(scenario.links)} links, {len(scenario.flows)} flows, "
+        f"{format_duration(scenario.duration)}, seed {scenario.seed}"
+    )
+
+
+@app.command()
+def plot(
+    directory: Annotated[Path, typer.Argument(help="A directory written by `airtcp run`.", show_default=False)],
+) -> None:
+    """Draw goodput over time per flow into DIRECTORY/goodput.png."""
+    from airtcp.plot import plot_goodput
+
+    try:
+        target = plot_goodput(directory)
+    except ScenarioError as error:
+        _bad_input(error)
+    typer.echo(f"wrote {target}")
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def bench(ctx: typer.Context) -> None:
+    """Run the benchmarks (arguments are passed on; see `airtcp bench --help`)."""
+    try:
+        module = importlib.import_module("airtcp.bench")
+    except ModuleNotFoundError as error:
+        if error.name != "airtcp.bench":
+            raise
+        _failure("bench: the benchmark module airtcp.bench is not installed")
+    code = module.main(list(ctx.args))
+    raise typer.Exit(code if isinstance(code, int) else 0)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,51 @@
+"""The exceptions airtcp raises for bad input and for failed runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["ScenarioError", "SimulationError", "format_path"]
+
+
+class ScenarioError(Exception):
+    """Bad input: a scenario field, a file, an override or an output location.
+
+    `path` names the offending field the way a scenario file spells it (`links[0].loss.per`,
+    `flows[0].transport.cc`), or the file / command-line option at fault. `str(error)` is
+    `"<path>: <message>"`. When several problems were found, `errors` lists all of them as
+    `(path, message)` pairs; the first one is also `path` / `message`.
+    """
+
+    def __init__(self, path: str, message: str, more: Sequence[tuple[str, str]] = ()):
+        self.path = path
+        self.message = message
+        self.errors: list[tuple[str, str]] = [(path, message), *more]
+        super().__init__(path, message)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+    @classmethod
+    def from_list(cls, errors: Sequence[tuple[str, str]]) -> ScenarioError:
+        """One exception carrying several problems (at least one)."""
+        (path, message), *more = errors
+        return cls(path, message, more)
+
+    def lines(self) -> list[str]:
+        """Every problem as a `"<path>: <message>"` line."""
+        return [f"{path}: {message}" for path, message in self.errors]
+
+
+class SimulationError(RuntimeError):
+    """The simulator core failed on a scenario that passed validation (a bug, not bad input)."""
+
+
+def format_path(parts: Sequence[str | int]) -> str:
+    """("links", 0, "loss", "per") -> "links[0].loss.per"."""
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "<scenario>"

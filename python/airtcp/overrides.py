@@ -1,0 +1,109 @@
+"""`--set path=value` overrides, applied to a scenario's raw data before validation.
+
+A path is field names separated by dots, with `[i]` list indices: `links[0].loss.per`,
+`flows[1].transport.cc`, `duration`. The value is read as a YAML scalar (or flow collection), so
+`0.02` is a number, `true` a boolean, `reno` a string and `{kind: bernoulli, per: 0.1}` a mapping.
+
+Missing mappings along the path are created (setting `flows[0].stop` works when the file has no
+`stop`); list indices must exist. Whether the field itself exists in the schema is left to
+validation, which reports unknown fields with the same path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from airtcp.errors import ScenarioError, format_path
+from airtcp.scenario_source import parse_yaml
+
+__all__ = ["Override", "parse_override", "apply_overrides"]
+
+_PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
+_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class Override:
+    """One parsed `--set`: where, and the new value."""
+
+    parts: tuple[str | int, ...]
+    value: Any
+    text: str
+
+    @property
+    def path(self) -> str:
+        return format_path(self.parts)
+
+
+def parse_override(text: str) -> Override:
+    """Parses `"links[0].loss.per=0.02"`; bad syntax raises `ScenarioError("--set", ...)`."""
+    path, sep, value_text = text.partition("=")
+    path = path.strip()
+    if not sep:
+        raise ScenarioError("--set", f"expected PATH=VALUE (e.g. links[0].rate=2Mbps), got {text!r}")
+    if not _PATH.fullmatch(path):
+        raise ScenarioError(
+            "--set", f"bad path {path!r} in {text!r}; write field names and [index], e.g. links[0].loss.per"
+        )
+    parts = tuple(name if name else int(index) for name, index in _PART.findall(path))
+    try:
+        value = parse_yaml(value_text, "--set")
+    except ScenarioError as error:
+        raise ScenarioError("--set", f"bad value in {text!r}: {error.message}") from None
+    return Override(parts, value, text)
+
+
+def apply_overrides(raw: dict[str, Any], overrides: Iterable[Override]) -> None:
+    """Applies the overrides to `raw` in order (later ones win)."""
+    for override in overrides:
+        _apply(raw, override)
+
+
+def _apply(raw: dict[str, Any], override: Override) -> None:
+    container: Any = raw
+    parts = override.parts
+    for depth, part in enumerate(parts):
+        here = format_path(parts[: depth + 1])
+        is_last = depth == len(parts) - 1
+        if isinstance(part, int):
+            if not isinstance(container, list):
+                raise ScenarioError(
+                    here, f"cannot index {_kind(container)} with [{part}] (from --set {override.text!r})"
+                )
+            if part >= len(container):
+                count = len(container)
+                raise ScenarioError(
+                    here,
+                    f"index {part} out of range: {format_path(parts[:depth])} has {count} "
+                    f"entr{'y' if count == 1 else 'ies'} (from --set {override.text!r})",
+                )
+        elif not isinstance(container, dict):
+            raise ScenarioError(
+                here, f"cannot set a field inside {_kind(container)} (from --set {override.text!r})"
+            )
+        if is_last:
+            container[part] = override.value
+            return
+        child = container[part] if isinstance(part, int) else container.get(part)
+        if child is None:
+            if isinstance(parts[depth + 1], int):
+                raise ScenarioError(
+                    format_path(parts[: depth + 2]),
+                    f"index {parts[depth + 1]} out of range: the scenario has no {here} list "
+                    f"(from --set {override.text!r})",
+                )
+            child = container[part] = {}
+        container = child
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"the value {value!r}"

@@ -1,0 +1,212 @@
+"""Parsing of the unit-carrying values a scenario file contains.
+
+The simulator core works in integers: nanoseconds, bits per second and bytes. Scenario files use
+human units ("20ms", "2Mbps", "64KiB"); this module turns them into those integers, exactly.
+
+Rules (also in docs/scenario-schema.md):
+
+* A value is a number immediately followed by a unit, optionally separated by spaces: "20ms",
+  "1.5 us", "2Mbps". Units are case-sensitive and must be spelled exactly as listed below, because
+  "mb" vs "Mb" (bytes vs bits) is a classic source of silent factor-8 mistakes.
+* Durations: ns, us, ms, s. A bare number is an error (is 20 seconds or milliseconds?), except 0.
+* Rates: bps, kbps, Mbps, Gbps (decimal, bits per second). A bare number is an error.
+* Sizes: B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024). A bare integer means
+  bytes.
+* Probabilities: a number in [0, 1] or a percentage string such as "1%".
+* The result must be a whole number of the base unit: "1.5ns" is an error, "1.5us" is 1500 ns.
+  Arithmetic is decimal, so "0.1s" is exactly 100000000 ns.
+
+Every parser raises `UnitError` (a `ValueError`) with a message that says what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+__all__ = [
+    "UnitError",
+    "parse_duration",
+    "parse_rate",
+    "parse_size",
+    "parse_probability",
+    "parse_count",
+    "format_duration",
+    "format_rate",
+    "DURATION_UNITS",
+    "RATE_UNITS",
+    "SIZE_UNITS",
+]
+
+
+class UnitError(ValueError):
+    """A value could not be read as the expected kind of quantity."""
+
+
+# Multipliers to the base unit, largest first so the formatters pick the most readable unit.
+DURATION_UNITS: dict[str, int] = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+RATE_UNITS: dict[str, int] = {"Gbps": 10**9, "Mbps": 10**6, "kbps": 10**3, "bps": 1}
+SIZE_UNITS: dict[str, int] = {
+    "GiB": 2**30,
+    "GB": 10**9,
+    "MiB": 2**20,
+    "MB": 10**6,
+    "KiB": 2**10,
+    "KB": 10**3,
+    "B": 1,
+}
+
+# A decimal number (optional sign, optional fraction, optional exponent), then an optional unit.
+_QUANTITY = re.compile(
+    r"""^\s*
+    (?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)
+    \s*
+    (?P<unit>[A-Za-z%]*)
+    \s*$""",
+    re.VERBOSE,
+)
+
+# Refuse absurd exponents before turning them into integers ("1e999999999s").
+_MAX_DIGITS = 40
+
+
+def _describe(value: object) -> str:
+    """How to show a rejected value in a message."""
+    if isinstance(value, str):
+        return repr(value)
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _split(value: object, what: str, example: str) -> tuple[Decimal, str]:
+    """Splits a string like "2.5 Mbps" into its number and unit."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise UnitError(f"expected {what} such as {example!r}, got {_describe(value)}")
+    if isinstance(value, (int, float)):
+        return _to_decimal(str(value), value), ""
+    match = _QUANTITY.match(value)
+    if match is None:
+        raise UnitError(f"cannot read {value!r} as {what}; write a number and a unit, e.g. {example!r}")
+    return _to_decimal(match["number"], value), match["unit"]
+
+
+def _to_decimal(text: str, original: object) -> Decimal:
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise UnitError(f"{_describe(original)} is not a number") from None
+    if not number.is_finite():
+        raise UnitError(f"{_describe(original)} is not a finite number")
+    if number != 0 and abs(number.adjusted()) > _MAX_DIGITS:
+        raise UnitError(f"{_describe(original)} is out of range")
+    return number
+
+
+def _unknown_unit(unit: str, value: object, what: str, units: dict[str, int]) -> UnitError:
+    names = ", ".join(sorted(units, key=units.__getitem__))
+    hint = ""
+    for known in units:
+        if known.lower() == unit.lower():
+            hint = f" (did you mean {known!r}? units are case-sensitive)"
+            break
+    return UnitError(f"unknown {what} unit {unit!r} in {_describe(value)}{hint}; use one of {names}")
+
+
+def _whole(number: Decimal, value: object, base: str) -> int:
+    if number != number.to_integral_value():
+        raise UnitError(f"{_describe(value)} is not a whole number of {base}")
+    return int(number)
+
+
+def parse_duration(value: object) -> int:
+    """A duration in integer nanoseconds: "200s", "20ms", "1.5us", "100ns" (bare 0 allowed)."""
+    number, unit = _split(value, "a duration", "20ms")
+    if unit == "":
+        if number == 0:
+            return 0
+        raise UnitError(
+            f"a duration needs a unit (ns, us, ms or s), e.g. '{value}ms' or '{value}s'; "
+            f"got {_describe(value)}"
+        )
+    if unit not in DURATION_UNITS:
+        raise _unknown_unit(unit, value, "duration", DURATION_UNITS)
+    return _whole(number * DURATION_UNITS[unit], value, "nanoseconds")
+
+
+def parse_rate(value: object) -> int:
+    """A bit rate in integer bits per second: "2Mbps", "500kbps", "1Gbps", "64000bps"."""
+    number, unit = _split(value, "a rate", "2Mbps")
+    if unit == "":
+        raise UnitError(
+            f"a rate needs a unit (bps, kbps, Mbps or Gbps), e.g. '{value}Mbps'; got {_describe(value)}"
+        )
+    if unit not in RATE_UNITS:
+        raise _unknown_unit(unit, value, "rate", RATE_UNITS)
+    return _whole(number * RATE_UNITS[unit], value, "bits per second")
+
+
+def parse_size(value: object) -> int:
+    """A size in integer bytes: 1000, "1000B", "64KB" (64000), "64KiB" (65536)."""
+    if isinstance(value, float):
+        # YAML turns "1000.0" into a float; a size is a count of bytes, so insist on a whole one.
+        if not value.is_integer():
+            raise UnitError(f"{_describe(value)} is not a whole number of bytes")
+        return int(value)
+    number, unit = _split(value, "a size", "1000B")
+    if unit == "":
+        return _whole(number, value, "bytes")
+    if unit not in SIZE_UNITS:
+        raise _unknown_unit(unit, value, "size", SIZE_UNITS)
+    return _whole(number * SIZE_UNITS[unit], value, "bytes")
+
+
+def parse_probability(value: object) -> float:
+    """A probability in [0, 1]: 0.01, "0.01" or "1%"."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise UnitError(f"expected a probability between 0 and 1, got {_describe(value)}")
+    if isinstance(value, str):
+        text = value.strip()
+        scale = Decimal(1)
+        if text.endswith("%"):
+            text, scale = text[:-1].strip(), Decimal(100)
+        number, unit = _split(text, "a probability", "0.01")
+        if unit:
+            raise UnitError(f"cannot read {value!r} as a probability; write e.g. 0.01 or '1%'")
+        result = float(number / scale)
+    else:
+        result = float(value)
+    if not 0.0 <= result <= 1.0:  # also false for NaN
+        raise UnitError(f"must be between 0 and 1, got {_describe(value)}")
+    return result
+
+
+def parse_count(value: object) -> int:
+    """A whole number without unit (packets, segments, seeds). Booleans and fractions are errors."""
+    if isinstance(value, bool):
+        raise UnitError(f"expected a whole number, got {_describe(value)}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    raise UnitError(f"expected a whole number, got {_describe(value)}")
+
+
+def _format(amount: int, units: dict[str, int]) -> str:
+    """Writes `amount` with the largest unit that divides it exactly (units sorted large first)."""
+    if amount == 0:
+        return f"0{next(iter(units))}"
+    for unit, factor in units.items():
+        if amount % factor == 0:
+            return f"{amount // factor}{unit}"
+    return f"{amount}{list(units)[-1]}"
+
+
+def format_duration(nanoseconds: int) -> str:
+    """Inverse of `parse_duration`: 200_000_000_000 -> "200s", 1500 -> "1500ns"."""
+    return _format(nanoseconds, DURATION_UNITS)
+
+
+def format_rate(bits_per_second: int) -> str:
+    """Inverse of `parse_rate`: 2_000_000 -> "2Mbps"."""
+    return _format(bits_per_second, RATE_UNITS)

@@ -1,0 +1,114 @@
+"""Helpers shared by the tests: paths, running the command line, fake core output."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from airtcp import _core
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "scenarios" / "examples"
+P2P_LOSSY = EXAMPLES / "p2p_lossy.yaml"
+DUMBBELL = EXAMPLES / "dumbbell.yaml"
+CORE_CONFIG_RS = REPO / "crates" / "airtcp" / "src" / "scenario" / "config.rs"
+
+
+def _engine_is_stub() -> bool:
+    """Whether the compiled core is still the placeholder that refuses to simulate."""
+    tiny = '{"name": "probe", "duration": 1000000, "seed": 1, "nodes": ["A"]}'
+    try:
+        _core.simulate_json(tiny)
+    except ValueError as error:
+        return "engine not built yet" in str(error)
+    return False
+
+
+ENGINE_IS_STUB = _engine_is_stub()
+needs_engine = pytest.mark.skipif(ENGINE_IS_STUB, reason="the simulator core is still a stub")
+
+
+def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs `python -m airtcp ARGS` in a fresh interpreter, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "airtcp", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
+    )
+
+
+def minimal_scenario(**changes: Any) -> dict[str, Any]:
+    """A small valid scenario in the file's form (two nodes, one link, one TCP flow)."""
+    scenario: dict[str, Any] = {
+        "name": "small",
+        "duration": "10s",
+        "seed": 7,
+        "nodes": ["A", "B"],
+        "links": [{"from": "A", "to": "B", "rate": "2Mbps", "delay": "20ms"}],
+        "flows": [
+            {
+                "id": "f1",
+                "src": "A",
+                "dst": "B",
+                "app": {"kind": "bulk"},
+                "transport": {"kind": "tcp"},
+            }
+        ],
+    }
+    scenario.update(changes)
+    return copy.deepcopy(scenario)
+
+
+def fake_core_output(name: str = "small", seed: int = 7) -> dict[str, Any]:
+    """Results shaped like the core's `RunResults`, for testing without the engine."""
+    return {
+        "name": name,
+        "seed": seed,
+        "duration_s": 10.0,
+        "flows": [
+            {
+                "id": "f1",
+                "src": "A",
+                "dst": "B",
+                "transport": "tcp",
+                "cc": "newreno",
+                "sack": True,
+                "start_s": 0.0,
+                "stop_s": 10.0,
+                "bytes_delivered": 2_000_000,
+                "goodput_bps": 1_600_000.0,
+                "completion_s": None,
+                "packets_sent": 2100,
+                "retransmissions": 12,
+                "recoveries": 5,
+                "timeouts": 1,
+                "mean_rtt_s": 0.061,
+            }
+        ],
+        "jain": 1.0,
+        "drops": [{"queue": "A->B", "reason": "corrupted", "packets": 12}],
+        "queues": [
+            {"queue": "A->B", "enqueued": 2100, "transmitted": 2100, "max_backlog": 37},
+            {"queue": "B->A", "enqueued": 1050, "transmitted": 1050, "max_backlog": 1},
+        ],
+        "conservation": {"created": 3150, "delivered": 3130, "dropped": 12, "in_flight": 8, "ok": True},
+        "timeseries": {
+            "goodput": {
+                "flow": ["f1"] * 3,
+                "t_s": [0.0, 1.0, 2.0],
+                "goodput_bps": [1_000_000.0, 1_800_000.0, 1_900_000.0],
+            },
+            "rtt": {"flow": [], "t_s": [], "rtt_s": [], "srtt_s": []},
+            "cwnd": {"flow": [], "t_s": [], "cwnd": [], "ssthresh": [], "in_flight": []},
+        },
+        "timing": {"wall_s": 0.012, "events": 45_000, "events_per_s": 3_750_000.0},
+    }

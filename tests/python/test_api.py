@@ -1,0 +1,87 @@
+"""The Python API surface and the `bench` command's hand-over (no engine needed)."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import airtcp
+from airtcp import api
+from airtcp.cli import app
+from support import P2P_LOSSY, minimal_scenario
+
+
+def test_public_names() -> None:
+    assert isinstance(airtcp.__version__, str) and airtcp.__version__
+    for name in airtcp.__all__:
+        assert getattr(airtcp, name) is not None
+    with pytest.raises(AttributeError):
+        airtcp.no_such_thing  # noqa: B018
+
+
+def test_core_errors_are_classified(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(message: str):  # type: ignore[no-untyped-def]
+        def simulate_json(_: str) -> str:
+            raise ValueError(message)
+
+        return simulate_json
+
+    monkeypatch.setattr(api._core, "simulate_json", fail("links[0].rate: must be greater than zero"))
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        airtcp.run(minimal_scenario())
+    assert caught.value.path == "links[0].rate"
+
+    monkeypatch.setattr(api._core, "simulate_json", fail("<scenario>: unknown field `x`"))
+    with pytest.raises(airtcp.SimulationError, match="unknown field"):
+        airtcp.run(minimal_scenario())
+
+
+def test_bad_input_reaches_the_caller_as_scenario_error() -> None:
+    with pytest.raises(airtcp.ScenarioError, match=r"^flows\[0\]\.dst: no node named 'R9'"):
+        airtcp.run(minimal_scenario(), overrides=["flows[0].dst=R9"])
+
+
+def test_bench_hands_its_arguments_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    received: list[list[str]] = []
+    fake = types.ModuleType("airtcp.bench")
+    fake.main = lambda argv: received.append(argv) or 3  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "airtcp.bench", fake)
+    result = CliRunner().invoke(app, ["bench", "--quick", "--out", "x", "--help"])
+    assert received == [["--quick", "--out", "x", "--help"]]
+    assert result.exit_code == 3
+
+
+def test_bench_without_its_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "airtcp.bench", None)  # makes the import fail
+    result = CliRunner().invoke(app, ["bench"])
+    assert result.exit_code == 1
+    assert "airtcp.bench is not installed" in result.output
+
+
+class _Panic(BaseException):
+    """Stands in for the core's PanicException, which is not an Exception subclass."""
+
+
+@pytest.mark.parametrize(
+    ("failure", "expected"),
+    [
+        (airtcp.SimulationError("the simulator core failed: boom"), "error: the simulator core failed: boom"),
+        (_Panic("index out of bounds"), "error: the simulation failed"),
+    ],
+)
+def test_internal_failures_exit_1_without_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: BaseException, expected: str
+) -> None:
+    def broken(_: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(api, "simulate", broken)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(P2P_LOSSY), "--out", str(out)])
+    assert result.exit_code == 1
+    assert expected in result.output
+    assert list(tmp_path.iterdir()) == []

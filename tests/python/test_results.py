@@ -1,0 +1,145 @@
+"""Results: tables, summary, and writing a results directory (without the engine)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+import airtcp.results
+from airtcp.atomic_dir import OutputDirError
+from airtcp.config import load_scenario, to_core_dict
+from airtcp.report import format_report
+from airtcp.results import TABLES, Results
+from support import fake_core_output, minimal_scenario
+
+EXPECTED_FILES = {"summary.json", "timing.json", *(f"{name}.parquet" for name in TABLES)}
+
+
+def make_results(raw: dict[str, Any] | None = None) -> Results:
+    return Results(raw or fake_core_output(), scenario=to_core_dict(load_scenario(minimal_scenario())))
+
+
+def test_summary_excludes_timing_and_timeseries_and_includes_the_scenario() -> None:
+    summary = make_results().summary
+    assert "timing" not in summary and "timeseries" not in summary
+    assert summary["scenario"]["duration"] == 10_000_000_000
+    assert summary["flows"][0]["goodput_bps"] == 1_600_000.0
+    assert summary["conservation"]["ok"] is True
+
+
+def test_tables() -> None:
+    results = make_results()
+    flows = results.flows
+    assert list(flows["id"]) == ["f1"]
+    assert flows.loc[0, "retransmissions"] == 12
+    assert list(results.goodput.columns) == ["flow", "t_s", "goodput_bps"]
+    assert len(results.goodput) == 3
+    assert list(results.drops["reason"]) == ["corrupted"]
+    assert list(results.queues["queue"]) == ["A->B", "B->A"]
+    assert results.rtt.empty and list(results.rtt.columns) == ["flow", "t_s", "rtt_s", "srtt_s"]
+    assert results.cwnd.empty
+    assert results.timing == {"wall_s": 0.012, "events": 45_000, "events_per_s": 3_750_000.0}
+
+
+def test_empty_tables_keep_their_columns_and_extra_columns_pass_through() -> None:
+    raw = fake_core_output()
+    raw["flows"] = []
+    raw["drops"] = []
+    raw["queues"][0]["new_counter"] = 5
+    results = make_results(raw)
+    assert results.flows.empty
+    assert "goodput_bps" in results.flows.columns
+    assert list(results.queues["new_counter"].fillna(-1)) == [5, -1]
+
+
+def test_write_produces_every_file(tmp_path: Path) -> None:
+    out = make_results().write(tmp_path / "run")
+    assert {p.name for p in out.iterdir()} == EXPECTED_FILES
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["name"] == "small" and "scenario" in summary
+    timing = json.loads((out / "timing.json").read_text())
+    assert set(timing) == {"wall_s", "events", "events_per_s"}
+    flows = pq.read_table(out / "flows.parquet")
+    assert flows.column("id").to_pylist() == ["f1"]
+    assert flows.schema.field("completion_s").type == "double"  # typed even when all null
+    assert pq.read_table(out / "goodput.parquet").num_rows == 3
+    assert pq.read_table(out / "cwnd.parquet").num_rows == 0
+
+
+def test_summary_json_bytes_are_stable(tmp_path: Path) -> None:
+    first = make_results().write(tmp_path / "a")
+    shuffled = dict(reversed(list(fake_core_output().items())))  # same content, other key order
+    shuffled["timing"] = {"wall_s": 9.9, "events": 45_000, "events_per_s": 4545.4}  # timing differs
+    second = make_results(shuffled).write(tmp_path / "b")
+    assert (first / "summary.json").read_bytes() == (second / "summary.json").read_bytes()
+    assert (first / "timing.json").read_bytes() != (second / "timing.json").read_bytes()
+    text = (first / "summary.json").read_text()
+    assert text.endswith("}\n") and '\n  "conservation": {' in text  # indent=2, sorted keys
+
+
+def siblings(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir())
+
+
+def fail_on_third_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_write = airtcp.results.pq.write_table
+    calls = []
+
+    def flaky_write(table: Any, where: Any, **kwargs: Any) -> None:
+        calls.append(where)
+        if len(calls) == 3:
+            raise OSError("disk full")
+        real_write(table, where, **kwargs)
+
+    monkeypatch.setattr(airtcp.results.pq, "write_table", flaky_write)
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fail_on_third_table(monkeypatch)
+    with pytest.raises(OSError, match="disk full"):
+        make_results().write(tmp_path / "deeper" / "run")
+    assert siblings(tmp_path) == []  # neither the directory, its parent nor a temporary one
+
+
+def test_a_failed_forced_write_keeps_the_old_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "old.txt").write_text("previous run")
+    fail_on_third_table(monkeypatch)
+    with pytest.raises(OSError):
+        make_results().write(out, force=True)
+    assert siblings(tmp_path) == ["run"]
+    assert siblings(out) == ["old.txt"]
+
+
+def test_existing_output_needs_force(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    make_results().write(out)  # an empty directory is fine
+    with pytest.raises(OutputDirError, match="not empty"):
+        make_results().write(out)
+    (out / "stale.txt").write_text("x")
+    make_results().write(out, force=True)
+    assert {p.name for p in out.iterdir()} == EXPECTED_FILES
+    assert siblings(tmp_path) == ["run"]
+
+
+def test_output_must_be_a_directory(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    with pytest.raises(OutputDirError, match="not a directory"):
+        make_results().write(target, force=True)
+
+
+def test_report_lists_flows_and_checks() -> None:
+    results = make_results()
+    report = format_report(results.summary, results.timing)
+    assert "f1" in report and "tcp/newreno+sack" in report
+    assert "1600.0" in report  # goodput in kbps
+    assert "Jain fairness index: 1.0000" in report
+    assert "conservation: created 3150 = delivered 3130 + dropped 12 + in flight 8: ok" in report
+    assert "events: 45000" in report and "3.75M events/s" in report
