@@ -20,18 +20,6 @@ DUMBBELL = EXAMPLES / "dumbbell.yaml"
 CORE_CONFIG_RS = REPO / "crates" / "airtcp" / "src" / "scenario" / "config.rs"
 
 
-def _engine_is_stub() -> bool:
-    """Whether the compiled core is still the placeholder that refuses to simulate."""
-    tiny = '{"name": "probe", "duration": 1000000, "seed": 1, "nodes": ["A"]}'
-    try:
-        _core.simulate_json(tiny)
-    except ValueError as error:
-        return "engine not built yet" in str(error)
-    return False
-
-
-ENGINE_IS_STUB = _engine_is_stub()
-needs_engine = pytest.mark.skipif(ENGINE_IS_STUB, reason="the simulator core is still a stub")
 
 
 def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import airtcp
+from airtcp import _core
 from airtcp.results import TABLES
-from support import DUMBBELL, P2P_LOSSY, minimal_scenario, needs_engine, run_cli
+from support import DUMBBELL, P2P_LOSSY, minimal_scenario, run_cli
 
-pytestmark = needs_engine
 
 
 def test_cli_run_writes_everything(tmp_path: Path) -> None:
@@ -98,3 +99,29 @@ def test_parallel_runs_are_deterministic() -> None:
         thread.join()
     assert outputs == [expected] * 4
 
+
+
+def test_the_gil_is_released_while_simulating() -> None:
+    # A 100 Mbps link for 60 s: about a million packet-hops, long enough to observe.
+    scenario = minimal_scenario()
+    scenario["duration"] = "60s"
+    scenario["links"][0]["rate"] = "100Mbps"
+    core_json = airtcp.to_core_json(airtcp.load_scenario(scenario))
+    window: list[float] = []
+
+    def worker() -> None:
+        start = time.perf_counter()
+        _core.simulate_json(core_json)
+        window.extend([start, time.perf_counter()])
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    ticks: list[float] = []
+    while thread.is_alive():
+        ticks.append(time.perf_counter())
+    thread.join()
+    start, end = window
+    assert end - start > 0.05, "simulation too short to tell"
+    # With the GIL held the main thread could not run at all inside the call.
+    inside = [t for t in ticks if start + 0.01 < t < end - 0.01]
+    assert len(inside) > 100

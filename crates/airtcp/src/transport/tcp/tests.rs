@@ -340,3 +340,97 @@ fn delayed_ack_timer_acknowledges_a_lone_segment() {
     // Data leaves at 0, arrives at 21 ms; the ACK waits for the 200 ms delayed-ACK timer.
     assert!(w.trace.contains("   221.000ms B>A ack 1"), "{}", w.trace);
 }
+
+mod properties {
+    //! The sender under arbitrary ACK streams: whatever arrives (cumulative ACKs, duplicates with
+    //! SACK blocks, timeouts), its window stays finite and at least one segment, what it believes
+    //! in flight never exceeds what is outstanding, it sends only segments that exist, and its
+    //! timer runs exactly while data is outstanding.
+    use super::*;
+    use crate::transport::tcp::segment::SackBlock;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// Cumulative ACK advancing by this many segments (clamped), with a SACK block.
+        Ack(u64, u64, u64),
+        /// Duplicate ACK with a SACK block at (offset, length) above snd_una.
+        Dup(u64, u64),
+        /// The retransmission timer fires.
+        Timeout,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0u64..5, 0u64..20, 0u64..4).prop_map(|(a, o, l)| Op::Ack(a, o, l)),
+            4 => (1u64..20, 1u64..4).prop_map(|(o, l)| Op::Dup(o, l)),
+            1 => Just(Op::Timeout),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn sender_invariants(
+            flavour in 0usize..3,
+            iw in 1u32..12,
+            ops in proptest::collection::vec(op(), 1..150),
+        ) {
+            let (cc, sack) = ALL[flavour];
+            let cfg = TcpConfig { initial_cwnd: iw, ..tcp(cc, sack) };
+            let total = 200u64;
+            let mut s = TcpSender::new(&cfg, cc::build(cc), Some(total * 1000));
+            let mut rec = Recorder::default();
+            s.start(&mut rec);
+            let mut timer_armed = rec.timer.flatten().is_some();
+            let mut sent = rec.data.len() as u64;
+            let mut snd_max = rec.data.iter().map(|d| d.seq + 1).max().unwrap_or(0);
+            for (i, op) in ops.into_iter().enumerate() {
+                let now = (i as Time + 1) * MILLIS;
+                let mut rec = Recorder { now, ..Default::default() };
+                let una = s.snd_una();
+                match op {
+                    Op::Ack(adv, off, len) => {
+                        let ack = (una + adv).min(snd_max);
+                        let mut h = AckHeader::cumulative(ack);
+                        let start = ack + 1 + off;
+                        if len > 0 && start + len <= snd_max {
+                            h.sack[0] = SackBlock { start, end: start + len };
+                            h.n_sack = 1;
+                        }
+                        s.on_ack(&h, &mut rec);
+                    }
+                    Op::Dup(off, len) => {
+                        let mut h = AckHeader::cumulative(una);
+                        let start = una + off;
+                        if sack && start + len <= snd_max {
+                            h.sack[0] = SackBlock { start, end: start + len };
+                            h.n_sack = 1;
+                        }
+                        s.on_ack(&h, &mut rec);
+                    }
+                    Op::Timeout => {
+                        if timer_armed {
+                            s.on_timer(&mut rec);
+                            timer_armed = false;
+                        }
+                    }
+                }
+                if let Some(t) = rec.timer {
+                    timer_armed = t.is_some();
+                }
+                for d in &rec.data {
+                    prop_assert!(d.seq < total, "sent segment {} of {}", d.seq, total);
+                    prop_assert!(d.seq >= s.snd_una() || d.retransmission);
+                    snd_max = snd_max.max(d.seq + 1);
+                }
+                sent += rec.data.len() as u64;
+                prop_assert_eq!(sent, s.stats.packets_sent);
+                prop_assert!(s.cwnd().is_finite() && s.cwnd() >= 1.0, "cwnd {}", s.cwnd());
+                prop_assert!(s.ssthresh() >= 2.0, "ssthresh {}", s.ssthresh());
+                let outstanding = snd_max - s.snd_una();
+                prop_assert!(s.in_flight() as u64 <= 2 * outstanding, "pipe {} outstanding {}", s.in_flight(), outstanding);
+                prop_assert_eq!(timer_armed, outstanding > 0, "timer vs outstanding {}", outstanding);
+            }
+        }
+    }
+}
