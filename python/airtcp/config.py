@@ -197,6 +197,7 @@ class TcpConfig(_Model):
     initial_ssthresh: Optional[PositiveCount32] = None
     rwnd: PositiveSize64 = 1 << 20
     dupthresh: PositiveCount32 = 3
+    ssthresh_basis: Literal["flight_size", "cwnd", "pipe"] = "flight_size"
     min_rto: PositiveDuration = 1_000_000_000
     max_rto: PositiveDuration = 60_000_000_000
     initial_rto: PositiveDuration = 1_000_000_000

@@ -88,6 +88,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "initial_ssthresh": None,
         "rwnd": 1 << 20,
         "dupthresh": 3,
+        "ssthresh_basis": "flight_size",
         "min_rto": 1_000_000_000,
         "max_rto": 60_000_000_000,
         "initial_rto": 1_000_000_000,

@@ -25,6 +25,9 @@
 //! retransmitted give RTT samples. The timer restarts on every ACK of new data (RFC 6298 §5.3)
 //! and stops when nothing is outstanding.
 //!
+//! The amount ssthresh is halved from is configurable (`ssthresh_basis`): FlightSize by default
+//! (RFC 5681 eq. 4, RFC 6675 §5 step 4.2), the window (ns-2, Linux) or the pipe (ns-3).
+//!
 //! Deviations: no SYN/FIN; window in whole segments; SACK option bytes are not added to ACK sizes.
 
 use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent};
@@ -32,7 +35,7 @@ use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{AckHeader, DataHeader};
 use super::TcpIo;
-use crate::scenario::config::{CcKind, TcpConfig};
+use crate::scenario::config::{CcKind, SsthreshBasis, TcpConfig};
 use crate::sim::Time;
 
 /// Loss-recovery flavour.
@@ -81,6 +84,7 @@ pub struct TcpSender {
     dupthresh: u32,
     rwnd: u64,
     recovery: Recovery,
+    ssthresh_basis: SsthreshBasis,
     cc: Box<dyn CongestionControl>,
     state: CcState,
     board: Scoreboard,
@@ -117,6 +121,7 @@ impl TcpSender {
             dupthresh: cfg.dupthresh,
             rwnd: (cfg.rwnd / mss).max(1),
             recovery: Recovery::from_config(cfg),
+            ssthresh_basis: cfg.ssthresh_basis,
             cc,
             state: CcState {
                 cwnd: cfg.initial_cwnd as f64,
@@ -308,8 +313,7 @@ impl TcpSender {
 
     fn enter_recovery(&mut self, io: &mut impl TcpIo) {
         let now = io.now();
-        let flight = self.board.outstanding() as f64;
-        self.state.ssthresh = self.cc.ssthresh(&self.state, flight);
+        self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
         self.recover = Some(self.board.end() - 1);
         self.in_recovery = true;
         self.partial_seen = false;
@@ -346,8 +350,7 @@ impl TcpSender {
         let now = io.now();
         self.stats.timeouts += 1;
         if self.rto.backoff() == 0 {
-            let flight = self.board.outstanding() as f64;
-            self.state.ssthresh = self.cc.ssthresh(&self.state, flight);
+            self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
         }
         self.state.cwnd = 1.0;
         self.rto.back_off();
@@ -360,6 +363,18 @@ impl TcpSender {
             _ => self.snd_nxt = self.board.base(),
         }
         self.send_more(io);
+    }
+
+    /// The amount ssthresh is computed from at a congestion event (see [`SsthreshBasis`]).
+    fn loss_basis(&self) -> f64 {
+        match self.ssthresh_basis {
+            SsthreshBasis::FlightSize => self.board.outstanding() as f64,
+            SsthreshBasis::Cwnd => self.state.cwnd,
+            SsthreshBasis::Pipe => match self.recovery {
+                Recovery::Sack => self.board.pipe() as f64,
+                _ => self.in_flight().saturating_sub(self.dupacks) as f64,
+            },
+        }
     }
 
     /// Sends whatever the window and the application allow.

@@ -434,3 +434,46 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn ssthresh_is_halved_from_the_configured_basis() {
+    use crate::scenario::config::SsthreshBasis;
+    use crate::transport::tcp::segment::SackBlock;
+    // Ten segments out, segment 0 lost, three duplicate ACKs SACK 1, 1-2, 1-3. With SACK the
+    // first two duplicates each release a new segment (the pipe rule = limited transmit), so 12
+    // are outstanding at the third.
+    for (basis, sack, expect) in [
+        (SsthreshBasis::FlightSize, true, 6.0),
+        (SsthreshBasis::Cwnd, true, 5.0),
+        // pipe = 12 outstanding - 3 SACKed - 1 lost = 8.
+        (SsthreshBasis::Pipe, true, 4.0),
+        (SsthreshBasis::FlightSize, false, 5.0),
+        // Without SACK: FlightSize 10 minus 3 duplicate ACKs = 7.
+        (SsthreshBasis::Pipe, false, 3.5),
+    ] {
+        let cfg = TcpConfig {
+            ssthresh_basis: basis,
+            ..tcp(CcKind::Newreno, sack)
+        };
+        let mut s = TcpSender::new(&cfg, cc::build(cfg.cc), None);
+        let mut rec = Recorder::default();
+        s.start(&mut rec);
+        assert_eq!(rec.data.len(), 10);
+        for end in 2..5 {
+            let mut h = AckHeader::cumulative(0);
+            if sack {
+                h.sack[0] = SackBlock { start: 1, end };
+                h.n_sack = 1;
+            }
+            s.on_ack(
+                &h,
+                &mut Recorder {
+                    now: MILLIS,
+                    ..Default::default()
+                },
+            );
+        }
+        assert!(s.in_recovery(), "{basis:?}");
+        assert_eq!(s.ssthresh(), expect, "{basis:?} sack={sack}");
+    }
+}
