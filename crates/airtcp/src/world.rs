@@ -132,7 +132,33 @@ struct NetIo<'a> {
     header_bytes: u32,
 }
 
-impl NetIo<'_> {
+impl<'a> NetIo<'a> {
+    /// The I/O of one endpoint of flow `flow` (from `src` to `dst`): the sender, which owns the
+    /// RTO timer, sends towards `dst`; the receiver, which owns the delayed-ACK timer, towards
+    /// `src`.
+    fn endpoint(
+        net: &'a mut Network,
+        timer: &'a mut LazyTimer,
+        kind: TimerKind,
+        flow: FlowId,
+        (src, dst): (NodeId, NodeId),
+        header_bytes: u32,
+    ) -> Self {
+        let (from, to) = match kind {
+            TimerKind::Rto => (src, dst),
+            TimerKind::DelayedAck => (dst, src),
+        };
+        NetIo {
+            net,
+            timer,
+            kind,
+            flow,
+            from,
+            to,
+            header_bytes,
+        }
+    }
+
     fn packet(&self, size: u32, header: Header) -> Packet {
         Packet {
             uid: 0,
@@ -206,6 +232,7 @@ impl World {
 
     fn on_app_start(&mut self, f: FlowId, now: Time) {
         let flow = &mut self.flows[f as usize];
+        let ends = (flow.src, flow.dst);
         match &mut flow.endpoints {
             Endpoints::Tcp {
                 sender,
@@ -213,15 +240,14 @@ impl World {
                 header_bytes,
                 ..
             } => {
-                let mut io = NetIo {
-                    net: &mut self.net,
-                    timer: rto_timer,
-                    kind: TimerKind::Rto,
-                    flow: f,
-                    from: flow.src,
-                    to: flow.dst,
-                    header_bytes: *header_bytes,
-                };
+                let mut io = NetIo::endpoint(
+                    &mut self.net,
+                    rto_timer,
+                    TimerKind::Rto,
+                    f,
+                    ends,
+                    *header_bytes,
+                );
                 sender.start(&mut io);
             }
             Endpoints::Udp { running, .. } => {
@@ -268,6 +294,7 @@ impl World {
 
     fn on_timer(&mut self, f: FlowId, kind: TimerKind, generation: u32, now: Time) {
         let flow = &mut self.flows[f as usize];
+        let ends = (flow.src, flow.dst);
         let Endpoints::Tcp {
             sender,
             receiver,
@@ -278,9 +305,9 @@ impl World {
         else {
             return;
         };
-        let (timer, from, to) = match kind {
-            TimerKind::Rto => (rto_timer, flow.src, flow.dst),
-            TimerKind::DelayedAck => (ack_timer, flow.dst, flow.src),
+        let timer = match kind {
+            TimerKind::Rto => rto_timer,
+            TimerKind::DelayedAck => ack_timer,
         };
         match timer.on_event(now, generation) {
             TimerFire::Ignore => {}
@@ -290,15 +317,7 @@ impl World {
                     .schedule(at, EventClass::Timer, Event::Timer(f, kind, g));
             }
             TimerFire::Expired => {
-                let mut io = NetIo {
-                    net: &mut self.net,
-                    timer,
-                    kind,
-                    flow: f,
-                    from,
-                    to,
-                    header_bytes: *header_bytes,
-                };
+                let mut io = NetIo::endpoint(&mut self.net, timer, kind, f, ends, *header_bytes);
                 match kind {
                     TimerKind::Rto => sender.on_timer(&mut io),
                     TimerKind::DelayedAck => receiver.on_timer(&mut io),
@@ -310,6 +329,7 @@ impl World {
     fn deliver(&mut self, now: Time, p: Packet) {
         let f = p.flow;
         let flow = &mut self.flows[f as usize];
+        let ends = (flow.src, flow.dst);
         match (&mut flow.endpoints, p.header) {
             (
                 Endpoints::Tcp {
@@ -320,15 +340,14 @@ impl World {
                 },
                 Header::TcpData(h),
             ) => {
-                let mut io = NetIo {
-                    net: &mut self.net,
-                    timer: ack_timer,
-                    kind: TimerKind::DelayedAck,
-                    flow: f,
-                    from: flow.dst,
-                    to: flow.src,
-                    header_bytes: *header_bytes,
-                };
+                let mut io = NetIo::endpoint(
+                    &mut self.net,
+                    ack_timer,
+                    TimerKind::DelayedAck,
+                    f,
+                    ends,
+                    *header_bytes,
+                );
                 let bytes = receiver.on_data(&h, &mut io);
                 flow.meter.record(now, bytes);
                 if flow.completion.is_none() && receiver.complete() {
@@ -344,15 +363,14 @@ impl World {
                 },
                 Header::TcpAck(h),
             ) => {
-                let mut io = NetIo {
-                    net: &mut self.net,
-                    timer: rto_timer,
-                    kind: TimerKind::Rto,
-                    flow: f,
-                    from: flow.src,
-                    to: flow.dst,
-                    header_bytes: *header_bytes,
-                };
+                let mut io = NetIo::endpoint(
+                    &mut self.net,
+                    rto_timer,
+                    TimerKind::Rto,
+                    f,
+                    ends,
+                    *header_bytes,
+                );
                 sender.on_ack(&h, &mut io);
             }
             (Endpoints::Udp { sink, .. }, Header::Udp { len, .. }) => {
