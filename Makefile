@@ -46,8 +46,10 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --release -q -- -D warnings
 
+# airtcp vs ns-3 on the same scenarios (fetches and compiles ns-3 3.44 on first use);
+# e.g. `make bench BENCH_ARGS=--quick`.
 bench: build
-	$(AIRTCP) bench
+	$(AIRTCP) bench $(BENCH_ARGS)
 
 clean:
-	rm -rf target $(VENV) $(OUT)
+	rm -rf target $(VENV) $(OUT) bench/out
