@@ -6,8 +6,10 @@
 
 pub mod app;
 pub mod link;
+pub mod mac;
 pub mod metrics;
 pub mod net;
+pub mod phy;
 pub mod queue;
 pub mod scenario;
 pub mod sim;

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
     Conservation, DropRow, FlowResult, QueueRow, RunResults, TimeSeries, Timing,
@@ -19,7 +20,7 @@ use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{CbrSource, UdpSink};
 
 /// An engine event. Small and `Copy`: the event list stores it inline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Event {
     /// The transmitter of a channel finished serialising a packet.
     TxDone(ChannelId),
@@ -35,6 +36,14 @@ pub enum Event {
     CbrTick(FlowId),
     /// Periodic trace sampling.
     Sample,
+    /// A frame's signal starts arriving at a radio with the given power (mW).
+    SignalStart(u32, u32, f64),
+    /// A frame's signal stops arriving at a radio.
+    SignalEnd(u32, u32),
+    /// A radio finished transmitting a frame.
+    RadioTxEnd(u32, u32),
+    /// A MAC timer (lazy-cancellation generation attached).
+    MacTimer(u32, MacTimer, u32),
 }
 
 /// Which of a flow's timers.
@@ -165,6 +174,7 @@ impl<'a> NetIo<'a> {
             flow: self.flow,
             src: self.from,
             dst: self.to,
+            next_hop: NodeId::MAX,
             size,
             created: self.net.events.now(),
             header,
@@ -214,11 +224,7 @@ impl World {
     fn dispatch(&mut self, now: Time, ev: Event) {
         match ev {
             Event::TxDone(ch) => self.net.on_tx_done(ch),
-            Event::Arrive(ch, id) => {
-                if let Some(p) = self.net.on_arrival(ch, id) {
-                    self.deliver(now, p);
-                }
-            }
+            Event::Arrive(ch, id) => self.net.on_arrival(ch, id),
             Event::Timer(f, kind, generation) => self.on_timer(f, kind, generation, now),
             Event::AppStart(f) => self.on_app_start(f, now),
             Event::AppStop(f) => match &mut self.flows[f as usize].endpoints {
@@ -227,7 +233,39 @@ impl World {
             },
             Event::CbrTick(f) => self.on_cbr_tick(f),
             Event::Sample => self.sample(now),
+            Event::SignalStart(r, fid, mw) => {
+                let net = &mut self.net;
+                net.wireless
+                    .on_signal_start(r, fid, mw, &mut net.events, &net.packets);
+            }
+            Event::SignalEnd(r, fid) => {
+                let net = &mut self.net;
+                net.wireless
+                    .on_signal_end(r, fid, &mut net.events, &net.packets);
+                net.process_upcalls();
+            }
+            Event::RadioTxEnd(r, fid) => {
+                let net = &mut self.net;
+                net.wireless
+                    .on_tx_end(r, fid, &mut net.events, &net.packets);
+                net.process_upcalls();
+            }
+            Event::MacTimer(r, which, g) => {
+                let net = &mut self.net;
+                net.wireless
+                    .on_timer(r, which, g, &mut net.events, &net.packets);
+                net.process_upcalls();
+            }
         }
+        // In arrival order; delivering may originate packets but never completes another
+        // arrival at the same instant, yet index so that it would still be handled.
+        let mut i = 0;
+        while i < self.net.arrived.len() {
+            let p = self.net.arrived[i];
+            i += 1;
+            self.deliver(now, p);
+        }
+        self.net.arrived.clear();
     }
 
     fn on_app_start(&mut self, f: FlowId, now: Time) {
@@ -280,6 +318,7 @@ impl World {
             flow: f,
             src: flow.src,
             dst: flow.dst,
+            next_hop: NodeId::MAX,
             size: len + *header_bytes,
             created: now,
             header: Header::Udp { seq, len },
@@ -469,22 +508,24 @@ impl World {
         }
         let mut drops = Vec::new();
         let mut queues = Vec::new();
-        for c in &net.channels {
+        let channels = net.channels.iter().map(|c| (&c.name, &c.stats));
+        let radios = net.wireless.radios.iter().map(|r| (&r.name, &r.stats));
+        for (name, stats) in channels.chain(radios) {
             for r in DropReason::ALL {
-                let n = c.stats.drops[r as usize];
+                let n = stats.drops[r as usize];
                 if n > 0 {
                     drops.push(DropRow {
-                        queue: c.name.clone(),
+                        queue: name.clone(),
                         reason: r.name().into(),
                         packets: n,
                     });
                 }
             }
             queues.push(QueueRow {
-                queue: c.name.clone(),
-                enqueued: c.stats.enqueued,
-                transmitted: c.stats.transmitted,
-                max_backlog: c.stats.max_backlog,
+                queue: name.clone(),
+                enqueued: stats.enqueued,
+                transmitted: stats.transmitted,
+                max_backlog: stats.max_backlog,
             });
         }
         for (node, counts) in net.node_drops.iter().enumerate() {

@@ -37,7 +37,7 @@ pub struct ChannelStats {
     /// Packets whose transmission started.
     pub transmitted: u64,
     /// Drops by reason, indexed like [`DropReason::ALL`].
-    pub drops: [u64; 3],
+    pub drops: [u64; DropReason::ALL.len()],
     /// Largest queue length seen.
     pub max_backlog: u32,
 }

@@ -1,17 +1,21 @@
-//! The network: packets, channels, routing and forwarding, and the event list they share.
+//! The network layer: packets, wired channels, radios, routing and forwarding, and the event list
+//! they share.
 //!
 //! Forwarding is store-and-forward over static routes: a node that receives a packet for another
-//! node looks up the next hop and offers the packet to that channel's queue. An idle transmitter
-//! takes the packet at once; a busy one leaves it to the queue discipline.
+//! node looks up the next hop and offers the packet to that interface: a wired channel's queue
+//! (an idle transmitter takes it at once), or a radio's interface queue, from which the radio's
+//! MAC pulls at its next transmit opportunity.
 
 pub mod routing;
+pub mod wireless;
 
 use crate::link::Channel;
 use crate::sim::packet::DropReason;
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use crate::world::Event;
-use routing::{RoutingTable, NO_ROUTE};
+use routing::{Iface, RoutingTable};
+use wireless::{Upcall, Wireless};
 
 /// Everything below the transport layer.
 pub struct Network {
@@ -21,12 +25,16 @@ pub struct Network {
     pub packets: PacketArena,
     /// Channels (two per link: 2i forward, 2i + 1 reverse).
     pub channels: Vec<Channel>,
+    /// Radios and the wireless medium.
+    pub wireless: Wireless,
     /// Node names, indexed by node id.
     pub node_names: Vec<String>,
     /// Static routes.
     pub routes: RoutingTable,
     /// Drops at nodes (no route), per node, indexed like [`DropReason::ALL`].
-    pub node_drops: Vec<[u64; 3]>,
+    pub node_drops: Vec<[u64; DropReason::ALL.len()]>,
+    /// Packets that reached their destination node, for the transport layer to take.
+    pub arrived: Vec<Packet>,
     /// Packets delivered to their destination.
     pub delivered: u64,
     /// Packets dropped, all reasons.
@@ -39,18 +47,35 @@ impl Network {
         let node = packet.src;
         let id = self.packets.insert(packet);
         self.forward(node, id);
+        self.process_upcalls();
+    }
+
+    /// `node` holds packet `id`: deliver it there or send it on.
+    fn receive(&mut self, node: NodeId, id: PacketId) {
+        if self.packets.get(id).dst == node {
+            self.delivered += 1;
+            let p = self.packets.remove(id);
+            self.arrived.push(p);
+        } else {
+            self.forward(node, id);
+        }
     }
 
     /// `node` sends `id` on towards its destination.
     fn forward(&mut self, node: NodeId, id: PacketId) {
         let dst = self.packets.get(id).dst;
-        let ch = self.routes.next_hop(node, dst);
-        if ch == NO_ROUTE {
+        let Some(hop) = self.routes.next_hop(node, dst) else {
             self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
             self.discard(id);
             return;
+        };
+        match hop.iface {
+            Iface::Channel(ch) => self.offer(ch, id),
+            Iface::Radio(r) => {
+                self.packets.get_mut(id).next_hop = hop.node;
+                self.offer_radio(r, id);
+            }
         }
-        self.offer(ch, id);
     }
 
     /// Offers a packet to a channel: straight to an idle transmitter, else to the queue.
@@ -68,6 +93,22 @@ impl Network {
             }
             Err((victim, reason)) => {
                 c.stats.count_drop(reason);
+                self.discard(victim);
+            }
+        }
+    }
+
+    /// Offers a packet to radio `r`'s interface queue and lets its MAC contend.
+    fn offer_radio(&mut self, r: u32, id: PacketId) {
+        let radio = &mut self.wireless.radios[r as usize];
+        match radio.ifq.enqueue(id, self.packets.get(id)) {
+            Ok(()) => {
+                radio.stats.enqueued += 1;
+                radio.stats.max_backlog = radio.stats.max_backlog.max(radio.ifq.len() as u32);
+                self.wireless.kick(r, &mut self.events, &self.packets);
+            }
+            Err((victim, reason)) => {
+                radio.stats.count_drop(reason);
                 self.discard(victim);
             }
         }
@@ -95,22 +136,65 @@ impl Network {
         }
     }
 
-    /// A packet reached the far end of `ch`. Returns it if it has arrived at its destination
-    /// (its arena slot is then freed).
-    pub fn on_arrival(&mut self, ch: ChannelId, id: PacketId) -> Option<Packet> {
+    /// A packet reached the far end of `ch`.
+    pub fn on_arrival(&mut self, ch: ChannelId, id: PacketId) {
         let c = &mut self.channels[ch as usize];
         if c.loss.loses(self.packets.get(id)) {
             c.stats.count_drop(DropReason::ChannelError);
             self.discard(id);
-            return None;
+            return;
         }
         let node = c.to;
-        if self.packets.get(id).dst == node {
-            self.delivered += 1;
-            return Some(self.packets.remove(id));
+        self.receive(node, id);
+        self.process_upcalls();
+    }
+
+    /// Handles what the MACs handed up, until nothing is left (a forwarded packet may make
+    /// another MAC hand something up at once only through events, so this terminates).
+    pub fn process_upcalls(&mut self) {
+        while !self.wireless.upcalls.is_empty() {
+            let batch = std::mem::take(&mut self.wireless.upcalls);
+            for up in &batch {
+                match *up {
+                    Upcall::Received(r, frame) => {
+                        let node = self.wireless.radios[r as usize].node;
+                        let Some((id, copy)) = frame.packet else {
+                            continue;
+                        };
+                        if frame.dst.is_some() {
+                            self.receive(node, id);
+                        } else {
+                            // Every receiver of a broadcast gets a copy of its own.
+                            let id = self.packets.insert(copy);
+                            self.receive(node, id);
+                        }
+                    }
+                    Upcall::Status {
+                        radio,
+                        id,
+                        ok,
+                        broadcast,
+                        handed_over,
+                    } => {
+                        if broadcast {
+                            // The original is consumed by the broadcast: count it delivered.
+                            self.delivered += 1;
+                            self.packets.remove(id);
+                        } else if !ok && !handed_over {
+                            let stats = &mut self.wireless.radios[radio as usize].stats;
+                            stats.count_drop(DropReason::RetryLimit);
+                            self.discard(id);
+                        }
+                    }
+                }
+            }
+            // Give the buffer back so its capacity is reused.
+            if self.wireless.upcalls.is_empty() {
+                let mut batch = batch;
+                batch.clear();
+                self.wireless.upcalls = batch;
+            }
         }
-        self.forward(node, id);
-        None
     }
 
     fn discard(&mut self, id: PacketId) {
@@ -118,8 +202,8 @@ impl Network {
         self.packets.remove(id);
     }
 
-    /// Packets queued or on a link, counted from the queues and the pending arrival events
-    /// (independently of the arena's own count).
+    /// Packets queued, on a link or held by a MAC, counted from the queues, the pending arrival
+    /// events and the MACs (independently of the arena's own count).
     pub fn count_in_flight(&self) -> u64 {
         let queued: u64 = self.channels.iter().map(|c| c.queue.len() as u64).sum();
         let on_links = self
@@ -127,6 +211,6 @@ impl Network {
             .iter_pending()
             .filter(|e| matches!(e, Event::Arrive(..)))
             .count();
-        queued + on_links as u64
+        queued + on_links as u64 + self.wireless.count_held()
     }
 }

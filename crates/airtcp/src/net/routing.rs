@@ -1,63 +1,105 @@
-//! Static shortest-path routing by hop count.
+//! Static shortest-path routing by hop count over every kind of interface.
 //!
-//! Breadth-first search from every node over the channel graph; among equal-length paths the one
-//! through the lowest channel id wins, so routes depend only on the scenario's order of links.
+//! Breadth-first search backwards from each destination over the directed edges
+//! (from, to, interface); among equal-length paths the edge found first wins (wired channels in
+//! link order, then wireless neighbours in node order), so routes depend only on the scenario.
+//! Tables are kept only for destinations that traffic uses, so a 10,000-node mesh with a few
+//! hundred flow end points needs megabytes, not the gigabytes of an all-pairs table.
 
 use std::collections::VecDeque;
 
-use crate::sim::{ChannelId, NodeId};
+use crate::sim::NodeId;
 
-/// No route marker in the table.
-pub const NO_ROUTE: ChannelId = ChannelId::MAX;
+/// The interface a packet leaves by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Iface {
+    /// A wired channel (one direction of a point-to-point link).
+    Channel(u32),
+    /// A radio; the next hop is addressed on the shared medium.
+    Radio(u32),
+}
 
-/// Next-hop table: `next[node * n + dst]` is the channel to send on.
+/// Next hop towards a destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hop {
+    /// Interface to send on.
+    pub iface: Iface,
+    /// Neighbour that receives the packet.
+    pub node: NodeId,
+}
+
+/// A directed edge of the connectivity graph.
+#[derive(Debug, Clone, Copy)]
+pub struct Edge {
+    /// Sending node.
+    pub from: NodeId,
+    /// Receiving node.
+    pub to: NodeId,
+    /// Interface used.
+    pub iface: Iface,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Next-hop tables for a set of destinations.
 #[derive(Debug, Clone)]
 pub struct RoutingTable {
-    n: usize,
-    next: Vec<ChannelId>,
+    slot_of: Vec<u32>,
+    next: Vec<Vec<Option<Hop>>>,
 }
 
 impl RoutingTable {
-    /// Builds shortest-path routes for `n` nodes over `channels` given as (from, to), indexed by
-    /// channel id.
-    pub fn shortest_paths(n: usize, channels: &[(NodeId, NodeId)]) -> Self {
-        // Reverse adjacency: to reach `dst`, BFS backwards from it; the first channel found into
-        // each node on the way is that node's next hop towards `dst`.
-        let mut incoming: Vec<Vec<ChannelId>> = vec![Vec::new(); n];
-        for (id, &(from, to)) in channels.iter().enumerate() {
-            let _ = from;
-            incoming[to as usize].push(id as ChannelId);
+    /// Shortest paths for `n` nodes over `edges`, towards every node in `destinations`.
+    pub fn shortest_paths(n: usize, edges: &[Edge], destinations: &[NodeId]) -> Self {
+        let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, e) in edges.iter().enumerate() {
+            incoming[e.to as usize].push(i as u32);
         }
-        let mut next = vec![NO_ROUTE; n * n];
-        let mut dist = vec![u32::MAX; n];
+        let mut slot_of = vec![NONE; n];
+        let mut next = Vec::new();
+        let mut seen = vec![false; n];
         let mut queue = VecDeque::new();
-        for dst in 0..n {
-            dist.fill(u32::MAX);
-            dist[dst] = 0;
+        for &dst in destinations {
+            if slot_of[dst as usize] != NONE {
+                continue;
+            }
+            slot_of[dst as usize] = next.len() as u32;
+            let mut table = vec![None; n];
+            seen.fill(false);
+            seen[dst as usize] = true;
             queue.clear();
             queue.push_back(dst);
             while let Some(v) = queue.pop_front() {
-                for &ch in &incoming[v] {
-                    let u = channels[ch as usize].0 as usize;
-                    if dist[u] == u32::MAX {
-                        dist[u] = dist[v] + 1;
-                        next[u * n + dst] = ch;
-                        queue.push_back(u);
+                for &ei in &incoming[v as usize] {
+                    let e = edges[ei as usize];
+                    let u = e.from as usize;
+                    if !seen[u] {
+                        seen[u] = true;
+                        table[u] = Some(Hop {
+                            iface: e.iface,
+                            node: e.to,
+                        });
+                        queue.push_back(e.from);
                     }
                 }
             }
+            next.push(table);
         }
-        RoutingTable { n, next }
+        RoutingTable { slot_of, next }
     }
 
-    /// Channel to use at `node` for packets to `dst` (`NO_ROUTE` if unreachable or `node == dst`).
-    pub fn next_hop(&self, node: NodeId, dst: NodeId) -> ChannelId {
-        self.next[node as usize * self.n + dst as usize]
+    /// Next hop at `node` towards `dst` (`None` if unreachable, unknown, or `node == dst`).
+    pub fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<Hop> {
+        let slot = *self.slot_of.get(dst as usize)?;
+        if slot == NONE {
+            return None;
+        }
+        self.next[slot as usize][node as usize]
     }
 
     /// Whether `dst` is reachable from `src`.
     pub fn reachable(&self, src: NodeId, dst: NodeId) -> bool {
-        src == dst || self.next_hop(src, dst) != NO_ROUTE
+        src == dst || self.next_hop(src, dst).is_some()
     }
 }
 
@@ -65,21 +107,53 @@ impl RoutingTable {
 mod tests {
     use super::*;
 
+    fn ch(from: NodeId, to: NodeId, id: u32) -> Edge {
+        Edge {
+            from,
+            to,
+            iface: Iface::Channel(id),
+        }
+    }
+
     #[test]
     fn chain_routes_hop_by_hop() {
-        // 0 <-> 1 <-> 2, channels: 0:(0,1) 1:(1,0) 2:(1,2) 3:(2,1)
-        let t = RoutingTable::shortest_paths(3, &[(0, 1), (1, 0), (1, 2), (2, 1)]);
-        assert_eq!(t.next_hop(0, 2), 0);
-        assert_eq!(t.next_hop(1, 2), 2);
-        assert_eq!(t.next_hop(2, 0), 3);
-        assert_eq!(t.next_hop(1, 0), 1);
+        let edges = [ch(0, 1, 0), ch(1, 0, 1), ch(1, 2, 2), ch(2, 1, 3)];
+        let t = RoutingTable::shortest_paths(3, &edges, &[0, 2]);
+        assert_eq!(
+            t.next_hop(0, 2),
+            Some(Hop {
+                iface: Iface::Channel(0),
+                node: 1
+            })
+        );
+        assert_eq!(t.next_hop(1, 2).unwrap().iface, Iface::Channel(2));
+        assert_eq!(t.next_hop(2, 0).unwrap().iface, Iface::Channel(3));
         assert!(t.reachable(0, 2));
+        // Node 1 is not a destination: no table for it.
+        assert_eq!(t.next_hop(0, 1), None);
     }
 
     #[test]
     fn unreachable_is_reported() {
-        let t = RoutingTable::shortest_paths(3, &[(0, 1), (1, 0)]);
-        assert_eq!(t.next_hop(0, 2), NO_ROUTE);
+        let t = RoutingTable::shortest_paths(3, &[ch(0, 1, 0), ch(1, 0, 1)], &[2]);
+        assert_eq!(t.next_hop(0, 2), None);
         assert!(!t.reachable(0, 2));
+    }
+
+    #[test]
+    fn radio_edges_route_through_the_medium() {
+        let r = |from, to| Edge {
+            from,
+            to,
+            iface: Iface::Radio(from),
+        };
+        let t = RoutingTable::shortest_paths(3, &[r(0, 1), r(1, 0), r(1, 2), r(2, 1)], &[2]);
+        assert_eq!(
+            t.next_hop(0, 2),
+            Some(Hop {
+                iface: Iface::Radio(0),
+                node: 1
+            })
+        );
     }
 }

@@ -57,6 +57,7 @@ mod tests {
             flow: 0,
             src: 0,
             dst: 1,
+            next_hop: u32::MAX,
             size: 100,
             created: 0,
             header: Header::Udp { seq: 0, len: 72 },

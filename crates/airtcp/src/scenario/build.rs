@@ -5,15 +5,19 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, Direction, LossConfig, QueueConfig, ScenarioConfig, TcpConfig, TransportConfig,
+    AppConfig, Direction, LossConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+    TcpConfig, TransportConfig,
 };
+use super::topology::{place, Placed};
+use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::metrics::goodput::GoodputMeter;
-use crate::net::routing::RoutingTable;
+use crate::net::routing::{Edge, Iface, RoutingTable};
+use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::Network;
 use crate::queue::droptail::DropTail;
-use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
+use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -38,16 +42,29 @@ fn positive(path: String, v: u64) -> Result<(), ConfigError> {
 /// Validates `cfg` and builds the world.
 pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     positive("duration".into(), cfg.duration)?;
-    if cfg.nodes.is_empty() {
-        return Err(err("nodes", "at least one node is needed"));
+    // Node ids: wired-only nodes first, then the nodes the topology places.
+    let placed: Vec<Placed> = cfg
+        .topology
+        .as_ref()
+        .map(|t| place(t, cfg.seed))
+        .unwrap_or_default();
+    let mut names: Vec<String> = cfg.nodes.clone();
+    names.extend(placed.iter().map(|p| p.name.clone()));
+    if names.is_empty() {
+        return Err(err(
+            "nodes",
+            "at least one node is needed (nodes or topology)",
+        ));
     }
     let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
-    for (i, n) in cfg.nodes.iter().enumerate() {
+    for (i, n) in names.iter().enumerate() {
         if ids.insert(n.as_str(), i as NodeId).is_some() {
-            return Err(err(
-                format!("nodes[{i}]"),
-                format!("duplicate node name '{n}'"),
-            ));
+            let path = if i < cfg.nodes.len() {
+                format!("nodes[{i}]")
+            } else {
+                format!("topology.nodes[{}].name", i - cfg.nodes.len())
+            };
+            return Err(err(path, format!("'{n}' is already a node name")));
         }
     }
     let node = |path: String, name: &str| {
@@ -84,8 +101,68 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             });
         }
     }
-    let ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
-    let routes = RoutingTable::shortest_paths(cfg.nodes.len(), &ends);
+    let mut edges: Vec<Edge> = channels
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Edge {
+            from: c.from,
+            to: c.to,
+            iface: Iface::Channel(i as u32),
+        })
+        .collect();
+    let wireless = match (&cfg.topology, &cfg.radio) {
+        (Some(_), Some(radio)) => {
+            let built = build_radios(
+                radio,
+                &placed,
+                cfg.nodes.len() as NodeId,
+                names.len(),
+                cfg.seed,
+                &cfg.link_errors,
+                &node,
+            )?;
+            edges.extend(built.edges);
+            built.wireless
+        }
+        (Some(_), None) => return Err(err("radio", "a topology needs a radio")),
+        (None, Some(_)) => {
+            return Err(err(
+                "topology",
+                "a radio needs a topology to place its nodes",
+            ))
+        }
+        (None, None) => {
+            if !cfg.link_errors.is_empty() {
+                return Err(err("link_errors", "link errors need wireless nodes"));
+            }
+            Wireless::empty(names.len())
+        }
+    };
+    match cfg.routing {
+        RoutingConfig::Static {
+            metric: RouteMetric::Hops,
+        } => {}
+        RoutingConfig::Static {
+            metric: RouteMetric::Etx,
+        } => {
+            return Err(err(
+                "routing.metric",
+                "the etx metric is not available yet; use hops",
+            ))
+        }
+        RoutingConfig::Aodv => {
+            return Err(err("routing.kind", "aodv is not available yet; use static"))
+        }
+    }
+    let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
+    for f in &cfg.flows {
+        for name in [&f.src, &f.dst] {
+            if let Some(&id) = ids.get(name.as_str()) {
+                destinations.push(id);
+            }
+        }
+    }
+    let routes = RoutingTable::shortest_paths(names.len(), &edges, &destinations);
 
     let m = &cfg.metrics;
     positive("metrics.bin".into(), m.bin)?;
@@ -95,9 +172,11 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         events: EventQueue::new(),
         packets: PacketArena::default(),
         channels,
-        node_names: cfg.nodes.clone(),
+        wireless,
+        arrived: Vec::new(),
+        node_names: names.clone(),
         routes,
-        node_drops: vec![[0; 3]; cfg.nodes.len()],
+        node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
     };
@@ -115,6 +194,14 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             return Err(err(p("dst"), "source and destination are the same node"));
         }
         if !net.routes.reachable(src, dst) || !net.routes.reachable(dst, src) {
+            // Name the end that hears nobody, if one does: the usual cause in a mesh.
+            for (n, name, field) in [(src, &f.src, "src"), (dst, &f.dst, "dst")] {
+                let wireless = net.wireless.radio_of_node[n as usize] != NO_RADIO;
+                if wireless && edges.iter().all(|e| e.from != n) {
+                    let msg = format!("'{name}' is out of radio range of every other node");
+                    return Err(err(p(field), msg));
+                }
+            }
             return Err(err(
                 p("dst"),
                 format!("no route between '{}' and '{}'", f.src, f.dst),

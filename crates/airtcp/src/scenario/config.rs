@@ -20,8 +20,22 @@ pub struct ScenarioConfig {
     pub duration: Nanos,
     /// Master seed; every random stream is derived from it and a component id.
     pub seed: u64,
-    /// Node names; their order defines the node ids 0..N-1.
+    /// Names of nodes without a position (wired-only nodes). Node ids: these first, in order,
+    /// then the nodes `topology` places.
+    #[serde(default)]
     pub nodes: Vec<String>,
+    /// Wireless nodes and their positions, generated or explicit.
+    #[serde(default)]
+    pub topology: Option<TopologyConfig>,
+    /// The radio of every node `topology` places (required with a topology).
+    #[serde(default)]
+    pub radio: Option<RadioConfig>,
+    /// Extra packet-error processes on chosen wireless links.
+    #[serde(default)]
+    pub link_errors: Vec<LinkErrorConfig>,
+    /// How routes are found.
+    #[serde(default)]
+    pub routing: RoutingConfig,
     /// Wired point-to-point links.
     #[serde(default)]
     pub links: Vec<LinkConfig>,
@@ -337,4 +351,343 @@ fn default_bin() -> Nanos {
 }
 fn default_trace_interval() -> Nanos {
     100_000_000
+}
+
+/// Placement of wireless nodes. Generated nodes are named `n0..n{N-1}` (row-major for grids);
+/// distances are metres.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologyConfig {
+    /// Named nodes at given coordinates.
+    Explicit {
+        /// The nodes.
+        nodes: Vec<PlacedNode>,
+    },
+    /// `hops + 1` nodes on a line, `spacing` apart.
+    Chain {
+        /// Number of hops (>= 1).
+        hops: u32,
+        /// Distance between neighbours, m.
+        spacing: f64,
+    },
+    /// A `rows x cols` lattice, `spacing` apart, numbered row by row.
+    Grid {
+        /// Rows (>= 1).
+        rows: u32,
+        /// Columns (>= 1).
+        cols: u32,
+        /// Distance between neighbours, m.
+        spacing: f64,
+    },
+    /// `n` nodes uniformly at random in a `width x height` area.
+    Random {
+        /// Number of nodes.
+        n: u32,
+        /// Area width, m.
+        width: f64,
+        /// Area height, m.
+        height: f64,
+    },
+    /// A `width x height` area cut into `rows x cols` cells with `per_cell` nodes placed
+    /// uniformly in each (papers 000, 001), plus an optional gateway node (named last).
+    Cells {
+        /// Rows of cells.
+        rows: u32,
+        /// Columns of cells.
+        cols: u32,
+        /// Area width, m.
+        width: f64,
+        /// Area height, m.
+        height: f64,
+        /// Nodes per cell.
+        #[serde(default = "default_one")]
+        per_cell: u32,
+        /// Position of a gateway node, if any.
+        #[serde(default)]
+        gateway: Option<Point>,
+    },
+}
+
+/// A node with a position.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedNode {
+    /// Node name.
+    pub name: String,
+    /// x, m.
+    pub x: f64,
+    /// y, m.
+    pub y: f64,
+}
+
+/// A position.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// x, m.
+    pub x: f64,
+    /// y, m.
+    pub y: f64,
+}
+
+/// Wireless standards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standard {
+    /// IEEE 802.11b DSSS/CCK (1, 2, 5.5, 11 Mbps).
+    #[serde(rename = "802.11b")]
+    Dot11b,
+}
+
+/// PLCP preamble of DSSS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preamble {
+    /// 144 + 48 us at 1 Mbps (192 us), the 802.11b default and ns-2's.
+    #[default]
+    Long,
+    /// 72 us at 1 Mbps + 24 us at 2 Mbps (96 us).
+    Short,
+}
+
+/// The radio (PHY and 802.11 DCF MAC) of every wireless node.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioConfig {
+    /// The standard.
+    pub standard: Standard,
+    /// Rate of data frames, bit/s (one of the standard's rates).
+    pub data_rate: u64,
+    /// Rate of control frames (ACK, RTS, CTS) and broadcasts, bit/s.
+    pub basic_rate: u64,
+    /// Use RTS/CTS before unicast data frames.
+    #[serde(default)]
+    pub rts_cts: bool,
+    /// Path loss.
+    pub propagation: PropagationConfig,
+    /// Fading on top of the path loss.
+    #[serde(default)]
+    pub fading: FadingConfig,
+    /// Transmit power, dBm (ns-2's 0.28183815 W).
+    #[serde(default = "default_tx_power")]
+    pub tx_power: f64,
+    /// Weakest signal a radio locks onto (receive threshold), dBm (ns-2: 3.652e-10 W, 250 m
+    /// with two-ray ground).
+    #[serde(default = "default_rx_threshold")]
+    pub rx_threshold: f64,
+    /// Energy that makes the medium busy (carrier sense threshold), dBm (ns-2: 1.559e-11 W,
+    /// 550 m with two-ray ground).
+    #[serde(default = "default_cs_threshold")]
+    pub cs_threshold: f64,
+    /// A frame survives interference while its power exceeds the sum of the others by this
+    /// ratio, dB (ns-2's CPThresh).
+    #[serde(default = "default_capture")]
+    pub capture_threshold: f64,
+    /// Noise power in the channel, dBm (thermal noise in 22 MHz plus a 7 dB noise figure).
+    #[serde(default = "default_noise")]
+    pub noise: f64,
+    /// PLCP preamble.
+    #[serde(default)]
+    pub preamble: Preamble,
+    /// Interface queue of each radio (ns-2's IFQ: drop-tail 50).
+    #[serde(default = "default_ifq")]
+    pub queue: QueueConfig,
+    /// Retry limit of frames sent without RTS (and of RTS frames).
+    #[serde(default = "default_short_retry")]
+    pub short_retry_limit: u32,
+    /// Retry limit of data frames sent after RTS/CTS.
+    #[serde(default = "default_long_retry")]
+    pub long_retry_limit: u32,
+    /// Bytes the MAC adds to a network packet: 24 header + 4 FCS + 8 LLC/SNAP.
+    #[serde(default = "default_mac_overhead")]
+    pub mac_overhead: u32,
+}
+
+/// Path loss models.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PropagationConfig {
+    /// Full transmit power within `range`, nothing beyond (ns-3's RangePropagationLossModel).
+    Range {
+        /// Range, m.
+        range: f64,
+    },
+    /// Friis free space.
+    FreeSpace {
+        /// Carrier frequency, Hz.
+        #[serde(default = "default_frequency")]
+        frequency: f64,
+    },
+    /// Two-ray ground reflection beyond the crossover distance, Friis below it (ns-2).
+    TwoRayGround {
+        /// Carrier frequency, Hz (ns-2: 914 MHz).
+        #[serde(default = "default_frequency")]
+        frequency: f64,
+        /// Antenna height, m (ns-2: 1.5 m).
+        #[serde(default = "default_antenna_height")]
+        antenna_height: f64,
+    },
+    /// Log-distance: L(d) = L0 + 10 n log10(d / d0) (ns-3's LogDistancePropagationLossModel).
+    LogDistance {
+        /// Path-loss exponent n.
+        #[serde(default = "default_exponent")]
+        exponent: f64,
+        /// Reference distance d0, m.
+        #[serde(default = "default_one_f64")]
+        reference_distance: f64,
+        /// Loss at d0, dB.
+        #[serde(default = "default_reference_loss")]
+        reference_loss: f64,
+    },
+}
+
+/// Fading.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FadingConfig {
+    /// None.
+    #[default]
+    None,
+    /// Rayleigh: the received power of every frame is scaled by an independent Exp(1) draw.
+    Rayleigh,
+    /// Rayleigh block fading: one Exp(1) gain per link per coherence interval.
+    Block {
+        /// Coherence time, ns (give this or `doppler`).
+        #[serde(default)]
+        coherence: Option<Nanos>,
+        /// Maximum Doppler frequency, Hz: coherence time 0.423 / f_d (Clarke's model).
+        #[serde(default)]
+        doppler: Option<f64>,
+    },
+}
+
+/// An extra error process on a wireless link.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkErrorConfig {
+    /// Transmitting node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// `forward` (from -> to), `reverse` or `both`.
+    #[serde(default)]
+    pub direction: Direction,
+    /// The process.
+    pub error: ErrorProcessConfig,
+}
+
+/// Packet-error processes of a link, applied after the radio's own reception decision.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ErrorProcessConfig {
+    /// Independent errors with probability `per`.
+    Bernoulli {
+        /// Packet error rate.
+        per: f64,
+    },
+    /// Gilbert-Elliott two-state Markov chain, one step per frame.
+    GilbertElliott {
+        /// P(good -> bad) per frame.
+        p_good_bad: f64,
+        /// P(bad -> good) per frame.
+        p_bad_good: f64,
+        /// Error rate in the good state.
+        per_good: f64,
+        /// Error rate in the bad state.
+        per_bad: f64,
+    },
+    /// Success probability alternating between `low` and `high`, each state lasting a
+    /// duration uniform in [`hold_min`, `hold_max`] (paper 004 §IV).
+    Bimodal {
+        /// Success probability in the bad state.
+        low: f64,
+        /// Success probability in the good state.
+        high: f64,
+        /// Shortest state duration, ns.
+        hold_min: Nanos,
+        /// Longest state duration, ns.
+        hold_max: Nanos,
+    },
+}
+
+/// Route computation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RoutingConfig {
+    /// Shortest paths computed once over links that can decode each other.
+    Static {
+        /// Path metric.
+        #[serde(default)]
+        metric: RouteMetric,
+    },
+    /// AODV (RFC 3561).
+    Aodv,
+}
+
+impl Default for RoutingConfig {
+    fn default() -> Self {
+        RoutingConfig::Static {
+            metric: RouteMetric::Hops,
+        }
+    }
+}
+
+/// Static route metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteMetric {
+    /// Hop count.
+    #[default]
+    Hops,
+    /// Expected transmission count 1 / (df dr) from the links' error processes.
+    Etx,
+}
+
+fn default_one() -> u32 {
+    1
+}
+fn default_one_f64() -> f64 {
+    1.0
+}
+fn default_tx_power() -> f64 {
+    // 10 log10(281.83815 mW)
+    24.4999
+}
+fn default_rx_threshold() -> f64 {
+    // 10 log10(3.652e-7 mW)
+    -64.3748
+}
+fn default_cs_threshold() -> f64 {
+    // 10 log10(1.559e-8 mW)
+    -78.0716
+}
+fn default_capture() -> f64 {
+    10.0
+}
+fn default_noise() -> f64 {
+    // -174 dBm/Hz + 10 log10(22 MHz) + 7 dB
+    -93.58
+}
+fn default_ifq() -> QueueConfig {
+    QueueConfig::Droptail { packets: 50 }
+}
+fn default_short_retry() -> u32 {
+    7
+}
+fn default_long_retry() -> u32 {
+    4
+}
+fn default_mac_overhead() -> u32 {
+    36
+}
+fn default_frequency() -> f64 {
+    914e6
+}
+fn default_antenna_height() -> f64 {
+    1.5
+}
+fn default_exponent() -> f64 {
+    3.0
+}
+fn default_reference_loss() -> f64 {
+    46.6777
 }

@@ -40,6 +40,8 @@ pub struct Packet {
     pub src: NodeId,
     /// Node it is addressed to.
     pub dst: NodeId,
+    /// Neighbour it is being sent to on a shared medium (`NodeId::MAX`: broadcast or unset).
+    pub next_hop: NodeId,
     /// Bytes on the wire (payload + headers).
     pub size: u32,
     /// Creation time.
@@ -57,14 +59,17 @@ pub enum DropReason {
     ChannelError,
     /// The node had no route to its destination.
     NoRoute,
+    /// The MAC gave up after its retry limit.
+    RetryLimit,
 }
 
 impl DropReason {
     /// All reasons, in reporting order.
-    pub const ALL: [DropReason; 3] = [
+    pub const ALL: [DropReason; 4] = [
         DropReason::QueueFull,
         DropReason::ChannelError,
         DropReason::NoRoute,
+        DropReason::RetryLimit,
     ];
 
     /// Stable snake_case name used in results.
@@ -73,6 +78,7 @@ impl DropReason {
             DropReason::QueueFull => "queue_full",
             DropReason::ChannelError => "channel_error",
             DropReason::NoRoute => "no_route",
+            DropReason::RetryLimit => "retry_limit",
         }
     }
 }

@@ -48,6 +48,25 @@ impl Rng {
         Rng { s }
     }
 
+    /// A short stream keyed by integers (e.g. link end points and a time epoch), for values that
+    /// must be the same whenever they are asked for, in any order: block-fading gains.
+    pub fn keyed(seed: u64, keys: &[u64]) -> Rng {
+        let mut sm = seed ^ 0x6A09_E667_F3BC_C908;
+        for &k in keys {
+            sm ^= splitmix64(&mut sm.wrapping_add(k));
+            sm = sm
+                .rotate_left(29)
+                .wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        }
+        let s = [
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+        ];
+        Rng { s }
+    }
+
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

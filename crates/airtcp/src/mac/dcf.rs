@@ -1,0 +1,474 @@
+//! IEEE 802.11 distributed coordination function (802.11-2016 §10.3), one instance per radio.
+//!
+//! - Channel access: a frame goes out once the medium has been idle for DIFS (EIFS after an
+//!   erroneous reception) plus the remaining backoff slots. The backoff is drawn uniformly from
+//!   [0, CW] when a frame finds the medium busy and after every transmission attempt
+//!   (post-backoff); it counts down only while the medium is idle and freezes while it is busy.
+//!   Counting is computed lazily from the idle period's start, not slot by slot.
+//! - The medium is busy while the PHY senses it busy (physical carrier sense) or the NAV, set
+//!   from the duration field of frames addressed to others, has not expired (virtual carrier
+//!   sense).
+//! - Unicast data is acknowledged after SIFS; without the ACK (timeout SIFS + ACK time + one slot
+//!   after the data) the frame is retried with CW doubled up to CWmax, and dropped after the
+//!   retry limit (short limit without RTS/CTS and for RTS frames, long limit for data sent after
+//!   RTS/CTS); `limit` retries means at most 1 + `limit` attempts.
+//! - Optional RTS/CTS: RTS, CTS after SIFS (only if the responder's NAV is clear), data after
+//!   SIFS, ACK after SIFS; the durations reserve the medium for the whole exchange.
+//! - Broadcast frames are sent once at the basic rate, without ACK.
+//! - Transmit opportunities pull the next packet from the network layer at the moment of access,
+//!   so a forwarding policy can choose what to send then (backpressure, Horizon).
+//!
+//! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation.
+
+use super::frame::{Frame, FrameKind, RadioId};
+use super::timing::Timing;
+use crate::sim::{Packet, PacketId, Rng, Time};
+
+/// The MAC's three timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MacTimer {
+    /// The moment the backoff would end (re-evaluated when it fires).
+    Access,
+    /// CTS or ACK timeout.
+    Timeout,
+    /// Sending a response (ACK, CTS, or data after CTS) SIFS after a reception.
+    Response,
+}
+
+/// What the DCF needs from the world around it.
+pub trait MacIo {
+    /// Current time.
+    fn now(&self) -> Time;
+    /// The radio's random stream.
+    fn rng(&mut self) -> &mut Rng;
+    /// Physical carrier sense.
+    fn phy_busy(&self) -> bool;
+    /// When physical carrier sense last turned idle.
+    fn phy_idle_since(&self) -> Time;
+    /// Puts a frame on the air now.
+    fn transmit(&mut self, frame: Frame);
+    /// Arms or cancels a timer.
+    fn set_timer(&mut self, which: MacTimer, at: Option<Time>);
+    /// Whether the network layer has a packet for this radio.
+    fn has_pending(&self) -> bool;
+    /// Transmit opportunity: the network layer hands over its next packet and next hop
+    /// (`None` = broadcast).
+    fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)>;
+    /// A data frame for this radio (or a broadcast) was received.
+    fn deliver(&mut self, frame: &Frame);
+    /// The fate of a pulled packet: acknowledged/broadcast (`ok`) or given up; `handed_over`
+    /// says the next hop did receive it (its ACK was lost).
+    fn tx_status(
+        &mut self,
+        id: PacketId,
+        packet: &Packet,
+        next_hop: Option<RadioId>,
+        ok: bool,
+        handed_over: bool,
+    );
+}
+
+/// Static parameters of a DCF.
+#[derive(Debug, Clone, Copy)]
+pub struct DcfParams {
+    /// Timing and rates.
+    pub timing: Timing,
+    /// RTS/CTS before unicast data.
+    pub rts_cts: bool,
+    /// Retry limit without RTS/CTS (and of RTS).
+    pub short_retry_limit: u32,
+    /// Retry limit of data after RTS/CTS.
+    pub long_retry_limit: u32,
+    /// MAC bytes added to a network packet.
+    pub mac_overhead: u32,
+}
+
+/// Counters of one DCF.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DcfStats {
+    /// Data frames transmitted (including retries).
+    pub data_tx: u64,
+    /// Retransmitted data or RTS frames.
+    pub retries: u64,
+    /// Packets given up after the retry limit.
+    pub retry_drops: u64,
+    /// ACKs received for our data.
+    pub acked: u64,
+    /// RTS frames sent.
+    pub rts_tx: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Idle,
+    WaitCts,
+    WaitAck,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Attempt {
+    id: PacketId,
+    packet: Packet,
+    next_hop: Option<RadioId>,
+    short_retries: u32,
+    long_retries: u32,
+    handed_over: bool,
+}
+
+/// The DCF of one radio.
+#[derive(Debug, Clone)]
+pub struct Dcf {
+    me: RadioId,
+    p: DcfParams,
+    cw: u32,
+    backoff: Option<u32>,
+    nav_until: Time,
+    eifs: bool,
+    /// Start of backoff counting in the current idle period (idle start + IFS); `None` while
+    /// the medium is busy.
+    count_from: Option<Time>,
+    state: State,
+    current: Option<Attempt>,
+    response: Option<Frame>,
+    /// Counters.
+    pub stats: DcfStats,
+}
+
+impl Dcf {
+    /// A DCF for radio `me`.
+    pub fn new(me: RadioId, p: DcfParams) -> Self {
+        Dcf {
+            me,
+            cw: p.timing.cw_min,
+            p,
+            backoff: None,
+            nav_until: 0,
+            eifs: false,
+            count_from: Some(p.timing.difs),
+            state: State::Idle,
+            current: None,
+            response: None,
+            stats: DcfStats::default(),
+        }
+    }
+
+    /// The radio this DCF serves.
+    pub fn radio(&self) -> RadioId {
+        self.me
+    }
+
+    fn ifs(&self) -> Time {
+        if self.eifs {
+            self.p.timing.eifs
+        } else {
+            self.p.timing.difs
+        }
+    }
+
+    fn medium_busy(&self, io: &impl MacIo) -> bool {
+        io.phy_busy() || io.now() < self.nav_until
+    }
+
+    /// The PHY went from idle to busy: freeze the backoff.
+    pub fn on_phy_busy(&mut self, io: &mut impl MacIo) {
+        let now = io.now();
+        if let (Some(from), Some(bo)) = (self.count_from, self.backoff) {
+            if now > from {
+                let done = ((now - from) / self.p.timing.slot) as u32;
+                self.backoff = Some(bo.saturating_sub(done));
+            }
+        }
+        self.count_from = None;
+        io.set_timer(MacTimer::Access, None);
+    }
+
+    /// The PHY went from busy to idle: an idle period starts (after the NAV, if it runs longer).
+    pub fn on_phy_idle(&mut self, io: &mut impl MacIo) {
+        let start = io.phy_idle_since().max(self.nav_until);
+        self.count_from = Some(start + self.ifs());
+        self.schedule_access(io);
+    }
+
+    /// The network layer has a packet for this radio.
+    pub fn on_frame_ready(&mut self, io: &mut impl MacIo) {
+        if self.current.is_some() || self.state != State::Idle {
+            return;
+        }
+        if self.backoff.is_none() && self.medium_busy(io) {
+            // A frame that finds the medium busy defers with a random backoff.
+            self.draw_backoff(io);
+        }
+        self.schedule_access(io);
+    }
+
+    fn draw_backoff(&mut self, io: &mut impl MacIo) {
+        let slots = io.rng().next_u64() % (self.cw as u64 + 1);
+        self.backoff = Some(slots as u32);
+        // A backoff drawn during an idle period (after an ACK timeout) counts from now, not
+        // from the start of the idle period.
+        let now = io.now();
+        if let Some(from) = self.count_from.as_mut() {
+            *from = (*from).max(now);
+        }
+    }
+
+    fn schedule_access(&mut self, io: &mut impl MacIo) {
+        if self.state != State::Idle || self.response.is_some() {
+            return;
+        }
+        if self.current.is_none() && !io.has_pending() {
+            return;
+        }
+        // Only physical carrier sense ends an idle period early; the NAV is already part of
+        // `count_from` (the idle period starts when the NAV expires).
+        let Some(from) = self.count_from else { return };
+        if io.phy_busy() {
+            return;
+        }
+        let grant = from + self.backoff.unwrap_or(0) as Time * self.p.timing.slot;
+        io.set_timer(MacTimer::Access, Some(grant.max(io.now())));
+    }
+
+    /// A MAC timer expired.
+    pub fn on_timer(&mut self, which: MacTimer, io: &mut impl MacIo) {
+        match which {
+            MacTimer::Access => self.on_access(io),
+            MacTimer::Timeout => self.on_timeout(io),
+            MacTimer::Response => {
+                if let Some(frame) = self.response.take() {
+                    self.send(frame, io);
+                }
+            }
+        }
+    }
+
+    fn on_access(&mut self, io: &mut impl MacIo) {
+        if self.state != State::Idle || self.response.is_some() || io.phy_busy() {
+            return;
+        }
+        let Some(from) = self.count_from else { return };
+        let now = io.now();
+        let grant = from + self.backoff.unwrap_or(0) as Time * self.p.timing.slot;
+        if now < grant {
+            io.set_timer(MacTimer::Access, Some(grant));
+            return;
+        }
+        self.backoff = None;
+        if self.current.is_none() {
+            let Some((id, packet, next_hop)) = io.pull() else {
+                return;
+            };
+            self.current = Some(Attempt {
+                id,
+                packet,
+                next_hop,
+                short_retries: 0,
+                long_retries: 0,
+                handed_over: false,
+            });
+        }
+        let a = self.current.expect("attempt");
+        let t = self.p.timing;
+        match a.next_hop {
+            None => {
+                let frame = self.data_frame(&a, t.basic_rate, 0);
+                self.send(frame, io);
+            }
+            Some(dst) if self.p.rts_cts => {
+                let data_air = t.airtime(a.packet.size + self.p.mac_overhead, t.data_rate);
+                let nav = 3 * t.sifs + t.cts_time() + data_air + t.ack_time();
+                let rts = Frame {
+                    kind: FrameKind::Rts,
+                    src: self.me,
+                    dst: Some(dst),
+                    nav,
+                    bytes: super::timing::RTS_BYTES,
+                    rate_bps: t.basic_rate,
+                    airtime: t.rts_time(),
+                    packet: None,
+                    duplicate: false,
+                };
+                self.stats.rts_tx += 1;
+                self.send(rts, io);
+            }
+            Some(_) => {
+                let frame = self.data_frame(&a, t.data_rate, t.sifs + t.ack_time());
+                self.send(frame, io);
+            }
+        }
+    }
+
+    fn data_frame(&self, a: &Attempt, rate: u64, nav: Time) -> Frame {
+        let bytes = a.packet.size + self.p.mac_overhead;
+        Frame {
+            kind: FrameKind::Data,
+            src: self.me,
+            dst: a.next_hop,
+            nav,
+            bytes,
+            rate_bps: rate,
+            airtime: self.p.timing.airtime(bytes, rate),
+            packet: Some((a.id, a.packet)),
+            duplicate: a.handed_over,
+        }
+    }
+
+    /// Transmits `frame` now and sets up what follows it.
+    fn send(&mut self, frame: Frame, io: &mut impl MacIo) {
+        // Our own transmission makes the medium busy: freeze as for any busy period (the radio
+        // reports the end of it through `on_phy_idle`).
+        self.on_phy_busy(io);
+        let now = io.now();
+        let t = self.p.timing;
+        let end = now + frame.airtime;
+        match (frame.kind, frame.dst) {
+            (FrameKind::Data, None) => {
+                // Broadcast: done once it is on the air.
+                let a = self.current.take().expect("attempt");
+                self.stats.data_tx += 1;
+                io.transmit(frame);
+                io.tx_status(a.id, &a.packet, None, true, false);
+                self.cw = t.cw_min;
+                self.draw_backoff(io);
+                return;
+            }
+            (FrameKind::Data, Some(_)) if frame.src == self.me && self.current.is_some() => {
+                self.stats.data_tx += 1;
+                self.state = State::WaitAck;
+                io.set_timer(
+                    MacTimer::Timeout,
+                    Some(end + t.sifs + t.ack_time() + t.slot),
+                );
+            }
+            (FrameKind::Rts, _) => {
+                self.state = State::WaitCts;
+                io.set_timer(
+                    MacTimer::Timeout,
+                    Some(end + t.sifs + t.cts_time() + t.slot),
+                );
+            }
+            _ => {}
+        }
+        io.transmit(frame);
+    }
+
+    /// A reception ended: `ok` tells whether the frame was decoded.
+    pub fn on_rx(&mut self, frame: &Frame, ok: bool, io: &mut impl MacIo) {
+        let now = io.now();
+        if !ok {
+            self.eifs = true;
+            return;
+        }
+        self.eifs = false;
+        let t = self.p.timing;
+        match frame.dst {
+            Some(d) if d == self.me => match frame.kind {
+                FrameKind::Data => {
+                    let ack = Frame {
+                        kind: FrameKind::Ack,
+                        src: self.me,
+                        dst: Some(frame.src),
+                        nav: 0,
+                        bytes: super::timing::ACK_BYTES,
+                        rate_bps: t.basic_rate,
+                        airtime: t.ack_time(),
+                        packet: None,
+                        duplicate: false,
+                    };
+                    self.respond(ack, io);
+                    if !frame.duplicate {
+                        io.deliver(frame);
+                    }
+                }
+                // A CTS only if the responder's own NAV is clear (§10.3.2.7).
+                FrameKind::Rts if now >= self.nav_until && self.response.is_none() => {
+                    let cts = Frame {
+                        kind: FrameKind::Cts,
+                        src: self.me,
+                        dst: Some(frame.src),
+                        nav: frame.nav.saturating_sub(t.sifs + t.cts_time()),
+                        bytes: super::timing::CTS_BYTES,
+                        rate_bps: t.basic_rate,
+                        airtime: t.cts_time(),
+                        packet: None,
+                        duplicate: false,
+                    };
+                    self.respond(cts, io);
+                }
+                FrameKind::Cts if self.state == State::WaitCts => {
+                    io.set_timer(MacTimer::Timeout, None);
+                    self.state = State::Idle;
+                    let a = self.current.expect("attempt awaiting CTS");
+                    let data = self.data_frame(&a, t.data_rate, t.sifs + t.ack_time());
+                    self.respond(data, io);
+                }
+                FrameKind::Ack if self.state == State::WaitAck => {
+                    io.set_timer(MacTimer::Timeout, None);
+                    self.state = State::Idle;
+                    let a = self.current.take().expect("attempt awaiting ACK");
+                    self.stats.acked += 1;
+                    io.tx_status(a.id, &a.packet, a.next_hop, true, true);
+                    self.cw = t.cw_min;
+                    self.draw_backoff(io);
+                }
+                _ => {}
+            },
+            None => {
+                if frame.kind == FrameKind::Data {
+                    io.deliver(frame);
+                }
+            }
+            Some(_) => {
+                // Virtual carrier sense: honour the reservation of others' exchanges.
+                self.nav_until = self.nav_until.max(now + frame.nav);
+            }
+        }
+    }
+
+    fn respond(&mut self, frame: Frame, io: &mut impl MacIo) {
+        self.response = Some(frame);
+        io.set_timer(MacTimer::Response, Some(io.now() + self.p.timing.sifs));
+    }
+
+    /// The receiver of our data frame has it (its reception succeeded); retransmissions from now
+    /// on are duplicates.
+    pub fn mark_handed_over(&mut self) {
+        if let Some(a) = self.current.as_mut() {
+            a.handed_over = true;
+        }
+    }
+
+    fn on_timeout(&mut self, io: &mut impl MacIo) {
+        let waiting_cts = self.state == State::WaitCts;
+        if self.state == State::Idle {
+            return;
+        }
+        self.state = State::Idle;
+        let t = self.p.timing;
+        let long = !waiting_cts && self.p.rts_cts;
+        let a = self.current.as_mut().expect("attempt awaiting a response");
+        let (count, limit) = if long {
+            a.long_retries += 1;
+            (a.long_retries, self.p.long_retry_limit)
+        } else {
+            a.short_retries += 1;
+            (a.short_retries, self.p.short_retry_limit)
+        };
+        if count > limit {
+            let a = self.current.take().expect("attempt");
+            self.stats.retry_drops += 1;
+            io.tx_status(a.id, &a.packet, a.next_hop, false, a.handed_over);
+            self.cw = t.cw_min;
+        } else {
+            self.stats.retries += 1;
+            self.cw = (2 * self.cw + 1).min(t.cw_max);
+        }
+        self.draw_backoff(io);
+        self.schedule_access(io);
+    }
+
+    /// Whether the MAC is trying to send a packet the next hop does not have yet.
+    pub fn holds_packet(&self) -> bool {
+        self.current.is_some_and(|a| !a.handed_over)
+    }
+}

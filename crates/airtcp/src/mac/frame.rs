@@ -1,0 +1,44 @@
+//! 802.11 frames as the simulator carries them.
+
+use crate::sim::{Packet, PacketId, Time};
+
+/// Radio index.
+pub type RadioId = u32;
+
+/// Frame types used by the DCF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A data frame carrying a network packet.
+    Data,
+    /// Acknowledgement.
+    Ack,
+    /// Request to send.
+    Rts,
+    /// Clear to send.
+    Cts,
+}
+
+/// A frame on the air.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame {
+    /// Type.
+    pub kind: FrameKind,
+    /// Transmitting radio.
+    pub src: RadioId,
+    /// Addressed radio; `None` for broadcast.
+    pub dst: Option<RadioId>,
+    /// Duration field: how long after this frame's end the medium stays reserved (NAV).
+    pub nav: Time,
+    /// Bytes on the air after the PLCP preamble and header.
+    pub bytes: u32,
+    /// Rate of the MAC part, bit/s.
+    pub rate_bps: u64,
+    /// Air time including preamble.
+    pub airtime: Time,
+    /// The carried packet (data frames): its arena id and a copy of its contents.
+    pub packet: Option<(PacketId, Packet)>,
+    /// The receiver already has this packet (the ACK of an earlier copy was lost): a receiver
+    /// acknowledges it again but does not deliver it twice. 802.11 detects this with sequence
+    /// numbers and the retry bit; the flag is the exact equivalent.
+    pub duplicate: bool,
+}

@@ -1,0 +1,108 @@
+//! 802.11b DSSS timing (IEEE 802.11-2016 §16.3 and Table 16-5).
+//!
+//! Slot 20 us, SIFS 10 us, DIFS = SIFS + 2 slots = 50 us, CWmin 31, CWmax 1023. PLCP preamble and
+//! header: 192 us (long preamble, all at 1 Mbps) or 96 us (short). A frame lasts
+//! preamble + ceil(8 bytes / rate) microseconds. ACK and CTS are 14 bytes, RTS 20 bytes, all at the
+//! basic rate. EIFS = SIFS + ACK time at the lowest rate + DIFS (§10.3.2.3.7).
+
+use crate::scenario::config::Preamble;
+use crate::sim::time::MICROS;
+use crate::sim::Time;
+
+/// Bytes of an ACK frame.
+pub const ACK_BYTES: u32 = 14;
+/// Bytes of a CTS frame.
+pub const CTS_BYTES: u32 = 14;
+/// Bytes of an RTS frame.
+pub const RTS_BYTES: u32 = 20;
+
+/// The rates 802.11b offers, bit/s.
+pub const DOT11B_RATES: [u64; 4] = [1_000_000, 2_000_000, 5_500_000, 11_000_000];
+
+/// DCF timing of one radio.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Slot time.
+    pub slot: Time,
+    /// Short interframe space.
+    pub sifs: Time,
+    /// DCF interframe space.
+    pub difs: Time,
+    /// Extended interframe space (after an erroneous reception).
+    pub eifs: Time,
+    /// PLCP preamble + header duration.
+    pub plcp: Time,
+    /// Minimum contention window.
+    pub cw_min: u32,
+    /// Maximum contention window.
+    pub cw_max: u32,
+    /// Rate of data frames.
+    pub data_rate: u64,
+    /// Rate of control frames and broadcasts.
+    pub basic_rate: u64,
+}
+
+impl Timing {
+    /// 802.11b with the given rates and preamble.
+    pub fn dot11b(data_rate: u64, basic_rate: u64, preamble: Preamble) -> Self {
+        let slot = 20 * MICROS;
+        let sifs = 10 * MICROS;
+        let difs = sifs + 2 * slot;
+        let plcp = match preamble {
+            Preamble::Long => 192 * MICROS,
+            Preamble::Short => 96 * MICROS,
+        };
+        let mut t = Timing {
+            slot,
+            sifs,
+            difs,
+            eifs: 0,
+            plcp,
+            cw_min: 31,
+            cw_max: 1023,
+            data_rate,
+            basic_rate,
+        };
+        t.eifs = sifs + t.airtime(ACK_BYTES, 1_000_000) + difs;
+        t
+    }
+
+    /// Air time of `bytes` at `rate_bps`, preamble included, rounded up to whole microseconds.
+    pub fn airtime(&self, bytes: u32, rate_bps: u64) -> Time {
+        let us = (bytes as u64 * 8 * 1_000_000).div_ceil(rate_bps);
+        self.plcp + us * MICROS
+    }
+
+    /// ACK air time.
+    pub fn ack_time(&self) -> Time {
+        self.airtime(ACK_BYTES, self.basic_rate)
+    }
+
+    /// CTS air time.
+    pub fn cts_time(&self) -> Time {
+        self.airtime(CTS_BYTES, self.basic_rate)
+    }
+
+    /// RTS air time.
+    pub fn rts_time(&self) -> Time {
+        self.airtime(RTS_BYTES, self.basic_rate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot11b_long_preamble_figures() {
+        let t = Timing::dot11b(2_000_000, 1_000_000, Preamble::Long);
+        assert_eq!(t.difs, 50 * MICROS);
+        assert_eq!(t.ack_time(), 304 * MICROS);
+        assert_eq!(t.rts_time(), 352 * MICROS);
+        assert_eq!(t.eifs, 364 * MICROS);
+        // 1000 B payload + 40 B TCP/IP + 36 B MAC = 1076 B at 2 Mbps.
+        assert_eq!(t.airtime(1076, 2_000_000), (192 + 4304) * MICROS);
+        // 11 Mbps rounds up to a whole microsecond.
+        assert_eq!(t.airtime(1076, 11_000_000), (192 + 783) * MICROS);
+    }
+}

@@ -1,0 +1,413 @@
+//! The wireless side of the network: radios (PHY + DCF + interface queue), the shared medium
+//! that carries their frames to the neighbours in range, and the glue between the MAC and the
+//! network layer.
+//!
+//! A transmission touches only the radio's precomputed neighbours: the radios whose mean received
+//! power is above the interference floor (built with a spatial grid, so building is near-linear
+//! in the number of nodes). Each neighbour gets a signal-start and a signal-end event after the
+//! propagation delay (distance / c).
+//!
+//! MAC calls never re-enter the network layer: what a MAC hands up (received data, the fate of
+//! packets) is queued and processed once the call has returned, at the same simulated instant.
+
+use crate::link::ChannelStats;
+use crate::mac::dcf::{Dcf, MacIo, MacTimer};
+use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::phy::fading::Fading;
+use crate::phy::link_error::LinkError;
+use crate::phy::{FrameId, Phy};
+use crate::queue::QueueDisc;
+use crate::sim::{
+    EventClass, EventQueue, LazyTimer, NodeId, Packet, PacketArena, PacketId, Rng, Time,
+};
+use crate::world::Event;
+
+/// Marker for "no radio" / broadcast next hop.
+pub const NO_RADIO: u32 = u32::MAX;
+
+/// A radio within reach of another.
+#[derive(Debug, Clone, Copy)]
+pub struct Neighbor {
+    /// The neighbour.
+    pub radio: RadioId,
+    /// Mean received power there, mW.
+    pub mean_mw: f64,
+    /// Propagation delay.
+    pub delay: Time,
+}
+
+/// Everything about a radio except its DCF.
+pub struct RadioState {
+    /// Node the radio belongs to.
+    pub node: NodeId,
+    /// Display name of its interface queue.
+    pub name: String,
+    /// Receiver state.
+    pub phy: Phy,
+    /// Stream for backoff, fading and error draws.
+    pub rng: Rng,
+    /// Radios in reach.
+    pub neighbors: Vec<Neighbor>,
+    /// Interface queue.
+    pub ifq: Box<dyn QueueDisc>,
+    /// Interface-queue counters (drops by reason, transmissions).
+    pub stats: ChannelStats,
+    /// Extra error processes on frames arriving from given radios.
+    pub link_errors: Vec<(RadioId, LinkError)>,
+    /// Carrier-sense state last reported to the MAC.
+    pub was_busy: bool,
+    /// When carrier sense last turned idle.
+    pub idle_since: Time,
+    /// The MAC's timers, indexed by [`MacTimer`].
+    pub timers: [LazyTimer; 3],
+}
+
+struct FrameSlot {
+    frame: Frame,
+    refs: u32,
+}
+
+/// What a MAC handed up during a call.
+#[derive(Debug, Clone, Copy)]
+pub enum Upcall {
+    /// A data frame arrived at `radio`.
+    Received(RadioId, Frame),
+    /// The fate of a packet `radio` tried to send.
+    Status {
+        /// The sending radio.
+        radio: RadioId,
+        /// The packet.
+        id: PacketId,
+        /// Acknowledged (or broadcast).
+        ok: bool,
+        /// Broadcast frame.
+        broadcast: bool,
+        /// The next hop has it although the ACK never came.
+        handed_over: bool,
+    },
+}
+
+/// All radios and the medium.
+pub struct Wireless {
+    /// DCF of each radio.
+    pub macs: Vec<Dcf>,
+    /// The rest of each radio.
+    pub radios: Vec<RadioState>,
+    /// Radio of each node (`NO_RADIO` for wired-only nodes).
+    pub radio_of_node: Vec<u32>,
+    /// Fading process.
+    pub fading: Fading,
+    /// Master seed (block fading gains).
+    pub seed: u64,
+    frames: Vec<FrameSlot>,
+    free_frames: Vec<u32>,
+    /// Upcalls queued by MAC calls.
+    pub upcalls: Vec<Upcall>,
+}
+
+/// The per-call context a DCF acts through.
+struct MacEnv<'a> {
+    me: RadioId,
+    radio: &'a mut RadioState,
+    events: &'a mut EventQueue<Event>,
+    packets: &'a PacketArena,
+    frames: &'a mut Vec<FrameSlot>,
+    free_frames: &'a mut Vec<u32>,
+    radio_of_node: &'a [u32],
+    upcalls: &'a mut Vec<Upcall>,
+    fading: &'a Fading,
+    seed: u64,
+}
+
+impl MacIo for MacEnv<'_> {
+    fn now(&self) -> Time {
+        self.events.now()
+    }
+
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.radio.rng
+    }
+
+    fn phy_busy(&self) -> bool {
+        self.radio.phy.busy(self.events.now())
+    }
+
+    fn phy_idle_since(&self) -> Time {
+        self.radio.idle_since
+    }
+
+    fn transmit(&mut self, frame: Frame) {
+        let now = self.events.now();
+        let end = now + frame.airtime;
+        self.radio.phy.start_transmission(end);
+        // The MAC knows it is transmitting; record the busy state so that the end of the
+        // transmission is reported to it as an idle transition.
+        self.radio.was_busy = true;
+        if frame.kind == FrameKind::Data {
+            self.radio.stats.transmitted += 1;
+        }
+        let refs = self.radio.neighbors.len() as u32 + 1;
+        let fid = match self.free_frames.pop() {
+            Some(i) => {
+                self.frames[i as usize] = FrameSlot { frame, refs };
+                i
+            }
+            None => {
+                self.frames.push(FrameSlot { frame, refs });
+                (self.frames.len() - 1) as u32
+            }
+        };
+        for nb in &self.radio.neighbors {
+            let gain = self
+                .fading
+                .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
+            let at = now + nb.delay;
+            self.events.schedule(
+                at,
+                EventClass::Arrival,
+                Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
+            );
+            self.events.schedule(
+                at + frame.airtime,
+                EventClass::Arrival,
+                Event::SignalEnd(nb.radio, fid),
+            );
+        }
+        self.events
+            .schedule(end, EventClass::Transmit, Event::RadioTxEnd(self.me, fid));
+    }
+
+    fn set_timer(&mut self, which: MacTimer, at: Option<Time>) {
+        if let Some((t, g)) = self.radio.timers[which as usize].set(at) {
+            self.events
+                .schedule(t, EventClass::Timer, Event::MacTimer(self.me, which, g));
+        }
+    }
+
+    fn has_pending(&self) -> bool {
+        !self.radio.ifq.is_empty()
+    }
+
+    fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)> {
+        let id = self.radio.ifq.dequeue()?;
+        let p = *self.packets.get(id);
+        let next = if p.next_hop == NodeId::MAX {
+            None
+        } else {
+            Some(self.radio_of_node[p.next_hop as usize])
+        };
+        Some((id, p, next))
+    }
+
+    fn deliver(&mut self, frame: &Frame) {
+        self.upcalls.push(Upcall::Received(self.me, *frame));
+    }
+
+    fn tx_status(
+        &mut self,
+        id: PacketId,
+        _p: &Packet,
+        next: Option<RadioId>,
+        ok: bool,
+        handed_over: bool,
+    ) {
+        self.upcalls.push(Upcall::Status {
+            radio: self.me,
+            id,
+            ok,
+            broadcast: next.is_none(),
+            handed_over,
+        });
+    }
+}
+
+impl Wireless {
+    /// Radios and medium, built by the scenario builder.
+    pub fn new(
+        macs: Vec<Dcf>,
+        radios: Vec<RadioState>,
+        radio_of_node: Vec<u32>,
+        fading: Fading,
+        seed: u64,
+    ) -> Self {
+        Wireless {
+            macs,
+            radios,
+            radio_of_node,
+            fading,
+            seed,
+            frames: Vec::new(),
+            free_frames: Vec::new(),
+            upcalls: Vec::new(),
+        }
+    }
+
+    /// No radios at all.
+    pub fn empty(nodes: usize) -> Self {
+        Wireless::new(
+            Vec::new(),
+            Vec::new(),
+            vec![NO_RADIO; nodes],
+            Fading::None,
+            0,
+        )
+    }
+
+    /// Runs `f` on radio `r`'s DCF with its context.
+    fn with_mac<R>(
+        &mut self,
+        r: RadioId,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+        f: impl FnOnce(&mut Dcf, &mut MacEnv<'_>) -> R,
+    ) -> R {
+        let Wireless {
+            macs,
+            radios,
+            radio_of_node,
+            fading,
+            seed,
+            frames,
+            free_frames,
+            upcalls,
+        } = self;
+        let mut env = MacEnv {
+            me: r,
+            radio: &mut radios[r as usize],
+            events,
+            packets,
+            frames,
+            free_frames,
+            radio_of_node,
+            upcalls,
+            fading,
+            seed: *seed,
+        };
+        f(&mut macs[r as usize], &mut env)
+    }
+
+    /// Tells the MAC about a change of carrier sense, if there was one.
+    pub fn refresh_cca(
+        &mut self,
+        r: RadioId,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+    ) {
+        let now = events.now();
+        let radio = &mut self.radios[r as usize];
+        let busy = radio.phy.busy(now);
+        if busy == radio.was_busy {
+            return;
+        }
+        radio.was_busy = busy;
+        if busy {
+            self.with_mac(r, events, packets, |m, io| m.on_phy_busy(io));
+        } else {
+            radio.idle_since = now;
+            self.with_mac(r, events, packets, |m, io| m.on_phy_idle(io));
+        }
+    }
+
+    /// A signal starts arriving at radio `r`.
+    pub fn on_signal_start(
+        &mut self,
+        r: RadioId,
+        fid: FrameId,
+        power_mw: f64,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+    ) {
+        let now = events.now();
+        self.radios[r as usize].phy.signal_start(now, fid, power_mw);
+        self.refresh_cca(r, events, packets);
+    }
+
+    /// A signal stops arriving at radio `r`: a frame the radio was locked on is decided here.
+    pub fn on_signal_end(
+        &mut self,
+        r: RadioId,
+        fid: FrameId,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+    ) {
+        let now = events.now();
+        let frame = self.frames[fid as usize].frame;
+        let radio = &mut self.radios[r as usize];
+        if let Some(rx) = radio.phy.signal_end(fid) {
+            let mut ok = !rx.collided
+                && radio.rng.bernoulli(crate::phy::error_rate::frame_success(
+                    rx.min_sinr,
+                    frame.rate_bps,
+                    frame.bytes,
+                ));
+            if ok {
+                if let Some((_, e)) = radio
+                    .link_errors
+                    .iter_mut()
+                    .find(|(src, _)| *src == frame.src)
+                {
+                    ok = !e.loses(now, &mut radio.rng);
+                }
+            }
+            self.with_mac(r, events, packets, |m, io| m.on_rx(&frame, ok, io));
+            if ok && frame.kind == FrameKind::Data && frame.dst == Some(r) && !frame.duplicate {
+                self.macs[frame.src as usize].mark_handed_over();
+            }
+        }
+        self.release(fid);
+        self.refresh_cca(r, events, packets);
+    }
+
+    /// Radio `r` finished transmitting frame `fid`.
+    pub fn on_tx_end(
+        &mut self,
+        r: RadioId,
+        fid: FrameId,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+    ) {
+        self.release(fid);
+        self.refresh_cca(r, events, packets);
+    }
+
+    /// A MAC timer event.
+    pub fn on_timer(
+        &mut self,
+        r: RadioId,
+        which: MacTimer,
+        generation: u32,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+    ) {
+        let now = events.now();
+        match self.radios[r as usize].timers[which as usize].on_event(now, generation) {
+            crate::sim::TimerFire::Ignore => {}
+            crate::sim::TimerFire::Reschedule(at, g) => {
+                events.schedule(at, EventClass::Timer, Event::MacTimer(r, which, g));
+            }
+            crate::sim::TimerFire::Expired => {
+                self.with_mac(r, events, packets, |m, io| m.on_timer(which, io));
+            }
+        }
+    }
+
+    /// A packet was queued at radio `r`: let its MAC contend.
+    pub fn kick(&mut self, r: RadioId, events: &mut EventQueue<Event>, packets: &PacketArena) {
+        self.with_mac(r, events, packets, |m, io| m.on_frame_ready(io));
+    }
+
+    fn release(&mut self, fid: FrameId) {
+        let slot = &mut self.frames[fid as usize];
+        slot.refs -= 1;
+        if slot.refs == 0 {
+            self.free_frames.push(fid);
+        }
+    }
+
+    /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.
+    pub fn count_held(&self) -> u64 {
+        let queued: u64 = self.radios.iter().map(|r| r.ifq.len() as u64).sum();
+        let trying = self.macs.iter().filter(|m| m.holds_packet()).count() as u64;
+        queued + trying
+    }
+}

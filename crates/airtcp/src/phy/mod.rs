@@ -1,0 +1,219 @@
+//! The physical layer of a wireless radio: path loss, fading, error rates and the receiver state
+//! machine with cumulative interference.
+//!
+//! Reception model (after ns-2's `WirelessPhy`/`Mac802_11` with ns-3's SINR-based errors):
+//! - every signal reaching a radio adds its power to the energy the radio sees;
+//! - an idle radio locks onto a frame whose power is at least `rx_threshold`;
+//! - the locked frame is lost to a collision if at any moment its power is less than
+//!   `capture_threshold` (dB) above the sum of the other signals (cumulative interference);
+//! - otherwise it is received with probability `frame_success(min SINR, rate, size)` over its
+//!   duration, SINR counting noise and all other signals;
+//! - the radio is busy (clear-channel assessment) while it transmits, while it is locked onto a
+//!   frame, or while the total energy is at least `cs_threshold`;
+//! - radios are half duplex: a radio that starts transmitting abandons the frame it was receiving,
+//!   and does not lock onto frames while it transmits.
+
+pub mod error_rate;
+pub mod fading;
+pub mod link_error;
+pub mod propagation;
+
+use crate::sim::Time;
+
+/// Identifier of a frame on the air (index into the medium's frame arena).
+pub type FrameId = u32;
+
+/// Thresholds of a receiver, in milliwatts (linear) for speed.
+#[derive(Debug, Clone, Copy)]
+pub struct PhyThresholds {
+    /// Weakest frame the radio locks onto.
+    pub rx_mw: f64,
+    /// Energy that makes the channel busy.
+    pub cs_mw: f64,
+    /// Required ratio of the locked frame's power to the interference.
+    pub capture_ratio: f64,
+    /// Noise power.
+    pub noise_mw: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Signal {
+    frame: FrameId,
+    power_mw: f64,
+}
+
+/// A frame the radio is locked onto.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reception {
+    /// The frame.
+    pub frame: FrameId,
+    /// Its received power.
+    pub power_mw: f64,
+    /// Lowest SINR seen so far.
+    pub min_sinr: f64,
+    /// Lost to interference (capture condition violated) or abandoned for a transmission.
+    pub collided: bool,
+}
+
+/// Receiver state of one radio.
+#[derive(Debug, Clone)]
+pub struct Phy {
+    th: PhyThresholds,
+    signals: Vec<Signal>,
+    total_mw: f64,
+    rx: Option<Reception>,
+    tx_end: Time,
+}
+
+impl Phy {
+    /// An idle radio.
+    pub fn new(th: PhyThresholds) -> Self {
+        Phy {
+            th,
+            signals: Vec::with_capacity(8),
+            total_mw: 0.0,
+            rx: None,
+            tx_end: 0,
+        }
+    }
+
+    /// Clear-channel assessment: whether the radio senses the medium busy at `now`.
+    pub fn busy(&self, now: Time) -> bool {
+        now < self.tx_end || self.rx.is_some() || self.total_mw >= self.th.cs_mw
+    }
+
+    /// Whether the radio is transmitting at `now`.
+    pub fn transmitting(&self, now: Time) -> bool {
+        now < self.tx_end
+    }
+
+    /// The frame being received, if any.
+    pub fn reception(&self) -> Option<&Reception> {
+        self.rx.as_ref()
+    }
+
+    /// The radio starts transmitting until `end`; a reception in progress is lost.
+    pub fn start_transmission(&mut self, end: Time) {
+        self.tx_end = end;
+        if let Some(rx) = self.rx.as_mut() {
+            rx.collided = true;
+        }
+    }
+
+    /// A signal starts arriving.
+    pub fn signal_start(&mut self, now: Time, frame: FrameId, power_mw: f64) {
+        self.signals.push(Signal { frame, power_mw });
+        self.total_mw += power_mw;
+        if let Some(rx) = self.rx {
+            self.update_reception(rx.frame, rx.power_mw);
+        } else if !self.transmitting(now) && power_mw >= self.th.rx_mw {
+            self.rx = Some(Reception {
+                frame,
+                power_mw,
+                min_sinr: f64::INFINITY,
+                collided: false,
+            });
+            self.update_reception(frame, power_mw);
+        }
+    }
+
+    /// A signal stops arriving. Returns the reception if it was the frame the radio was locked on.
+    pub fn signal_end(&mut self, frame: FrameId) -> Option<Reception> {
+        if let Some(i) = self.signals.iter().position(|s| s.frame == frame) {
+            self.signals.swap_remove(i);
+        }
+        // Re-sum instead of subtracting, so rounding never leaves phantom energy behind.
+        self.total_mw = self.signals.iter().map(|s| s.power_mw).sum();
+        match self.rx {
+            Some(rx) if rx.frame == frame => {
+                self.rx = None;
+                Some(rx)
+            }
+            _ => None,
+        }
+    }
+
+    fn update_reception(&mut self, frame: FrameId, power_mw: f64) {
+        let interference = (self.total_mw - power_mw).max(0.0);
+        let sinr = power_mw / (self.th.noise_mw + interference);
+        let rx = self.rx.as_mut().expect("locked");
+        debug_assert_eq!(rx.frame, frame);
+        rx.min_sinr = rx.min_sinr.min(sinr);
+        if power_mw < self.th.capture_ratio * interference {
+            rx.collided = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phy() -> Phy {
+        Phy::new(PhyThresholds {
+            rx_mw: 1.0,
+            cs_mw: 0.1,
+            capture_ratio: 10.0,
+            noise_mw: 1e-6,
+        })
+    }
+
+    #[test]
+    fn a_lone_frame_is_received() {
+        let mut p = phy();
+        p.signal_start(0, 7, 5.0);
+        assert!(p.busy(0));
+        let rx = p.signal_end(7).unwrap();
+        assert!(!rx.collided);
+        assert!(rx.min_sinr > 1e6);
+        assert!(!p.busy(1));
+    }
+
+    #[test]
+    fn a_strong_frame_captures_over_a_weak_one() {
+        let mut p = phy();
+        p.signal_start(0, 1, 100.0);
+        p.signal_start(1, 2, 5.0); // 13 dB weaker
+        assert!(!p.signal_end(1).unwrap().collided);
+        // The weak frame was never locked on.
+        assert_eq!(p.signal_end(2), None);
+    }
+
+    #[test]
+    fn comparable_frames_collide() {
+        let mut p = phy();
+        p.signal_start(0, 1, 10.0);
+        p.signal_start(1, 2, 5.0);
+        assert!(p.signal_end(1).unwrap().collided);
+    }
+
+    #[test]
+    fn interference_adds_up() {
+        let mut p = phy();
+        p.signal_start(0, 1, 100.0);
+        // Each interferer alone is 10.5 dB down, together 7.5 dB: collision.
+        p.signal_start(1, 2, 8.9);
+        p.signal_start(2, 3, 8.9);
+        assert!(p.signal_end(1).unwrap().collided);
+    }
+
+    #[test]
+    fn energy_below_the_receive_threshold_still_makes_the_channel_busy() {
+        let mut p = phy();
+        p.signal_start(0, 1, 0.5);
+        assert!(p.reception().is_none());
+        assert!(p.busy(0));
+        p.signal_end(1);
+        assert!(!p.busy(0));
+    }
+
+    #[test]
+    fn transmitting_abandons_a_reception_and_ignores_new_frames() {
+        let mut p = phy();
+        p.signal_start(0, 1, 5.0);
+        p.start_transmission(100);
+        assert!(p.signal_end(1).unwrap().collided);
+        p.signal_start(10, 2, 5.0);
+        assert!(p.reception().is_none());
+    }
+}

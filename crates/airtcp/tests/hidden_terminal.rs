@@ -1,0 +1,54 @@
+//! Hidden terminals: A and B are out of each other's carrier-sense range and both send to R
+//! between them. Without RTS/CTS their frames collide at R; RTS/CTS (the CTS reaches the hidden
+//! sender and sets its NAV) raises the combined goodput of saturated senders. (With TCP the
+//! senders are not saturated and the exchange overhead of RTS/CTS outweighs the collisions it
+//! saves here: about 1.26 Mbps combined without it and 1.14 Mbps with it.)
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+
+fn hidden(rts: bool, transport: &str) -> Value {
+    let (app, tr) = match transport {
+        "udp" => (
+            json!({"kind": "cbr", "rate": 2_000_000, "packet_size": 1000}),
+            json!({"kind": "udp"}),
+        ),
+        _ => (
+            json!({"kind": "bulk"}),
+            json!({"kind": "tcp", "cc": "newreno", "sack": true}),
+        ),
+    };
+    json!({
+        "name": "hidden", "duration": 30 * S, "seed": 1,
+        "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+                  "rts_cts": rts, "propagation": {"kind": "range", "range": 250.0}},
+        "topology": {"kind": "explicit", "nodes": [
+            {"name": "A", "x": 0.0, "y": 0.0}, {"name": "R", "x": 200.0, "y": 0.0},
+            {"name": "B", "x": 400.0, "y": 0.0}]},
+        "flows": [
+            {"id": "a", "src": "A", "dst": "R", "start": 0, "app": app, "transport": tr},
+            {"id": "b", "src": "B", "dst": "R", "start": 3 * MS, "app": app, "transport": tr}
+        ]
+    })
+}
+
+#[test]
+fn rts_cts_raises_the_combined_goodput_of_hidden_senders() {
+    for transport in ["udp"] {
+        let total = |rts| -> f64 {
+            run(&hidden(rts, transport))
+                .flows
+                .iter()
+                .map(|f| f.goodput_bps)
+                .sum()
+        };
+        let (basic, rts) = (total(false), total(true));
+        eprintln!(
+            "{transport}: basic {:.0} kbps, rts/cts {:.0} kbps",
+            basic / 1e3,
+            rts / 1e3
+        );
+        assert!(rts > 1.2 * basic, "{transport}: basic {basic} rts {rts}");
+    }
+}
