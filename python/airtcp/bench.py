@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-__all__ = ["build_ns3", "main", "run_benchmark"]
+__all__ = ["build_ns3", "compile_ns3_program", "main", "run_benchmark"]
 
 NS3_VERSION = "3.44"
 NS3_REQUIREMENT = "ns3==3.44.post0"
@@ -164,7 +164,9 @@ def ensure_ns3_dist(build_dir: Path) -> Path:
     return root
 
 
-def _compile_command(source: Path, binary: Path, root: Path) -> list[str]:
+def _compile_command(
+    source: Path, binary: Path, root: Path, libs: Sequence[str] = NS3_LIBS
+) -> list[str]:
     cxx = os.environ.get("CXX", "g++")
     rel_lib = os.path.relpath(root / "lib64", binary.parent)
     return [
@@ -179,11 +181,68 @@ def _compile_command(source: Path, binary: Path, root: Path) -> list[str]:
         str(binary),
         "-L",
         str(root / "lib64"),
-        *(f"-lns{NS3_VERSION}-{lib}" for lib in NS3_LIBS),
+        *(f"-lns{NS3_VERSION}-{lib}" for lib in libs),
         # Relative to the binary, so it runs without LD_LIBRARY_PATH and survives moving the tree;
         # the ns-3 libraries find each other through their own $ORIGIN run paths.
         f"-Wl,-rpath,$ORIGIN/{rel_lib}",
     ]
+
+
+def compile_ns3_program(
+    source: Path,
+    binary: Path,
+    build_dir: Path,
+    *,
+    libs: Sequence[str] = NS3_LIBS,
+    depends: Sequence[Path] = (),
+    force: bool = False,
+) -> Path:
+    """Compiles one C++ program against the ns-3 unpacked under `build_dir`; returns the binary.
+
+    Idempotent: the binary is rebuilt only when the source, a file in `depends` (headers it
+    includes), the compile command or the compiler changed (a stamp file beside the binary
+    records their hash), or when `force` is set. `libs` names ns-3 modules (`wifi` links
+    `libns3.44-wifi.so`).
+    """
+    root = ensure_ns3_dist(build_dir)
+    lib64 = root / "lib64"
+    missing = [lib for lib in libs if not (lib64 / f"libns{NS3_VERSION}-{lib}.so").is_file()]
+    if missing:
+        raise BenchError(f"the ns-3 wheel has no module(s) {', '.join(missing)}")
+    stamp = binary.with_name(binary.name + ".stamp")
+    cmd = _compile_command(source, binary, root, libs)
+    compiler = shutil.which(cmd[0])
+    if compiler is None:
+        raise BenchError(f"C++ compiler {cmd[0]!r} not found (set CXX or install g++)")
+    version = subprocess.run(
+        [compiler, "--version"], capture_output=True, text=True, check=False
+    ).stdout.splitlines()[:1]
+    digest = hashlib.sha256()
+    digest.update(source.read_bytes())
+    # Only hashed when present, so a program without dependencies keeps the key it always had.
+    for dep in depends:
+        digest.update(dep.read_bytes())
+    digest.update("\0".join(cmd + version).encode())
+    key = digest.hexdigest()
+    if not force and binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
+        return binary
+
+    try:
+        shown = source.resolve().relative_to(Path.cwd())
+    except ValueError:
+        shown = source
+    _log(f"compiling {shown} against ns-{NS3_VERSION} ...")
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    tmp_binary = binary.with_name(binary.name + ".tmp")
+    tmp_cmd = _compile_command(source, tmp_binary, root, libs)
+    proc = subprocess.run(
+        tmp_cmd, capture_output=True, text=True, check=False, timeout=BUILD_TIMEOUT_S
+    )
+    if proc.returncode != 0:
+        raise BenchError(f"compiling {source.name} failed:\n{' '.join(tmp_cmd)}\n{proc.stderr}")
+    tmp_binary.replace(binary)
+    stamp.write_text(key + "\n")
+    return binary
 
 
 def build_ns3(bench_dir: Path | None = None, *, force: bool = False) -> Path:
@@ -195,36 +254,9 @@ def build_ns3(bench_dir: Path | None = None, *, force: bool = False) -> Path:
     bench_dir = bench_dir or find_bench_dir()
     ns3_dir = bench_dir / "ns3"
     build_dir = ns3_dir / "build"
-    source = ns3_dir / "p2p_tcp.cc"
-    binary = build_dir / "p2p_tcp"
-    stamp = build_dir / "p2p_tcp.stamp"
-
-    root = ensure_ns3_dist(build_dir)
-    cmd = _compile_command(source, binary, root)
-    compiler = shutil.which(cmd[0])
-    if compiler is None:
-        raise BenchError(f"C++ compiler {cmd[0]!r} not found (set CXX or install g++)")
-    version = subprocess.run(
-        [compiler, "--version"], capture_output=True, text=True, check=False
-    ).stdout.splitlines()[:1]
-    digest = hashlib.sha256()
-    digest.update(source.read_bytes())
-    digest.update("\0".join(cmd + version).encode())
-    key = digest.hexdigest()
-    if not force and binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
-        return binary
-
-    _log(f"compiling {source.relative_to(bench_dir.parent)} against ns-{NS3_VERSION} ...")
-    tmp_binary = binary.with_name(binary.name + ".tmp")
-    tmp_cmd = _compile_command(source, tmp_binary, root)
-    proc = subprocess.run(
-        tmp_cmd, capture_output=True, text=True, check=False, timeout=BUILD_TIMEOUT_S
+    return compile_ns3_program(
+        ns3_dir / "p2p_tcp.cc", build_dir / "p2p_tcp", build_dir, force=force
     )
-    if proc.returncode != 0:
-        raise BenchError(f"compiling {source.name} failed:\n{' '.join(tmp_cmd)}\n{proc.stderr}")
-    tmp_binary.replace(binary)
-    stamp.write_text(key + "\n")
-    return binary
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,11 +2,14 @@
 
 Each model below corresponds field for field to a struct or enum of the core's scenario config
 (`ScenarioConfig`, `LinkConfig`, ...): same field names, same `kind` tags, unknown fields rejected.
-Fields carrying units accept the user's strings ("20ms", "2Mbps") and hold the normalised integers
-(nanoseconds, bits per second, bytes), so `to_core_json` can emit exactly what the core expects.
+Fields carrying units accept the user's strings ("20ms", "2Mbps", "250m", "15dBm") and hold the
+normalised values (integer nanoseconds, bits per second and bytes; float metres, hertz, dBm and
+dB), so `to_core_json` can emit exactly what the core expects.
 
-Checks that involve several fields (node names, flow ids, app/transport pairing, timing) run after
-the per-field checks and raise `ScenarioError` with the path of the offending field.
+Checks that involve several fields (node names, flow ids, app/transport pairing, timing, radio
+rates) run after the per-field checks and raise `ScenarioError` with the path of the offending
+field. Whether the radios can actually reach one another is left to the core, which knows the
+propagation models.
 
 Entry points: `load_scenario` (file, YAML text or dict -> `Scenario`) and `to_core_json`.
 """
@@ -16,6 +19,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+import re
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import (
@@ -49,6 +55,34 @@ __all__ = [
     "UdpConfig",
     "TransportConfig",
     "MetricsConfig",
+    "PlacedNode",
+    "Point",
+    "ExplicitTopology",
+    "ChainTopology",
+    "GridTopology",
+    "RandomTopology",
+    "CellsTopology",
+    "TopologyConfig",
+    "RangePropagation",
+    "FreeSpacePropagation",
+    "TwoRayGroundPropagation",
+    "LogDistancePropagation",
+    "PropagationConfig",
+    "NoFading",
+    "RayleighFading",
+    "BlockFading",
+    "FadingConfig",
+    "RadioConfig",
+    "BernoulliErrors",
+    "GilbertElliottErrors",
+    "BimodalErrors",
+    "ErrorProcessConfig",
+    "LinkErrorConfig",
+    "StaticRouting",
+    "AodvRouting",
+    "RoutingConfig",
+    "DOT11B_RATES",
+    "placed_node_names",
     "ScenarioError",
     "load_scenario",
     "to_core_json",
@@ -102,9 +136,39 @@ Size32 = _quantity(units.parse_size, None, minimum=0, maximum=U32_MAX)
 PositiveSize32 = _quantity(units.parse_size, None, minimum=1, maximum=U32_MAX)
 PositiveSize64 = _quantity(units.parse_size, None, minimum=1, maximum=U64_MAX)
 # Plain whole numbers.
+Count32 = _quantity(units.parse_count, None, minimum=0, maximum=U32_MAX)
 PositiveCount32 = _quantity(units.parse_count, None, minimum=1, maximum=U32_MAX)
 Seed = _quantity(units.parse_count, None, minimum=0, maximum=U64_MAX)
 SegmentNumber = _quantity(units.parse_count, None, minimum=0, maximum=U64_MAX)
+
+
+
+def _real(parse: Callable[[object], float], fmt: Callable[[float], str] | None, *, positive: bool = False) -> Any:
+    """A float field read by `parse` (metres, hertz, dBm, dB or a plain number)."""
+
+    def validate(value: object) -> float:
+        number = parse(value)
+        if positive and not number > 0:
+            raise ValueError(f"must be greater than 0, got {value!r}")
+        return number
+
+    def serialize(value: float, info: SerializationInfo) -> float | str:
+        if fmt is not None and info.context and info.context.get(_USER_FORM):
+            return fmt(value)
+        return value
+
+    return Annotated[float, BeforeValidator(validate), PlainSerializer(serialize)]
+
+
+# Metres (coordinates may be negative; lengths may not).
+Distance = _real(units.parse_distance, units.format_distance)
+PositiveDistance = _real(units.parse_distance, units.format_distance, positive=True)
+# Hertz.
+PositiveFrequency = _real(units.parse_frequency, units.format_frequency, positive=True)
+# dBm and dB.
+Power = _real(units.parse_power, units.format_power)
+Ratio = _real(units.parse_ratio, units.format_ratio)
+PositiveNumber = _real(units.parse_number, None, positive=True)
 
 Probability = Annotated[float, BeforeValidator(units.parse_probability)]
 Name = Annotated[str, Field(strict=True, min_length=1)]
@@ -226,6 +290,270 @@ class FlowConfig(_Model):
     transport: TransportConfig
 
 
+# --- Wireless nodes --------------------------------------------------------------------------
+
+
+class PlacedNode(_Model):
+    """A named node at (x, y), metres."""
+
+    name: Name
+    x: Distance
+    y: Distance
+
+
+class Point(_Model):
+    """A position (x, y), metres."""
+
+    x: Distance
+    y: Distance
+
+
+class ExplicitTopology(_Model):
+    """Named nodes at given coordinates."""
+
+    kind: Literal["explicit"]
+    nodes: Annotated[list[PlacedNode], Field(min_length=1)]
+
+
+class ChainTopology(_Model):
+    """`hops + 1` nodes n0..n{hops} on a line, `spacing` apart."""
+
+    kind: Literal["chain"]
+    hops: PositiveCount32
+    spacing: PositiveDistance
+
+
+class GridTopology(_Model):
+    """A `rows x cols` lattice, `spacing` apart, named row by row."""
+
+    kind: Literal["grid"]
+    rows: PositiveCount32
+    cols: PositiveCount32
+    spacing: PositiveDistance
+
+
+class RandomTopology(_Model):
+    """`n` nodes placed uniformly at random in a `width x height` area."""
+
+    kind: Literal["random"]
+    n: PositiveCount32
+    width: PositiveDistance
+    height: PositiveDistance
+
+
+class CellsTopology(_Model):
+    """A `width x height` area cut into `rows x cols` cells with `per_cell` random nodes in each,
+    plus a gateway node (named last) if `gateway` is given."""
+
+    kind: Literal["cells"]
+    rows: PositiveCount32
+    cols: PositiveCount32
+    width: PositiveDistance
+    height: PositiveDistance
+    per_cell: PositiveCount32 = 1
+    gateway: Optional[Point] = None
+
+
+TopologyConfig = Annotated[
+    Union[ExplicitTopology, ChainTopology, GridTopology, RandomTopology, CellsTopology],
+    Field(discriminator="kind"),
+]
+
+_Topology = Union[ExplicitTopology, ChainTopology, GridTopology, RandomTopology, CellsTopology]
+
+
+def _generated_count(topology: _Topology) -> int:
+    """How many nodes a generated topology names n0..n{N-1} (0 for an explicit one)."""
+    if isinstance(topology, ChainTopology):
+        return topology.hops + 1
+    if isinstance(topology, GridTopology):
+        return topology.rows * topology.cols
+    if isinstance(topology, RandomTopology):
+        return topology.n
+    if isinstance(topology, CellsTopology):
+        return topology.rows * topology.cols * topology.per_cell + (topology.gateway is not None)
+    return 0
+
+
+def placed_node_names(topology: _Topology | None) -> list[str]:
+    """The names of the nodes `topology` places, in node-id order."""
+    if topology is None:
+        return []
+    if isinstance(topology, ExplicitTopology):
+        return [node.name for node in topology.nodes]
+    return [f"n{i}" for i in range(_generated_count(topology))]
+
+
+# --- Radio ------------------------------------------------------------------------------------
+
+# Bit rates of 802.11b DSSS/CCK.
+DOT11B_RATES: tuple[int, ...] = (1_000_000, 2_000_000, 5_500_000, 11_000_000)
+
+
+class RangePropagation(_Model):
+    """Full transmit power within `range`, nothing beyond."""
+
+    kind: Literal["range"]
+    range: PositiveDistance
+
+
+class FreeSpacePropagation(_Model):
+    """Friis free-space path loss."""
+
+    kind: Literal["free_space"]
+    frequency: PositiveFrequency = 914e6
+
+
+class TwoRayGroundPropagation(_Model):
+    """Two-ray ground reflection beyond the crossover distance, Friis below it (ns-2)."""
+
+    kind: Literal["two_ray_ground"]
+    frequency: PositiveFrequency = 914e6
+    antenna_height: PositiveDistance = 1.5
+
+
+class LogDistancePropagation(_Model):
+    """L(d) = reference_loss + 10 exponent log10(d / reference_distance)."""
+
+    kind: Literal["log_distance"]
+    exponent: PositiveNumber = 3.0
+    reference_distance: PositiveDistance = 1.0
+    reference_loss: Ratio = 46.6777
+
+
+PropagationConfig = Annotated[
+    Union[RangePropagation, FreeSpacePropagation, TwoRayGroundPropagation, LogDistancePropagation],
+    Field(discriminator="kind"),
+]
+
+
+class NoFading(_Model):
+    """No fading: the received power is the path loss's."""
+
+    kind: Literal["none"]
+
+
+class RayleighFading(_Model):
+    """An independent Rayleigh gain per frame."""
+
+    kind: Literal["rayleigh"]
+
+
+class BlockFading(_Model):
+    """One Rayleigh gain per link per coherence interval, given directly or by a Doppler
+    frequency (coherence 0.423 / doppler)."""
+
+    kind: Literal["block"]
+    coherence: Optional[PositiveDuration] = None
+    doppler: Optional[PositiveFrequency] = None
+
+    @model_validator(mode="after")
+    def _one_of_coherence_or_doppler(self) -> BlockFading:
+        # Both would be two answers to one question; the core takes exactly one.
+        given = [name for name in ("coherence", "doppler") if getattr(self, name) is not None]
+        if len(given) != 1:
+            got = "neither" if not given else "both"
+            raise ValueError(
+                f"block fading needs exactly one of coherence (a duration) or doppler (a frequency), got {got}"
+            )
+        return self
+
+
+FadingConfig = Annotated[Union[NoFading, RayleighFading, BlockFading], Field(discriminator="kind")]
+
+
+class RadioConfig(_Model):
+    """The radio (PHY and 802.11 DCF MAC) of every node the topology places; the defaults are
+    ns-2's (see docs/scenario-schema.md)."""
+
+    standard: Literal["802.11b"]
+    data_rate: PositiveRate
+    basic_rate: PositiveRate
+    rts_cts: StrictBool = False
+    propagation: PropagationConfig
+    fading: FadingConfig = Field(default_factory=lambda: NoFading(kind="none"))
+    tx_power: Power = 24.4999
+    rx_threshold: Power = -64.3748
+    cs_threshold: Power = -78.0716
+    capture_threshold: Ratio = 10.0
+    noise: Power = -93.58
+    preamble: Literal["long", "short"] = "long"
+    queue: QueueConfig = Field(default_factory=lambda: DroptailQueue(kind="droptail", packets=50))
+    # Retransmissions before a frame is dropped; 0 turns link-layer retransmission off.
+    short_retry_limit: Count32 = 7
+    long_retry_limit: Count32 = 4
+    mac_overhead: Size32 = 36
+
+
+# --- Extra errors on wireless links -----------------------------------------------------------
+
+
+class BernoulliErrors(_Model):
+    """Independent errors with probability `per`."""
+
+    kind: Literal["bernoulli"]
+    per: Probability
+
+
+class GilbertElliottErrors(_Model):
+    """Gilbert-Elliott two-state Markov chain, one step per frame."""
+
+    kind: Literal["gilbert_elliott"]
+    p_good_bad: Probability
+    p_bad_good: Probability
+    per_good: Probability
+    per_bad: Probability
+
+
+class BimodalErrors(_Model):
+    """Success probability alternating between `low` and `high`, each state lasting a duration
+    uniform in [hold_min, hold_max]."""
+
+    kind: Literal["bimodal"]
+    low: Probability
+    high: Probability
+    hold_min: Duration
+    # A zero-length state would flip forever without time advancing.
+    hold_max: PositiveDuration
+
+
+ErrorProcessConfig = Annotated[
+    Union[BernoulliErrors, GilbertElliottErrors, BimodalErrors], Field(discriminator="kind")
+]
+
+
+class LinkErrorConfig(_Model):
+    """An error process on the wireless link from -> to (and/or back), applied after the radio's
+    own reception decision."""
+
+    from_: Name = Field(alias="from")
+    to: Name
+    direction: Literal["forward", "reverse", "both"] = "forward"
+    error: ErrorProcessConfig
+
+
+# --- Routing ----------------------------------------------------------------------------------
+
+
+class StaticRouting(_Model):
+    """Shortest paths computed once."""
+
+    kind: Literal["static"]
+    metric: Literal["hops", "etx"] = "hops"
+
+
+class AodvRouting(_Model):
+    """AODV (RFC 3561)."""
+
+    kind: Literal["aodv"]
+
+
+RoutingConfig = Annotated[Union[StaticRouting, AodvRouting], Field(discriminator="kind")]
+
+
+# --- Measurements -----------------------------------------------------------------------------
+
+
 class MetricsConfig(_Model):
     """What to record besides the per-flow totals."""
 
@@ -246,10 +574,26 @@ class Scenario(_Model):
     duration: PositiveDuration
     # The core has no default seed; a fixed default keeps runs reproducible when none is given.
     seed: Seed = 1
-    nodes: Annotated[list[Name], Field(min_length=1)]
+    # Wired-only nodes; the topology's nodes follow them in node-id order.
+    nodes: list[Name] = Field(default_factory=list)
+    topology: Optional[TopologyConfig] = None
+    radio: Optional[RadioConfig] = None
+    link_errors: list[LinkErrorConfig] = Field(default_factory=list)
+    routing: RoutingConfig = Field(default_factory=lambda: StaticRouting(kind="static"))
     links: list[LinkConfig] = Field(default_factory=list)
     flows: list[FlowConfig] = Field(default_factory=list)
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
+
+    def node_names(self) -> list[str]:
+        """Every node's name in node-id order: `nodes`, then those the topology places."""
+        return [*self.nodes, *placed_node_names(self.topology)]
+
+    @property
+    def node_count(self) -> int:
+        """How many nodes the scenario has (without listing generated names)."""
+        topology = self.topology
+        placed = len(topology.nodes) if isinstance(topology, ExplicitTopology) else 0
+        return len(self.nodes) + placed + (_generated_count(topology) if topology is not None else 0)
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Scenario:
@@ -260,23 +604,108 @@ class Scenario(_Model):
         return self
 
 
+# Generated nodes are n0, n1, ...; "n01" is not one of them.
+_GENERATED_NAME = re.compile(r"n(0|[1-9][0-9]*)")
+
+
+@dataclass(frozen=True)
+class _Directory:
+    """The scenario's node names. Generated names are recognised by their number rather than
+    listed, so a large grid costs nothing to check against."""
+
+    wired: dict[str, int]  # name -> first index in `nodes`
+    explicit: dict[str, int]  # name -> first index in `topology.nodes`
+    generated: int  # the topology names n0..n{generated-1}
+
+    def is_generated(self, name: str) -> bool:
+        match = _GENERATED_NAME.fullmatch(name)
+        return match is not None and int(match[1]) < self.generated
+
+    def is_placed(self, name: str) -> bool:
+        return name in self.explicit or self.is_generated(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.wired or self.is_placed(name)
+
+    def generated_range(self) -> str:
+        return "n0" if self.generated == 1 else f"n0..n{self.generated - 1}"
+
+    def describe(self) -> str:
+        names = [*self.wired, *self.explicit]
+        if self.generated:
+            names.append(self.generated_range())
+        if len(names) > 12:
+            total = len(self.wired) + len(self.explicit) + self.generated
+            names = [*names[:10], f"... ({total} in all)"]
+        return ", ".join(names)
+
+
+def _mbps(rate: int) -> str:
+    """2_000_000 -> "2", 5_500_000 -> "5.5" (megabits per second, exact)."""
+    return format(Decimal(rate).scaleb(-6).normalize(), "f")
+
+
 def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
     """Checks spanning several fields, as (path, message) pairs."""
-    known: set[str] = set()
+    topology, radio = scenario.topology, scenario.radio
+
+    wired: dict[str, int] = {}
     for i, node in enumerate(scenario.nodes):
-        if node in known:
+        if node in wired:
             yield f"nodes[{i}]", f"duplicate node name {node!r}"
-        known.add(node)
+        wired.setdefault(node, i)
+    explicit: dict[str, int] = {}
+    if isinstance(topology, ExplicitTopology):
+        for i, placed in enumerate(topology.nodes):
+            where, name = f"topology.nodes[{i}].name", placed.name
+            if name in wired:
+                yield where, f"{name!r} is already a node name (nodes[{wired[name]}])"
+            elif name in explicit:
+                yield where, f"duplicate node name {name!r} (also topology.nodes[{explicit[name]}])"
+            explicit.setdefault(name, i)
+    generated = _generated_count(topology) if topology is not None else 0
+    directory = _Directory(wired, explicit, generated)
+    if generated and topology is not None:
+        for i, node in enumerate(scenario.nodes):
+            if directory.is_generated(node):
+                yield (
+                    f"nodes[{i}]",
+                    f"{node!r} is already a node name: the {topology.kind} topology names its nodes "
+                    f"{directory.generated_range()}",
+                )
+
+    placed_count = len(topology.nodes) if isinstance(topology, ExplicitTopology) else generated
+    if not scenario.nodes and topology is None:
+        yield "nodes", "the scenario has no nodes: list wired nodes here or place wireless ones with topology"
+    elif len(scenario.nodes) + placed_count > U32_MAX:
+        yield "topology", f"places {placed_count} nodes; a scenario holds at most {U32_MAX} nodes in all"
+
+    if topology is not None and radio is None:
+        yield (
+            "radio",
+            "required with a topology (the radio of the nodes it places), e.g. {standard: 802.11b, "
+            "data_rate: 2Mbps, basic_rate: 1Mbps, propagation: {kind: range, range: 250m}}",
+        )
+    if radio is not None:
+        if topology is None:
+            yield "topology", "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}"
+        rates = DOT11B_RATES  # the only standard so far
+        allowed = ", ".join(_mbps(rate) for rate in rates)
+        for field in ("data_rate", "basic_rate"):
+            rate = getattr(radio, field)
+            if rate not in rates:
+                yield f"radio.{field}", f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
 
     def missing(name: str) -> str:
-        return f"no node named {name!r} (nodes: {', '.join(scenario.nodes)})"
+        listed = directory.describe()
+        return f"no node named {name!r} ({f'nodes: {listed}' if listed else 'the scenario has no nodes'})"
 
     neighbours: dict[str, set[str]] = {node: set() for node in scenario.nodes}
     seen_pairs: dict[frozenset[str], int] = {}
     for i, link in enumerate(scenario.links):
         ends_ok = True
         for field, node in (("from", link.from_), ("to", link.to)):
-            if node not in known:
+            if node not in directory:
                 ends_ok = False
                 yield f"links[{i}].{field}", missing(node)
         if link.from_ == link.to:
@@ -288,8 +717,28 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield f"links[{i}]", f"duplicate of links[{seen_pairs[pair]}] (both connect {link.from_} and {link.to})"
         seen_pairs.setdefault(pair, i)
         if ends_ok:
-            neighbours[link.from_].add(link.to)
-            neighbours[link.to].add(link.from_)
+            neighbours.setdefault(link.from_, set()).add(link.to)
+            neighbours.setdefault(link.to, set()).add(link.from_)
+
+    for i, extra in enumerate(scenario.link_errors):
+        where = f"link_errors[{i}]"
+        for field, node in (("from", extra.from_), ("to", extra.to)):
+            if node not in directory:
+                yield f"{where}.{field}", missing(node)
+            elif not directory.is_placed(node):
+                yield (
+                    f"{where}.{field}",
+                    f"{node!r} has no radio (it is listed in nodes); link_errors apply to wireless links "
+                    "between nodes the topology places, wired links have their own loss",
+                )
+        if extra.from_ == extra.to:
+            yield f"{where}.to", f"a link cannot connect node {extra.to!r} to itself"
+        error = extra.error
+        if isinstance(error, BimodalErrors) and error.hold_max < error.hold_min:
+            yield (
+                f"{where}.error.hold_max",
+                f"must not be smaller than hold_min ({units.format_duration(error.hold_min)})",
+            )
 
     duration = scenario.duration
     flow_ids: dict[str, int] = {}
@@ -300,12 +749,13 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         flow_ids.setdefault(flow.id, i)
         ends_ok = True
         for field, node in (("src", flow.src), ("dst", flow.dst)):
-            if node not in known:
+            if node not in directory:
                 ends_ok = False
                 yield f"{where}.{field}", missing(node)
         if flow.src == flow.dst:
             yield f"{where}.dst", f"source and destination are the same node {flow.dst!r}"
-        elif ends_ok and not _reachable(neighbours, flow.src, flow.dst):
+        # Over radios, whether a route exists depends on the propagation model: the core decides.
+        elif ends_ok and topology is None and not _reachable(neighbours, flow.src, flow.dst):
             yield f"{where}.dst", f"no route from {flow.src!r} to {flow.dst!r} over the links"
 
         app_kind, transport_kind = flow.app.kind, flow.transport.kind
@@ -372,7 +822,7 @@ def load_scenario(
     if isinstance(source, Scenario) and not parsed_overrides:
         return source if seed is None else source.model_copy(update={"seed": _checked_seed(seed)})
     raw = to_user_dict(source) if isinstance(source, Scenario) else read_source(source)
-    apply_overrides(raw, parsed_overrides)
+    apply_overrides(raw, parsed_overrides, Scenario)
     if seed is not None:
         raw["seed"] = _checked_seed(seed)
     try:

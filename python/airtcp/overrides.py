@@ -5,8 +5,10 @@ A path is field names separated by dots, with `[i]` list indices: `links[0].loss
 `0.02` is a number, `true` a boolean, `reno` a string and `{kind: bernoulli, per: 0.1}` a mapping.
 
 Missing mappings along the path are created (setting `flows[0].stop` works when the file has no
-`stop`); list indices must exist. Whether the field itself exists in the schema is left to
-validation, which reports unknown fields with the same path.
+`stop`); list indices must exist. Given the schema, a created mapping for a field whose default is
+a variant starts with that variant's `kind`, so `routing.metric=etx` or `radio.queue.packets=20`
+work in a file that relies on the default routing or queue. Whether the field itself exists in the
+schema is left to validation, which reports unknown fields with the same path.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from airtcp.errors import ScenarioError, format_path
 from airtcp.scenario_source import parse_yaml
+from airtcp.validation_messages import _field_type, _is_model, _list_item, _union_members, _unwrap
 
 __all__ = ["Override", "parse_override", "apply_overrides"]
 
@@ -56,14 +61,18 @@ def parse_override(text: str) -> Override:
     return Override(parts, value, text)
 
 
-def apply_overrides(raw: dict[str, Any], overrides: Iterable[Override]) -> None:
-    """Applies the overrides to `raw` in order (later ones win)."""
+def apply_overrides(
+    raw: dict[str, Any], overrides: Iterable[Override], schema: type[BaseModel] | None = None
+) -> None:
+    """Applies the overrides to `raw` in order (later ones win). `schema` is the model `raw` will
+    be validated as; without it, created mappings start empty."""
     for override in overrides:
-        _apply(raw, override)
+        _apply(raw, override, schema)
 
 
-def _apply(raw: dict[str, Any], override: Override) -> None:
+def _apply(raw: dict[str, Any], override: Override, schema: type[BaseModel] | None) -> None:
     container: Any = raw
+    annotation: Any = schema  # the schema type of `container`, None once the walk leaves it
     parts = override.parts
     for depth, part in enumerate(parts):
         here = format_path(parts[: depth + 1])
@@ -88,6 +97,11 @@ def _apply(raw: dict[str, Any], override: Override) -> None:
             container[part] = override.value
             return
         child = container[part] if isinstance(part, int) else container.get(part)
+        if isinstance(part, int):
+            field_type = _list_item(_unwrap(annotation)) if annotation is not None else None
+        else:
+            model = _model_of(annotation, container)
+            field_type = _field_type(model, part) if model is not None else None
         if child is None:
             if isinstance(parts[depth + 1], int):
                 raise ScenarioError(
@@ -95,8 +109,30 @@ def _apply(raw: dict[str, Any], override: Override) -> None:
                     f"index {parts[depth + 1]} out of range: the scenario has no {here} list "
                     f"(from --set {override.text!r})",
                 )
-            child = container[part] = {}
-        container = child
+            child = container[part] = _default_variant(model, part) if field_type is not None else {}
+        container, annotation = child, field_type
+
+
+def _model_of(annotation: Any, value: Any) -> type[BaseModel] | None:
+    """The model `value` will be validated as: the annotation's, or the union member its `kind`
+    selects."""
+    if annotation is None:
+        return None
+    annotation = _unwrap(annotation)
+    if _is_model(annotation) and "kind" not in annotation.model_fields:
+        return annotation  # type: ignore[no-any-return]
+    kind = value.get("kind") if isinstance(value, dict) else None
+    return _union_members(annotation).get(kind) if isinstance(kind, str) else None
+
+
+def _default_variant(model: type[BaseModel] | None, name: str) -> dict[str, Any]:
+    """`{"kind": ...}` of the field's default when that is a variant, else an empty mapping."""
+    info = model.model_fields.get(name) if model is not None else None
+    if info is None or info.is_required():
+        return {}
+    default = info.get_default(call_default_factory=True)
+    kind = getattr(default, "kind", None) if isinstance(default, BaseModel) else None
+    return {"kind": kind} if isinstance(kind, str) else {}
 
 
 def _kind(value: Any) -> str:

@@ -1,7 +1,9 @@
 """Parsing of the unit-carrying values a scenario file contains.
 
-The simulator core works in integers: nanoseconds, bits per second and bytes. Scenario files use
-human units ("20ms", "2Mbps", "64KiB"); this module turns them into those integers, exactly.
+The simulator core works in integers for time and data (nanoseconds, bits per second, bytes) and
+in floats for the physical quantities of radios (metres, dBm, dB, hertz). Scenario files use
+human units ("20ms", "2Mbps", "64KiB", "250m", "15dBm"); this module turns them into those
+numbers: the integers exactly, the floats rounded once from the exact decimal value.
 
 Rules (also in docs/scenario-schema.md):
 
@@ -12,9 +14,15 @@ Rules (also in docs/scenario-schema.md):
 * Rates: bps, kbps, Mbps, Gbps (decimal, bits per second). A bare number is an error.
 * Sizes: B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024). A bare integer means
   bytes.
+* Distances: m, km (-> float metres). A bare number is an error, except 0.
+* Frequencies: Hz, kHz, MHz, GHz (-> float hertz). A bare number is an error, except 0.
+* Power levels: dBm, mW, W (-> float dBm; mW and W are converted with 10 log10 and must be > 0).
+  A bare number is always an error, even 0: 0 dBm is 1 mW, not nothing.
+* Ratios: dB (-> float dB). A bare number is always an error: 10 could be a linear ratio or dB.
 * Probabilities: a number in [0, 1] or a percentage string such as "1%".
-* The result must be a whole number of the base unit: "1.5ns" is an error, "1.5us" is 1500 ns.
-  Arithmetic is decimal, so "0.1s" is exactly 100000000 ns.
+* Durations, rates and sizes must be a whole number of the base unit: "1.5ns" is an error,
+  "1.5us" is 1500 ns. Arithmetic is decimal, so "0.1s" is exactly 100000000 ns and "0.1km" is
+  the float nearest to 100 m.
 
 Every parser raises `UnitError` (a `ValueError`) with a message that says what was expected.
 """
@@ -31,11 +39,24 @@ __all__ = [
     "parse_size",
     "parse_probability",
     "parse_count",
+    "parse_number",
+    "parse_distance",
+    "parse_frequency",
+    "parse_power",
+    "parse_ratio",
     "format_duration",
     "format_rate",
+    "format_distance",
+    "format_frequency",
+    "format_power",
+    "format_ratio",
     "DURATION_UNITS",
     "RATE_UNITS",
     "SIZE_UNITS",
+    "DISTANCE_UNITS",
+    "FREQUENCY_UNITS",
+    "POWER_UNITS",
+    "RATIO_UNITS",
 ]
 
 
@@ -55,6 +76,11 @@ SIZE_UNITS: dict[str, int] = {
     "KB": 10**3,
     "B": 1,
 }
+DISTANCE_UNITS: dict[str, int] = {"km": 1000, "m": 1}
+FREQUENCY_UNITS: dict[str, int] = {"GHz": 10**9, "MHz": 10**6, "kHz": 10**3, "Hz": 1}
+# Logarithmic and linear spellings of a power level; not multiples of one another.
+POWER_UNITS: tuple[str, ...] = ("dBm", "mW", "W")
+RATIO_UNITS: tuple[str, ...] = ("dB",)
 
 # A decimal number (optional sign, optional fraction, optional exponent), then an optional unit.
 _QUANTITY = re.compile(
@@ -101,14 +127,21 @@ def _to_decimal(text: str, original: object) -> Decimal:
     return number
 
 
-def _unknown_unit(unit: str, value: object, what: str, units: dict[str, int]) -> UnitError:
-    names = ", ".join(sorted(units, key=units.__getitem__))
+def _unknown_unit(unit: str, value: object, what: str, units: dict[str, int] | tuple[str, ...]) -> UnitError:
+    names = ", ".join(sorted(units, key=units.__getitem__) if isinstance(units, dict) else units)
     hint = ""
     for known in units:
         if known.lower() == unit.lower():
             hint = f" (did you mean {known!r}? units are case-sensitive)"
             break
-    return UnitError(f"unknown {what} unit {unit!r} in {_describe(value)}{hint}; use one of {names}")
+    else:
+        # dB and dBm are easily swapped; say which one the field wants and why.
+        if unit == "dB" and "dBm" in units:
+            hint = " (dB is a ratio; a power level is in dBm, mW or W)"
+        elif unit in POWER_UNITS and "dB" in units:
+            hint = f" ({unit} is a power level; a ratio is in dB)"
+    advice = f"use one of {names}" if len(units) > 1 else f"use {names}"
+    return UnitError(f"unknown {what} unit {unit!r} in {_describe(value)}{hint}; {advice}")
 
 
 def _whole(number: Decimal, value: object, base: str) -> int:
@@ -192,6 +225,74 @@ def parse_count(value: object) -> int:
     raise UnitError(f"expected a whole number, got {_describe(value)}")
 
 
+def parse_number(value: object) -> float:
+    """A plain real number without unit (e.g. a path-loss exponent): 3, 2.7, "3.5"."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise UnitError(f"expected a number, got {_describe(value)}")
+    if not isinstance(value, str):
+        return float(_to_decimal(str(value), value))
+    match = _QUANTITY.match(value)
+    if match is None:
+        raise UnitError(f"expected a number, got {_describe(value)}")
+    if match["unit"]:
+        raise UnitError(f"expected a number without unit, got {_describe(value)}")
+    return float(_to_decimal(match["number"], value))
+
+
+def _linear(value: object, what: str, example: str, units: dict[str, int]) -> float:
+    """A float in the base unit of `units`; a bare number is an error unless it is 0."""
+    number, unit = _split(value, f"a {what}", example)
+    if unit == "":
+        if number == 0:
+            return 0.0
+        names = sorted(units, key=units.__getitem__)
+        listed = f"{', '.join(names[:-1])} or {names[-1]}"
+        raise UnitError(
+            f"a {what} needs a unit ({listed}), e.g. '{value}{names[0]}'; got {_describe(value)}"
+        )
+    if unit not in units:
+        raise _unknown_unit(unit, value, what, units)
+    return float(number * units[unit])
+
+
+def parse_distance(value: object) -> float:
+    """A distance in metres: "250m", "1.5km" (1500.0), "-20m" (bare 0 allowed)."""
+    return _linear(value, "distance", "250m", DISTANCE_UNITS)
+
+
+def parse_frequency(value: object) -> float:
+    """A frequency in hertz: "914MHz", "2.4GHz", "10Hz" (bare 0 allowed)."""
+    return _linear(value, "frequency", "914MHz", FREQUENCY_UNITS)
+
+
+def parse_power(value: object) -> float:
+    """A power level in dBm: "15dBm", "281.8mW" (24.4999...), "0.1W" (20.0)."""
+    number, unit = _split(value, "a power", "15dBm")
+    if unit == "":
+        raise UnitError(
+            f"a power needs a unit (dBm, mW or W), e.g. '{value}dBm' or '{value}mW'; got {_describe(value)}"
+        )
+    if unit not in POWER_UNITS:
+        raise _unknown_unit(unit, value, "power", POWER_UNITS)
+    if unit == "dBm":
+        return float(number)
+    if number <= 0:
+        raise UnitError(f"a power in {unit} must be greater than 0, got {_describe(value)}")
+    milliwatts = number * 1000 if unit == "W" else number
+    # Decimal's log10 is correctly rounded to 28 digits, so "100mW" is exactly 20 dBm.
+    return float(10 * milliwatts.log10())
+
+
+def parse_ratio(value: object) -> float:
+    """A power ratio in dB: "10dB", "-3 dB"."""
+    number, unit = _split(value, "a ratio", "10dB")
+    if unit == "":
+        raise UnitError(f"a ratio needs its unit dB, e.g. '{value}dB'; got {_describe(value)}")
+    if unit not in RATIO_UNITS:
+        raise _unknown_unit(unit, value, "ratio", RATIO_UNITS)
+    return float(number)
+
+
 def _format(amount: int, units: dict[str, int]) -> str:
     """Writes `amount` with the largest unit that divides it exactly (units sorted large first)."""
     if amount == 0:
@@ -210,3 +311,44 @@ def format_duration(nanoseconds: int) -> str:
 def format_rate(bits_per_second: int) -> str:
     """Inverse of `parse_rate`: 2_000_000 -> "2Mbps"."""
     return _format(bits_per_second, RATE_UNITS)
+
+
+def _float_text(value: float | Decimal) -> str:
+    """Shortest text that reads back as the same float: 250.0 -> "250", 0.1 -> "0.1"."""
+    text = str(value) if isinstance(value, Decimal) else repr(value)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _format_linear(value: float, units: dict[str, int]) -> str:
+    """`value` in the largest unit in which it is at least 1 (the base unit if none is).
+
+    Dividing by a power of ten is exact in decimal, so the text reads back as the same float.
+    """
+    exact = Decimal(repr(value))
+    for unit, factor in units.items():
+        scaled = exact / factor
+        if abs(scaled) >= 1 or factor == 1:
+            if scaled == scaled.to_integral_value() and abs(scaled) < 10**21:
+                return f"{int(scaled)}{unit}"
+            return f"{scaled}{unit}"
+    raise AssertionError("unreachable: the base unit has factor 1")
+
+
+def format_distance(metres: float) -> str:
+    """Inverse of `parse_distance`: 250.0 -> "250m", 1500.0 -> "1.5km"."""
+    return _format_linear(metres, DISTANCE_UNITS)
+
+
+def format_frequency(hertz: float) -> str:
+    """Inverse of `parse_frequency`: 914e6 -> "914MHz", 2.4e9 -> "2.4GHz"."""
+    return _format_linear(hertz, FREQUENCY_UNITS)
+
+
+def format_power(dbm: float) -> str:
+    """Inverse of `parse_power`: 24.4999 -> "24.4999dBm"."""
+    return f"{_float_text(dbm)}dBm"
+
+
+def format_ratio(decibels: float) -> str:
+    """Inverse of `parse_ratio`: 10.0 -> "10dB"."""
+    return f"{_float_text(decibels)}dB"

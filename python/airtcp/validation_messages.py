@@ -35,12 +35,17 @@ def _resolve(root: type[BaseModel], loc: tuple[Any, ...]) -> tuple[list[str | in
     parts: list[str | int] = []
     current: Any = root
     holder: type[BaseModel] | None = root
+    after_tag = False
     for part in loc:
         current = _unwrap(current)
         variants = _union_members(current)
-        if isinstance(part, str) and variants and part in variants:
+        # A tag is never followed by another one, which matters when a variant has a field named
+        # like its own tag (`propagation: {kind: range, range: 250m}`).
+        if isinstance(part, str) and variants and part in variants and not after_tag:
             current = variants[part]  # a union tag: not part of the user's path
+            after_tag = True
             continue
+        after_tag = False
         parts.append(part)
         holder = current if _is_model(current) else None
         if isinstance(part, int):

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
-from airtcp import _core
+from airtcp import _core, config
 from airtcp.config import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
 from airtcp.errors import ScenarioError
+from airtcp.validation_messages import _union_members, _unwrap
 from support import CORE_CONFIG_RS, DUMBBELL, P2P_LOSSY, minimal_scenario
 
 P2P_LOSSY_TEXT = """\
@@ -142,7 +144,7 @@ BAD_SCENARIOS: list[tuple[str, dict[str, Any], str]] = [
      "links[0].delay: must not be negative"),
     ("zero duration", {"duration": "0s"}, "duration: must be greater than 0"),
     ("bare duration", {"duration": 10}, "duration: a duration needs a unit"),
-    ("missing nodes", {"nodes": []}, "nodes: list should have at least 1 item"),
+    ("missing nodes", {"nodes": []}, "nodes: the scenario has no nodes"),
     ("duplicate nodes", {"nodes": ["A", "B", "A"]}, "nodes[2]: duplicate node name 'A'"),
     ("link to unknown node", {"links": [{"from": "A", "to": "C", "rate": "1Mbps", "delay": "1ms"}]},
      "links[0].to: no node named 'C'"),
@@ -271,17 +273,82 @@ def test_assignment_is_validated() -> None:
 
 # --- The contract with the core's serde types -------------------------------------------------
 
+CHAIN3 = P2P_LOSSY.parent / "chain3.yaml"
+
+
+def _rust_source() -> str:
+    return CORE_CONFIG_RS.read_text(encoding="utf-8")
+
+
+def _snake(name: str) -> str:
+    """serde's rename_all = "snake_case": TwoRayGround -> two_ray_ground."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _rust_bodies() -> dict[str, str]:
+    """The body of every struct and struct-like enum variant, keyed "Struct" or "Enum::Variant"."""
+    source = _rust_source()
+    bodies = dict(re.findall(r"pub struct (\w+) \{\n(.*?)\n\}", source, re.DOTALL))
+    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
+        for variant, variant_body in re.findall(r"^    (\w+) \{\n(.*?)\n    \},", body, re.DOTALL | re.MULTILINE):
+            bodies[f"{enum}::{variant}"] = variant_body
+    return bodies
+
 
 def _rust_fields() -> dict[str, list[str]]:
     """Field names of every struct and struct-like enum variant in the core's config.rs."""
-    source = CORE_CONFIG_RS.read_text(encoding="utf-8")
-    fields: dict[str, list[str]] = {}
-    for name, body in re.findall(r"pub struct (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
-        fields[name] = re.findall(r"^\s+pub (\w+):", body, re.MULTILINE)
-    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
-        for variant, variant_body in re.findall(r"^    (\w+) \{\n(.*?)\n    \},", body, re.DOTALL | re.MULTILINE):
-            fields[f"{enum}::{variant}"] = re.findall(r"^\s+(\w+):", variant_body, re.MULTILINE)
-    return fields
+    return {name: re.findall(r"^\s+(?:pub )?(\w+):", body, re.MULTILINE) for name, body in _rust_bodies().items()}
+
+
+def _rust_enums() -> dict[str, list[str]]:
+    """The serialised name of every variant of every enum, in order (`rename` or snake_case)."""
+    enums: dict[str, list[str]] = {}
+    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", _rust_source(), re.DOTALL):
+        names, rename = [], None
+        for line in body.splitlines():
+            renamed = re.match(r'^    #\[serde\(rename = "([^"]+)"\)\]', line)
+            if renamed:
+                rename = renamed[1]
+                continue
+            variant = re.match(r"^    ([A-Z]\w*)\b", line)
+            if variant:
+                names.append(rename or _snake(variant[1]))
+                rename = None
+        enums[enum] = names
+    return enums
+
+
+def _untagged(obj: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in obj.items() if key != "kind"}
+
+
+# Overrides of chain3.yaml that between them use every wireless struct and variant.
+WIRELESS_VARIANTS = {
+    "explicit": [
+        "topology={kind: explicit, nodes: [{name: a, x: 0m, y: 0}, {name: b, x: 0.2km, y: -3m}]}",
+        "flows[0].src=a", "flows[0].dst=b",
+        "radio.propagation={kind: two_ray_ground}", "radio.fading={kind: block, doppler: 10Hz}",
+        "link_errors=[{from: a, to: b, direction: both,"
+        " error: {kind: bimodal, low: 0.2, high: 0.9, hold_min: 1s, hold_max: 2s}}]",
+    ],
+    "grid": [
+        "topology={kind: grid, rows: 3, cols: 4, spacing: 100m}", "radio.propagation={kind: free_space}",
+        "radio.fading={kind: rayleigh}", "routing={kind: aodv}",
+        "link_errors=[{from: n0, to: n1, error: {kind: gilbert_elliott, p_good_bad: 0.1, p_bad_good: 0.5,"
+        " per_good: 0, per_bad: 1}}, {from: n1, to: n2, error: {kind: bernoulli, per: 0.01}}]",
+    ],
+    "random": [
+        "topology={kind: random, n: 20, width: 1km, height: 500m}", "radio.propagation={kind: log_distance}",
+        "radio.fading={kind: block, coherence: 20ms}", "routing.metric=etx",
+    ],
+    "cells": [
+        "topology={kind: cells, rows: 2, cols: 2, width: 1km, height: 1km, per_cell: 3, gateway: {x: 500m, y: 5m}}",
+    ],
+}
+
+
+def _wireless(variant: str) -> dict[str, Any]:
+    return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
 
 def _python_objects() -> dict[str, dict[str, Any]]:
@@ -295,83 +362,230 @@ def _python_objects() -> dict[str, dict[str, Any]]:
             ],
         )
     )
-
-    def untagged(obj: dict[str, Any]) -> dict[str, Any]:
-        return {key: value for key, value in obj.items() if key != "kind"}
-
+    chain, explicit, grid, random, cells = (
+        to_core_dict(load_scenario(CHAIN3)), _wireless("explicit"), _wireless("grid"), _wireless("random"),
+        _wireless("cells"),
+    )
+    assert list(chain) == list(scenario)
     return {
-        "ScenarioConfig": scenario,
+        "ScenarioConfig": chain,
         "LinkConfig": scenario["links"][2],
-        "QueueConfig::Droptail": untagged(scenario["links"][2]["queue"]),
-        "LossConfig::Bernoulli": untagged(scenario["links"][2]["loss"]),
-        "LossConfig::Segments": untagged(scenario["links"][3]["loss"]),
+        "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
+        "LossConfig::Bernoulli": _untagged(scenario["links"][2]["loss"]),
+        "LossConfig::Segments": _untagged(scenario["links"][3]["loss"]),
         "FlowConfig": scenario["flows"][0],
-        "AppConfig::Bulk": untagged(scenario["flows"][0]["app"]),
-        "AppConfig::Cbr": untagged(scenario["flows"][2]["app"]),
-        "TcpConfig": untagged(scenario["flows"][0]["transport"]),
-        "UdpConfig": untagged(scenario["flows"][2]["transport"]),
+        "AppConfig::Bulk": _untagged(scenario["flows"][0]["app"]),
+        "AppConfig::Cbr": _untagged(scenario["flows"][2]["app"]),
+        "TcpConfig": _untagged(scenario["flows"][0]["transport"]),
+        "UdpConfig": _untagged(scenario["flows"][2]["transport"]),
         "MetricsConfig": scenario["metrics"],
+        "TopologyConfig::Explicit": _untagged(explicit["topology"]),
+        "TopologyConfig::Chain": _untagged(chain["topology"]),
+        "TopologyConfig::Grid": _untagged(grid["topology"]),
+        "TopologyConfig::Random": _untagged(random["topology"]),
+        "TopologyConfig::Cells": _untagged(cells["topology"]),
+        "PlacedNode": explicit["topology"]["nodes"][1],
+        "Point": cells["topology"]["gateway"],
+        "RadioConfig": chain["radio"],
+        "PropagationConfig::Range": _untagged(chain["radio"]["propagation"]),
+        "PropagationConfig::FreeSpace": _untagged(grid["radio"]["propagation"]),
+        "PropagationConfig::TwoRayGround": _untagged(explicit["radio"]["propagation"]),
+        "PropagationConfig::LogDistance": _untagged(random["radio"]["propagation"]),
+        "FadingConfig::Block": _untagged(explicit["radio"]["fading"]),
+        "LinkErrorConfig": explicit["link_errors"][0],
+        "ErrorProcessConfig::Bernoulli": _untagged(grid["link_errors"][1]["error"]),
+        "ErrorProcessConfig::GilbertElliott": _untagged(grid["link_errors"][0]["error"]),
+        "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),
+        "RoutingConfig::Static": _untagged(chain["routing"]),
     }
 
 
 def test_field_names_match_the_core() -> None:
     rust = _rust_fields()
     python = _python_objects()
-    assert set(python) <= set(rust), f"types missing from config.rs: {set(python) - set(rust)}"
+    # Every struct and struct-like variant of the core is covered, and no other.
+    assert set(python) == set(rust)
     for name, obj in python.items():
         assert list(obj) == rust[name], name
     assert "mss" in rust["TcpConfig"] and "delayed_ack_timeout" in rust["TcpConfig"]
+    assert "capture_threshold" in rust["RadioConfig"] and "gateway" in rust["TopologyConfig::Cells"]
+
+
+def test_unit_variants_are_only_a_kind() -> None:
+    assert _wireless("grid")["radio"]["fading"] == {"kind": "rayleigh"}
+    assert _wireless("grid")["routing"] == {"kind": "aodv"}
+    assert to_core_dict(load_scenario(CHAIN3))["radio"]["fading"] == {"kind": "none"}
+    source = _rust_source()
+    for unit in ("None,", "Rayleigh,", "Aodv,"):
+        assert re.search(rf"^    {unit}$", source, re.MULTILINE), unit
+
+
+def _tags(annotation: Any) -> list[str]:
+    """The `kind` tags of a tagged union, or the values of a Literal, in order."""
+    annotation = _unwrap(annotation)
+    if typing.get_origin(annotation) is Literal:
+        return list(typing.get_args(annotation))
+    return list(_union_members(annotation))
 
 
 def test_kind_tags_match_the_core() -> None:
-    source = CORE_CONFIG_RS.read_text(encoding="utf-8")
-    variants = {}
-    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
-        variants[enum] = [v.lower() for v in re.findall(r"^    (\w+)[ ({,]", body, re.MULTILINE)]
-    assert variants["QueueConfig"] == ["droptail"]
-    assert variants["LossConfig"] == ["bernoulli", "segments"]
-    assert variants["AppConfig"] == ["bulk", "cbr"]
-    assert variants["TransportConfig"] == ["tcp", "udp"]
-    assert variants["CcKind"] == ["reno", "newreno"]
-    assert variants["Direction"] == ["forward", "reverse", "both"]
+    python = {
+        "QueueConfig": config.QueueConfig,
+        "LossConfig": config.LossConfig,
+        "Direction": config.BernoulliLoss.model_fields["direction"].annotation,
+        "AppConfig": config.AppConfig,
+        "TransportConfig": config.TransportConfig,
+        "CcKind": config.TcpConfig.model_fields["cc"].annotation,
+        "SsthreshBasis": config.TcpConfig.model_fields["ssthresh_basis"].annotation,
+        "TopologyConfig": config.TopologyConfig,
+        "Standard": config.RadioConfig.model_fields["standard"].annotation,
+        "Preamble": config.RadioConfig.model_fields["preamble"].annotation,
+        "PropagationConfig": config.PropagationConfig,
+        "FadingConfig": config.FadingConfig,
+        "ErrorProcessConfig": config.ErrorProcessConfig,
+        "RoutingConfig": config.RoutingConfig,
+        "RouteMetric": config.StaticRouting.model_fields["metric"].annotation,
+    }
+    rust = _rust_enums()
+    assert set(python) == set(rust)
+    for enum, annotation in python.items():
+        assert _tags(annotation) == rust[enum], enum
+    for model in (config.SegmentsLoss, config.LinkErrorConfig):
+        assert _tags(model.model_fields["direction"].annotation) == rust["Direction"]
+    assert rust["Standard"] == ["802.11b"]
+    assert rust["PropagationConfig"] == ["range", "free_space", "two_ray_ground", "log_distance"]
 
 
-def _rust_literal(expression: str) -> Any:
-    """The value of a default function's body: `1000`, `200_000_000`, `1 << 20`, `true`,
-    `CcKind::Newreno`."""
+def _rust_value(expression: str) -> Any:
+    """The JSON value of a Rust default: `1000`, `1 << 20`, `914e6`, `-64.3748`, `true`,
+    `CcKind::Newreno`, `QueueConfig::Droptail { packets: 50 }`."""
+    expression = expression.strip()
+    variant = re.fullmatch(r"\w+::(\w+)\s*\{(.*)\}", expression, re.DOTALL)
+    if variant:
+        fields = re.findall(r"(\w+):\s*([^,}]+)", variant[2])
+        return {"kind": _snake(variant[1]), **{name: _rust_value(value) for name, value in fields}}
     if "::" in expression:
-        return expression.split("::")[-1].lower()
+        return _snake(expression.split("::")[-1])
     if expression in ("true", "false"):
         return expression == "true"
-    match = re.fullmatch(r"([\d_]+)(?:\s*<<\s*(\d+))?", expression)
-    assert match is not None, f"unexpected default {expression!r}"
-    return int(match[1]) << int(match[2] or 0)
+    shifted = re.fullmatch(r"([\d_]+)(?:\s*<<\s*(\d+))?", expression)
+    if shifted:
+        return int(shifted[1]) << int(shifted[2] or 0)
+    assert re.fullmatch(r"-?\d[\d_]*(\.\d+)?(e-?\d+)?", expression), f"unexpected default {expression!r}"
+    return float(expression.replace("_", ""))
+
+
+def _rust_defaults() -> dict[tuple[str, str], Any]:
+    """(type, field) -> the value serde fills in when the field is absent."""
+    source = _rust_source()
+    functions = {}
+    for name, body in re.findall(r"^fn (default_\w+)\(\) -> [\w:]+ \{\n(.*?)\n\}", source, re.DOTALL | re.MULTILINE):
+        code = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
+        functions[name] = _rust_value(code)
+    impls = {}
+    for name, body in re.findall(
+        r"impl Default for (\w+) \{\n    fn default\(\) -> Self \{\n(.*?)\n    \}\n\}", source, re.DOTALL
+    ):
+        code = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
+        if re.fullmatch(r"\s*\w+::\w+\s*\{[^{}]*\}\s*", code):  # a variant literal, not code
+            impls[name] = _rust_value(code)
+    enums = _rust_enums()
+    marked = {}  # enums whose default is a `#[default]` variant
+    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
+        default = re.search(r"^    #\[default\]\n(?:    ///.*\n)*    (\w+)", body, re.MULTILINE)
+        if default:
+            tag = _snake(default[1])
+            marked[enum] = {"kind": tag} if 'tag = "kind"' in source.split(f"pub enum {enum} ")[0][-200:] else tag
+    assert set(marked) <= set(enums)
+
+    defaults: dict[tuple[str, str], Any] = {}
+    for owner, body in _rust_bodies().items():
+        for attribute, field, rust_type in re.findall(
+            r"#\[serde\((default(?: = \"\w+\")?)\)\]\n\s*(?:pub )?(\w+): ([^,\n]+),", body
+        ):
+            if attribute != "default":
+                defaults[owner, field] = functions[attribute.split('"')[1]]
+            elif rust_type.startswith("Option<"):
+                defaults[owner, field] = None
+            elif rust_type.startswith("Vec<"):
+                defaults[owner, field] = []
+            elif rust_type in ("bool", "Nanos", "u64", "u32"):
+                defaults[owner, field] = {"bool": False}.get(rust_type, 0)
+            elif rust_type in marked:
+                defaults[owner, field] = marked[rust_type]
+            elif rust_type in impls:
+                defaults[owner, field] = impls[rust_type]
+            else:  # a struct with its own defaults, checked field by field
+                defaults[owner, field] = "<struct>"
+    return defaults
+
+
+def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
+    """(type, fields the input gave, the emitted object) for inputs that leave out every optional
+    field they can."""
+    wired = to_core_dict(load_scenario({"duration": "1s", "nodes": ["A", "B"],
+                                        "links": [{"from": "A", "to": "B", "rate": "1Mbps", "delay": 0,
+                                                   "loss": {"kind": "bernoulli", "per": 0}}],
+                                        "flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "bulk"},
+                                                   "transport": {"kind": "tcp"}},
+                                                  {"id": "u", "src": "A", "dst": "B",
+                                                   "app": {"kind": "cbr", "rate": "1Mbps", "packet_size": 100},
+                                                   "transport": {"kind": "udp"}}]}))
+    segments = to_core_dict(load_scenario(minimal_scenario(), overrides=["links[0].loss={kind: segments, seqs: [1]}"]))
+    radio = {"standard": "802.11b", "data_rate": "2Mbps", "basic_rate": "1Mbps", "propagation": {"kind": "range", "range": "1m"}}
+    cells = {"kind": "cells", "rows": 1, "cols": 1, "width": "1m", "height": "1m"}
+    wireless = to_core_dict(load_scenario({"duration": "1s", "radio": radio, "topology": cells}))
+    with_errors = to_core_dict(load_scenario(CHAIN3, overrides=[
+        "routing={kind: static}", "link_errors=[{from: n0, to: n1, error: {kind: bernoulli, per: 0}}]"]))
+
+    def propagation(kind: str) -> dict[str, Any]:
+        return to_core_dict(load_scenario(CHAIN3, overrides=[f"radio.propagation={{kind: {kind}}}"]))["radio"]["propagation"]
+
+    def fading(given: str) -> dict[str, Any]:
+        return to_core_dict(load_scenario(CHAIN3, overrides=[f"radio.fading={{kind: block, {given}}}"]))["radio"]["fading"]
+
+    return [
+        ("ScenarioConfig", {"name", "duration", "nodes", "links", "flows"}, wired),
+        ("ScenarioConfig", {"name", "duration", "radio", "topology"}, wireless),
+        ("LinkConfig", {"from", "to", "rate", "delay", "loss"}, wired["links"][0]),
+        ("LinkConfig", {"from", "to", "rate", "delay"}, to_core_dict(load_scenario(minimal_scenario()))["links"][0]),
+        ("LossConfig::Bernoulli", {"per"}, wired["links"][0]["loss"]),
+        ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
+        ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
+        ("AppConfig::Bulk", set(), wired["flows"][0]["app"]),
+        ("TcpConfig", set(), wired["flows"][0]["transport"]),
+        ("UdpConfig", set(), wired["flows"][1]["transport"]),
+        ("MetricsConfig", set(), wired["metrics"]),
+        ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),
+        ("RadioConfig", {"standard", "data_rate", "basic_rate", "propagation"}, wireless["radio"]),
+        ("PropagationConfig::FreeSpace", set(), propagation("free_space")),
+        ("PropagationConfig::TwoRayGround", set(), propagation("two_ray_ground")),
+        ("PropagationConfig::LogDistance", set(), propagation("log_distance")),
+        ("FadingConfig::Block", {"coherence"}, fading("coherence: 1s")),
+        ("FadingConfig::Block", {"doppler"}, fading("doppler: 1Hz")),
+        ("LinkErrorConfig", {"from", "to", "error"}, with_errors["link_errors"][0]),
+        ("RoutingConfig::Static", set(), with_errors["routing"]),
+    ]
 
 
 def test_defaults_match_the_core() -> None:
     """Defaults are emitted explicitly, so they must be the core's own defaults."""
-    source = CORE_CONFIG_RS.read_text(encoding="utf-8")
-    functions = {
-        name: body.strip()
-        for name, body in re.findall(r"fn (default_\w+)\(\) -> \w+ \{\s*(.*?)\s*\}", source, re.DOTALL)
-    }
-    python = _python_objects()
-    checked = 0
-    for struct in ("TcpConfig", "UdpConfig", "MetricsConfig"):
-        body = re.search(rf"pub struct {struct} \{{\n(.*?)\n\}}", source, re.DOTALL).group(1)  # type: ignore[union-attr]
-        for function, field in re.findall(r'default = "(\w+)"\)\]\s*pub (\w+):', body):
-            rust_value = functions[function]
-            expected: Any = _rust_literal(rust_value)
-            defaults = to_core_dict(load_scenario(minimal_scenario()))
-            actual = {
-                "TcpConfig": defaults["flows"][0]["transport"],
-                "MetricsConfig": defaults["metrics"],
-                "UdpConfig": {"header_bytes": python["UdpConfig"]["header_bytes"]},
-            }[struct][field]
-            assert actual == expected, f"{struct}.{field}"
-            checked += 1
-    assert checked >= 15
-    assert "packets: 100" in source  # the default queue
+    expected = _rust_defaults()
+    checked = set()
+    for owner, given, emitted in _emitted_defaults():
+        for (rust_owner, field), value in expected.items():
+            if rust_owner != owner or field in given or value == "<struct>":
+                continue
+            assert emitted[field] == value, f"{owner}.{field}"
+            checked.add((owner, field))
+    structs = {key for key, value in expected.items() if value == "<struct>"}
+    assert structs == {("ScenarioConfig", "metrics")}  # MetricsConfig's own defaults are checked above
+    assert checked == set(expected) - structs
+    assert expected["RadioConfig", "queue"] == {"kind": "droptail", "packets": 50}
+    assert expected["LinkConfig", "queue"] == {"kind": "droptail", "packets": 100}
+    assert expected["ScenarioConfig", "routing"] == {"kind": "static", "metric": "hops"}
+    assert expected["RadioConfig", "tx_power"] == 24.4999 and expected["TcpConfig", "rwnd"] == 1 << 20
+    assert len(checked) >= 55
 
 
 def test_the_core_accepts_the_normalised_json() -> None:

@@ -8,17 +8,9 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-fn hidden(rts: bool, transport: &str) -> Value {
-    let (app, tr) = match transport {
-        "udp" => (
-            json!({"kind": "cbr", "rate": 2_000_000, "packet_size": 1000}),
-            json!({"kind": "udp"}),
-        ),
-        _ => (
-            json!({"kind": "bulk"}),
-            json!({"kind": "tcp", "cc": "newreno", "sack": true}),
-        ),
-    };
+fn hidden(rts: bool) -> Value {
+    let app = json!({"kind": "cbr", "rate": 2_000_000, "packet_size": 1000});
+    let udp = json!({"kind": "udp"});
     json!({
         "name": "hidden", "duration": 30 * S, "seed": 1,
         "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
@@ -27,28 +19,16 @@ fn hidden(rts: bool, transport: &str) -> Value {
             {"name": "A", "x": 0.0, "y": 0.0}, {"name": "R", "x": 200.0, "y": 0.0},
             {"name": "B", "x": 400.0, "y": 0.0}]},
         "flows": [
-            {"id": "a", "src": "A", "dst": "R", "start": 0, "app": app, "transport": tr},
-            {"id": "b", "src": "B", "dst": "R", "start": 3 * MS, "app": app, "transport": tr}
+            {"id": "a", "src": "A", "dst": "R", "start": 0, "app": app, "transport": udp},
+            {"id": "b", "src": "B", "dst": "R", "start": 3 * MS, "app": app, "transport": udp}
         ]
     })
 }
 
 #[test]
 fn rts_cts_raises_the_combined_goodput_of_hidden_senders() {
-    for transport in ["udp"] {
-        let total = |rts| -> f64 {
-            run(&hidden(rts, transport))
-                .flows
-                .iter()
-                .map(|f| f.goodput_bps)
-                .sum()
-        };
-        let (basic, rts) = (total(false), total(true));
-        eprintln!(
-            "{transport}: basic {:.0} kbps, rts/cts {:.0} kbps",
-            basic / 1e3,
-            rts / 1e3
-        );
-        assert!(rts > 1.2 * basic, "{transport}: basic {basic} rts {rts}");
-    }
+    let total = |rts| -> f64 { run(&hidden(rts)).flows.iter().map(|f| f.goodput_bps).sum() };
+    let (basic, rts) = (total(false), total(true));
+    // Measured: about 0.43 Mbps without RTS/CTS, 1.33 Mbps with it.
+    assert!(rts > 1.5 * basic, "basic {basic} rts/cts {rts}");
 }
