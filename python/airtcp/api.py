@@ -18,7 +18,7 @@ __all__ = ["run", "simulate"]
 # The core reports errors as "<path>: <message>"; "<scenario>" means it could not read the JSON we
 # produced, which is our bug rather than the user's.
 _CORE_ERROR = re.compile(
-    r"^(?P<path>(?:name|duration|seed|nodes|links|flows|metrics)\b[\w.\[\]]*): (?P<message>.*)$",
+    r"^(?P<path>(?:name|duration|seed|nodes|topology|radio|link_errors|routing|links|flows|metrics)\b[\w.\[\]]*): (?P<message>.*)$",
     re.DOTALL,
 )
 

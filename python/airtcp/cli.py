@@ -145,7 +145,7 @@ def validate(
         typer.echo(to_core_json(scenario))
         return
     typer.echo(
-        f"ok: {file}: scenario {scenario.name!r}, {len(scenario.nodes)} nodes, "
+        f"ok: {file}: scenario {scenario.name!r}, {scenario.node_count} nodes, "
         f"{len(scenario.links)} links, {len(scenario.flows)} flows, "
         f"{format_duration(scenario.duration)}, seed {scenario.seed}"
     )

@@ -17,11 +17,11 @@ Entry points: `load_scenario` (file, YAML text or dict -> `Scenario`) and `to_co
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import (
@@ -140,7 +140,6 @@ Count32 = _quantity(units.parse_count, None, minimum=0, maximum=U32_MAX)
 PositiveCount32 = _quantity(units.parse_count, None, minimum=1, maximum=U32_MAX)
 Seed = _quantity(units.parse_count, None, minimum=0, maximum=U64_MAX)
 SegmentNumber = _quantity(units.parse_count, None, minimum=0, maximum=U64_MAX)
-
 
 
 def _real(parse: Callable[[object], float], fmt: Callable[[float], str] | None, *, positive: bool = False) -> Any:
@@ -472,9 +471,9 @@ class RadioConfig(_Model):
     rts_cts: StrictBool = False
     propagation: PropagationConfig
     fading: FadingConfig = Field(default_factory=lambda: NoFading(kind="none"))
-    tx_power: Power = 24.4999
-    rx_threshold: Power = -64.3748
-    cs_threshold: Power = -78.0716
+    tx_power: Power = 24.499998
+    rx_threshold: Power = -64.374692
+    cs_threshold: Power = -78.071539
     capture_threshold: Ratio = 10.0
     noise: Power = -93.58
     preamble: Literal["long", "short"] = "long"
@@ -688,7 +687,10 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         )
     if radio is not None:
         if topology is None:
-            yield "topology", "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}"
+            yield (
+                "topology",
+                "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}",
+            )
         rates = DOT11B_RATES  # the only standard so far
         allowed = ", ".join(_mbps(rate) for rate in rates)
         for field in ("data_rate", "basic_rate"):

@@ -97,11 +97,14 @@ def _apply(raw: dict[str, Any], override: Override, schema: type[BaseModel] | No
             container[part] = override.value
             return
         child = container[part] if isinstance(part, int) else container.get(part)
+        seed: dict[str, Any] = {}  # what a missing mapping starts as
         if isinstance(part, int):
             field_type = _list_item(_unwrap(annotation)) if annotation is not None else None
         else:
             model = _model_of(annotation, container)
             field_type = _field_type(model, part) if model is not None else None
+            if model is not None:
+                seed = _default_variant(model, part)
         if child is None:
             if isinstance(parts[depth + 1], int):
                 raise ScenarioError(
@@ -109,7 +112,7 @@ def _apply(raw: dict[str, Any], override: Override, schema: type[BaseModel] | No
                     f"index {parts[depth + 1]} out of range: the scenario has no {here} list "
                     f"(from --set {override.text!r})",
                 )
-            child = container[part] = _default_variant(model, part) if field_type is not None else {}
+            child = container[part] = seed
         container, annotation = child, field_type
 
 
@@ -125,9 +128,9 @@ def _model_of(annotation: Any, value: Any) -> type[BaseModel] | None:
     return _union_members(annotation).get(kind) if isinstance(kind, str) else None
 
 
-def _default_variant(model: type[BaseModel] | None, name: str) -> dict[str, Any]:
+def _default_variant(model: type[BaseModel], name: str) -> dict[str, Any]:
     """`{"kind": ...}` of the field's default when that is a variant, else an empty mapping."""
-    info = model.model_fields.get(name) if model is not None else None
+    info = next((i for n, i in model.model_fields.items() if name in (n, i.alias)), None)
     if info is None or info.is_required():
         return {}
     default = info.get_default(call_default_factory=True)

@@ -20,6 +20,7 @@ Rules (also in docs/scenario-schema.md):
   A bare number is always an error, even 0: 0 dBm is 1 mW, not nothing.
 * Ratios: dB (-> float dB). A bare number is always an error: 10 could be a linear ratio or dB.
 * Probabilities: a number in [0, 1] or a percentage string such as "1%".
+* Plain numbers (a path-loss exponent): no unit.
 * Durations, rates and sizes must be a whole number of the base unit: "1.5ns" is an error,
   "1.5us" is 1500 ns. Arithmetic is decimal, so "0.1s" is exactly 100000000 ns and "0.1km" is
   the float nearest to 100 m.
@@ -29,6 +30,7 @@ Every parser raises `UnitError` (a `ValueError`) with a message that says what w
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -94,6 +96,9 @@ _QUANTITY = re.compile(
 
 # Refuse absurd exponents before turning them into integers ("1e999999999s").
 _MAX_DIGITS = 40
+# Float quantities only need to cover the range of a float (about 1e-324 to 1e308), so that every
+# float written out by the formatters below reads back.
+_FLOAT_DIGITS = 400
 
 
 def _describe(value: object) -> str:
@@ -103,26 +108,26 @@ def _describe(value: object) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
-def _split(value: object, what: str, example: str) -> tuple[Decimal, str]:
+def _split(value: object, what: str, example: str, limit: int = _MAX_DIGITS) -> tuple[Decimal, str]:
     """Splits a string like "2.5 Mbps" into its number and unit."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected {what} such as {example!r}, got {_describe(value)}")
     if isinstance(value, (int, float)):
-        return _to_decimal(str(value), value), ""
+        return _to_decimal(str(value), value, limit), ""
     match = _QUANTITY.match(value)
     if match is None:
         raise UnitError(f"cannot read {value!r} as {what}; write a number and a unit, e.g. {example!r}")
-    return _to_decimal(match["number"], value), match["unit"]
+    return _to_decimal(match["number"], value, limit), match["unit"]
 
 
-def _to_decimal(text: str, original: object) -> Decimal:
+def _to_decimal(text: str, original: object, limit: int = _MAX_DIGITS) -> Decimal:
     try:
         number = Decimal(text)
     except InvalidOperation:
         raise UnitError(f"{_describe(original)} is not a number") from None
     if not number.is_finite():
         raise UnitError(f"{_describe(original)} is not a finite number")
-    if number != 0 and abs(number.adjusted()) > _MAX_DIGITS:
+    if number != 0 and abs(number.adjusted()) > limit:
         raise UnitError(f"{_describe(original)} is out of range")
     return number
 
@@ -225,23 +230,31 @@ def parse_count(value: object) -> int:
     raise UnitError(f"expected a whole number, got {_describe(value)}")
 
 
+def _finite(number: Decimal, value: object) -> float:
+    """`number` rounded to the nearest float, which must exist ("1e400m" has none)."""
+    result = float(number)
+    if math.isinf(result):
+        raise UnitError(f"{_describe(value)} is out of range")
+    return result
+
+
 def parse_number(value: object) -> float:
     """A plain real number without unit (e.g. a path-loss exponent): 3, 2.7, "3.5"."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected a number, got {_describe(value)}")
     if not isinstance(value, str):
-        return float(_to_decimal(str(value), value))
+        return _finite(_to_decimal(str(value), value, _FLOAT_DIGITS), value)
     match = _QUANTITY.match(value)
     if match is None:
         raise UnitError(f"expected a number, got {_describe(value)}")
     if match["unit"]:
         raise UnitError(f"expected a number without unit, got {_describe(value)}")
-    return float(_to_decimal(match["number"], value))
+    return _finite(_to_decimal(match["number"], value, _FLOAT_DIGITS), value)
 
 
 def _linear(value: object, what: str, example: str, units: dict[str, int]) -> float:
     """A float in the base unit of `units`; a bare number is an error unless it is 0."""
-    number, unit = _split(value, f"a {what}", example)
+    number, unit = _split(value, f"a {what}", example, _FLOAT_DIGITS)
     if unit == "":
         if number == 0:
             return 0.0
@@ -252,7 +265,7 @@ def _linear(value: object, what: str, example: str, units: dict[str, int]) -> fl
         )
     if unit not in units:
         raise _unknown_unit(unit, value, what, units)
-    return float(number * units[unit])
+    return _finite(number * units[unit], value)
 
 
 def parse_distance(value: object) -> float:
@@ -267,7 +280,7 @@ def parse_frequency(value: object) -> float:
 
 def parse_power(value: object) -> float:
     """A power level in dBm: "15dBm", "281.8mW" (24.4999...), "0.1W" (20.0)."""
-    number, unit = _split(value, "a power", "15dBm")
+    number, unit = _split(value, "a power", "15dBm", _FLOAT_DIGITS)
     if unit == "":
         raise UnitError(
             f"a power needs a unit (dBm, mW or W), e.g. '{value}dBm' or '{value}mW'; got {_describe(value)}"
@@ -275,7 +288,7 @@ def parse_power(value: object) -> float:
     if unit not in POWER_UNITS:
         raise _unknown_unit(unit, value, "power", POWER_UNITS)
     if unit == "dBm":
-        return float(number)
+        return _finite(number, value)
     if number <= 0:
         raise UnitError(f"a power in {unit} must be greater than 0, got {_describe(value)}")
     milliwatts = number * 1000 if unit == "W" else number
@@ -285,12 +298,12 @@ def parse_power(value: object) -> float:
 
 def parse_ratio(value: object) -> float:
     """A power ratio in dB: "10dB", "-3 dB"."""
-    number, unit = _split(value, "a ratio", "10dB")
+    number, unit = _split(value, "a ratio", "10dB", _FLOAT_DIGITS)
     if unit == "":
         raise UnitError(f"a ratio needs its unit dB, e.g. '{value}dB'; got {_describe(value)}")
     if unit not in RATIO_UNITS:
         raise _unknown_unit(unit, value, "ratio", RATIO_UNITS)
-    return float(number)
+    return _finite(number, value)
 
 
 def _format(amount: int, units: dict[str, int]) -> str:

@@ -532,17 +532,21 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
                                                    "app": {"kind": "cbr", "rate": "1Mbps", "packet_size": 100},
                                                    "transport": {"kind": "udp"}}]}))
     segments = to_core_dict(load_scenario(minimal_scenario(), overrides=["links[0].loss={kind: segments, seqs: [1]}"]))
-    radio = {"standard": "802.11b", "data_rate": "2Mbps", "basic_rate": "1Mbps", "propagation": {"kind": "range", "range": "1m"}}
+    radio = {"standard": "802.11b", "data_rate": "2Mbps", "basic_rate": "1Mbps",
+             "propagation": {"kind": "range", "range": "1m"}}
     cells = {"kind": "cells", "rows": 1, "cols": 1, "width": "1m", "height": "1m"}
     wireless = to_core_dict(load_scenario({"duration": "1s", "radio": radio, "topology": cells}))
     with_errors = to_core_dict(load_scenario(CHAIN3, overrides=[
         "routing={kind: static}", "link_errors=[{from: n0, to: n1, error: {kind: bernoulli, per: 0}}]"]))
 
+    def radio_of(override: str) -> dict[str, Any]:
+        return to_core_dict(load_scenario(CHAIN3, overrides=[override]))["radio"]  # type: ignore[no-any-return]
+
     def propagation(kind: str) -> dict[str, Any]:
-        return to_core_dict(load_scenario(CHAIN3, overrides=[f"radio.propagation={{kind: {kind}}}"]))["radio"]["propagation"]
+        return radio_of(f"radio.propagation={{kind: {kind}}}")["propagation"]  # type: ignore[no-any-return]
 
     def fading(given: str) -> dict[str, Any]:
-        return to_core_dict(load_scenario(CHAIN3, overrides=[f"radio.fading={{kind: block, {given}}}"]))["radio"]["fading"]
+        return radio_of(f"radio.fading={{kind: block, {given}}}")["fading"]  # type: ignore[no-any-return]
 
     return [
         ("ScenarioConfig", {"name", "duration", "nodes", "links", "flows"}, wired),
@@ -584,7 +588,7 @@ def test_defaults_match_the_core() -> None:
     assert expected["RadioConfig", "queue"] == {"kind": "droptail", "packets": 50}
     assert expected["LinkConfig", "queue"] == {"kind": "droptail", "packets": 100}
     assert expected["ScenarioConfig", "routing"] == {"kind": "static", "metric": "hops"}
-    assert expected["RadioConfig", "tx_power"] == 24.4999 and expected["TcpConfig", "rwnd"] == 1 << 20
+    assert expected["RadioConfig", "tx_power"] == 24.499998 and expected["TcpConfig", "rwnd"] == 1 << 20
     assert len(checked) >= 55
 
 

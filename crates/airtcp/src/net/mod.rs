@@ -6,6 +6,8 @@
 //! (an idle transmitter takes it at once), or a radio's interface queue, from which the radio's
 //! MAC pulls at its next transmit opportunity.
 
+pub mod aodv;
+pub mod paths;
 pub mod routing;
 pub mod wireless;
 

@@ -650,15 +650,15 @@ fn default_one_f64() -> f64 {
 }
 fn default_tx_power() -> f64 {
     // 10 log10(281.83815 mW)
-    24.4999
+    24.499998
 }
 fn default_rx_threshold() -> f64 {
     // 10 log10(3.652e-7 mW)
-    -64.3748
+    -64.374692
 }
 fn default_cs_threshold() -> f64 {
     // 10 log10(1.559e-8 mW)
-    -78.0716
+    -78.071539
 }
 fn default_capture() -> f64 {
     10.0
