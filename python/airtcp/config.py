@@ -531,6 +531,13 @@ class LinkErrorConfig(_Model):
     error: ErrorProcessConfig
 
 
+class FailureConfig(_Model):
+    """A node that fails at `at`: its radio neither sends nor receives from then on."""
+
+    node: Name
+    at: Duration
+
+
 # --- Routing ----------------------------------------------------------------------------------
 
 
@@ -579,6 +586,7 @@ class Scenario(_Model):
     radio: Optional[RadioConfig] = None
     link_errors: list[LinkErrorConfig] = Field(default_factory=list)
     routing: RoutingConfig = Field(default_factory=lambda: StaticRouting(kind="static"))
+    failures: list[FailureConfig] = Field(default_factory=list)
     links: list[LinkConfig] = Field(default_factory=list)
     flows: list[FlowConfig] = Field(default_factory=list)
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
@@ -741,6 +749,13 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 f"{where}.error.hold_max",
                 f"must not be smaller than hold_min ({units.format_duration(error.hold_min)})",
             )
+
+    for i, failure in enumerate(scenario.failures):
+        where = f"failures[{i}].node"
+        if failure.node not in directory:
+            yield where, missing(failure.node)
+        elif not directory.is_placed(failure.node):
+            yield where, f"{failure.node!r} has no radio; only wireless nodes can fail"
 
     duration = scenario.duration
     flow_ids: dict[str, int] = {}

@@ -330,6 +330,7 @@ WIRELESS_VARIANTS = {
         "radio.propagation={kind: two_ray_ground}", "radio.fading={kind: block, doppler: 10Hz}",
         "link_errors=[{from: a, to: b, direction: both,"
         " error: {kind: bimodal, low: 0.2, high: 0.9, hold_min: 1s, hold_max: 2s}}]",
+        "failures=[{node: a, at: 2s}]",
     ],
     "grid": [
         "topology={kind: grid, rows: 3, cols: 4, spacing: 100m}", "radio.propagation={kind: free_space}",
@@ -393,6 +394,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "PropagationConfig::LogDistance": _untagged(random["radio"]["propagation"]),
         "FadingConfig::Block": _untagged(explicit["radio"]["fading"]),
         "LinkErrorConfig": explicit["link_errors"][0],
+        "FailureConfig": explicit["failures"][0],
         "ErrorProcessConfig::Bernoulli": _untagged(grid["link_errors"][1]["error"]),
         "ErrorProcessConfig::GilbertElliott": _untagged(grid["link_errors"][0]["error"]),
         "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),

@@ -179,6 +179,7 @@ def test_wired_only_scenarios_are_unchanged() -> None:
     assert (config["topology"], config["radio"], config["link_errors"]) == (None, None, [])
     assert config["routing"] == {"kind": "static", "metric": "hops"}
     assert list(config) == ["name", "duration", "seed", "nodes", "topology", "radio", "link_errors", "routing",
+                            "failures",
                             "links", "flows", "metrics"]
 
 
@@ -586,3 +587,12 @@ def test_models_build_directly() -> None:
     assert scenario.radio is not None and scenario.radio.propagation.kind == "range"
     with pytest.raises(ScenarioError, match=r"^radio\.data_rate: 802\.11b has no 54 Mbps rate"):
         Scenario.model_validate(wireless(radio=radio(data_rate="54Mbps")))
+
+
+def test_failures_name_wireless_nodes(tmp_path: Path) -> None:
+    text = CHAIN3.read_text(encoding="utf-8") + "failures: [{node: n9, at: 5s}]\n"
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("validate", path)
+    assert result.returncode == 2
+    assert "failures[0].node: no node named 'n9'" in result.stderr

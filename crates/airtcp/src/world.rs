@@ -44,6 +44,12 @@ pub enum Event {
     RadioTxEnd(u32, u32),
     /// A MAC timer (lazy-cancellation generation attached).
     MacTimer(u32, MacTimer, u32),
+    /// A jittered routing-protocol packet is handed to its radio.
+    Deferred(PacketId),
+    /// An AODV discovery timer: node, destination, attempt.
+    AodvTimer(NodeId, NodeId, u32),
+    /// A node fails.
+    NodeDown(NodeId),
 }
 
 /// Which of a flow's timers.
@@ -256,6 +262,9 @@ impl World {
                     .on_timer(r, which, g, &mut net.events, &net.packets);
                 net.process_upcalls();
             }
+            Event::Deferred(id) => self.net.send_deferred(id),
+            Event::AodvTimer(node, dst, attempt) => self.net.aodv_timer(node, dst, attempt),
+            Event::NodeDown(node) => self.net.node_down(node),
         }
         // In arrival order; delivering may originate packets but never completes another
         // arrival at the same instant, yet index so that it would still be handled.

@@ -467,6 +467,15 @@ impl Dcf {
         self.schedule_access(io);
     }
 
+    /// The radio fails: forget everything; returns the packet being tried, if the next hop does
+    /// not have it yet (the caller drops it).
+    pub fn abandon(&mut self) -> Option<PacketId> {
+        self.state = State::Idle;
+        self.response = None;
+        self.backoff = None;
+        self.current.take().filter(|a| !a.handed_over).map(|a| a.id)
+    }
+
     /// Whether the MAC is trying to send a packet the next hop does not have yet.
     pub fn holds_packet(&self) -> bool {
         self.current.is_some_and(|a| !a.handed_over)

@@ -7,7 +7,7 @@
 //! MAC pulls at its next transmit opportunity.
 
 pub mod aodv;
-pub mod paths;
+pub mod on_demand;
 pub mod routing;
 pub mod wireless;
 
@@ -16,6 +16,7 @@ use crate::sim::packet::DropReason;
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use crate::world::Event;
+pub use on_demand::AodvRouting;
 use routing::{Iface, RoutingTable};
 use wireless::{Upcall, Wireless};
 
@@ -33,6 +34,8 @@ pub struct Network {
     pub node_names: Vec<String>,
     /// Static routes.
     pub routes: RoutingTable,
+    /// AODV, when the scenario uses it instead of static routes.
+    pub aodv: Option<AodvRouting>,
     /// Drops at nodes (no route), per node, indexed like [`DropReason::ALL`].
     pub node_drops: Vec<[u64; DropReason::ALL.len()]>,
     /// Packets that reached their destination node, for the transport layer to take.
@@ -52,8 +55,17 @@ impl Network {
         self.process_upcalls();
     }
 
-    /// `node` holds packet `id`: deliver it there or send it on.
-    fn receive(&mut self, node: NodeId, id: PacketId) {
+    /// `node` holds packet `id`, received from neighbour `from` if it came over a radio:
+    /// deliver it there, hand it to the routing protocol, or send it on.
+    fn receive(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
+        if let crate::sim::packet::Header::Aodv(msg) = self.packets.get(id).header {
+            self.delivered += 1;
+            self.packets.remove(id);
+            if let Some(from) = from {
+                self.aodv_message(node, from, msg);
+            }
+            return;
+        }
         if self.packets.get(id).dst == node {
             self.delivered += 1;
             let p = self.packets.remove(id);
@@ -65,6 +77,10 @@ impl Network {
 
     /// `node` sends `id` on towards its destination.
     fn forward(&mut self, node: NodeId, id: PacketId) {
+        if self.aodv.is_some() {
+            self.aodv_forward(node, id);
+            return;
+        }
         let dst = self.packets.get(id).dst;
         let Some(hop) = self.routes.next_hop(node, dst) else {
             self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
@@ -103,6 +119,11 @@ impl Network {
     /// Offers a packet to radio `r`'s interface queue and lets its MAC contend.
     fn offer_radio(&mut self, r: u32, id: PacketId) {
         let radio = &mut self.wireless.radios[r as usize];
+        if radio.failed {
+            radio.stats.count_drop(DropReason::NodeDown);
+            self.discard(id);
+            return;
+        }
         match radio.ifq.enqueue(id, self.packets.get(id)) {
             Ok(()) => {
                 radio.stats.enqueued += 1;
@@ -147,7 +168,7 @@ impl Network {
             return;
         }
         let node = c.to;
-        self.receive(node, id);
+        self.receive(node, id, None);
         self.process_upcalls();
     }
 
@@ -160,19 +181,21 @@ impl Network {
                 match *up {
                     Upcall::Received(r, frame) => {
                         let node = self.wireless.radios[r as usize].node;
+                        let from = self.wireless.radios[frame.src as usize].node;
                         let Some((id, copy)) = frame.packet else {
                             continue;
                         };
                         if frame.dst.is_some() {
-                            self.receive(node, id);
+                            self.receive(node, id, Some(from));
                         } else {
                             // Every receiver of a broadcast gets a copy of its own.
                             let id = self.packets.insert(copy);
-                            self.receive(node, id);
+                            self.receive(node, id, Some(from));
                         }
                     }
                     Upcall::Status {
                         radio,
+                        next,
                         id,
                         ok,
                         broadcast,
@@ -182,10 +205,17 @@ impl Network {
                             // The original is consumed by the broadcast: count it delivered.
                             self.delivered += 1;
                             self.packets.remove(id);
-                        } else if !ok && !handed_over {
+                            continue;
+                        }
+                        if !ok && !handed_over {
                             let stats = &mut self.wireless.radios[radio as usize].stats;
                             stats.count_drop(DropReason::RetryLimit);
                             self.discard(id);
+                        }
+                        if let (false, Some(next)) = (ok, next) {
+                            let node = self.wireless.radios[radio as usize].node;
+                            let next = self.wireless.radios[next as usize].node;
+                            self.link_failed(node, radio, next);
                         }
                     }
                 }
@@ -213,6 +243,32 @@ impl Network {
             .iter_pending()
             .filter(|e| matches!(e, Event::Arrive(..)))
             .count();
-        queued + on_links as u64 + self.wireless.count_held()
+        let deferred = self
+            .events
+            .iter_pending()
+            .filter(|e| matches!(e, Event::Deferred(..)))
+            .count();
+        let buffered = self.aodv.as_ref().map_or(0, |a| a.buffered());
+        queued + on_links as u64 + deferred as u64 + self.wireless.count_held() + buffered
+    }
+
+    /// `node` fails: its radio stops, and everything it holds is dropped.
+    pub fn node_down(&mut self, node: NodeId) {
+        let r = self.wireless.radio_of_node[node as usize];
+        if r == wireless::NO_RADIO {
+            return;
+        }
+        let held = self.wireless.fail(r);
+        let stats = &mut self.wireless.radios[r as usize].stats;
+        stats.drops[DropReason::NodeDown as usize] += held.len() as u64;
+        for id in held {
+            self.discard(id);
+        }
+        if let Some(a) = self.aodv.as_mut() {
+            for id in a.take_all(node) {
+                self.node_drops[node as usize][DropReason::NodeDown as usize] += 1;
+                self.discard(id);
+            }
+        }
     }
 }

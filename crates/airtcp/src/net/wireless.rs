@@ -60,6 +60,8 @@ pub struct RadioState {
     pub idle_since: Time,
     /// The MAC's timers, indexed by [`MacTimer`].
     pub timers: [LazyTimer; 3],
+    /// The node has failed: the radio neither sends nor receives.
+    pub failed: bool,
 }
 
 struct FrameSlot {
@@ -76,6 +78,8 @@ pub enum Upcall {
     Status {
         /// The sending radio.
         radio: RadioId,
+        /// The neighbour it was for (`None`: broadcast).
+        next: Option<RadioId>,
         /// The packet.
         id: PacketId,
         /// Acknowledged (or broadcast).
@@ -213,6 +217,7 @@ impl MacIo for MacEnv<'_> {
     ) {
         self.upcalls.push(Upcall::Status {
             radio: self.me,
+            next,
             id,
             ok,
             broadcast: next.is_none(),
@@ -295,6 +300,9 @@ impl Wireless {
     ) {
         let now = events.now();
         let radio = &mut self.radios[r as usize];
+        if radio.failed {
+            return;
+        }
         let busy = radio.phy.busy(now);
         if busy == radio.was_busy {
             return;
@@ -318,6 +326,9 @@ impl Wireless {
         packets: &PacketArena,
     ) {
         let now = events.now();
+        if self.radios[r as usize].failed {
+            return;
+        }
         self.radios[r as usize].phy.signal_start(now, fid, power_mw);
         self.refresh_cca(r, events, packets);
     }
@@ -333,6 +344,10 @@ impl Wireless {
         let now = events.now();
         let frame = self.frames[fid as usize].frame;
         let radio = &mut self.radios[r as usize];
+        if radio.failed {
+            self.release(fid);
+            return;
+        }
         if let Some(rx) = radio.phy.signal_end(fid) {
             let mut ok = !rx.collided
                 && radio.rng.bernoulli(crate::phy::error_rate::frame_success(
@@ -380,6 +395,9 @@ impl Wireless {
         packets: &PacketArena,
     ) {
         let now = events.now();
+        if self.radios[r as usize].failed {
+            return;
+        }
         match self.radios[r as usize].timers[which as usize].on_event(now, generation) {
             crate::sim::TimerFire::Ignore => {}
             crate::sim::TimerFire::Reschedule(at, g) => {
@@ -393,7 +411,20 @@ impl Wireless {
 
     /// A packet was queued at radio `r`: let its MAC contend.
     pub fn kick(&mut self, r: RadioId, events: &mut EventQueue<Event>, packets: &PacketArena) {
-        self.with_mac(r, events, packets, |m, io| m.on_frame_ready(io));
+        if !self.radios[r as usize].failed {
+            self.with_mac(r, events, packets, |m, io| m.on_frame_ready(io));
+        }
+    }
+
+    /// Radio `r` fails for good. Returns the packets it held (queued, or being tried and not yet
+    /// received by the next hop), for the caller to drop.
+    pub fn fail(&mut self, r: RadioId) -> Vec<PacketId> {
+        let mut held = Vec::new();
+        let radio = &mut self.radios[r as usize];
+        radio.failed = true;
+        radio.ifq.remove_where(&mut |_| true, &mut held);
+        held.extend(self.macs[r as usize].abandon());
+        held
     }
 
     fn release(&mut self, fid: FrameId) {

@@ -43,6 +43,16 @@ impl QueueDisc for DropTail {
     fn for_each(&self, f: &mut dyn FnMut(PacketId)) {
         self.queue.iter().for_each(|&id| f(id));
     }
+
+    fn remove_where(&mut self, pred: &mut dyn FnMut(PacketId) -> bool, out: &mut Vec<PacketId>) {
+        self.queue.retain(|&id| {
+            let remove = pred(id);
+            if remove {
+                out.push(id);
+            }
+            !remove
+        });
+    }
 }
 
 #[cfg(test)]

@@ -22,4 +22,7 @@ pub trait QueueDisc {
     }
     /// Visits every queued packet (for end-of-run accounting).
     fn for_each(&self, f: &mut dyn FnMut(PacketId));
+    /// Removes the packets for which `pred` holds (in queue order) and appends them to `out`
+    /// (rerouting after a link break, emptying the queue of a failed node).
+    fn remove_where(&mut self, pred: &mut dyn FnMut(PacketId) -> bool, out: &mut Vec<PacketId>);
 }

@@ -15,7 +15,7 @@ use crate::link::{Channel, ChannelStats};
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
-use crate::net::Network;
+use crate::net::{AodvRouting, Network};
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
@@ -151,7 +151,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             ))
         }
         RoutingConfig::Aodv => {
-            return Err(err("routing.kind", "aodv is not available yet; use static"))
+            if !cfg.links.is_empty() {
+                return Err(err(
+                    "routing.kind",
+                    "aodv routes over radios only; this scenario has wired links (use static)",
+                ));
+            }
         }
     }
     let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
@@ -176,6 +181,8 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         arrived: Vec::new(),
         node_names: names.clone(),
         routes,
+        aodv: matches!(cfg.routing, RoutingConfig::Aodv)
+            .then(|| AodvRouting::new(names.len(), cfg.seed)),
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
@@ -272,6 +279,20 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             meter: GoodputMeter::new(f.start, stop, m.bin, cfg.duration),
             completion: None,
         });
+    }
+
+    for (i, fl) in cfg.failures.iter().enumerate() {
+        let n = node(format!("failures[{i}].node"), &fl.node)?;
+        if net.wireless.radio_of_node[n as usize] == NO_RADIO {
+            return Err(err(
+                format!("failures[{i}].node"),
+                "only wireless nodes can fail",
+            ));
+        }
+        if fl.at < cfg.duration {
+            net.events
+                .schedule(fl.at, EventClass::App, Event::NodeDown(n));
+        }
     }
 
     let traces = Traces {

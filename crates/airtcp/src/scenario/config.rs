@@ -36,6 +36,9 @@ pub struct ScenarioConfig {
     /// How routes are found.
     #[serde(default)]
     pub routing: RoutingConfig,
+    /// Nodes that fail during the run.
+    #[serde(default)]
+    pub failures: Vec<FailureConfig>,
     /// Wired point-to-point links.
     #[serde(default)]
     pub links: Vec<LinkConfig>,
@@ -607,6 +610,17 @@ pub enum ErrorProcessConfig {
         /// Longest state duration, ns.
         hold_max: Nanos,
     },
+}
+
+/// A node failure: from `at` on, the node's radio neither sends nor receives and whatever it
+/// holds is lost.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureConfig {
+    /// The node.
+    pub node: String,
+    /// When, ns.
+    pub at: Nanos,
 }
 
 /// Route computation.

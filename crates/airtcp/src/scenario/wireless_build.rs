@@ -132,6 +132,7 @@ pub fn build_radios(
                 LazyTimer::default(),
                 LazyTimer::default(),
             ],
+            failed: false,
         });
         macs.push(Dcf::new(i as u32, params));
     }

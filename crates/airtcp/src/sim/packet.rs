@@ -4,6 +4,7 @@
 //! and is freed when it is delivered or dropped. Queues and events carry the 4-byte
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
+use crate::net::aodv::AodvMsg;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 
 use super::time::Time;
@@ -27,6 +28,8 @@ pub enum Header {
         /// Payload bytes.
         len: u32,
     },
+    /// An AODV control message (sent one hop at a time).
+    Aodv(AodvMsg),
 }
 
 /// A packet in the network.
@@ -61,15 +64,18 @@ pub enum DropReason {
     NoRoute,
     /// The MAC gave up after its retry limit.
     RetryLimit,
+    /// The node holding it failed.
+    NodeDown,
 }
 
 impl DropReason {
     /// All reasons, in reporting order.
-    pub const ALL: [DropReason; 4] = [
+    pub const ALL: [DropReason; 5] = [
         DropReason::QueueFull,
         DropReason::ChannelError,
         DropReason::NoRoute,
         DropReason::RetryLimit,
+        DropReason::NodeDown,
     ];
 
     /// Stable snake_case name used in results.
@@ -79,6 +85,7 @@ impl DropReason {
             DropReason::ChannelError => "channel_error",
             DropReason::NoRoute => "no_route",
             DropReason::RetryLimit => "retry_limit",
+            DropReason::NodeDown => "node_down",
         }
     }
 }

@@ -1,0 +1,207 @@
+//! Glue between the network layer and AODV: packets waiting for a route, control messages as
+//! packets (broadcasts jittered by 0-10 ms), discovery timers, link-break handling.
+
+use std::collections::VecDeque;
+
+use super::aodv::{Aodv, AodvAction, AodvMsg};
+use super::wireless::NO_RADIO;
+use super::Network;
+use crate::sim::packet::{DropReason, Header};
+use crate::sim::time::MILLIS;
+use crate::sim::{EventClass, NodeId, Packet, PacketId, Rng, Time};
+use crate::world::Event;
+
+/// Packets a node buffers while it looks for routes (ns-2's AODV queue holds 64).
+pub const BUFFER_PACKETS: usize = 64;
+/// Largest jitter of a broadcast control message.
+pub const MAX_JITTER: Time = 10 * MILLIS;
+
+/// AODV with its per-node packet buffers.
+pub struct AodvRouting {
+    /// The protocol.
+    pub proto: Aodv,
+    buffers: Vec<VecDeque<PacketId>>,
+    jitter: Rng,
+    scratch: Vec<PacketId>,
+}
+
+impl AodvRouting {
+    /// AODV for `n` nodes.
+    pub fn new(n: usize, seed: u64) -> Self {
+        AodvRouting {
+            proto: Aodv::new(n),
+            buffers: vec![VecDeque::new(); n],
+            jitter: Rng::stream(seed, "aodv/jitter"),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Packets waiting for routes, all nodes.
+    pub fn buffered(&self) -> u64 {
+        self.buffers.iter().map(|b| b.len() as u64).sum()
+    }
+
+    /// Takes every packet `node` buffers.
+    pub fn take_all(&mut self, node: NodeId) -> Vec<PacketId> {
+        self.buffers[node as usize].drain(..).collect()
+    }
+}
+
+impl Network {
+    /// Forwarding under AODV: the next hop from the route table, or buffer and discover.
+    pub(super) fn aodv_forward(&mut self, node: NodeId, id: PacketId) {
+        let now = self.events.now();
+        let r = self.wireless.radio_of_node[node as usize];
+        let dst = self.packets.get(id).dst;
+        let a = self.aodv.as_mut().expect("aodv");
+        if r == NO_RADIO {
+            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
+            self.discard(id);
+            return;
+        }
+        if let Some(next) = a.proto.next_hop(node, dst, now) {
+            self.packets.get_mut(id).next_hop = next;
+            self.offer_radio(r, id);
+            return;
+        }
+        let buf = &mut a.buffers[node as usize];
+        if buf.len() >= BUFFER_PACKETS {
+            self.node_drops[node as usize][DropReason::QueueFull as usize] += 1;
+            self.discard(id);
+            return;
+        }
+        buf.push_back(id);
+        a.proto.discover(node, dst, now);
+        self.apply_aodv();
+    }
+
+    /// A control message from neighbour `from` reached `node`.
+    pub(super) fn aodv_message(&mut self, node: NodeId, from: NodeId, msg: AodvMsg) {
+        let now = self.events.now();
+        let Some(a) = self.aodv.as_mut() else { return };
+        a.proto.on_message(node, from, msg, now);
+        self.apply_aodv();
+    }
+
+    /// A discovery timer fired.
+    pub fn aodv_timer(&mut self, node: NodeId, dst: NodeId, attempt: u32) {
+        let now = self.events.now();
+        let Some(a) = self.aodv.as_mut() else { return };
+        a.proto.on_discovery_timeout(node, dst, attempt, now);
+        self.apply_aodv();
+        self.process_upcalls();
+    }
+
+    /// A jittered control message is due.
+    pub fn send_deferred(&mut self, id: PacketId) {
+        let node = self.packets.get(id).src;
+        let r = self.wireless.radio_of_node[node as usize];
+        self.offer_radio(r, id);
+        self.process_upcalls();
+    }
+
+    /// The MAC of `node` (radio `radio`) gave up on a frame to neighbour `next`. Under AODV,
+    /// routes through `next` break, and packets queued for it are routed again.
+    pub(super) fn link_failed(&mut self, node: NodeId, radio: u32, next: NodeId) {
+        let Some(a) = self.aodv.as_mut() else { return };
+        a.proto.link_broken(node, next);
+        let mut stranded = std::mem::take(&mut a.scratch);
+        let packets = &self.packets;
+        self.wireless.radios[radio as usize]
+            .ifq
+            .remove_where(&mut |id| packets.get(id).next_hop == next, &mut stranded);
+        self.apply_aodv();
+        for &id in &stranded {
+            self.forward(node, id);
+        }
+        stranded.clear();
+        if let Some(a) = self.aodv.as_mut() {
+            a.scratch = stranded;
+        }
+    }
+
+    /// Carries out what the protocol asked for.
+    fn apply_aodv(&mut self) {
+        loop {
+            let Some(a) = self.aodv.as_mut() else { return };
+            if a.proto.out.is_empty() {
+                return;
+            }
+            let actions = std::mem::take(&mut a.proto.out);
+            for act in &actions {
+                self.apply_one(*act);
+            }
+        }
+    }
+
+    fn apply_one(&mut self, act: AodvAction) {
+        let now = self.events.now();
+        match act {
+            AodvAction::Send { node, to, msg } => {
+                let id = self.packets.insert(Packet {
+                    uid: 0,
+                    flow: u32::MAX,
+                    src: node,
+                    dst: to.unwrap_or(NodeId::MAX),
+                    next_hop: to.unwrap_or(NodeId::MAX),
+                    size: msg.size(),
+                    created: now,
+                    header: Header::Aodv(msg),
+                });
+                let r = self.wireless.radio_of_node[node as usize];
+                if to.is_some() {
+                    self.offer_radio(r, id);
+                } else {
+                    let a = self.aodv.as_mut().expect("aodv");
+                    let delay = (a.jitter.uniform() * MAX_JITTER as f64) as Time;
+                    self.events
+                        .schedule(now + delay, EventClass::App, Event::Deferred(id));
+                }
+            }
+            AodvAction::RouteReady { node, dst } => {
+                let a = self.aodv.as_mut().expect("aodv");
+                let mut ready = std::mem::take(&mut a.scratch);
+                let packets = &self.packets;
+                a.buffers[node as usize].retain(|&id| {
+                    let hit = packets.get(id).dst == dst;
+                    if hit {
+                        ready.push(id);
+                    }
+                    !hit
+                });
+                for &id in &ready {
+                    self.aodv_forward(node, id);
+                }
+                ready.clear();
+                if let Some(a) = self.aodv.as_mut() {
+                    a.scratch = ready;
+                }
+            }
+            AodvAction::DiscoveryFailed { node, dst } => {
+                let a = self.aodv.as_mut().expect("aodv");
+                let packets = &self.packets;
+                let mut dropped = Vec::new();
+                a.buffers[node as usize].retain(|&id| {
+                    let hit = packets.get(id).dst == dst;
+                    if hit {
+                        dropped.push(id);
+                    }
+                    !hit
+                });
+                for id in dropped {
+                    self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
+                    self.discard(id);
+                }
+            }
+            AodvAction::Timer {
+                node,
+                dst,
+                at,
+                attempt,
+            } => {
+                self.events
+                    .schedule(at, EventClass::Timer, Event::AodvTimer(node, dst, attempt));
+            }
+        }
+    }
+}
