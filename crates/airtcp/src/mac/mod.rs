@@ -1,6 +1,7 @@
-//! Medium access control: IEEE 802.11 DCF for the wireless meshes. (The slotted base-station
-//! downlink and the ideal conflict-graph scheduler will live beside it.)
+//! Medium access control: the IEEE 802.11 DCF for the wireless meshes, and the idealised slotted
+//! conflict-graph model with its max-weight scheduler.
 
+pub mod conflict_graph;
 pub mod dcf;
 pub mod frame;
 pub mod timing;

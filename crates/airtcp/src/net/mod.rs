@@ -8,6 +8,7 @@
 
 pub mod aodv;
 pub mod on_demand;
+pub mod paths;
 pub mod routing;
 pub mod wireless;
 
