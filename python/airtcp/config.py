@@ -475,6 +475,10 @@ class RadioConfig(_Model):
     rx_threshold: Power = -64.374692
     cs_threshold: Power = -78.071539
     capture_threshold: Ratio = 10.0
+    # "capture": ns-2 (lost unless capture_threshold above the interference); "sinr": ns-3.
+    reception: Literal["capture", "sinr"] = "capture"
+    # "data": ACKs at the data rate, as ns-3's ad-hoc stations send them.
+    ack_rate: Literal["basic", "data"] = "basic"
     noise: Power = -93.58
     preamble: Literal["long", "short"] = "long"
     queue: QueueConfig = Field(default_factory=lambda: DroptailQueue(kind="droptail", packets=50))

@@ -442,6 +442,8 @@ def test_kind_tags_match_the_core() -> None:
         "TopologyConfig": config.TopologyConfig,
         "Standard": config.RadioConfig.model_fields["standard"].annotation,
         "Preamble": config.RadioConfig.model_fields["preamble"].annotation,
+        "ReceptionModel": config.RadioConfig.model_fields["reception"].annotation,
+        "AckRate": config.RadioConfig.model_fields["ack_rate"].annotation,
         "PropagationConfig": config.PropagationConfig,
         "FadingConfig": config.FadingConfig,
         "ErrorProcessConfig": config.ErrorProcessConfig,

@@ -19,7 +19,7 @@ from airtcp.errors import ScenarioError
 from support import EXAMPLES, REPO, minimal_scenario, run_cli
 
 CHAIN3 = EXAMPLES / "chain3.yaml"
-GRID_AODV = REPO / "scenarios" / "wireless" / "grid_aodv.yaml"
+GRID_AODV = REPO / "scenarios" / "examples" / "grid_aodv.yaml"
 
 CHAIN3_TEXT = """\
 name: chain-3
@@ -49,6 +49,8 @@ DEFAULT_RADIO = {
     "rx_threshold": -64.374692,
     "cs_threshold": -78.071539,
     "capture_threshold": 10.0,
+    "reception": "capture",
+    "ack_rate": "basic",
     "noise": -93.58,
     "preamble": "long",
     "queue": {"kind": "droptail", "packets": 50},
@@ -498,7 +500,8 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "radio.queue.packets: must be at least 1, got 0"),
     ("unknown radio field", wireless(radio=radio(txpower="15dBm")),
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
-     "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, noise, preamble, "
+     "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
+     "noise, preamble, "
      "queue, short_retry_limit, long_retry_limit, mac_overhead"),
     ("block fading with neither", wireless(radio=radio(fading={"kind": "block"})),
      "radio.fading: block fading needs exactly one of coherence (a duration) or doppler (a frequency), got neither"),

@@ -60,3 +60,53 @@ fn wireless_runs_are_deterministic() {
     assert_eq!(once(1), once(1));
     assert_ne!(once(1), once(2));
 }
+
+/// ns-3 3.44's figures for the same chains, measured by `python -m airtcp.bench_wifi` and stored
+/// in bench/wifi/ns3_reference.json (mean of seeds 1-3, basic access, classic recovery).
+fn ns3_chain_reference() -> Vec<f64> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../bench/wifi/ns3_reference.json"
+    );
+    let text = std::fs::read_to_string(path).expect("bench/wifi/ns3_reference.json");
+    let v: Value = serde_json::from_str(&text).expect("reference JSON");
+    v["chain"]["variants"]["basic_classic"]
+        .as_array()
+        .expect("chain rows")
+        .iter()
+        .map(|row| row["goodput_kbps"].as_f64().expect("goodput") * 1e3)
+        .collect()
+}
+
+#[test]
+fn chains_of_one_to_eight_hops_match_ns3_within_20_percent() {
+    // Configured as the ns-3 program is: SINR-only reception (ns-3 has no capture threshold),
+    // ACKs at the data rate (ns-3's ad-hoc stations), 52-byte TCP/IP headers (timestamps),
+    // ssthresh from the pipe, a 500-packet interface queue, goodput over 99 s.
+    let reference = ns3_chain_reference();
+    let mut rows = Vec::new();
+    let mut worst: f64 = 0.0;
+    for hops in 1..=8u32 {
+        let mut g = 0.0;
+        for seed in 1..=3u64 {
+            let mut v = chain(hops, 100 * S, false);
+            v["seed"] = json!(seed);
+            v["radio"]["reception"] = json!("sinr");
+            v["radio"]["ack_rate"] = json!("data");
+            v["radio"]["queue"] = json!({"kind": "droptail", "packets": 500});
+            v["flows"][0]["transport"]["header_bytes"] = json!(52);
+            v["flows"][0]["transport"]["ssthresh_basis"] = json!("pipe");
+            g += run(&v).flows[0].goodput_bps * 100.0 / 99.0 / 3.0;
+        }
+        let ns3 = reference[hops as usize - 1];
+        worst = worst.max((g / ns3 - 1.0).abs());
+        rows.push(format!(
+            "{hops} hops: airtcp {:.1} kbps, ns-3 {:.1} kbps ({:.3})",
+            g / 1e3,
+            ns3 / 1e3,
+            g / ns3
+        ));
+    }
+    eprintln!("{}", rows.join("\n"));
+    assert!(worst <= 0.20, "{}", rows.join("\n"));
+}

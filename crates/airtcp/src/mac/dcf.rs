@@ -370,7 +370,7 @@ impl Dcf {
                         dst: Some(frame.src),
                         nav: 0,
                         bytes: super::timing::ACK_BYTES,
-                        rate_bps: t.basic_rate,
+                        rate_bps: t.ack_rate,
                         airtime: t.ack_time(),
                         packet: None,
                         duplicate: false,

@@ -40,6 +40,8 @@ pub struct Timing {
     pub data_rate: u64,
     /// Rate of control frames and broadcasts.
     pub basic_rate: u64,
+    /// Rate of ACK frames.
+    pub ack_rate: u64,
 }
 
 impl Timing {
@@ -62,6 +64,7 @@ impl Timing {
             cw_max: 1023,
             data_rate,
             basic_rate,
+            ack_rate: basic_rate,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, 1_000_000) + difs;
         t
@@ -75,7 +78,7 @@ impl Timing {
 
     /// ACK air time.
     pub fn ack_time(&self) -> Time {
-        self.airtime(ACK_BYTES, self.basic_rate)
+        self.airtime(ACK_BYTES, self.ack_rate)
     }
 
     /// CTS air time.

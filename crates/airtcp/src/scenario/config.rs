@@ -485,6 +485,12 @@ pub struct RadioConfig {
     /// ratio, dB (ns-2's CPThresh).
     #[serde(default = "default_capture")]
     pub capture_threshold: f64,
+    /// How a locked frame fares against interference.
+    #[serde(default)]
+    pub reception: ReceptionModel,
+    /// Rate of ACK frames.
+    #[serde(default)]
+    pub ack_rate: AckRate,
     /// Noise power in the channel, dBm (thermal noise in 22 MHz plus a 7 dB noise figure).
     #[serde(default = "default_noise")]
     pub noise: f64,
@@ -503,6 +509,31 @@ pub struct RadioConfig {
     /// Bytes the MAC adds to a network packet: 24 header + 4 FCS + 8 LLC/SNAP.
     #[serde(default = "default_mac_overhead")]
     pub mac_overhead: u32,
+}
+
+/// Reception under interference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceptionModel {
+    /// ns-2: the frame is lost once its power is not `capture_threshold` above the sum of the
+    /// other signals; otherwise the SINR error model decides.
+    #[default]
+    Capture,
+    /// ns-3: only the SINR-based error model decides (no capture threshold).
+    Sinr,
+}
+
+/// Rate of ACK frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AckRate {
+    /// The basic rate, as 802.11 prescribes for control responses in a BSS basic rate set of
+    /// the lowest rate.
+    #[default]
+    Basic,
+    /// The data rate of the frame acknowledged (ns-3's ad-hoc stations put every 802.11b rate in
+    /// their basic rate set, so their ACKs go at the data rate).
+    Data,
 }
 
 /// Path loss models.

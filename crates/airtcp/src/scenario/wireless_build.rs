@@ -1,7 +1,9 @@
 //! Building the radios of a scenario: thresholds, neighbour lists (with a spatial grid), DCFs,
 //! interface queues and per-link error processes; and the wireless edges of the routing graph.
 
-use super::config::{Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig};
+use super::config::{
+    AckRate, Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, ReceptionModel,
+};
 use super::topology::Placed;
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, DcfParams};
@@ -76,7 +78,10 @@ pub fn build_radios(
     let th = PhyThresholds {
         rx_mw: dbm_to_mw(cfg.rx_threshold),
         cs_mw: dbm_to_mw(cfg.cs_threshold),
-        capture_ratio: 10f64.powf(cfg.capture_threshold / 10.0),
+        capture_ratio: match cfg.reception {
+            ReceptionModel::Capture => 10f64.powf(cfg.capture_threshold / 10.0),
+            ReceptionModel::Sinr => 0.0,
+        },
         noise_mw: dbm_to_mw(cfg.noise),
     };
     let floor = cfg.rx_threshold.min(cfg.cs_threshold)
@@ -92,7 +97,10 @@ pub fn build_radios(
             .filter(|&p| p >= floor)
             .map(dbm_to_mw)
     });
-    let timing = Timing::dot11b(cfg.data_rate, cfg.basic_rate, cfg.preamble);
+    let mut timing = Timing::dot11b(cfg.data_rate, cfg.basic_rate, cfg.preamble);
+    if cfg.ack_rate == AckRate::Data {
+        timing.ack_rate = cfg.data_rate;
+    }
     let params = DcfParams {
         timing,
         rts_cts: cfg.rts_cts,

@@ -1,0 +1,276 @@
+//! Configuration of a slotted base-station downlink, in the style of
+//! [`crate::scenario::config`]: every struct denies unknown fields, every enum with data is
+//! internally tagged by `kind`, names are snake_case, durations are integer nanoseconds.
+//!
+//! The defaults reproduce the ns-2 setup of paper 002 §V-B: 10 ms slots, a 10 MHz WiMax-like
+//! downlink with eight AMC modes, Rayleigh fading with a 128 Hz Doppler spread, 2000-packet
+//! buffers and the queueing-delay MaxWeight scheduler of its eq. (10). Only the users (and their
+//! mean SNRs) must be given. See `docs/downlink.md` for what is taken from the papers and what
+//! is assumed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::config::Nanos;
+
+/// A base station serving several users over one shared, slotted downlink.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DownlinkConfig {
+    /// The node that acts as the base station (node name).
+    pub base_station: String,
+    /// The users (user equipments), in the order that numbers them 0, 1, ...
+    pub users: Vec<DownlinkUserConfig>,
+    /// Slot length, ns (> 0). Paper 002: 10 ms.
+    #[serde(default = "default_slot")]
+    pub slot: Nanos,
+    /// Channel bandwidth, Hz (> 0). A mode of spectral efficiency e carries
+    /// e x bandwidth x slot x `rate_scale` bits per slot. Paper 002: 10 MHz (ns-2), 5 MHz (fluid).
+    #[serde(default = "default_bandwidth")]
+    pub bandwidth: f64,
+    /// Fraction of the nominal bits per slot that carries user data (frame preambles, MAPs, the
+    /// uplink subframe, ...), in (0, 1]. 1 = none; see `docs/downlink.md` for calibrating it.
+    #[serde(default = "default_rate_scale")]
+    pub rate_scale: f64,
+    /// The adaptive modulation and coding table.
+    #[serde(default)]
+    pub amc: AmcConfig,
+    /// Small-scale fading of every user's channel (independent per user).
+    #[serde(default)]
+    pub fading: SlotFadingConfig,
+    /// Who is served in each slot.
+    #[serde(default)]
+    pub scheduler: SchedulerConfig,
+    /// Capacity of each user's drop-tail queue at the base station, packets (>= 1).
+    #[serde(default = "default_queue_packets")]
+    pub queue_packets: u32,
+    /// What happens to a packet that does not fit in what is left of a slot.
+    #[serde(default)]
+    pub service: ServiceConfig,
+    /// Window of the per-user average throughput, slots (>= 1): the exponentially weighted
+    /// average gives weight 1 / window to the newest slot. Paper 002 eq. (8): 256.
+    #[serde(default = "default_average_window")]
+    pub average_window: u32,
+    /// Optional packet erasures on top of the AMC rate (paper 004's bimodal channel); none if
+    /// absent.
+    #[serde(default)]
+    pub erasure: Option<ErasureConfig>,
+}
+
+/// One user of the downlink.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DownlinkUserConfig {
+    /// The user's node (node name).
+    pub node: String,
+    /// Average received signal-to-noise ratio, dB. Paper 002: 12, 19, 13, 16 (ns-2) and
+    /// 11, 17, 12, 15 (fluid model).
+    pub mean_snr: f64,
+}
+
+/// Adaptive modulation and coding tables (see [`super::amc`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AmcConfig {
+    /// The eight IEEE 802.16e modes QPSK 1/2 ... 64-QAM 5/6 (paper 002's ns-2 downlink).
+    #[default]
+    #[serde(rename = "ieee802_16e")]
+    Ieee80216e,
+    /// The first `count` convolutionally coded modes of Liu, Zhou & Giannakis (2004), Table I,
+    /// switched where each mode's packet error rate falls to `target_per` (paper 002's fluid
+    /// model: 5 modes).
+    Liu2004 {
+        /// Number of modes, 1..=6, lowest first.
+        #[serde(default = "default_liu_count")]
+        count: u32,
+        /// Packet error rate at which a mode becomes usable, in (0, 1).
+        #[serde(default = "default_target_per")]
+        target_per: f64,
+    },
+    /// A table given mode by mode.
+    Custom {
+        /// Modes in increasing order of threshold.
+        modes: Vec<AmcModeConfig>,
+    },
+}
+
+/// One row of a custom AMC table.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AmcModeConfig {
+    /// Lowest instantaneous SNR at which the mode is used, dB. Thresholds must increase.
+    pub min_snr: f64,
+    /// Spectral efficiency: information bits per second per hertz (modulation bits per symbol
+    /// times code rate), > 0 and not decreasing along the table.
+    pub efficiency: f64,
+}
+
+/// Small-scale fading of the per-user channels, one gain per slot (block fading).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SlotFadingConfig {
+    /// No fading: every slot sees the mean SNR.
+    None,
+    /// Rayleigh, independent from slot to slot: an Exp(1) power gain per slot.
+    Rayleigh,
+    /// Rayleigh with a first-order Gauss-Markov (AR(1)) complex gain whose slot-to-slot
+    /// correlation is J0(2 pi f_d T) (Clarke's autocorrelation at one slot lag).
+    GaussMarkov {
+        /// Maximum Doppler frequency f_d, Hz (>= 0). Paper 002: 128 Hz (ns-2), 20 Hz (fluid).
+        doppler: f64,
+    },
+    /// Rayleigh from a sum of sinusoids with random phases and arrival angles (Zheng & Xiao
+    /// 2003): Clarke's autocorrelation J0(2 pi f_d tau) at every lag, not only the first.
+    Clarke {
+        /// Maximum Doppler frequency f_d, Hz (>= 0).
+        doppler: f64,
+        /// Number of sinusoids M (>= 1; 8 or more for a Rayleigh-like envelope).
+        #[serde(default = "default_sinusoids")]
+        sinusoids: u32,
+    },
+}
+
+impl Default for SlotFadingConfig {
+    fn default() -> Self {
+        SlotFadingConfig::GaussMarkov { doppler: 128.0 }
+    }
+}
+
+/// Slot schedulers (see [`super::scheduler`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SchedulerConfig {
+    /// Backlogged users in turn, blind to the channel.
+    RoundRobin,
+    /// The backlogged user with the highest instantaneous SNR.
+    MaxSnr,
+    /// The backlogged user with the largest queue length x instantaneous rate.
+    MaxWeight,
+    /// Paper 002 eq. (10): the largest queue length / average throughput x instantaneous rate
+    /// (a queueing-delay estimate times the rate).
+    #[default]
+    DelayMaxWeight,
+    /// M-LWDF (Andrews et al. 2001): the largest head-of-line delay x instantaneous rate /
+    /// average throughput.
+    Mlwdf,
+}
+
+/// What the base station does with a packet that does not fit in the rest of a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceConfig {
+    /// Send as much of it as fits and continue in the user's next slot (802.16 MAC
+    /// fragmentation, without the fragmentation subheader): every granted byte carries data
+    /// while the queue lasts.
+    #[default]
+    Fragment,
+    /// Send whole packets only and leave the rest of the slot unused. A packet larger than the
+    /// user's whole budget waits until a slot with a larger budget comes.
+    WholePackets,
+}
+
+/// Packet erasures decided per served packet after the AMC rate is applied.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ErasureConfig {
+    /// Paper 004 §IV: each user's packet success probability is `low` or `high`; a state lasts
+    /// a duration uniform in [`hold_min`, `hold_max`], after which the next state is drawn,
+    /// `low` with probability `low_probability` (it may repeat).
+    Bimodal {
+        /// Success probability of the bad state, [0, 1].
+        low: f64,
+        /// Success probability of the good state, [0, 1]. Paper 004: 1.
+        high: f64,
+        /// Probability that a new state is the bad one, [0, 1]. Paper 004: 0.1 and 0.25.
+        low_probability: f64,
+        /// Shortest state duration, ns (> 0). Paper 004: 100 ms.
+        hold_min: Nanos,
+        /// Longest state duration, ns (>= `hold_min`). Paper 004: 200 ms.
+        hold_max: Nanos,
+    },
+}
+
+fn default_slot() -> Nanos {
+    10_000_000
+}
+fn default_bandwidth() -> f64 {
+    10e6
+}
+fn default_rate_scale() -> f64 {
+    1.0
+}
+fn default_queue_packets() -> u32 {
+    2000
+}
+fn default_average_window() -> u32 {
+    256
+}
+fn default_liu_count() -> u32 {
+    5
+}
+fn default_target_per() -> f64 {
+    0.01
+}
+fn default_sinusoids() -> u32 {
+    16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_paper_002_ns2_setup() {
+        let cfg: DownlinkConfig = serde_json::from_str(
+            r#"{"base_station": "bs", "users": [{"node": "ue0", "mean_snr": 12}]}"#,
+        )
+        .unwrap();
+        assert_eq!(cfg.slot, 10_000_000);
+        assert_eq!(cfg.bandwidth, 10e6);
+        assert!(matches!(cfg.amc, AmcConfig::Ieee80216e));
+        assert!(
+            matches!(cfg.fading, SlotFadingConfig::GaussMarkov { doppler } if doppler == 128.0)
+        );
+        assert_eq!(cfg.scheduler, SchedulerConfig::DelayMaxWeight);
+        assert_eq!(cfg.queue_packets, 2000);
+        assert_eq!(cfg.service, ServiceConfig::Fragment);
+        assert_eq!(cfg.average_window, 256);
+        assert!(cfg.erasure.is_none());
+    }
+
+    #[test]
+    fn tagged_enums_and_unknown_fields() {
+        let cfg: DownlinkConfig = serde_json::from_str(
+            r#"{"base_station": "bs", "users": [],
+                "amc": {"kind": "liu2004"},
+                "fading": {"kind": "clarke", "doppler": 20},
+                "scheduler": {"kind": "round_robin"},
+                "service": "whole_packets",
+                "erasure": {"kind": "bimodal", "low": 0.5, "high": 1, "low_probability": 0.1,
+                            "hold_min": 100000000, "hold_max": 200000000}}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            cfg.amc,
+            AmcConfig::Liu2004 { count: 5, target_per } if target_per == 0.01
+        ));
+        assert!(matches!(
+            cfg.fading,
+            SlotFadingConfig::Clarke { sinusoids: 16, .. }
+        ));
+        assert_eq!(cfg.scheduler, SchedulerConfig::RoundRobin);
+        assert_eq!(cfg.service, ServiceConfig::WholePackets);
+        let amc: AmcConfig = serde_json::from_str(r#"{"kind": "ieee802_16e"}"#).unwrap();
+        assert!(matches!(amc, AmcConfig::Ieee80216e));
+        assert!(serde_json::from_str::<DownlinkConfig>(
+            r#"{"base_station": "bs", "users": [], "slots": 5}"#
+        )
+        .is_err());
+        assert!(
+            serde_json::from_str::<SchedulerConfig>(r#"{"kind": "max_sinr"}"#).is_err(),
+            "unknown kind"
+        );
+        // serde's deny_unknown_fields does not reach the unit variants of an internally tagged
+        // enum ({"kind": "max_snr", "x": 1} parses), as for `FadingConfig`; the front end's
+        // schema rejects such input before it gets here.
+    }
+}
