@@ -1,0 +1,177 @@
+// 802.11b chain reference: nodes n0..nN on a line 200 m apart, range model 250 m (only adjacent
+// nodes hear each other), static routes along the line, one bulk TCP NewReno flow n0 -> nN.
+// Prints one JSON line. bench/wifi/README.md has the full configuration.
+//
+// Usage: wifi_chain --hops=N [--duration=100] [--start=1] [--seed=1] [--rtscts=0|1]
+//                   [--recovery=classic|prr] [--qdisc=none|default] [--spacing=200]
+//                   [--range=250] [--params=0|1]
+
+#include "wifi_common.h"
+
+using namespace ns3;
+using namespace wifibench;
+
+namespace
+{
+
+uint64_t g_recoveries = 0;
+uint64_t g_rtos = 0;
+
+void
+OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_RECOVERY)
+    {
+        ++g_recoveries;
+    }
+    else if (now == TcpSocketState::CA_LOSS)
+    {
+        ++g_rtos;
+    }
+}
+
+void
+HookSenderSocket()
+{
+    // The sender's socket exists only once BulkSendApplication has started.
+    bool ok = Config::ConnectWithoutContextFailSafe(
+        "/NodeList/0/$ns3::TcpL4Protocol/SocketList/*/CongState",
+        MakeCallback(&OnCongState));
+    NS_ABORT_MSG_IF(!ok, "sender socket not found");
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t hops = 1;
+    double duration = 100.0;
+    double start = 1.0;
+    uint32_t seed = 1;
+    bool rtsCts = false;
+    std::string recovery = "classic";
+    std::string qdisc = "none";
+    double spacing = 200.0;
+    double range = 250.0;
+    bool params = false;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("hops", "number of hops N (N+1 nodes)", hops);
+    cmd.AddValue("duration", "simulated seconds (flow and simulation stop)", duration);
+    cmd.AddValue("start", "flow start (s)", start);
+    cmd.AddValue("seed", "run number for the ns-3 RNG (RngSeedManager::SetRun)", seed);
+    cmd.AddValue("rtscts", "protect every data frame with RTS/CTS", rtsCts);
+    cmd.AddValue("recovery", "classic or prr (ns-3's default)", recovery);
+    cmd.AddValue("qdisc", "none (WifiMacQueue only) or default (ns-3's FqCoDel)", qdisc);
+    cmd.AddValue("spacing", "distance between neighbours (m)", spacing);
+    cmd.AddValue("range", "RangePropagationLossModel MaxRange (m)", range);
+    cmd.AddValue("params", "add the attribute dump of n0's device to the output", params);
+    cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(hops < 1, "--hops must be at least 1");
+    NS_ABORT_MSG_IF(qdisc != "none" && qdisc != "default", "--qdisc is none or default");
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+    ConfigureTcp(recovery, 1 << 20);
+
+    const uint32_t n = hops + 1;
+    NodeContainer nodes;
+    nodes.Create(n);
+    std::vector<Vector> positions;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        positions.emplace_back(spacing * i, 0.0, 0.0);
+    }
+    PlaceNodes(nodes, positions);
+
+    WifiOptions wopt;
+    wopt.rtsCts = rtsCts;
+    wopt.rangeM = range;
+    NetDeviceContainer devices = InstallWifi(nodes, wopt);
+
+    // Static routing only: ns-3's global routing would treat the shared channel as one broadcast
+    // network and route every pair directly.
+    InternetStackHelper stack;
+    Ipv4StaticRoutingHelper staticRouting;
+    stack.SetRoutingHelper(staticRouting);
+    stack.Install(nodes);
+    Ipv4AddressHelper address;
+    address.SetBase("10.0.0.0", "255.255.255.0");
+    Ipv4InterfaceContainer ifaces = address.Assign(devices);
+    if (qdisc == "none")
+    {
+        RemoveQueueDiscs(devices);
+    }
+
+    // Host routes along the line: towards higher indices via i+1, lower via i-1. They are /32,
+    // so they win over the connected /24 route that would send every packet directly.
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<Ipv4StaticRouting> rt =
+            staticRouting.GetStaticRouting(nodes.Get(i)->GetObject<Ipv4>());
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (j == i)
+            {
+                continue;
+            }
+            uint32_t next = j > i ? i + 1 : i - 1;
+            rt->AddHostRouteTo(ifaces.GetAddress(j), ifaces.GetAddress(next), 1);
+        }
+    }
+
+    // Permanent ARP entries for every address on the channel: no ARP exchange ever happens.
+    NeighborCacheHelper neighbors;
+    neighbors.PopulateNeighborCache();
+
+    const uint16_t port = 50000;
+    BulkSendHelper source("ns3::TcpSocketFactory",
+                          InetSocketAddress(ifaces.GetAddress(hops), port));
+    source.SetAttribute("MaxBytes", UintegerValue(0));
+    source.SetAttribute("SendSize", UintegerValue(1000));
+    ApplicationContainer sourceApp = source.Install(nodes.Get(0));
+    sourceApp.Start(Seconds(start));
+    sourceApp.Stop(Seconds(duration));
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinkApp = sinkHelper.Install(nodes.Get(hops));
+    sinkApp.Start(Seconds(0.0));
+    sinkApp.Stop(Seconds(duration));
+
+    HookWifiCounters(devices);
+    Simulator::Schedule(Seconds(start) + MilliSeconds(1), &HookSenderSocket);
+
+    Simulator::Stop(Seconds(duration));
+    double simWall = TimedRun();
+
+    uint64_t rxBytes = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
+    Json out;
+    out.Str("simulator", "ns-3.44")
+        .Str("case", "chain")
+        .Int("hops", hops)
+        .Int("seed", seed)
+        .Bool("rtscts", rtsCts)
+        .Str("recovery", recovery)
+        .Str("qdisc", qdisc)
+        .Num("spacing_m", spacing)
+        .Num("range_m", range)
+        .Num("start_s", start)
+        .Num("duration_s", duration)
+        .Num("goodput_bps", rxBytes * 8.0 / (duration - start))
+        .Int("rx_bytes", rxBytes)
+        .Int("tcp_recoveries", g_recoveries)
+        .Int("tcp_rtos", g_rtos)
+        .Num("sim_wall_s", simWall)
+        .Int("events", Simulator::GetEventCount())
+        .Int("peak_rss_kib", PeakRssKiB())
+        .Raw("wifi", WifiCountersJson());
+    if (params)
+    {
+        out.Raw("params", ParamsJson(DynamicCast<WifiNetDevice>(devices.Get(0))));
+    }
+    std::cout << out.Text() << std::endl;
+
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,693 @@
+// Shared parts of the 802.11b reference programs (wifi_chain.cc, wifi_grid.cc,
+// wifi_saturation.cc): the PHY/MAC set-up every case uses, counters fed by trace sources, a
+// dump of the attribute values ns-3 actually runs with, and a minimal JSON writer so that each
+// program prints exactly one JSON line. bench/wifi/README.md describes the configuration.
+
+#ifndef AIRTCP_BENCH_WIFI_COMMON_H
+#define AIRTCP_BENCH_WIFI_COMMON_H
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/propagation-module.h"
+#include "ns3/traffic-control-module.h"
+#include "ns3/wifi-module.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wifibench
+{
+
+using namespace ns3;
+
+// ------------------------------------------------------------------------------------------
+// JSON output
+
+inline std::string
+Quote(const std::string& s)
+{
+    std::ostringstream os;
+    os << '"';
+    for (char c : s)
+    {
+        switch (c)
+        {
+        case '"':
+            os << "\\\"";
+            break;
+        case '\\':
+            os << "\\\\";
+            break;
+        case '\n':
+            os << "\\n";
+            break;
+        case '\t':
+            os << "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                os << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c)
+                   << std::dec;
+            }
+            else
+            {
+                os << c;
+            }
+        }
+    }
+    os << '"';
+    return os.str();
+}
+
+/// Builds one JSON object; values are added in order, nested objects as raw text.
+class Json
+{
+  public:
+    Json& Raw(const std::string& key, const std::string& raw)
+    {
+        m_os << (m_first ? "" : ", ") << Quote(key) << ": " << raw;
+        m_first = false;
+        return *this;
+    }
+
+    Json& Str(const std::string& key, const std::string& v)
+    {
+        return Raw(key, Quote(v));
+    }
+
+    Json& Num(const std::string& key, double v)
+    {
+        std::ostringstream os;
+        if (std::isfinite(v))
+        {
+            os << std::setprecision(12) << v;
+        }
+        else
+        {
+            os << "null";
+        }
+        return Raw(key, os.str());
+    }
+
+    Json& Int(const std::string& key, int64_t v)
+    {
+        return Raw(key, std::to_string(v));
+    }
+
+    Json& Bool(const std::string& key, bool v)
+    {
+        return Raw(key, v ? "true" : "false");
+    }
+
+    std::string Text() const
+    {
+        return "{" + m_os.str() + "}";
+    }
+
+  private:
+    std::ostringstream m_os;
+    bool m_first = true;
+};
+
+inline std::string
+Array(const std::vector<std::string>& items)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < items.size(); ++i)
+    {
+        out += (i ? ", " : "") + items[i];
+    }
+    return out + "]";
+}
+
+template <typename Map>
+std::string
+CountsObject(const Map& counts)
+{
+    Json j;
+    for (const auto& [k, v] : counts)
+    {
+        j.Int(k, static_cast<int64_t>(v));
+    }
+    return j.Text();
+}
+
+// ------------------------------------------------------------------------------------------
+// The PHY/MAC every case uses
+
+struct WifiOptions
+{
+    std::string dataMode = "DsssRate2Mbps";
+    std::string controlMode = "DsssRate1Mbps";
+    bool rtsCts = false;
+    double rangeM = 250.0;
+};
+
+/**
+ * 802.11b ad-hoc devices on one YansWifiChannel. The range model gives every receiver within
+ * rangeM the full transmit power and every other one nothing (-1000 dBm), so nodes farther apart
+ * neither hear nor interfere with each other.
+ */
+inline NetDeviceContainer
+InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
+{
+    YansWifiChannelHelper channel; // empty on purpose: Default() would add a log-distance model
+    channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
+    channel.AddPropagationLoss("ns3::RangePropagationLossModel",
+                               "MaxRange",
+                               DoubleValue(opt.rangeM));
+    YansWifiPhyHelper phy;
+    phy.SetChannel(channel.Create());
+
+    WifiHelper wifi;
+    wifi.SetStandard(WIFI_STANDARD_80211b);
+    if (opt.rtsCts)
+    {
+        // Threshold 0: every unicast frame is protected by RTS/CTS.
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                     "DataMode",
+                                     StringValue(opt.dataMode),
+                                     "ControlMode",
+                                     StringValue(opt.controlMode),
+                                     "RtsCtsThreshold",
+                                     UintegerValue(0));
+    }
+    else
+    {
+        // The default threshold is the largest PSDU, so RTS/CTS is never used.
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                     "DataMode",
+                                     StringValue(opt.dataMode),
+                                     "ControlMode",
+                                     StringValue(opt.controlMode));
+    }
+
+    WifiMacHelper mac;
+    mac.SetType("ns3::AdhocWifiMac");
+    return wifi.Install(phy, mac, nodes);
+}
+
+inline void
+PlaceNodes(const NodeContainer& nodes, const std::vector<Vector>& positions)
+{
+    Ptr<ListPositionAllocator> alloc = CreateObject<ListPositionAllocator>();
+    for (const auto& p : positions)
+    {
+        alloc->Add(p);
+    }
+    MobilityHelper mobility;
+    mobility.SetPositionAllocator(alloc);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(nodes);
+}
+
+/**
+ * Removes the root queue disc Ipv4AddressHelper::Assign installs (FqCoDel), so that the
+ * WifiMacQueue is the only buffer between IP and the channel. With no queue disc the traffic
+ * control layer drops a packet itself (TcDrop) when the device has stopped its queue.
+ */
+inline void
+RemoveQueueDiscs(const NetDeviceContainer& devices)
+{
+    TrafficControlHelper tch;
+    tch.Uninstall(devices);
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<TrafficControlLayer> tc =
+            devices.Get(i)->GetNode()->GetObject<TrafficControlLayer>();
+        NS_ABORT_MSG_IF(tc && tc->GetRootQueueDiscOnDevice(devices.Get(i)),
+                        "a queue disc is still installed");
+    }
+}
+
+/// TCP settings shared with the wired benchmark (bench/ns3/p2p_tcp.cc).
+inline void
+ConfigureTcp(const std::string& recovery, uint32_t buf)
+{
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1000));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buf));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buf));
+    if (recovery == "classic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpClassicRecovery::GetTypeId()));
+    }
+    else if (recovery == "prr")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    }
+    else
+    {
+        NS_FATAL_ERROR("unknown recovery " << recovery << " (classic|prr)");
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Counters fed by trace sources
+
+struct FrameKind
+{
+    uint64_t count = 0;
+    int64_t durationNs = 0; // airtime of one such frame (PSDU of this size, mode and preamble)
+};
+
+struct WifiCounters
+{
+    // Frames started by a PHY, keyed by "TYPE size mode preamble".
+    std::map<std::string, FrameKind> txFrames;
+    uint64_t txTotal = 0;
+    uint64_t txRetryFlag = 0;   // data/management frames sent with the Retry bit set
+    uint64_t txAirtimeNs = 0;   // sum of the airtime of every frame started
+    uint64_t rxOk = 0;          // PSDUs received without error (PhyRxEnd), any destination
+    std::map<std::string, uint64_t> rxDrops; // PhyRxDrop by reason
+    std::map<std::string, uint64_t> macDrops; // WifiMac DroppedMpdu by reason
+    uint64_t dataFailed = 0;      // MacTxDataFailed: a data frame was not acknowledged
+    uint64_t dataFinalFailed = 0; // MacTxFinalDataFailed: given up after the retry limit
+    uint64_t rtsFailed = 0;       // MacTxRtsFailed: no CTS after an RTS
+    uint64_t rtsFinalFailed = 0;  // MacTxFinalRtsFailed
+    uint64_t tcDrops = 0;         // dropped by the traffic-control layer (device queue stopped)
+    uint32_t macQueuePeak = 0;    // largest WifiMacQueue backlog of any node (MPDUs)
+};
+
+inline WifiCounters g_wifi;
+
+inline std::string
+PreambleName(WifiPreamble p)
+{
+    std::ostringstream os;
+    os << p;
+    return os.str();
+}
+
+inline void
+OnPsduTxBegin(WifiConstPsduMap psdus, WifiTxVector txVector, double /* txPowerW */)
+{
+    for (const auto& [staId, psdu] : psdus)
+    {
+        const WifiMacHeader& hdr = psdu->GetHeader(0);
+        uint32_t size = psdu->GetSize();
+        Time d = WifiPhy::CalculateTxDuration(size, txVector, WIFI_PHY_BAND_2_4GHZ);
+        std::ostringstream key;
+        key << hdr.GetTypeString() << ' ' << size << ' ' << txVector.GetMode().GetUniqueName()
+            << ' ' << PreambleName(txVector.GetPreambleType());
+        FrameKind& kind = g_wifi.txFrames[key.str()];
+        ++kind.count;
+        kind.durationNs = d.GetNanoSeconds();
+        ++g_wifi.txTotal;
+        g_wifi.txAirtimeNs += d.GetNanoSeconds();
+        if ((hdr.IsData() || hdr.IsMgt()) && hdr.IsRetry())
+        {
+            ++g_wifi.txRetryFlag;
+        }
+    }
+}
+
+inline void
+OnRxEnd(Ptr<const Packet>)
+{
+    ++g_wifi.rxOk;
+}
+
+inline void
+OnRxDrop(Ptr<const Packet>, WifiPhyRxfailureReason reason)
+{
+    std::ostringstream os;
+    os << reason;
+    ++g_wifi.rxDrops[os.str()];
+}
+
+inline void
+OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu>)
+{
+    static const char* names[] = {"failed_enqueue", "expired_lifetime", "reached_retry_limit",
+                                  "qos_old_packet"};
+    ++g_wifi.macDrops[reason < 4 ? names[reason] : "other"];
+}
+
+inline void
+OnDataFailed(Mac48Address)
+{
+    ++g_wifi.dataFailed;
+}
+
+inline void
+OnDataFinalFailed(Mac48Address)
+{
+    ++g_wifi.dataFinalFailed;
+}
+
+inline void
+OnRtsFailed(Mac48Address)
+{
+    ++g_wifi.rtsFailed;
+}
+
+inline void
+OnRtsFinalFailed(Mac48Address)
+{
+    ++g_wifi.rtsFinalFailed;
+}
+
+inline void
+OnTcDrop(Ptr<const Packet>)
+{
+    ++g_wifi.tcDrops;
+}
+
+inline void
+OnMacQueueLen(uint32_t, uint32_t now)
+{
+    g_wifi.macQueuePeak = std::max(g_wifi.macQueuePeak, now);
+}
+
+/// Connects every counter; a misspelt trace source fails silently, so each one is checked.
+inline void
+HookWifiCounters(const NetDeviceContainer& devices)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<WifiNetDevice> dev = DynamicCast<WifiNetDevice>(devices.Get(i));
+        Ptr<WifiPhy> phy = dev->GetPhy();
+        Ptr<WifiMac> mac = dev->GetMac();
+        Ptr<WifiRemoteStationManager> rsm = dev->GetRemoteStationManager();
+        ok &= phy->TraceConnectWithoutContext("PhyTxPsduBegin", MakeCallback(&OnPsduTxBegin));
+        ok &= phy->TraceConnectWithoutContext("PhyRxEnd", MakeCallback(&OnRxEnd));
+        ok &= phy->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&OnRxDrop));
+        ok &= mac->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&OnMacDrop));
+        ok &= rsm->TraceConnectWithoutContext("MacTxDataFailed", MakeCallback(&OnDataFailed));
+        ok &= rsm->TraceConnectWithoutContext("MacTxFinalDataFailed",
+                                              MakeCallback(&OnDataFinalFailed));
+        ok &= rsm->TraceConnectWithoutContext("MacTxRtsFailed", MakeCallback(&OnRtsFailed));
+        ok &= rsm->TraceConnectWithoutContext("MacTxFinalRtsFailed",
+                                              MakeCallback(&OnRtsFinalFailed));
+        ok &= mac->GetTxop()->GetWifiMacQueue()->TraceConnectWithoutContext(
+            "PacketsInQueue",
+            MakeCallback(&OnMacQueueLen));
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        if (tc)
+        {
+            ok &= tc->TraceConnectWithoutContext("TcDrop", MakeCallback(&OnTcDrop));
+        }
+    }
+    NS_ABORT_MSG_IF(!ok, "a wifi trace source could not be connected");
+}
+
+inline std::string
+WifiCountersJson()
+{
+    Json frames;
+    for (const auto& [key, kind] : g_wifi.txFrames)
+    {
+        frames.Raw(key, Json().Int("count", kind.count).Int("airtime_ns", kind.durationNs).Text());
+    }
+    Json j;
+    j.Int("frames_tx", g_wifi.txTotal)
+        .Int("frames_tx_retry_flag", g_wifi.txRetryFlag)
+        .Num("airtime_tx_s", g_wifi.txAirtimeNs * 1e-9)
+        .Int("frames_rx_ok", g_wifi.rxOk)
+        .Int("mac_data_failed", g_wifi.dataFailed)
+        .Int("mac_data_final_failed", g_wifi.dataFinalFailed)
+        .Int("mac_rts_failed", g_wifi.rtsFailed)
+        .Int("mac_rts_final_failed", g_wifi.rtsFinalFailed)
+        .Raw("mac_drops", CountsObject(g_wifi.macDrops))
+        .Raw("phy_rx_drops", CountsObject(g_wifi.rxDrops))
+        .Int("tc_drops", g_wifi.tcDrops)
+        .Int("mac_queue_peak", g_wifi.macQueuePeak)
+        .Raw("frame_kinds", frames.Text());
+    return j.Text();
+}
+
+// ------------------------------------------------------------------------------------------
+// Attribute values ns-3 actually runs with
+
+/**
+ * Every readable attribute of `obj` (its class and all parents) as strings. Pointer-valued
+ * attributes are followed to `depth` further levels, so the models hanging off the PHY
+ * (channel, propagation, preamble detection) appear too. Attributes without a getter are listed
+ * under "set_only_defaults" with their TypeId default.
+ */
+inline std::string
+AttributesJson(Ptr<Object> obj, int depth, std::set<const Object*>& seen)
+{
+    Json j;
+    if (!obj)
+    {
+        return "null";
+    }
+    j.Str("type", obj->GetInstanceTypeId().GetName());
+    if (seen.count(PeekPointer(obj)))
+    {
+        return j.Text();
+    }
+    seen.insert(PeekPointer(obj));
+    Json setOnly;
+    for (TypeId tid = obj->GetInstanceTypeId();; tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!(info.flags & TypeId::ATTR_GET) ||
+                info.supportLevel == TypeId::SupportLevel::OBSOLETE)
+            {
+                continue;
+            }
+            std::string valueType = info.checker->GetValueTypeName();
+            if (valueType == "ns3::PointerValue")
+            {
+                PointerValue pv;
+                if (obj->GetAttributeFailSafe(info.name, pv))
+                {
+                    Ptr<Object> target = pv.Get<Object>();
+                    j.Raw(info.name,
+                          depth > 0 ? AttributesJson(target, depth - 1, seen)
+                                    : (target ? Quote(target->GetInstanceTypeId().GetName())
+                                              : "null"));
+                }
+                continue;
+            }
+            if (valueType == "ns3::ObjectPtrContainerValue" ||
+                valueType == "ns3::CallbackValue")
+            {
+                continue;
+            }
+            StringValue sv;
+            if (obj->GetAttributeFailSafe(info.name, sv))
+            {
+                j.Str(info.name, sv.Get());
+            }
+            else if (info.initialValue)
+            {
+                // Set-only attributes (no getter, e.g. WifiMacQueue::MaxDelay) cannot be read
+                // back; their TypeId default is recorded instead, flagged as such.
+                setOnly.Str(info.name, info.initialValue->SerializeToString(info.checker));
+            }
+        }
+        if (tid == Object::GetTypeId() || tid.GetParent() == tid)
+        {
+            break;
+        }
+    }
+    if (setOnly.Text() != "{}")
+    {
+        j.Raw("set_only_defaults", setOnly.Text());
+    }
+    return j.Text();
+}
+
+inline std::string
+AttributesJson(Ptr<Object> obj, int depth = 1)
+{
+    std::set<const Object*> seen;
+    return AttributesJson(obj, depth, seen);
+}
+
+inline std::string
+BasicModesJson(Ptr<WifiRemoteStationManager> rsm)
+{
+    std::vector<std::string> names;
+    for (uint8_t i = 0; i < rsm->GetNBasicModes(); ++i)
+    {
+        names.push_back(Quote(rsm->GetBasicMode(i).GetUniqueName()));
+    }
+    return Array(names);
+}
+
+inline double
+Us(Time t)
+{
+    return t.GetNanoSeconds() / 1000.0;
+}
+
+/**
+ * The DCF timing and the frame durations of node `dev` as ns-3 computes them, plus the success
+ * rates ns-3's PHY assigns to overlapping frames of equal power (see the README: frames that
+ * overlap at the same power are not necessarily lost in ns-3's 802.11b model).
+ */
+inline std::string
+DcfJson(Ptr<WifiNetDevice> dev)
+{
+    Ptr<WifiPhy> phy = dev->GetPhy();
+    Ptr<WifiMac> mac = dev->GetMac();
+    Ptr<Txop> txop = mac->GetTxop();
+    Time sifs = phy->GetSifs();
+    Time slot = phy->GetSlot();
+    uint32_t aifsn = txop->GetAifsn();
+    Json j;
+    j.Num("sifs_us", Us(sifs))
+        .Num("slot_us", Us(slot))
+        .Num("pifs_us", Us(phy->GetPifs()))
+        .Int("aifsn", aifsn)
+        .Num("difs_us", Us(sifs + aifsn * slot))
+        .Int("cw_min", txop->GetMinCw())
+        .Int("cw_max", txop->GetMaxCw())
+        .Num("txop_limit_us", Us(txop->GetTxopLimit()))
+        .Int("frame_retry_limit", mac->GetFrameRetryLimit())
+        .Num("ack_tx_time_us", Us(phy->GetAckTxTime()))
+        .Bool("qos_supported", mac->GetQosSupported())
+        .Raw("basic_rate_set", BasicModesJson(dev->GetRemoteStationManager()))
+        .Int("mac_queue_max_packets", txop->GetWifiMacQueue()->GetMaxSize().GetValue())
+        .Num("mac_queue_max_delay_ms",
+             txop->GetWifiMacQueue()->GetMaxDelay().GetNanoSeconds() / 1e6);
+
+    // Airtime of the frames these cases send, long preamble, per DSSS rate.
+    Json durations;
+    const std::vector<std::pair<std::string, uint32_t>> frames = {
+        {"ack_14B", 14},
+        {"rts_20B", 20},
+        {"cts_14B", 14},
+        {"tcp_ack_88B", 88},
+        {"udp_1000_1064B", 1064},
+        {"tcp_1000_1088B", 1088},
+    };
+    for (const char* modeName : {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps",
+                                 "DsssRate11Mbps"})
+    {
+        WifiTxVector tv;
+        tv.SetMode(WifiMode(modeName));
+        tv.SetPreambleType(WIFI_PREAMBLE_LONG);
+        tv.SetChannelWidth(MHz_u{22});
+        Json row;
+        row.Num("preamble_and_header_us", Us(WifiPhy::CalculatePhyPreambleAndHeaderDuration(tv)));
+        for (const auto& [name, size] : frames)
+        {
+            row.Num(name + "_us", Us(WifiPhy::CalculateTxDuration(size, tv, WIFI_PHY_BAND_2_4GHZ)));
+        }
+        durations.Raw(modeName, row.Text());
+    }
+    j.Raw("durations_long_preamble", durations.Text());
+
+    // Error rate of a whole PSDU received at a given SINR, from the error model this PHY uses
+    // (the helper's default; for DSSS rates it ends in ns-3's DSSS error model).
+    PointerValue ihValue;
+    phy->GetAttribute("InterferenceHelper", ihValue);
+    Ptr<InterferenceHelper> ih = ihValue.Get<InterferenceHelper>();
+    NS_ABORT_MSG_IF(!ih || !ih->GetErrorRateModel(), "the PHY has no error rate model");
+    Ptr<ErrorRateModel> erm = ih->GetErrorRateModel();
+    j.Raw("error_rate_model", AttributesJson(erm, 1));
+    Json per;
+    for (double sinrDb : {-3.0, 0.0, 3.0, 6.0})
+    {
+        Json row;
+        for (const char* modeName : {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps",
+                                     "DsssRate11Mbps"})
+        {
+            WifiMode mode(modeName);
+            WifiTxVector tv;
+            tv.SetMode(mode);
+            tv.SetPreambleType(WIFI_PREAMBLE_LONG);
+            tv.SetChannelWidth(MHz_u{22});
+            double sinr = std::pow(10.0, sinrDb / 10.0);
+            Json sizes;
+            for (uint32_t bytes : {14u, 88u, 1064u, 1088u})
+            {
+                sizes.Num(std::to_string(bytes) + "B",
+                          1.0 - erm->GetChunkSuccessRate(mode, tv, sinr, 8ull * bytes));
+            }
+            row.Raw(modeName, sizes.Text());
+        }
+        std::ostringstream key;
+        key << "sinr_" << sinrDb << "dB";
+        per.Raw(key.str(), row.Text());
+    }
+    j.Raw("psdu_error_rate_at_sinr", per.Text());
+    return j.Text();
+}
+
+/// The whole parameter record of one device: attributes of every object that shapes the DCF.
+inline std::string
+ParamsJson(Ptr<WifiNetDevice> dev)
+{
+    Ptr<WifiMac> mac = dev->GetMac();
+    Ptr<Node> node = dev->GetNode();
+    Json j;
+    j.Raw("dcf", DcfJson(dev))
+        .Raw("device", AttributesJson(dev, 0))
+        .Raw("phy", AttributesJson(dev->GetPhy(), 2))
+        .Raw("channel", AttributesJson(dev->GetChannel(), 1))
+        .Raw("mac", AttributesJson(mac, 0))
+        .Raw("txop", AttributesJson(mac->GetTxop(), 0))
+        .Raw("mac_queue", AttributesJson(mac->GetTxop()->GetWifiMacQueue(), 0))
+        .Raw("mac_queue_scheduler", AttributesJson(mac->GetMacQueueScheduler(), 0))
+        .Raw("frame_exchange_manager", AttributesJson(mac->GetFrameExchangeManager(), 0))
+        .Raw("channel_access_manager", AttributesJson(mac->GetChannelAccessManager(), 0))
+        .Raw("station_manager", AttributesJson(dev->GetRemoteStationManager(), 0));
+    Ptr<Ipv4L3Protocol> ip = node->GetObject<Ipv4L3Protocol>();
+    if (ip)
+    {
+        int32_t ifIndex = ip->GetInterfaceForDevice(dev);
+        if (ifIndex >= 0)
+        {
+            j.Raw("arp_cache", AttributesJson(ip->GetInterface(ifIndex)->GetArpCache(), 0));
+        }
+        j.Raw("arp_l3", AttributesJson(node->GetObject<ArpL3Protocol>(), 0));
+        j.Raw("ipv4", AttributesJson(ip, 0));
+    }
+    return j.Text();
+}
+
+// ------------------------------------------------------------------------------------------
+// Process figures
+
+inline int64_t
+PeakRssKiB()
+{
+    struct rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss; // kilobytes on Linux
+}
+
+/// Runs the simulation; returns the wall time of Simulator::Run() in seconds.
+inline double
+TimedRun()
+{
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
+} // namespace wifibench
+
+#endif
