@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test setup build rust-test py-test lint bench clean
+.PHONY: run test setup build rust-test py-test lint bench bench-wifi clean
 
 # The main job: build, run the example scenarios, print per-flow tables, write plots.
 run: build
@@ -50,6 +50,11 @@ lint:
 # e.g. `make bench BENCH_ARGS=--quick`.
 bench: build
 	$(AIRTCP) bench $(BENCH_ARGS)
+
+# ns-3 3.44 reference figures for 802.11b chains, an AODV grid and saturation
+# (bench/wifi/README.md); e.g. `make bench-wifi BENCH_ARGS=--quick`.
+bench-wifi: build
+	$(PY) -m airtcp.bench_wifi $(BENCH_ARGS)
 
 clean:
 	rm -rf target $(VENV) $(OUT) bench/out
