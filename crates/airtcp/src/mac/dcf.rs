@@ -152,6 +152,11 @@ impl Dcf {
         }
     }
 
+    /// Rate of this radio's data frames.
+    pub fn data_rate(&self) -> u64 {
+        self.p.timing.data_rate
+    }
+
     /// The radio this DCF serves.
     pub fn radio(&self) -> RadioId {
         self.me

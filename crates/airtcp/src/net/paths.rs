@@ -28,9 +28,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-#[cfg(doc)]
-use super::routing::RoutingTable;
-use super::routing::{Edge, Hop};
+use super::routing::{Edge, Hop, RoutingTable};
 use crate::sim::NodeId;
 
 const NONE: u32 = u32::MAX;
@@ -212,6 +210,11 @@ pub fn weighted_next_hops(
 }
 
 impl WeightedRoutes {
+    /// The next-hop tables alone, as the network layer's [`RoutingTable`].
+    pub fn into_table(self) -> RoutingTable {
+        RoutingTable::from_parts(self.slot_of, self.next)
+    }
+
     fn slot(&self, dst: NodeId) -> Option<usize> {
         let slot = *self.slot_of.get(dst as usize)?;
         (slot != NONE).then_some(slot as usize)

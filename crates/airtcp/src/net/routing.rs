@@ -88,6 +88,12 @@ impl RoutingTable {
         RoutingTable { slot_of, next }
     }
 
+    /// A table from its parts: per node the index of its next-hop table (`u32::MAX` if the node
+    /// is not a destination), and the tables (used by the weighted searches in `paths`).
+    pub fn from_parts(slot_of: Vec<u32>, next: Vec<Vec<Option<Hop>>>) -> Self {
+        RoutingTable { slot_of, next }
+    }
+
     /// Next hop at `node` towards `dst` (`None` if unreachable, unknown, or `node == dst`).
     pub fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<Hop> {
         let slot = *self.slot_of.get(dst as usize)?;

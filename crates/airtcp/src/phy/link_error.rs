@@ -81,6 +81,27 @@ impl LinkError {
         }
     }
 
+    /// Long-run fraction of frames delivered (for ETX): 1 - per; for Gilbert-Elliott the
+    /// stationary mix pi_bad = p_gb / (p_gb + p_bg); for the bimodal process the mean of the two
+    /// success probabilities (the states alternate with equal mean holding times).
+    pub fn mean_delivery(&self) -> f64 {
+        match *self {
+            LinkError::Bernoulli { per } => 1.0 - per,
+            LinkError::GilbertElliott {
+                p_good_bad,
+                p_bad_good,
+                per_good,
+                per_bad,
+                ..
+            } => {
+                let total = p_good_bad + p_bad_good;
+                let bad = if total > 0.0 { p_good_bad / total } else { 0.0 };
+                1.0 - ((1.0 - bad) * per_good + bad * per_bad)
+            }
+            LinkError::Bimodal { low, high, .. } => 0.5 * (low + high),
+        }
+    }
+
     /// Whether a frame arriving at `now` is lost.
     pub fn loses(&mut self, now: Time, rng: &mut Rng) -> bool {
         match self {

@@ -77,6 +77,11 @@ impl Phy {
         }
     }
 
+    /// Noise power, mW.
+    pub fn noise_mw(&self) -> f64 {
+        self.th.noise_mw
+    }
+
     /// Clear-channel assessment: whether the radio senses the medium busy at `now`.
     pub fn busy(&self, now: Time) -> bool {
         now < self.tx_end || self.rx.is_some() || self.total_mw >= self.th.cs_mw

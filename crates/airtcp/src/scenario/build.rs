@@ -13,6 +13,7 @@ use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::metrics::goodput::GoodputMeter;
+use crate::net::paths::{etx_weights, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
@@ -144,12 +145,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         } => {}
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
-        } => {
-            return Err(err(
-                "routing.metric",
-                "the etx metric is not available yet; use hops",
-            ))
-        }
+        } => {}
         RoutingConfig::Aodv => {
             if !cfg.links.is_empty() {
                 return Err(err(
@@ -167,7 +163,16 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             }
         }
     }
-    let routes = RoutingTable::shortest_paths(names.len(), &edges, &destinations);
+    let routes = match cfg.routing {
+        RoutingConfig::Static {
+            metric: RouteMetric::Etx,
+        } => {
+            let delivery = |from: NodeId, to: NodeId| link_delivery(&channels, &wireless, from, to);
+            let weights = etx_weights(&edges, &delivery);
+            weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
+        }
+        _ => RoutingTable::shortest_paths(names.len(), &edges, &destinations),
+    };
 
     let m = &cfg.metrics;
     positive("metrics.bin".into(), m.bin)?;
@@ -311,6 +316,44 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         flows,
         traces,
     })
+}
+
+/// Expected fraction of frames that cross the link `from -> to` (for ETX): wired links lose
+/// their Bernoulli rate; radio links the SINR error rate of a 1076-byte frame at the mean power
+/// (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the link's extra error process.
+fn link_delivery(channels: &[Channel], wireless: &Wireless, from: NodeId, to: NodeId) -> f64 {
+    if let Some(c) = channels.iter().find(|c| c.from == from && c.to == to) {
+        return match &c.loss {
+            LossProcess::Bernoulli { per, .. } => 1.0 - per,
+            _ => 1.0,
+        };
+    }
+    let (rf, rt) = (
+        wireless.radio_of_node[from as usize],
+        wireless.radio_of_node[to as usize],
+    );
+    if rf == NO_RADIO || rt == NO_RADIO {
+        return 0.0;
+    }
+    let Some(nb) = wireless.radios[rf as usize]
+        .neighbors
+        .iter()
+        .find(|n| n.radio == rt)
+    else {
+        return 0.0;
+    };
+    let receiver = &wireless.radios[rt as usize];
+    let phy = crate::phy::error_rate::frame_success(
+        nb.mean_mw / receiver.phy.noise_mw(),
+        wireless.macs[rf as usize].data_rate(),
+        1076,
+    );
+    let extra = receiver
+        .link_errors
+        .iter()
+        .find(|(src, _)| *src == rf)
+        .map_or(1.0, |(_, e)| e.mean_delivery());
+    phy * extra
 }
 
 fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
