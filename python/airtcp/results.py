@@ -52,6 +52,14 @@ _QUEUE_COLUMNS = {
     "transmitted": pa.uint64(),
     "max_backlog": pa.uint32(),
 }
+_LINK_COLUMNS = {
+    "from": pa.string(),
+    "to": pa.string(),
+    "attempts": pa.uint64(),
+    "answered": pa.uint64(),
+    "delivery_ratio": pa.float64(),
+    "overheard": pa.uint64(),
+}
 _GOODPUT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "goodput_bps": pa.float64()}
 _RTT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "rtt_s": pa.float64(), "srtt_s": pa.float64()}
 _CWND_COLUMNS = {
@@ -63,7 +71,7 @@ _CWND_COLUMNS = {
 }
 
 # Table name -> file written by `Results.write`.
-TABLES = ("flows", "drops", "queues", "goodput", "rtt", "cwnd")
+TABLES = ("flows", "drops", "queues", "links", "goodput", "rtt", "cwnd")
 
 # Keys of the core's results that are not part of the reproducible summary.
 _NOT_IN_SUMMARY = ("timing", "timeseries")
@@ -84,6 +92,7 @@ class Results:
             "flows": _rows_table(self.raw.get("flows", []), _FLOW_COLUMNS),
             "drops": _rows_table(self.raw.get("drops", []), _DROP_COLUMNS),
             "queues": _rows_table(self.raw.get("queues", []), _QUEUE_COLUMNS),
+            "links": _rows_table(self.raw.get("links", []), _LINK_COLUMNS),
             "goodput": _columns_table(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _columns_table(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _columns_table(series.get("cwnd", {}), _CWND_COLUMNS),
@@ -139,6 +148,11 @@ class Results:
     def queues(self) -> pd.DataFrame:
         """Per-queue totals."""
         return self._tables["queues"].to_pandas()
+
+    @property
+    def links(self) -> pd.DataFrame:
+        """Per directed wireless link: MAC attempts, answers, delivery ratio, overheard frames."""
+        return self._tables["links"].to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:

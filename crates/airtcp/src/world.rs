@@ -5,7 +5,7 @@ use std::time::Instant;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
-    Conservation, DropRow, FlowResult, QueueRow, RunResults, TimeSeries, Timing,
+    Conservation, DropRow, FlowResult, LinkRow, QueueRow, RunResults, TimeSeries, Timing,
 };
 use crate::net::Network;
 use crate::sim::packet::Header;
@@ -548,6 +548,30 @@ impl World {
                 }
             }
         }
+        // One row per directed pair with traffic: attempts are counted at the sender,
+        // overhearing at the receiver.
+        let mut links = Vec::new();
+        let radios = &net.wireless.radios;
+        for (r, radio) in radios.iter().enumerate() {
+            for (nb, st) in radio.neighbors.iter().zip(&radio.neighbor_stats) {
+                let peer = &radios[nb.radio as usize];
+                let overheard = peer
+                    .neighbors
+                    .binary_search_by_key(&(r as u32), |n| n.radio)
+                    .map_or(0, |i| peer.neighbor_stats[i].overheard);
+                if st.attempts == 0 && overheard == 0 {
+                    continue;
+                }
+                links.push(LinkRow {
+                    from: name_of(radio.node),
+                    to: name_of(peer.node),
+                    attempts: st.attempts,
+                    answered: st.answered,
+                    delivery_ratio: st.delivery_ratio(),
+                    overheard,
+                });
+            }
+        }
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let ok = created == net.delivered + net.dropped + in_flight
@@ -561,6 +585,7 @@ impl World {
             flows,
             drops,
             queues,
+            links,
             conservation: Conservation {
                 created,
                 delivered: net.delivered,

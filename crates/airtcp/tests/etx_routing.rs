@@ -44,3 +44,26 @@ fn etx_routes_around_a_lossy_link_and_hop_count_does_not() {
         hops.flows[0].goodput_bps
     );
 }
+
+#[test]
+fn link_statistics_count_attempts_answers_and_overhearing() {
+    let r = run(&triangle("hops"));
+    let row = |from: &str, to: &str| {
+        r.links
+            .iter()
+            .find(|l| l.from == from && l.to == to)
+            .cloned()
+    };
+    // The direct A -> D link loses 60 % of data frames and 60 % of ACKs: about 16 % answered.
+    let ad = row("A", "D").expect("A -> D");
+    let ratio = ad.delivery_ratio.unwrap();
+    assert!((ratio - 0.16).abs() < 0.03, "A -> D delivery {ratio}");
+    // R hears A's and D's frames to each other without being addressed.
+    let ar = row("A", "R").expect("A -> R");
+    assert_eq!(ar.attempts, 0);
+    assert!(
+        ar.overheard > 1000,
+        "R overheard {} of A's frames",
+        ar.overheard
+    );
+}

@@ -56,6 +56,12 @@ pub trait MacIo {
     fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)>;
     /// A data frame for this radio (or a broadcast) was received.
     fn deliver(&mut self, frame: &Frame);
+    /// One unicast attempt to `next` (data or RTS) ended: answered (`ok`) or timed out. Feeds
+    /// the per-neighbour link statistics estimators read.
+    fn attempt(&mut self, next: RadioId, ok: bool);
+    /// A data frame addressed to another radio was decoded here (promiscuous overhearing, the
+    /// hook COPE-style coding and queue-size piggybacking use).
+    fn overheard(&mut self, frame: &Frame);
     /// The fate of a pulled packet: acknowledged/broadcast (`ok`) or given up; `handed_over`
     /// says the next hop did receive it (its ACK was lost).
     fn tx_status(
@@ -401,6 +407,7 @@ impl Dcf {
                     self.respond(cts, io);
                 }
                 FrameKind::Cts if self.state == State::WaitCts => {
+                    io.attempt(frame.src, true);
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.expect("attempt awaiting CTS");
@@ -408,6 +415,9 @@ impl Dcf {
                     self.respond(data, io);
                 }
                 FrameKind::Ack if self.state == State::WaitAck => {
+                    if !self.p.rts_cts {
+                        io.attempt(frame.src, true);
+                    }
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.take().expect("attempt awaiting ACK");
@@ -426,6 +436,9 @@ impl Dcf {
             Some(_) => {
                 // Virtual carrier sense: honour the reservation of others' exchanges.
                 self.nav_until = self.nav_until.max(now + frame.nav);
+                if frame.kind == FrameKind::Data {
+                    io.overheard(frame);
+                }
             }
         }
     }
@@ -452,6 +465,9 @@ impl Dcf {
         let t = self.p.timing;
         let long = !waiting_cts && self.p.rts_cts;
         let a = self.current.as_mut().expect("attempt awaiting a response");
+        if let Some(next) = a.next_hop {
+            io.attempt(next, false);
+        }
         let (count, limit) = if long {
             a.long_retries += 1;
             (a.long_retries, self.p.long_retry_limit)

@@ -20,6 +20,8 @@ pub struct RunResults {
     pub drops: Vec<DropRow>,
     /// Per-queue totals (every queue).
     pub queues: Vec<QueueRow>,
+    /// Per directed wireless link: MAC attempts, answers, overheard frames (links with any).
+    pub links: Vec<LinkRow>,
     /// Packet conservation check.
     pub conservation: Conservation,
     /// Time series (goodput always, RTT and cwnd when enabled).
@@ -87,6 +89,23 @@ pub struct QueueRow {
     pub transmitted: u64,
     /// Largest backlog seen, packets.
     pub max_backlog: u32,
+}
+
+/// What the MAC saw on one directed wireless link.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkRow {
+    /// Transmitting node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// Unicast attempts (data, or RTS with RTS/CTS).
+    pub attempts: u64,
+    /// Attempts answered by an ACK (or CTS).
+    pub answered: u64,
+    /// answered / attempts (None without attempts).
+    pub delivery_ratio: Option<f64>,
+    /// Data frames from `from` to third parties that `to` overheard.
+    pub overheard: u64,
 }
 
 /// created = delivered + dropped + in_flight, checked against an independent count of live packets.

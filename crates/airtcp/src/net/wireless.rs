@@ -36,6 +36,24 @@ pub struct Neighbor {
     pub delay: Time,
 }
 
+/// What a radio has seen of one neighbour (indexed like its neighbour list).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NeighborStats {
+    /// Unicast attempts (data, or RTS with RTS/CTS) to the neighbour.
+    pub attempts: u64,
+    /// Attempts the neighbour answered (ACK, or CTS with RTS/CTS).
+    pub answered: u64,
+    /// Data frames of the neighbour, addressed to others, that this radio decoded.
+    pub overheard: u64,
+}
+
+impl NeighborStats {
+    /// Fraction of attempts answered (the link's delivery ratio seen by the MAC).
+    pub fn delivery_ratio(&self) -> Option<f64> {
+        (self.attempts > 0).then(|| self.answered as f64 / self.attempts as f64)
+    }
+}
+
 /// Everything about a radio except its DCF.
 pub struct RadioState {
     /// Node the radio belongs to.
@@ -46,8 +64,10 @@ pub struct RadioState {
     pub phy: Phy,
     /// Stream for backoff, fading and error draws.
     pub rng: Rng,
-    /// Radios in reach.
+    /// Radios in reach, sorted by radio id.
     pub neighbors: Vec<Neighbor>,
+    /// Link statistics per neighbour, indexed like `neighbors`.
+    pub neighbor_stats: Vec<NeighborStats>,
     /// Interface queue.
     pub ifq: Box<dyn QueueDisc>,
     /// Interface-queue counters (drops by reason, transmissions).
@@ -201,6 +221,28 @@ impl MacIo for MacEnv<'_> {
             Some(self.radio_of_node[p.next_hop as usize])
         };
         Some((id, p, next))
+    }
+
+    fn attempt(&mut self, next: RadioId, ok: bool) {
+        if let Ok(i) = self
+            .radio
+            .neighbors
+            .binary_search_by_key(&next, |n| n.radio)
+        {
+            let st = &mut self.radio.neighbor_stats[i];
+            st.attempts += 1;
+            st.answered += ok as u64;
+        }
+    }
+
+    fn overheard(&mut self, frame: &Frame) {
+        if let Ok(i) = self
+            .radio
+            .neighbors
+            .binary_search_by_key(&frame.src, |n| n.radio)
+        {
+            self.radio.neighbor_stats[i].overheard += 1;
+        }
     }
 
     fn deliver(&mut self, frame: &Frame) {

@@ -129,6 +129,7 @@ pub fn build_radios(
             name: format!("radio {}", p.name),
             phy: Phy::new(th),
             rng: Rng::stream(seed, &format!("radio/{i}")),
+            neighbor_stats: vec![Default::default(); nbs.len()],
             neighbors: nbs,
             ifq: Box::new(DropTail::new(packets as usize)),
             stats: ChannelStats::default(),
