@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -62,6 +63,14 @@ __all__ = [
     "GridTopology",
     "RandomTopology",
     "CellsTopology",
+    "TreeTopology",
+    "DiamondTopology",
+    "XTopology",
+    "AliceBobTopology",
+    "CrossTopology",
+    "WheelTopology",
+    "ButterflyTopology",
+    "RingTopology",
     "TopologyConfig",
     "RangePropagation",
     "FreeSpacePropagation",
@@ -353,12 +362,121 @@ class CellsTopology(_Model):
     gateway: Optional[Point] = None
 
 
-TopologyConfig = Annotated[
-    Union[ExplicitTopology, ChainTopology, GridTopology, RandomTopology, CellsTopology],
-    Field(discriminator="kind"),
+# The papers' named topologies (crates/airtcp/src/scenario/topology.rs has the sources and the
+# derivations; docs/scenario-schema.md the roles, coordinates and links). Each is drawn so that a
+# receive range of 1.25 x `spacing` (250 m at the default 200 m) gives exactly the paper's links.
+# Relays are named first (n0, and n1 in the butterfly) so hop-count routing goes through them.
+_NAMED_SPACING = 200.0
+
+
+def _even(value: int) -> int:
+    if value % 2:
+        raise ValueError(f"must be even (each node exchanges flows with the one opposite), got {value}")
+    return value
+
+
+# The wheel's outer nodes pair up across the relay, so there must be an even number of them.
+WheelSize = Annotated[
+    _quantity(units.parse_count, None, minimum=2, maximum=U32_MAX), AfterValidator(_even)
+]
+RingSize = _quantity(units.parse_count, None, minimum=3, maximum=U32_MAX)
+
+
+class TreeTopology(_Model):
+    """Paper 000's tree (Fig. 5a): root A n0 with leaf B n1 and relay C n2, leaf D n3 below C;
+    flows A->B and A->D. Every link is `spacing` long."""
+
+    kind: Literal["tree"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class DiamondTopology(_Model):
+    """Paper 000's diamond (Fig. 5b): A n0, B n1, C n2, D n3 on a square's corners, links along
+    its sides (A-B, A-C, B-D, C-D); flows A->B and A->D."""
+
+    kind: Literal["diamond"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class XTopology(_Model):
+    """Paper 001's X (Fig. 1): relay I n0, S1 n1 -> R1 n3 and S2 n2 -> R2 n4 through I, with
+    S1-R2 and S2-R1 overhearing each other."""
+
+    kind: Literal["x"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class AliceBobTopology(_Model):
+    """Paper 001's Alice-and-Bob (Fig. 2a): relay I n0 between A1 n1 and A2 n2, which exchange
+    flows and cannot hear each other."""
+
+    kind: Literal["alice_bob"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class CrossTopology(_Model):
+    """Paper 001's cross (Fig. 2b): relay I n0 amid n1..n4 (east, north, west, south); n1<->n3
+    and n2<->n4 exchange flows through I, each outer node overhearing its two neighbours.
+    `spacing` is the distance between neighbouring outer nodes."""
+
+    kind: Literal["cross"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class WheelTopology(_Model):
+    """Paper 001's wheel (Fig. 2c): relay I n0 at the centre of `n` nodes n1..n{n} on a circle;
+    n{k} exchanges flows with n{k+n/2} through I and hears every other outer node. The circle
+    is sized for a receive range of 1.25 x `spacing`."""
+
+    kind: Literal["wheel"]
+    n: WheelSize
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class ButterflyTopology(_Model):
+    """Paper 001's butterfly (Fig. 8): relays I1 n0 -> I2 n1, S1 n2 -> R1 n4 and S2 n3 -> R2 n5,
+    with S1-R2 and S2-R1 overhearing each other."""
+
+    kind: Literal["butterfly"]
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+class RingTopology(_Model):
+    """Paper 003's ring: `n` nodes n0..n{n-1} on a circle, `spacing` from each neighbour, which
+    are the only nodes they hear: two disjoint paths between any two nodes."""
+
+    kind: Literal["ring"]
+    n: RingSize
+    spacing: PositiveDistance = _NAMED_SPACING
+
+
+_Topology = Union[
+    ExplicitTopology,
+    ChainTopology,
+    GridTopology,
+    RandomTopology,
+    CellsTopology,
+    TreeTopology,
+    DiamondTopology,
+    XTopology,
+    AliceBobTopology,
+    CrossTopology,
+    WheelTopology,
+    ButterflyTopology,
+    RingTopology,
 ]
 
-_Topology = Union[ExplicitTopology, ChainTopology, GridTopology, RandomTopology, CellsTopology]
+TopologyConfig = Annotated[_Topology, Field(discriminator="kind")]
+
+# Nodes of the named topologies with a fixed size.
+_FIXED_SIZES: dict[type[BaseModel], int] = {
+    TreeTopology: 4,
+    DiamondTopology: 4,
+    XTopology: 5,
+    AliceBobTopology: 3,
+    CrossTopology: 5,
+    ButterflyTopology: 6,
+}
 
 
 def _generated_count(topology: _Topology) -> int:
@@ -371,7 +489,11 @@ def _generated_count(topology: _Topology) -> int:
         return topology.n
     if isinstance(topology, CellsTopology):
         return topology.rows * topology.cols * topology.per_cell + (topology.gateway is not None)
-    return 0
+    if isinstance(topology, WheelTopology):
+        return topology.n + 1  # the relay and the outer nodes
+    if isinstance(topology, RingTopology):
+        return topology.n
+    return _FIXED_SIZES.get(type(topology), 0)
 
 
 def placed_node_names(topology: _Topology | None) -> list[str]:

@@ -345,6 +345,21 @@ WIRELESS_VARIANTS = {
     "cells": [
         "topology={kind: cells, rows: 2, cols: 2, width: 1km, height: 1km, per_cell: 3, gateway: {x: 500m, y: 5m}}",
     ],
+    # The papers' named topologies (chain3's flow n0 -> n3 exists in all but Alice-and-Bob).
+    "tree": ["topology={kind: tree, spacing: 150m}"],
+    "diamond": ["topology={kind: diamond, spacing: 0.2km}"],
+    "x": ["topology={kind: x, spacing: 210m}"],
+    "alice_bob": ["topology={kind: alice_bob, spacing: 190m}", "flows[0].src=n1", "flows[0].dst=n2"],
+    "cross": ["topology={kind: cross, spacing: 220m}"],
+    "wheel": ["topology={kind: wheel, n: 6, spacing: 180m}"],
+    "butterfly": ["topology={kind: butterfly, spacing: 200m}"],
+    "ring": ["topology={kind: ring, n: 8, spacing: 200m}"],
+}
+
+# serde names of the named topologies' variants, by `kind`.
+NAMED_TOPOLOGIES = {
+    "tree": "Tree", "diamond": "Diamond", "x": "X", "alice_bob": "AliceBob", "cross": "Cross", "wheel": "Wheel",
+    "butterfly": "Butterfly", "ring": "Ring",
 }
 
 
@@ -399,6 +414,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "ErrorProcessConfig::GilbertElliott": _untagged(grid["link_errors"][0]["error"]),
         "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),
         "RoutingConfig::Static": _untagged(chain["routing"]),
+        **{f"TopologyConfig::{variant}": _untagged(_wireless(kind)["topology"])
+           for kind, variant in NAMED_TOPOLOGIES.items()},
     }
 
 
@@ -411,6 +428,7 @@ def test_field_names_match_the_core() -> None:
         assert list(obj) == rust[name], name
     assert "mss" in rust["TcpConfig"] and "delayed_ack_timeout" in rust["TcpConfig"]
     assert "capture_threshold" in rust["RadioConfig"] and "gateway" in rust["TopologyConfig::Cells"]
+    assert rust["TopologyConfig::Wheel"] == ["n", "spacing"] and rust["TopologyConfig::X"] == ["spacing"]
 
 
 def test_unit_variants_are_only_a_kind() -> None:
@@ -483,9 +501,14 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
     """(type, field) -> the value serde fills in when the field is absent."""
     source = _rust_source()
     functions = {}
-    for name, body in re.findall(r"^fn (default_\w+)\(\) -> [\w:]+ \{\n(.*?)\n\}", source, re.DOTALL | re.MULTILINE):
-        code = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
-        functions[name] = _rust_value(code)
+    # Default functions live in config.rs, the named topologies' in topology.rs (referred to by
+    # path, `default = "super::topology::default_spacing"`).
+    for text in (source, CORE_CONFIG_RS.with_name("topology.rs").read_text(encoding="utf-8")):
+        for name, body in re.findall(
+            r"^(?:pub )?fn (default_\w+)\(\) -> [\w:]+ \{\n(.*?)\n\}", text, re.DOTALL | re.MULTILINE
+        ):
+            code = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
+            functions[name] = _rust_value(code)
     impls = {}
     for name, body in re.findall(
         r"impl Default for (\w+) \{\n    fn default\(\) -> Self \{\n(.*?)\n    \}\n\}", source, re.DOTALL
@@ -505,10 +528,10 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
     defaults: dict[tuple[str, str], Any] = {}
     for owner, body in _rust_bodies().items():
         for attribute, field, rust_type in re.findall(
-            r"#\[serde\((default(?: = \"\w+\")?)\)\]\n\s*(?:pub )?(\w+): ([^,\n]+),", body
+            r"#\[serde\((default(?: = \"[\w:]+\")?)\)\]\n\s*(?:pub )?(\w+): ([^,\n]+),", body
         ):
             if attribute != "default":
-                defaults[owner, field] = functions[attribute.split('"')[1]]
+                defaults[owner, field] = functions[attribute.split('"')[1].split("::")[-1]]
             elif rust_type.startswith("Option<"):
                 defaults[owner, field] = None
             elif rust_type.startswith("Vec<"):
@@ -573,6 +596,12 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("FadingConfig::Block", {"doppler"}, fading("doppler: 1Hz")),
         ("LinkErrorConfig", {"from", "to", "error"}, with_errors["link_errors"][0]),
         ("RoutingConfig::Static", set(), with_errors["routing"]),
+        *(
+            (f"TopologyConfig::{variant}", set(topology) - {"kind"},
+             to_core_dict(load_scenario({"duration": "1s", "radio": radio, "topology": topology}))["topology"])
+            for kind, variant in NAMED_TOPOLOGIES.items()
+            for topology in [{"kind": kind, **({"n": 4} if kind in ("wheel", "ring") else {})}]
+        ),
     ]
 
 
@@ -593,7 +622,8 @@ def test_defaults_match_the_core() -> None:
     assert expected["LinkConfig", "queue"] == {"kind": "droptail", "packets": 100}
     assert expected["ScenarioConfig", "routing"] == {"kind": "static", "metric": "hops"}
     assert expected["RadioConfig", "tx_power"] == 24.499998 and expected["TcpConfig", "rwnd"] == 1 << 20
-    assert len(checked) >= 55
+    assert all(expected[f"TopologyConfig::{variant}", "spacing"] == 200.0 for variant in NAMED_TOPOLOGIES.values())
+    assert len(checked) >= 63
 
 
 def test_the_core_accepts_the_normalised_json() -> None:
@@ -606,6 +636,17 @@ def test_the_core_accepts_the_normalised_json() -> None:
             json.loads(_core.simulate_json(to_core_json(scenario)))
         except ValueError as error:
             assert "engine not built yet" in str(error), str(error)
+
+
+def test_the_core_places_the_named_topologies() -> None:
+    """Each scenarios/topologies file parses in the core, and its suggested flows find routes over
+    the links the layout gives a 250 m radio: a few seconds deliver data on every flow."""
+    files = sorted((CORE_CONFIG_RS.parents[4] / "scenarios" / "topologies").glob("*.yaml"))
+    assert {path.stem for path in files} == set(NAMED_TOPOLOGIES)
+    for path in files:
+        scenario = load_scenario(path, overrides=["duration=6s"])
+        result = json.loads(_core.simulate_json(to_core_json(scenario)))
+        assert all(flow["bytes_delivered"] > 0 for flow in result["flows"]), path.name
 
 
 def test_models_build_directly() -> None:

@@ -140,6 +140,17 @@ def test_the_aodv_grid_is_valid() -> None:
           "gateway": {"x": "500m", "y": "500m"}}, [f"n{i}" for i in range(7)]),
         ({"kind": "explicit", "nodes": [{"name": "ap", "x": 0, "y": 0}, {"name": "sta", "x": "30m", "y": "-4m"}]},
          ["ap", "sta"]),
+        # The papers' named topologies.
+        ({"kind": "tree"}, [f"n{i}" for i in range(4)]),
+        ({"kind": "diamond", "spacing": "150m"}, [f"n{i}" for i in range(4)]),
+        ({"kind": "x"}, [f"n{i}" for i in range(5)]),
+        ({"kind": "alice_bob"}, ["n0", "n1", "n2"]),
+        ({"kind": "cross"}, [f"n{i}" for i in range(5)]),
+        ({"kind": "wheel", "n": 2}, ["n0", "n1", "n2"]),
+        ({"kind": "wheel", "n": 8, "spacing": "0.25km"}, [f"n{i}" for i in range(9)]),
+        ({"kind": "butterfly"}, [f"n{i}" for i in range(6)]),
+        ({"kind": "ring", "n": 3}, ["n0", "n1", "n2"]),
+        ({"kind": "ring", "n": 22}, [f"n{i}" for i in range(22)]),
     ],
 )
 def test_generated_and_explicit_node_names(topology: dict[str, Any], names: list[str]) -> None:
@@ -295,10 +306,55 @@ def test_explicit_positions_and_cells_defaults() -> None:
     }
 
 
+NAMED_TOPOLOGIES = ["tree", "diamond", "x", "alice_bob", "cross", "wheel", "butterfly", "ring"]
+
+
+@pytest.mark.parametrize("kind", NAMED_TOPOLOGIES)
+def test_named_topologies_default_to_200_m(kind: str) -> None:
+    sized = {"n": 4} if kind in ("wheel", "ring") else {}
+    config = to_core_dict(load_scenario(wireless({"kind": kind, **sized}, flows=[])))
+    assert config["topology"] == {"kind": kind, **sized, "spacing": 200.0}
+    scaled = to_core_dict(load_scenario(wireless({"kind": kind, **sized, "spacing": "1.5km"}, flows=[])))
+    assert scaled["topology"]["spacing"] == 1500.0
+
+
+def test_flows_between_the_papers_roles_validate() -> None:
+    # The suggested flows of docs/scenario-schema.md: relays first, then sources and receivers.
+    cases = {
+        "tree": [("n0", "n1"), ("n0", "n3")],
+        "diamond": [("n0", "n1"), ("n0", "n3")],
+        "x": [("n1", "n3"), ("n2", "n4")],
+        "alice_bob": [("n1", "n2"), ("n2", "n1")],
+        "cross": [("n1", "n3"), ("n3", "n1"), ("n2", "n4"), ("n4", "n2")],
+        "butterfly": [("n2", "n4"), ("n3", "n5")],
+    }
+    for kind, pairs in cases.items():
+        flows = [{**FLOW, "id": f"f{i}", "src": src, "dst": dst} for i, (src, dst) in enumerate(pairs)]
+        assert [(f.src, f.dst) for f in load_scenario(wireless({"kind": kind}, flows=flows)).flows] == pairs
+    # In a wheel of n, n{k} and n{k + n/2} exchange flows; the relay n0 is one more node.
+    flows = [{**FLOW, "id": f"f{k}", "src": f"n{k}", "dst": f"n{(k + 4 - 1) % 8 + 1}"} for k in range(1, 9)]
+    assert load_scenario(wireless({"kind": "wheel", "n": 8}, flows=flows)).node_count == 9
+
+
+def test_the_topology_scenarios_use_their_kinds() -> None:
+    """scenarios/topologies holds one scenario per named topology, all on a 2 Mbps 802.11b radio
+    reaching 250 m with the default 200 m spacing."""
+    files = sorted((REPO / "scenarios" / "topologies").glob("*.yaml"))
+    assert sorted(f.stem for f in files) == sorted(NAMED_TOPOLOGIES)
+    for path in files:
+        config = to_core_dict(load_scenario(path))
+        assert config["topology"]["kind"] == path.stem
+        assert config["topology"]["spacing"] == 200.0
+        assert (config["radio"]["standard"], config["radio"]["data_rate"]) == ("802.11b", 2_000_000)
+        assert config["radio"]["propagation"] == {"kind": "range", "range": 250.0}
+        assert len(config["flows"]) >= 2, path.name
+
+
 @pytest.mark.parametrize(
     "changes",
     [
         [],
+        ["topology={kind: wheel, n: 6, spacing: 0.18km}"],
         ["radio.propagation={kind: two_ray_ground, frequency: 2.4GHz}", "radio.fading={kind: block, doppler: 5.5Hz}",
          "radio.tx_power=281.83815mW", "radio.capture_threshold=-2.5dB"],
         ["radio.propagation={kind: log_distance, exponent: 3.5, reference_distance: 0.5m}",
@@ -404,10 +460,27 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "topology: required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}"),
     ("no nodes at all", {**wireless(flows=[]), "topology": None, "radio": None},
      "nodes: the scenario has no nodes: list wired nodes here or place wireless ones with topology"),
-    ("unknown topology kind", wireless({"kind": "ring", "n": 3}),
-     "topology.kind: unknown kind 'ring' (expected one of: 'explicit', 'chain', 'grid', 'random', 'cells')"),
+    ("unknown topology kind", wireless({"kind": "torus", "n": 3}),
+     "topology.kind: unknown kind 'torus' (expected one of: 'explicit', 'chain', 'grid', 'random', 'cells', "
+     "'tree', 'diamond', 'x', 'alice_bob', 'cross', 'wheel', 'butterfly', 'ring')"),
     ("topology kind missing", wireless({"hops": 3, "spacing": "200m"}),
-     "topology.kind: required field is missing (one of: 'explicit', 'chain', 'grid', 'random', 'cells')"),
+     "topology.kind: required field is missing (one of: 'explicit', 'chain', 'grid', 'random', 'cells', "
+     "'tree', 'diamond', 'x', 'alice_bob', 'cross', 'wheel', 'butterfly', 'ring')"),
+    ("odd wheel", wireless({"kind": "wheel", "n": 5}),
+     "topology.n: must be even (each node exchanges flows with the one opposite), got 5"),
+    ("empty wheel", wireless({"kind": "wheel", "n": 0}), "topology.n: must be at least 2, got 0"),
+    ("wheel without n", wireless({"kind": "wheel", "spacing": "200m"}), "topology.n: required field is missing"),
+    ("two-node ring", wireless({"kind": "ring", "n": 2}), "topology.n: must be at least 3, got 2"),
+    ("named topology spacing without unit", wireless({"kind": "diamond", "spacing": 200}),
+     "topology.spacing: a distance needs a unit (m or km), e.g. '200m'; got 200 (int)"),
+    ("zero named spacing", wireless({"kind": "butterfly", "spacing": "0m"}),
+     "topology.spacing: must be greater than 0, got '0m'"),
+    ("fixed-size topology takes no n", wireless({"kind": "x", "n": 7}),
+     "topology.n: unknown field; allowed fields: kind, spacing"),
+    ("flow past a named topology's nodes", wireless({"kind": "alice_bob"}),
+     "flows[0].dst: no node named 'n3' (nodes: n0..n2)"),
+    ("too big a wheel", wireless({"kind": "wheel", "n": 4294967294}, nodes=["server"], flows=[]),
+     "topology: places 4294967295 nodes; a scenario holds at most 4294967295 nodes in all"),
     ("zero hops", wireless({**CHAIN, "hops": 0}), "topology.hops: must be at least 1, got 0"),
     ("zero spacing", wireless({**CHAIN, "spacing": "0m"}), "topology.spacing: must be greater than 0, got '0m'"),
     ("negative spacing", wireless({**CHAIN, "spacing": "-1km"}),

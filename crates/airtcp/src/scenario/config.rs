@@ -409,6 +409,67 @@ pub enum TopologyConfig {
         #[serde(default)]
         gateway: Option<Point>,
     },
+    // The named topologies of the papers below are laid out so that a receive range of
+    // 1.25 x `spacing` (250 m at the default 200 m) yields exactly the paper's links; roles,
+    // coordinates and links are in topology.rs and docs/scenario-schema.md.
+    /// Paper 000's tree (Fig. 5a): root A `n0`, leaf B `n1`, relay C `n2`, leaf D `n3` below C.
+    Tree {
+        /// Length of every link, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 000's diamond (Fig. 5b): A `n0`, B `n1`, C `n2`, D `n3`; two 2-hop paths A-B-D and
+    /// A-C-D.
+    Diamond {
+        /// Length of every link, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 001's X topology (Fig. 1): relay I `n0`, S1 `n1` -> R1 `n3`, S2 `n2` -> R2 `n4`,
+    /// with S1 overheard by R2 and S2 by R1.
+    X {
+        /// Length of every link, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 001's Alice-and-Bob topology (Fig. 2a): relay I `n0` between A1 `n1` and A2 `n2`.
+    AliceBob {
+        /// Length of every link, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 001's cross (Fig. 2b): relay I `n0` amid `n1..n4`, each exchanging a flow with the
+    /// node opposite and overhearing its two other neighbours.
+    Cross {
+        /// Distance between neighbouring outer nodes, m (each is spacing/sqrt 2 from I).
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 001's wheel (Fig. 2c), the cross generalised: relay I `n0` at the centre of `n`
+    /// nodes on a circle, each hearing all others but the one opposite.
+    Wheel {
+        /// Nodes on the circle (even, >= 2).
+        n: u32,
+        /// Scale, m: the rim is sized for a receive range of 1.25 x spacing.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 001's butterfly (Fig. 8): relays I1 `n0` -> I2 `n1`, S1 `n2` -> R1 `n4`,
+    /// S2 `n3` -> R2 `n5`, with S1 overheard by R2 and S2 by R1.
+    Butterfly {
+        /// Length of every link, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
+    /// Paper 003's ring: `n` nodes on a circle, each hearing only its two neighbours, so every
+    /// pair has two disjoint paths.
+    Ring {
+        /// Nodes (>= 3).
+        n: u32,
+        /// Distance between neighbours, m.
+        #[serde(default = "super::topology::default_spacing")]
+        spacing: f64,
+    },
 }
 
 /// A node with a position.
