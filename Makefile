@@ -51,7 +51,7 @@ lint:
 bench: build
 	$(AIRTCP) bench $(BENCH_ARGS)
 
-# ns-3 3.44 reference figures for 802.11b chains, an AODV grid and saturation
+# airtcp vs ns-3 3.44 on 802.11b chains and an AODV grid, plus a 10,000-node scale run
 # (bench/wifi/README.md); e.g. `make bench-wifi BENCH_ARGS=--quick`.
 bench-wifi: build
 	$(PY) -m airtcp.bench_wifi $(BENCH_ARGS)
