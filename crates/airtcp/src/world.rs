@@ -114,8 +114,6 @@ pub struct Flow {
 pub struct Traces {
     /// Sampling interval of cwnd traces (None: off).
     pub cwnd_interval: Option<Time>,
-    /// Goodput bin width.
-    pub bin: Time,
     /// Collected cwnd samples.
     pub cwnd: crate::metrics::results::CwndSeries,
 }

@@ -64,14 +64,7 @@ pub trait MacIo {
     fn overheard(&mut self, frame: &Frame);
     /// The fate of a pulled packet: acknowledged/broadcast (`ok`) or given up; `handed_over`
     /// says the next hop did receive it (its ACK was lost).
-    fn tx_status(
-        &mut self,
-        id: PacketId,
-        packet: &Packet,
-        next_hop: Option<RadioId>,
-        ok: bool,
-        handed_over: bool,
-    );
+    fn tx_status(&mut self, id: PacketId, next_hop: Option<RadioId>, ok: bool, handed_over: bool);
 }
 
 /// Static parameters of a DCF.
@@ -338,7 +331,7 @@ impl Dcf {
                 let a = self.current.take().expect("attempt");
                 self.stats.data_tx += 1;
                 io.transmit(frame);
-                io.tx_status(a.id, &a.packet, None, true, false);
+                io.tx_status(a.id, None, true, false);
                 self.cw = t.cw_min;
                 self.draw_backoff(io);
                 return;
@@ -422,7 +415,7 @@ impl Dcf {
                     self.state = State::Idle;
                     let a = self.current.take().expect("attempt awaiting ACK");
                     self.stats.acked += 1;
-                    io.tx_status(a.id, &a.packet, a.next_hop, true, true);
+                    io.tx_status(a.id, a.next_hop, true, true);
                     self.cw = t.cw_min;
                     self.draw_backoff(io);
                 }
@@ -478,7 +471,7 @@ impl Dcf {
         if count > limit {
             let a = self.current.take().expect("attempt");
             self.stats.retry_drops += 1;
-            io.tx_status(a.id, &a.packet, a.next_hop, false, a.handed_over);
+            io.tx_status(a.id, a.next_hop, false, a.handed_over);
             self.cw = t.cw_min;
         } else {
             self.stats.retries += 1;

@@ -120,6 +120,22 @@ impl Network {
         }
     }
 
+    /// Removes the packets `node` buffers for `dst`, in arrival order, into the reusable scratch
+    /// vector (returned; the caller hands it back through `scratch` when done).
+    fn take_buffered(&mut self, node: NodeId, dst: NodeId) -> Vec<PacketId> {
+        let a = self.aodv.as_mut().expect("aodv");
+        let mut out = std::mem::take(&mut a.scratch);
+        let packets = &self.packets;
+        a.buffers[node as usize].retain(|&id| {
+            let hit = packets.get(id).dst == dst;
+            if hit {
+                out.push(id);
+            }
+            !hit
+        });
+        out
+    }
+
     /// Carries out what the protocol asked for.
     fn apply_aodv(&mut self) {
         loop {
@@ -159,16 +175,7 @@ impl Network {
                 }
             }
             AodvAction::RouteReady { node, dst } => {
-                let a = self.aodv.as_mut().expect("aodv");
-                let mut ready = std::mem::take(&mut a.scratch);
-                let packets = &self.packets;
-                a.buffers[node as usize].retain(|&id| {
-                    let hit = packets.get(id).dst == dst;
-                    if hit {
-                        ready.push(id);
-                    }
-                    !hit
-                });
+                let mut ready = self.take_buffered(node, dst);
                 for &id in &ready {
                     self.aodv_forward(node, id);
                 }
@@ -178,19 +185,14 @@ impl Network {
                 }
             }
             AodvAction::DiscoveryFailed { node, dst } => {
-                let a = self.aodv.as_mut().expect("aodv");
-                let packets = &self.packets;
-                let mut dropped = Vec::new();
-                a.buffers[node as usize].retain(|&id| {
-                    let hit = packets.get(id).dst == dst;
-                    if hit {
-                        dropped.push(id);
-                    }
-                    !hit
-                });
-                for id in dropped {
+                let mut dropped = self.take_buffered(node, dst);
+                for &id in &dropped {
                     self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
                     self.discard(id);
+                }
+                dropped.clear();
+                if let Some(a) = self.aodv.as_mut() {
+                    a.scratch = dropped;
                 }
             }
             AodvAction::Timer {

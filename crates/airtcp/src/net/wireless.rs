@@ -249,14 +249,7 @@ impl MacIo for MacEnv<'_> {
         self.upcalls.push(Upcall::Received(self.me, *frame));
     }
 
-    fn tx_status(
-        &mut self,
-        id: PacketId,
-        _p: &Packet,
-        next: Option<RadioId>,
-        ok: bool,
-        handed_over: bool,
-    ) {
+    fn tx_status(&mut self, id: PacketId, next: Option<RadioId>, ok: bool, handed_over: bool) {
         self.upcalls.push(Upcall::Status {
             radio: self.me,
             next,

@@ -302,7 +302,6 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
 
     let traces = Traces {
         cwnd_interval: m.trace_cwnd.then_some(m.trace_interval),
-        bin: m.bin,
         cwnd: Default::default(),
     };
     if m.trace_cwnd {
