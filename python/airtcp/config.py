@@ -17,6 +17,7 @@ Entry points: `load_scenario` (file, YAML text or dict -> `Scenario`) and `to_co
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -683,6 +684,154 @@ class AodvRouting(_Model):
 RoutingConfig = Annotated[Union[StaticRouting, AodvRouting], Field(discriminator="kind")]
 
 
+# --- Base-station downlink (papers 002, 004) --------------------------------------------------
+
+
+def _within(low: float, high: float, *, low_open: bool, high_open: bool) -> Callable[[float], float]:
+    """A check that a number lies in an interval, with the interval in the message."""
+
+    def check(value: float) -> float:
+        above = value > low if low_open else value >= low
+        below = value < high if high_open else value <= high
+        if not (above and below):
+            interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+            raise ValueError(f"must be within {interval}, got {value!r}")
+        return value
+
+    return check
+
+
+def _whole_within(low: int, high: int) -> Callable[[int], int]:
+    def check(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low} and {high}, got {value!r}")
+        return value
+
+    return check
+
+
+# Maximum Doppler frequencies may be 0 Hz (a static channel).
+DopplerFrequency = Annotated[
+    _real(units.parse_frequency, units.format_frequency), AfterValidator(_within(0, math.inf, low_open=False, high_open=True))
+]
+
+
+class DownlinkUser(_Model):
+    """A user of the downlink: its node and its average received SNR."""
+
+    node: Name
+    mean_snr: Ratio
+
+
+class Ieee80216eAmc(_Model):
+    """The eight IEEE 802.16e modes QPSK 1/2 ... 64-QAM 5/6 (paper 002's ns-2 downlink)."""
+
+    kind: Literal["ieee802_16e"]
+
+
+class Liu2004Amc(_Model):
+    """The first `count` modes of Liu, Zhou & Giannakis (2004), Table I, each used once its
+    packet error rate falls to `target_per` (paper 002's fluid model: 5 modes)."""
+
+    kind: Literal["liu2004"]
+    count: Annotated[PositiveCount32, AfterValidator(_whole_within(1, 6))] = 5
+    target_per: Annotated[PositiveNumber, AfterValidator(_within(0, 1, low_open=True, high_open=True))] = 0.01
+
+
+class AmcMode(_Model):
+    """One row of a custom AMC table."""
+
+    min_snr: Ratio
+    efficiency: PositiveNumber
+
+
+class CustomAmc(_Model):
+    """An AMC table given mode by mode, thresholds increasing."""
+
+    kind: Literal["custom"]
+    modes: Annotated[list[AmcMode], Field(min_length=1)]
+
+
+AmcConfig = Annotated[Union[Ieee80216eAmc, Liu2004Amc, CustomAmc], Field(discriminator="kind")]
+
+
+class NoSlotFading(_Model):
+    """Every slot sees the mean SNR."""
+
+    kind: Literal["none"]
+
+
+class RayleighSlotFading(_Model):
+    """An independent Rayleigh power gain per slot."""
+
+    kind: Literal["rayleigh"]
+
+
+class GaussMarkovSlotFading(_Model):
+    """Rayleigh with an AR(1) complex gain, slot-to-slot correlation J0(2 pi doppler slot)."""
+
+    kind: Literal["gauss_markov"]
+    doppler: DopplerFrequency
+
+
+class ClarkeSlotFading(_Model):
+    """Rayleigh from a sum of `sinusoids` sinusoids (Clarke's autocorrelation at every lag)."""
+
+    kind: Literal["clarke"]
+    doppler: DopplerFrequency
+    sinusoids: Annotated[PositiveCount32, AfterValidator(_whole_within(1, 4096))] = 16
+
+
+SlotFadingConfig = Annotated[
+    Union[NoSlotFading, RayleighSlotFading, GaussMarkovSlotFading, ClarkeSlotFading], Field(discriminator="kind")
+]
+
+
+class SlotScheduler(_Model):
+    """Who is served each slot: round-robin, the highest instantaneous SNR, the largest
+    queue x rate (MaxWeight), paper 002's eq. (10) queue / average throughput x rate, or M-LWDF."""
+
+    kind: Literal["round_robin", "max_snr", "max_weight", "delay_max_weight", "mlwdf"]
+
+
+class BimodalErasure(_Model):
+    """Paper 004's channel: each user's packet success probability is `low` or `high`; a state
+    lasts a duration uniform in [hold_min, hold_max], then the next is drawn (`low` with
+    probability `low_probability`)."""
+
+    kind: Literal["bimodal"]
+    low: Probability
+    high: Probability
+    low_probability: Probability
+    hold_min: PositiveDuration
+    hold_max: PositiveDuration
+
+
+ErasureConfig = Annotated[Union[BimodalErasure], Field(discriminator="kind")]
+
+
+class DownlinkConfig(_Model):
+    """A base station serving users over a slotted downlink; defaults are paper 002's ns-2
+    setup (see docs/downlink.md)."""
+
+    base_station: Name
+    users: Annotated[list[DownlinkUser], Field(min_length=1)]
+    slot: PositiveDuration = 10_000_000
+    bandwidth: PositiveFrequency = 10e6
+    rate_scale: Annotated[PositiveNumber, AfterValidator(_within(0, 1, low_open=True, high_open=False))] = 1.0
+    amc: AmcConfig = Field(default_factory=lambda: Ieee80216eAmc(kind="ieee802_16e"))
+    fading: SlotFadingConfig = Field(
+        default_factory=lambda: GaussMarkovSlotFading.model_validate({"kind": "gauss_markov", "doppler": "128Hz"})
+    )
+    scheduler: SlotScheduler = Field(default_factory=lambda: SlotScheduler(kind="delay_max_weight"))
+    queue_packets: PositiveCount32 = 2000
+    service: Literal["fragment", "whole_packets"] = "fragment"
+    average_window: PositiveCount32 = 256
+    erasure: Optional[ErasureConfig] = None
+    uplink_rate: PositiveRate = 1_000_000_000
+    uplink_delay: Duration = 0
+
+
 # --- Measurements -----------------------------------------------------------------------------
 
 
@@ -714,6 +863,7 @@ class Scenario(_Model):
     routing: RoutingConfig = Field(default_factory=lambda: StaticRouting(kind="static"))
     failures: list[FailureConfig] = Field(default_factory=list)
     links: list[LinkConfig] = Field(default_factory=list)
+    downlink: Optional[DownlinkConfig] = None
     flows: list[FlowConfig] = Field(default_factory=list)
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
 
@@ -856,6 +1006,12 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             neighbours.setdefault(link.from_, set()).add(link.to)
             neighbours.setdefault(link.to, set()).add(link.from_)
 
+    downlink = scenario.downlink
+    if downlink is not None:
+        yield from _downlink_problems(downlink, directory, missing, neighbours)
+        if isinstance(scenario.routing, AodvRouting):
+            yield "routing.kind", "aodv routes over radios only; this scenario has a downlink (use static)"
+
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"
         for field, node in (("from", extra.from_), ("to", extra.to)):
@@ -926,6 +1082,47 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 yield f"{where}.transport.max_rto", "must not be smaller than min_rto"
             if tcp.rwnd < tcp.mss:
                 yield f"{where}.transport.rwnd", f"must hold at least one segment (mss {tcp.mss} bytes)"
+
+
+def _downlink_problems(
+    downlink: DownlinkConfig,
+    directory: _Directory,
+    missing: Callable[[str], str],
+    neighbours: dict[str, set[str]],
+) -> Iterable[tuple[str, str]]:
+    """The downlink's node references and orderings; its links join `neighbours`."""
+    bs = downlink.base_station
+    bs_ok = bs in directory
+    if not bs_ok:
+        yield "downlink.base_station", missing(bs)
+    users: dict[str, int] = {}
+    for i, user in enumerate(downlink.users):
+        where = f"downlink.users[{i}].node"
+        if user.node not in directory:
+            yield where, missing(user.node)
+        elif user.node == bs:
+            yield where, "the base station cannot be one of its own users"
+        elif user.node in users:
+            yield where, f"{user.node!r} is already downlink.users[{users[user.node]}]"
+        else:
+            users[user.node] = i
+            if bs_ok:
+                # Downlink one way, the user's uplink the other.
+                neighbours.setdefault(bs, set()).add(user.node)
+                neighbours.setdefault(user.node, set()).add(bs)
+    if isinstance(downlink.amc, CustomAmc):
+        modes = downlink.amc.modes
+        for i in range(1, len(modes)):
+            if modes[i].min_snr <= modes[i - 1].min_snr:
+                yield f"downlink.amc.modes[{i}].min_snr", "thresholds must increase"
+            if modes[i].efficiency < modes[i - 1].efficiency:
+                yield f"downlink.amc.modes[{i}].efficiency", "must not be below the previous mode's"
+    erasure = downlink.erasure
+    if erasure is not None and erasure.hold_max < erasure.hold_min:
+        yield (
+            "downlink.erasure.hold_max",
+            f"must not be smaller than hold_min ({units.format_duration(erasure.hold_min)})",
+        )
 
 
 def _reachable(neighbours: Mapping[str, set[str]], src: str, dst: str) -> bool:

@@ -60,6 +60,18 @@ _LINK_COLUMNS = {
     "delivery_ratio": pa.float64(),
     "overheard": pa.uint64(),
 }
+_DOWNLINK_COLUMNS = {
+    "user": pa.string(),
+    "mean_snr_db": pa.float64(),
+    "slots_scheduled": pa.uint64(),
+    "outage_slots": pa.uint64(),
+    "mean_rate_bps": pa.float64(),
+    "packets_served": pa.uint64(),
+    "bytes_served": pa.uint64(),
+    "packets_erased": pa.uint64(),
+    "packets_dropped": pa.uint64(),
+    "unused_bytes": pa.uint64(),
+}
 _GOODPUT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "goodput_bps": pa.float64()}
 _RTT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "rtt_s": pa.float64(), "srtt_s": pa.float64()}
 _CWND_COLUMNS = {
@@ -71,7 +83,7 @@ _CWND_COLUMNS = {
 }
 
 # Table name -> file written by `Results.write`.
-TABLES = ("flows", "drops", "queues", "links", "goodput", "rtt", "cwnd")
+TABLES = ("flows", "drops", "queues", "links", "downlink", "goodput", "rtt", "cwnd")
 
 # Keys of the core's results that are not part of the reproducible summary.
 _NOT_IN_SUMMARY = ("timing", "timeseries")
@@ -93,6 +105,7 @@ class Results:
             "drops": _rows_table(self.raw.get("drops", []), _DROP_COLUMNS),
             "queues": _rows_table(self.raw.get("queues", []), _QUEUE_COLUMNS),
             "links": _rows_table(self.raw.get("links", []), _LINK_COLUMNS),
+            "downlink": _rows_table(self.raw.get("downlink", []), _DOWNLINK_COLUMNS),
             "goodput": _columns_table(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _columns_table(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _columns_table(series.get("cwnd", {}), _CWND_COLUMNS),
@@ -153,6 +166,12 @@ class Results:
     def links(self) -> pd.DataFrame:
         """Per directed wireless link: MAC attempts, answers, delivery ratio, overheard frames."""
         return self._tables["links"].to_pandas()
+
+    @property
+    def downlink(self) -> pd.DataFrame:
+        """Per user of the base station's downlink (empty without one): scheduled and outage
+        slots, mean offered rate, packets and bytes served, erased and dropped."""
+        return self._tables["downlink"].to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:

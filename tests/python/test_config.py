@@ -274,10 +274,19 @@ def test_assignment_is_validated() -> None:
 # --- The contract with the core's serde types -------------------------------------------------
 
 CHAIN3 = P2P_LOSSY.parent / "chain3.yaml"
+CELL = P2P_LOSSY.parent / "cell_downlink.yaml"
+
+
+def _cell(*overrides: str) -> dict[str, Any]:
+    return to_core_dict(load_scenario(CELL, overrides=overrides))["downlink"]  # type: ignore[no-any-return]
+
+
+# The downlink's configuration lives beside its model; the scenario refers to it.
+DOWNLINK_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "downlink" / "config.rs"
 
 
 def _rust_source() -> str:
-    return CORE_CONFIG_RS.read_text(encoding="utf-8")
+    return "\n".join(path.read_text(encoding="utf-8") for path in (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS))
 
 
 def _snake(name: str) -> str:
@@ -383,6 +392,10 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         _wireless("cells"),
     )
     assert list(chain) == list(scenario)
+    downlink = _cell(
+        "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 100ms, hold_max: 200ms}"
+    )
+    custom = _cell("downlink.amc={kind: custom, modes: [{min_snr: 3dB, efficiency: 1}, {min_snr: 9dB, efficiency: 2}]}")
     return {
         "ScenarioConfig": chain,
         "LinkConfig": scenario["links"][2],
@@ -414,6 +427,14 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "ErrorProcessConfig::GilbertElliott": _untagged(grid["link_errors"][0]["error"]),
         "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),
         "RoutingConfig::Static": _untagged(chain["routing"]),
+        "DownlinkConfig": downlink,
+        "DownlinkUserConfig": downlink["users"][1],
+        "AmcConfig::Liu2004": _untagged(_cell("downlink.amc={kind: liu2004, count: 3}")["amc"]),
+        "AmcConfig::Custom": _untagged(custom["amc"]),
+        "AmcModeConfig": custom["amc"]["modes"][0],
+        "SlotFadingConfig::GaussMarkov": _untagged(downlink["fading"]),
+        "SlotFadingConfig::Clarke": _untagged(_cell("downlink.fading={kind: clarke, doppler: 20Hz}")["fading"]),
+        "ErasureConfig::Bimodal": _untagged(downlink["erasure"]),
         **{f"TopologyConfig::{variant}": _untagged(_wireless(kind)["topology"])
            for kind, variant in NAMED_TOPOLOGIES.items()},
     }
@@ -467,6 +488,11 @@ def test_kind_tags_match_the_core() -> None:
         "ErrorProcessConfig": config.ErrorProcessConfig,
         "RoutingConfig": config.RoutingConfig,
         "RouteMetric": config.StaticRouting.model_fields["metric"].annotation,
+        "AmcConfig": config.AmcConfig,
+        "SlotFadingConfig": config.SlotFadingConfig,
+        "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
+        "ServiceConfig": config.DownlinkConfig.model_fields["service"].annotation,
+        "ErasureConfig": config.ErasureConfig,
     }
     rust = _rust_enums()
     assert set(python) == set(rust)
@@ -519,9 +545,11 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
     enums = _rust_enums()
     marked = {}  # enums whose default is a `#[default]` variant
     for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
-        default = re.search(r"^    #\[default\]\n(?:    ///.*\n)*    (\w+)", body, re.MULTILINE)
+        default = re.search(
+            r'^    #\[default\]\n(?:    ///.*\n)*(?:    #\[serde\(rename = "([^"]+)"\)\]\n)?    (\w+)', body, re.MULTILINE
+        )
         if default:
-            tag = _snake(default[1])
+            tag = default[1] or _snake(default[2])
             marked[enum] = {"kind": tag} if 'tag = "kind"' in source.split(f"pub enum {enum} ")[0][-200:] else tag
     assert set(marked) <= set(enums)
 
@@ -575,8 +603,14 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
     def fading(given: str) -> dict[str, Any]:
         return radio_of(f"radio.fading={{kind: block, {given}}}")["fading"]  # type: ignore[no-any-return]
 
+    bare_cell = {"duration": "1s", "nodes": ["bs", "u"],
+                 "downlink": {"base_station": "bs", "users": [{"node": "u", "mean_snr": "10dB"}]}}
+    cell = to_core_dict(load_scenario(bare_cell))["downlink"]
     return [
         ("ScenarioConfig", {"name", "duration", "nodes", "links", "flows"}, wired),
+        ("DownlinkConfig", {"base_station", "users"}, cell),
+        ("AmcConfig::Liu2004", set(), _cell("downlink.amc={kind: liu2004}")["amc"]),
+        ("SlotFadingConfig::Clarke", {"doppler"}, _cell("downlink.fading={kind: clarke, doppler: 1Hz}")["fading"]),
         ("ScenarioConfig", {"name", "duration", "radio", "topology"}, wireless),
         ("LinkConfig", {"from", "to", "rate", "delay", "loss"}, wired["links"][0]),
         ("LinkConfig", {"from", "to", "rate", "delay"}, to_core_dict(load_scenario(minimal_scenario()))["links"][0]),

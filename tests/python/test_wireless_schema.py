@@ -193,7 +193,8 @@ def test_wired_only_scenarios_are_unchanged() -> None:
     assert config["routing"] == {"kind": "static", "metric": "hops"}
     assert list(config) == ["name", "duration", "seed", "nodes", "topology", "radio", "link_errors", "routing",
                             "failures",
-                            "links", "flows", "metrics"]
+                            "links", "downlink", "flows", "metrics"]
+    assert config["downlink"] is None
 
 
 def test_wired_reachability_is_not_judged_over_radios() -> None:

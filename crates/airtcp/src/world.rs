@@ -5,7 +5,8 @@ use std::time::Instant;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
-    Conservation, DropRow, FlowResult, LinkRow, QueueRow, RunResults, TimeSeries, Timing,
+    Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, QueueRow, RunResults, TimeSeries,
+    Timing,
 };
 use crate::net::Network;
 use crate::sim::packet::Header;
@@ -50,6 +51,10 @@ pub enum Event {
     AodvTimer(NodeId, NodeId, u32),
     /// A node fails.
     NodeDown(NodeId),
+    /// A slot of the base station's downlink starts.
+    Slot,
+    /// A packet served by the downlink reaches its user (user index, packet).
+    DownlinkArrive(u32, PacketId),
 }
 
 /// Which of a flow's timers.
@@ -263,6 +268,8 @@ impl World {
             Event::Deferred(id) => self.net.send_deferred(id),
             Event::AodvTimer(node, dst, attempt) => self.net.aodv_timer(node, dst, attempt),
             Event::NodeDown(node) => self.net.node_down(node),
+            Event::Slot => self.net.on_slot(),
+            Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),
         }
         // In arrival order; delivering may originate packets but never completes another
         // arrival at the same instant, yet index so that it would still be handled.
@@ -535,6 +542,42 @@ impl World {
                 max_backlog: stats.max_backlog,
             });
         }
+        let mut downlink = Vec::new();
+        if let Some(bs) = &net.base_station {
+            for (queue, reason, packets) in net.downlink_drops() {
+                drops.push(DropRow {
+                    queue,
+                    reason: reason.name().into(),
+                    packets,
+                });
+            }
+            let d = &bs.downlink;
+            let run_s = (d.slots() * d.slot_len()) as f64 * 1e-9;
+            for (u, st) in d.stats().iter().enumerate() {
+                queues.push(QueueRow {
+                    queue: bs.queue_names[u].clone(),
+                    enqueued: st.packets_enqueued,
+                    transmitted: st.packets_served,
+                    max_backlog: bs.max_backlog[u],
+                });
+                downlink.push(DownlinkRow {
+                    user: name_of(bs.users[u]),
+                    mean_snr_db: bs.mean_snr_db[u],
+                    slots_scheduled: st.slots_scheduled,
+                    outage_slots: st.outage_slots,
+                    mean_rate_bps: if run_s > 0.0 {
+                        st.rate_bits_sum as f64 / run_s
+                    } else {
+                        0.0
+                    },
+                    packets_served: st.packets_served,
+                    bytes_served: st.bytes_served,
+                    packets_erased: st.packets_erased,
+                    packets_dropped: st.packets_dropped,
+                    unused_bytes: st.unused_bytes,
+                });
+            }
+        }
         for (node, counts) in net.node_drops.iter().enumerate() {
             for r in DropReason::ALL {
                 if counts[r as usize] > 0 {
@@ -584,6 +627,7 @@ impl World {
             drops,
             queues,
             links,
+            downlink,
             conservation: Conservation {
                 created,
                 delivered: net.delivered,

@@ -22,6 +22,8 @@ pub struct RunResults {
     pub queues: Vec<QueueRow>,
     /// Per directed wireless link: MAC attempts, answers, overheard frames (links with any).
     pub links: Vec<LinkRow>,
+    /// Per-user statistics of the base station's downlink (empty without one).
+    pub downlink: Vec<DownlinkRow>,
     /// Packet conservation check.
     pub conservation: Conservation,
     /// Time series (goodput always, RTT and cwnd when enabled).
@@ -106,6 +108,31 @@ pub struct LinkRow {
     pub delivery_ratio: Option<f64>,
     /// Data frames from `from` to third parties that `to` overheard.
     pub overheard: u64,
+}
+
+/// What one user of the base station's downlink was offered and served.
+#[derive(Debug, Clone, Serialize)]
+pub struct DownlinkRow {
+    /// The user's node.
+    pub user: String,
+    /// Its mean SNR, dB (as configured).
+    pub mean_snr_db: f64,
+    /// Slots in which the user held a grant.
+    pub slots_scheduled: u64,
+    /// Slots in which its channel was in outage (no AMC mode usable).
+    pub outage_slots: u64,
+    /// Mean whole-slot rate its channel offered over the run, bits/s.
+    pub mean_rate_bps: f64,
+    /// Packets whose transmission completed (erased ones included).
+    pub packets_served: u64,
+    /// Bytes of those packets.
+    pub bytes_served: u64,
+    /// Completed packets the erasure process took.
+    pub packets_erased: u64,
+    /// Arrivals refused by the full queue.
+    pub packets_dropped: u64,
+    /// Granted bytes left unused (queue ran dry, or whole-packet service left a remainder).
+    pub unused_bytes: u64,
 }
 
 /// created = delivered + dropped + in_flight, checked against an independent count of live packets.

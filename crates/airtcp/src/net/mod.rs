@@ -7,6 +7,7 @@
 //! MAC pulls at its next transmit opportunity.
 
 pub mod aodv;
+pub mod cellular;
 pub mod on_demand;
 pub mod paths;
 pub mod routing;
@@ -27,7 +28,8 @@ pub struct Network {
     pub events: EventQueue<Event>,
     /// Live packets.
     pub packets: PacketArena,
-    /// Channels (two per link: 2i forward, 2i + 1 reverse).
+    /// Channels: two per wired link (2i forward, 2i + 1 reverse), then each downlink user's
+    /// uplink.
     pub channels: Vec<Channel>,
     /// Radios and the wireless medium.
     pub wireless: Wireless,
@@ -37,6 +39,8 @@ pub struct Network {
     pub routes: RoutingTable,
     /// AODV, when the scenario uses it instead of static routes.
     pub aodv: Option<AodvRouting>,
+    /// The base station's slotted downlink, if the scenario has one.
+    pub base_station: Option<cellular::BaseStation>,
     /// Drops at nodes (no route), per node, indexed like [`DropReason::ALL`].
     pub node_drops: Vec<[u64; DropReason::ALL.len()]>,
     /// Packets that reached their destination node, for the transport layer to take.
@@ -94,6 +98,7 @@ impl Network {
                 self.packets.get_mut(id).next_hop = hop.node;
                 self.offer_radio(r, id);
             }
+            Iface::Downlink(user) => self.offer_downlink(user, id),
         }
     }
 
@@ -250,7 +255,19 @@ impl Network {
             .filter(|e| matches!(e, Event::Deferred(..)))
             .count();
         let buffered = self.aodv.as_ref().map_or(0, |a| a.buffered());
-        queued + on_links as u64 + deferred as u64 + self.wireless.count_held() + buffered
+        let to_users = self
+            .events
+            .iter_pending()
+            .filter(|e| matches!(e, Event::DownlinkArrive(..)))
+            .count();
+        let at_base_station = self.base_station.as_ref().map_or(0, |b| b.queued());
+        queued
+            + on_links as u64
+            + deferred as u64
+            + self.wireless.count_held()
+            + buffered
+            + to_users as u64
+            + at_base_station
     }
 
     /// `node` fails: its radio stops, and everything it holds is dropped.

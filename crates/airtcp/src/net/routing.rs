@@ -17,6 +17,8 @@ pub enum Iface {
     Channel(u32),
     /// A radio; the next hop is addressed on the shared medium.
     Radio(u32),
+    /// The base station's slotted downlink to the given user (see [`super::cellular`]).
+    Downlink(u32),
 }
 
 /// Next hop towards a destination.

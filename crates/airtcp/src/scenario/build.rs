@@ -12,7 +12,9 @@ use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
+use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
+use crate::net::cellular::BaseStation;
 use crate::net::paths::{etx_weights, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
@@ -102,6 +104,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             });
         }
     }
+    let downlink = build_downlink(cfg, &names, &node, &mut channels)?;
     let mut edges: Vec<Edge> = channels
         .iter()
         .enumerate()
@@ -111,6 +114,13 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             iface: Iface::Channel(i as u32),
         })
         .collect();
+    if let Some(bs) = &downlink {
+        edges.extend(bs.users.iter().enumerate().map(|(u, &user)| Edge {
+            from: bs.node,
+            to: user,
+            iface: Iface::Downlink(u as u32),
+        }));
+    }
     let wireless = match (&cfg.topology, &cfg.radio) {
         (Some(_), Some(radio)) => {
             let built = build_radios(
@@ -153,6 +163,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     "aodv routes over radios only; this scenario has wired links (use static)",
                 ));
             }
+            if cfg.downlink.is_some() {
+                return Err(err(
+                    "routing.kind",
+                    "aodv routes over radios only; this scenario has a downlink (use static)",
+                ));
+            }
         }
     }
     let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
@@ -167,7 +183,19 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
         } => {
-            let delivery = |from: NodeId, to: NodeId| link_delivery(&channels, &wireless, from, to);
+            // The downlink's AMC and erasures are not a per-frame loss ETX could weigh.
+            let on_downlink = |from: NodeId, to: NodeId| {
+                downlink
+                    .as_ref()
+                    .is_some_and(|b| b.node == from && b.users.contains(&to))
+            };
+            let delivery = |from: NodeId, to: NodeId| {
+                if on_downlink(from, to) {
+                    1.0
+                } else {
+                    link_delivery(&channels, &wireless, from, to)
+                }
+            };
             let weights = etx_weights(&edges, &delivery);
             weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
         }
@@ -188,10 +216,14 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         routes,
         aodv: matches!(cfg.routing, RoutingConfig::Aodv)
             .then(|| AodvRouting::new(names.len(), cfg.seed)),
+        base_station: downlink,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
     };
+    if net.base_station.is_some() {
+        net.events.schedule(0, EventClass::Transmit, Event::Slot);
+    }
 
     let mut flows = Vec::with_capacity(cfg.flows.len());
     let mut names = BTreeSet::new();
@@ -315,6 +347,50 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         flows,
         traces,
     })
+}
+
+/// The base station's downlink of `cfg`, if any, with each user's uplink appended to `channels`.
+fn build_downlink(
+    cfg: &ScenarioConfig,
+    names: &[String],
+    node: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+    channels: &mut Vec<Channel>,
+) -> Result<Option<BaseStation>, ConfigError> {
+    let Some(d) = &cfg.downlink else {
+        return Ok(None);
+    };
+    let bs = node("downlink.base_station".into(), &d.base_station)?;
+    let mut users = Vec::with_capacity(d.users.len());
+    for (i, u) in d.users.iter().enumerate() {
+        let path = format!("downlink.users[{i}].node");
+        let n = node(path.clone(), &u.node)?;
+        if n == bs {
+            return Err(err(path, "the base station cannot be one of its own users"));
+        }
+        if let Some(j) = users.iter().position(|&m| m == n) {
+            return Err(err(
+                path,
+                format!("'{}' is already downlink.users[{j}]", u.node),
+            ));
+        }
+        users.push(n);
+    }
+    let model = Downlink::new(d, cfg.seed, "downlink")?;
+    for &u in &users {
+        channels.push(Channel {
+            name: format!("uplink {}->{}", names[u as usize], names[bs as usize]),
+            from: u,
+            to: bs,
+            rate_bps: d.uplink_rate,
+            delay: d.uplink_delay,
+            queue: Box::new(DropTail::new(d.queue_packets as usize)),
+            busy: false,
+            loss: LossProcess::None,
+            stats: ChannelStats::default(),
+        });
+    }
+    let snrs = d.users.iter().map(|u| u.mean_snr).collect();
+    Ok(Some(BaseStation::new(bs, users, snrs, model, names)))
 }
 
 /// Expected fraction of frames that cross the link `from -> to` (for ETX): wired links lose

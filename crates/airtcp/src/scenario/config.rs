@@ -42,6 +42,9 @@ pub struct ScenarioConfig {
     /// Wired point-to-point links.
     #[serde(default)]
     pub links: Vec<LinkConfig>,
+    /// A base station's slotted downlink to users (papers 002, 004), if any.
+    #[serde(default)]
+    pub downlink: Option<crate::mac::downlink::DownlinkConfig>,
     /// Traffic.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,

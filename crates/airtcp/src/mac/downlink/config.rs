@@ -54,6 +54,14 @@ pub struct DownlinkConfig {
     /// absent.
     #[serde(default)]
     pub erasure: Option<ErasureConfig>,
+    /// Rate of each user's reverse link to the base station (ACKs), bits/s (> 0). The papers
+    /// take the uplink as ideal (paper 004: "perfect uplink channel"); the default, 1 Gbps with
+    /// no delay, is close to that without being instantaneous.
+    #[serde(default = "default_uplink_rate")]
+    pub uplink_rate: u64,
+    /// One-way delay of each user's reverse link, ns.
+    #[serde(default)]
+    pub uplink_delay: Nanos,
 }
 
 /// One user of the downlink.
@@ -203,6 +211,9 @@ fn default_queue_packets() -> u32 {
 }
 fn default_average_window() -> u32 {
     256
+}
+fn default_uplink_rate() -> u64 {
+    1_000_000_000
 }
 fn default_liu_count() -> u32 {
     5

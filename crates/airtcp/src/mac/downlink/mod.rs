@@ -423,6 +423,9 @@ fn validate(cfg: &DownlinkConfig, name: &str) -> Result<(), ConfigError> {
     if cfg.average_window == 0 {
         return Err(err("average_window".into(), "must be >= 1"));
     }
+    if cfg.uplink_rate == 0 {
+        return Err(err("uplink_rate".into(), "must be > 0"));
+    }
     match &cfg.amc {
         AmcConfig::Ieee80216e => {}
         AmcConfig::Liu2004 { count, target_per } => {
