@@ -608,6 +608,10 @@ class RadioConfig(_Model):
     short_retry_limit: Count32 = 7
     long_retry_limit: Count32 = 4
     mac_overhead: Size32 = 36
+    # Channels are orthogonal: radios on different channels never hear or disturb each other.
+    channel: Count32 = 1
+    # Placed nodes with several radios (or another channel): one radio per listed channel.
+    node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
 
 
 # --- Extra errors on wireless links -----------------------------------------------------------
@@ -836,6 +840,9 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         listed = directory.describe()
         return f"no node named {name!r} ({f'nodes: {listed}' if listed else 'the scenario has no nodes'})"
 
+    if radio is not None:
+        yield from _node_channel_problems(radio, directory, missing)
+
     neighbours: dict[str, set[str]] = {node: set() for node in scenario.nodes}
     seen_pairs: dict[frozenset[str], int] = {}
     for i, link in enumerate(scenario.links):
@@ -926,6 +933,25 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 yield f"{where}.transport.max_rto", "must not be smaller than min_rto"
             if tcp.rwnd < tcp.mss:
                 yield f"{where}.transport.rwnd", f"must hold at least one segment (mss {tcp.mss} bytes)"
+
+
+def _node_channel_problems(
+    radio: RadioConfig, directory: _Directory, missing: Callable[[str], str]
+) -> Iterable[tuple[str, str]]:
+    """`radio.node_channels`: placed nodes only, each with a non-empty list of distinct channels."""
+    for name, channels in radio.node_channels.items():
+        where = f"radio.node_channels.{name}"
+        if name not in directory:
+            yield where, missing(name)
+        elif not directory.is_placed(name):
+            yield where, f"{name!r} is a wired node (listed in nodes); only placed nodes have radios"
+        if not channels:
+            yield where, "needs at least one channel"
+        seen: set[int] = set()
+        for k, channel in enumerate(channels):
+            if channel in seen:
+                yield f"{where}[{k}]", f"channel {channel} is listed twice (one radio per channel)"
+            seen.add(channel)
 
 
 def _reachable(neighbours: Mapping[str, set[str]], src: str, dst: str) -> bool:

@@ -1,5 +1,10 @@
 //! Glue between the network layer and AODV: packets waiting for a route, control messages as
 //! packets (broadcasts jittered by 0-10 ms), discovery timers, link-break handling.
+//!
+//! AODV itself knows nodes, not radios. On a node with several radios (channels), a unicast
+//! leaves by the radio that reaches the next hop, and a broadcast (RREQ, RERR) goes out on every
+//! radio, as one copy of the packet per radio, so a route request crosses a bridge between
+//! channels.
 
 use std::collections::VecDeque;
 
@@ -61,6 +66,7 @@ impl Network {
         }
         if let Some(next) = a.proto.next_hop(node, dst, now) {
             self.packets.get_mut(id).next_hop = next;
+            let r = self.wireless.radio_towards(node, next).unwrap_or(r);
             self.offer_radio(r, id);
             return;
         }
@@ -92,11 +98,23 @@ impl Network {
         self.process_upcalls();
     }
 
-    /// A jittered control message is due.
+    /// A jittered control message (a broadcast) is due: it goes out on every radio of its
+    /// node, the first radio sending the original and each other radio a copy of its own.
     pub fn send_deferred(&mut self, id: PacketId) {
         let node = self.packets.get(id).src;
-        let r = self.wireless.radio_of_node[node as usize];
-        self.offer_radio(r, id);
+        let first = self.wireless.radio_of_node[node as usize];
+        if first == NO_RADIO {
+            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
+            self.discard(id);
+            return;
+        }
+        let mut r = self.wireless.next_on_node[first as usize];
+        while r != NO_RADIO {
+            let copy = self.packets.insert(*self.packets.get(id));
+            self.offer_radio(r, copy);
+            r = self.wireless.next_on_node[r as usize];
+        }
+        self.offer_radio(first, id);
         self.process_upcalls();
     }
 
@@ -164,8 +182,9 @@ impl Network {
                     created: now,
                     header: Header::Aodv(msg),
                 });
-                let r = self.wireless.radio_of_node[node as usize];
-                if to.is_some() {
+                if let Some(to) = to {
+                    let r = self.wireless.radio_towards(node, to);
+                    let r = r.unwrap_or(self.wireless.radio_of_node[node as usize]);
                     self.offer_radio(r, id);
                 } else {
                     let a = self.aodv.as_mut().expect("aodv");

@@ -13,7 +13,7 @@ use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::metrics::goodput::GoodputMeter;
-use crate::net::paths::{etx_weights, weighted_next_hops};
+use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
@@ -167,8 +167,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
         } => {
-            let delivery = |from: NodeId, to: NodeId| link_delivery(&channels, &wireless, from, to);
-            let weights = etx_weights(&edges, &delivery);
+            let weights = edge_etx(&edges, &channels, &wireless);
             weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
         }
         _ => RoutingTable::shortest_paths(names.len(), &edges, &destinations),
@@ -317,23 +316,47 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     })
 }
 
-/// Expected fraction of frames that cross the link `from -> to` (for ETX): wired links lose
-/// their Bernoulli rate; radio links the SINR error rate of a 1076-byte frame at the mean power
-/// (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the link's extra error process.
-fn link_delivery(channels: &[Channel], wireless: &Wireless, from: NodeId, to: NodeId) -> f64 {
-    if let Some(c) = channels.iter().find(|c| c.from == from && c.to == to) {
-        return match &c.loss {
+/// ETX weight of every edge: wired edges from the delivery ratios of the two directions of their
+/// link, radio edges from those of the edge's own pair of radios (the sender's radio and the
+/// receiver's radio on the same channel), so that a bridge's radios are weighed apart.
+fn edge_etx(edges: &[Edge], channels: &[Channel], wireless: &Wireless) -> Vec<f64> {
+    edges
+        .iter()
+        .map(|e| match e.iface {
+            Iface::Radio(r) => {
+                let channel = wireless.radios[r as usize].channel;
+                match wireless.peer_radio(e.to, channel) {
+                    Some(peer) => etx(
+                        radio_delivery(wireless, r, peer),
+                        radio_delivery(wireless, peer, r),
+                    ),
+                    None => f64::INFINITY,
+                }
+            }
+            Iface::Channel(_) => etx(
+                wired_delivery(channels, e.from, e.to),
+                wired_delivery(channels, e.to, e.from),
+            ),
+        })
+        .collect()
+}
+
+/// Fraction of packets the wired channel `from -> to` delivers (1 - its Bernoulli loss rate;
+/// 0 if there is none).
+fn wired_delivery(channels: &[Channel], from: NodeId, to: NodeId) -> f64 {
+    match channels.iter().find(|c| c.from == from && c.to == to) {
+        Some(c) => match &c.loss {
             LossProcess::Bernoulli { per, .. } => 1.0 - per,
             _ => 1.0,
-        };
+        },
+        None => 0.0,
     }
-    let (rf, rt) = (
-        wireless.radio_of_node[from as usize],
-        wireless.radio_of_node[to as usize],
-    );
-    if rf == NO_RADIO || rt == NO_RADIO {
-        return 0.0;
-    }
+}
+
+/// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
+/// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
+/// link's extra error process; 0 if `rt` is not a neighbour of `rf`.
+fn radio_delivery(wireless: &Wireless, rf: u32, rt: u32) -> f64 {
     let Some(nb) = wireless.radios[rf as usize]
         .neighbors
         .iter()
