@@ -484,8 +484,9 @@ def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) 
             "start_s": [round(GRID_START_S + i * GRID_STAGGER_S, 6) for i in range(len(pairs))],
             "duration_s": duration_s,
             "goodput": "per flow: bytes received x 8 / (duration - flow start); total: sum",
-            "routing": "AodvHelper with ns-3's defaults",
-            "arp": "NeighborCacheHelper::PopulateNeighborCache (permanent entries, no ARP traffic)",
+            "routing": "AodvHelper with ns-3's defaults (HELLOs on, no local repair)",
+            "arp": "hand-made PERMANENT ArpCache entries for every node (no ARP traffic; AODV's "
+            "neighbour table learns MAC addresses, so MAC retry failures break routes)",
             "queue_disc": "none (removed after address assignment)",
             "rtscts": False,
             "recovery": "classic",
@@ -1011,7 +1012,7 @@ def expected_settings(case: str) -> dict[str, Any]:
             "duration": int(GRID_DURATION_S * _S),
             "radio": EXPECTED_RADIO,
             "topology": {"kind": "grid", "rows": GRID_ROWS, "cols": GRID_COLS, "spacing": 200.0},
-            "routing": {"kind": "aodv"},
+            "routing": {"kind": "aodv", "local_repair": False},
             "flows": [
                 {
                     **flow,

@@ -609,6 +609,10 @@ class RadioConfig(_Model):
     short_retry_limit: Count32 = 7
     long_retry_limit: Count32 = 4
     mac_overhead: Size32 = 36
+    # Channels are orthogonal: radios on different channels never hear or disturb each other.
+    channel: Count32 = 1
+    # Placed nodes with several radios (or another channel): one radio per listed channel.
+    node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
 
 
 # --- Extra errors on wireless links -----------------------------------------------------------
@@ -679,6 +683,9 @@ class AodvRouting(_Model):
     """AODV (RFC 3561)."""
 
     kind: Literal["aodv"]
+    # A packet to forward without a route: buffer it and discover (ns-2's local repair) or drop
+    # it and send a RERR (RFC 3561 §6.11 (ii), ns-3).
+    local_repair: bool = True
 
 
 RoutingConfig = Annotated[Union[StaticRouting, AodvRouting], Field(discriminator="kind")]
@@ -986,6 +993,9 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         listed = directory.describe()
         return f"no node named {name!r} ({f'nodes: {listed}' if listed else 'the scenario has no nodes'})"
 
+    if radio is not None:
+        yield from _node_channel_problems(radio, directory, missing)
+
     neighbours: dict[str, set[str]] = {node: set() for node in scenario.nodes}
     seen_pairs: dict[frozenset[str], int] = {}
     for i, link in enumerate(scenario.links):
@@ -1123,6 +1133,25 @@ def _downlink_problems(
             "downlink.erasure.hold_max",
             f"must not be smaller than hold_min ({units.format_duration(erasure.hold_min)})",
         )
+
+
+def _node_channel_problems(
+    radio: RadioConfig, directory: _Directory, missing: Callable[[str], str]
+) -> Iterable[tuple[str, str]]:
+    """`radio.node_channels`: placed nodes only, each with a non-empty list of distinct channels."""
+    for name, channels in radio.node_channels.items():
+        where = f"radio.node_channels.{name}"
+        if name not in directory:
+            yield where, missing(name)
+        elif not directory.is_placed(name):
+            yield where, f"{name!r} is a wired node (listed in nodes); only placed nodes have radios"
+        if not channels:
+            yield where, "needs at least one channel"
+        seen: set[int] = set()
+        for k, channel in enumerate(channels):
+            if channel in seen:
+                yield f"{where}[{k}]", f"channel {channel} is listed twice (one radio per channel)"
+            seen.add(channel)
 
 
 def _reachable(neighbours: Mapping[str, set[str]], src: str, dst: str) -> bool:

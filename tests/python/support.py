@@ -34,6 +34,14 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subproces
     )
 
 
+def assert_run_refused(scenario: Path, override: str, expected: str, out: Path) -> None:
+    """`airtcp run SCENARIO --set OVERRIDE` exits 2 with `error: EXPECTED` and writes nothing."""
+    result = run_cli("run", scenario, "--out", out, "--set", override)
+    assert result.returncode == 2, result.stderr
+    assert f"error: {expected}" in result.stderr, result.stderr
+    assert not out.exists()
+
+
 def minimal_scenario(**changes: Any) -> dict[str, Any]:
     """A small valid scenario in the file's form (two nodes, one link, one TCP flow)."""
     scenario: dict[str, Any] = {

@@ -427,6 +427,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "ErrorProcessConfig::GilbertElliott": _untagged(grid["link_errors"][0]["error"]),
         "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),
         "RoutingConfig::Static": _untagged(chain["routing"]),
+        "RoutingConfig::Aodv": _untagged(_wireless("grid")["routing"]),
         "DownlinkConfig": downlink,
         "DownlinkUserConfig": downlink["users"][1],
         "AmcConfig::Liu2004": _untagged(_cell("downlink.amc={kind: liu2004, count: 3}")["amc"]),
@@ -454,10 +455,9 @@ def test_field_names_match_the_core() -> None:
 
 def test_unit_variants_are_only_a_kind() -> None:
     assert _wireless("grid")["radio"]["fading"] == {"kind": "rayleigh"}
-    assert _wireless("grid")["routing"] == {"kind": "aodv"}
     assert to_core_dict(load_scenario(CHAIN3))["radio"]["fading"] == {"kind": "none"}
     source = _rust_source()
-    for unit in ("None,", "Rayleigh,", "Aodv,"):
+    for unit in ("None,", "Rayleigh,"):
         assert re.search(rf"^    {unit}$", source, re.MULTILINE), unit
 
 
@@ -564,6 +564,8 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
                 defaults[owner, field] = None
             elif rust_type.startswith("Vec<"):
                 defaults[owner, field] = []
+            elif rust_type.startswith("BTreeMap<"):
+                defaults[owner, field] = {}
             elif rust_type in ("bool", "Nanos", "u64", "u32"):
                 defaults[owner, field] = {"bool": False}.get(rust_type, 0)
             elif rust_type in marked:
@@ -630,6 +632,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("FadingConfig::Block", {"doppler"}, fading("doppler: 1Hz")),
         ("LinkErrorConfig", {"from", "to", "error"}, with_errors["link_errors"][0]),
         ("RoutingConfig::Static", set(), with_errors["routing"]),
+        ("RoutingConfig::Aodv", set(), _wireless("grid")["routing"]),
         *(
             (f"TopologyConfig::{variant}", set(topology) - {"kind"},
              to_core_dict(load_scenario({"duration": "1s", "radio": radio, "topology": topology}))["topology"])

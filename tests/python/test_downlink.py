@@ -10,7 +10,7 @@ import pytest
 
 from airtcp import simulate
 from airtcp.config import load_scenario
-from support import EXAMPLES, run_cli
+from support import EXAMPLES, assert_run_refused, run_cli
 
 CELL = EXAMPLES / "cell_downlink.yaml"
 
@@ -81,8 +81,4 @@ BAD = [
 
 @pytest.mark.parametrize(("override", "expected"), BAD, ids=[case[0] for case in BAD])
 def test_bad_downlinks_exit_2(tmp_path: Path, override: str, expected: str) -> None:
-    out = tmp_path / "out"
-    result = run_cli("run", CELL, "--out", out, "--set", override)
-    assert result.returncode == 2, result.stderr
-    assert f"error: {expected}" in result.stderr, result.stderr
-    assert not out.exists()
+    assert_run_refused(CELL, override, expected, tmp_path / "out")

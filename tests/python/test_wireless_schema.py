@@ -57,6 +57,8 @@ DEFAULT_RADIO = {
     "short_retry_limit": 7,
     "long_retry_limit": 4,
     "mac_overhead": 36,
+    "channel": 1,
+    "node_channels": {},
 }
 
 
@@ -120,7 +122,7 @@ def test_the_aodv_grid_is_valid() -> None:
     scenario = load_scenario(GRID_AODV)
     assert scenario.duration == 60_000_000_000
     assert scenario.node_count == 100
-    assert to_core_dict(scenario)["routing"] == {"kind": "aodv"}
+    assert to_core_dict(scenario)["routing"] == {"kind": "aodv", "local_repair": True}
     assert [(f.src, f.dst) for f in scenario.flows] == [("n0", "n99"), ("n9", "n90"), ("n45", "n54")]
     assert all(f.transport.kind == "tcp" for f in scenario.flows)
     assert to_core_dict(scenario)["radio"] == to_core_dict(load_scenario(CHAIN3))["radio"]
@@ -290,7 +292,10 @@ def test_link_errors_and_routing_are_emitted_in_full() -> None:
          "error": {"kind": "bimodal", "low": 0.2, "high": 0.95, "hold_min": 500_000_000, "hold_max": 2_000_000_000}},
     ]
     assert config["routing"] == {"kind": "static", "metric": "etx"}
-    assert to_core_dict(load_scenario(wireless(routing={"kind": "aodv"})))["routing"] == {"kind": "aodv"}
+    assert to_core_dict(load_scenario(wireless(routing={"kind": "aodv"})))["routing"] == {
+        "kind": "aodv", "local_repair": True}
+    assert to_core_dict(load_scenario(wireless(routing={"kind": "aodv", "local_repair": False})))["routing"] == {
+        "kind": "aodv", "local_repair": False}
 
 
 def test_explicit_positions_and_cells_defaults() -> None:
@@ -576,7 +581,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
      "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
      "noise, preamble, "
-     "queue, short_retry_limit, long_retry_limit, mac_overhead"),
+     "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels"),
     ("block fading with neither", wireless(radio=radio(fading={"kind": "block"})),
      "radio.fading: block fading needs exactly one of coherence (a duration) or doppler (a frequency), got neither"),
     ("block fading with both", wireless(radio=radio(fading={"kind": "block", "coherence": "10ms", "doppler": "10Hz"})),
@@ -623,7 +628,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops' or 'etx', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),
-     "routing.metric: unknown field; allowed fields: kind"),
+     "routing.metric: unknown field; allowed fields: kind, local_repair"),
 ]
 
 

@@ -590,9 +590,17 @@ impl World {
             }
         }
         // One row per directed pair with traffic: attempts are counted at the sender,
-        // overhearing at the receiver.
+        // overhearing at the receiver. An end on a node with several radios is named with the
+        // channel ("b1 ch6").
         let mut links = Vec::new();
         let radios = &net.wireless.radios;
+        let end_name = |radio: &crate::net::wireless::RadioState| {
+            if net.wireless.is_multi_radio(radio.node) {
+                format!("{} ch{}", name_of(radio.node), radio.channel)
+            } else {
+                name_of(radio.node)
+            }
+        };
         for (r, radio) in radios.iter().enumerate() {
             for (nb, st) in radio.neighbors.iter().zip(&radio.neighbor_stats) {
                 let peer = &radios[nb.radio as usize];
@@ -604,8 +612,8 @@ impl World {
                     continue;
                 }
                 links.push(LinkRow {
-                    from: name_of(radio.node),
-                    to: name_of(peer.node),
+                    from: end_name(radio),
+                    to: end_name(peer),
                     attempts: st.attempts,
                     answered: st.answered,
                     delivery_ratio: st.delivery_ratio(),

@@ -83,7 +83,8 @@ pub struct DropRow {
 /// Per-queue totals.
 #[derive(Debug, Clone, Serialize)]
 pub struct QueueRow {
-    /// Queue name "FROM->TO".
+    /// Queue name: "FROM->TO" for a wired channel, "radio NODE" for a radio's interface queue
+    /// ("radio NODE chN" on a node with several radios).
     pub queue: String,
     /// Packets accepted by the queue.
     pub enqueued: u64,
@@ -96,9 +97,9 @@ pub struct QueueRow {
 /// What the MAC saw on one directed wireless link.
 #[derive(Debug, Clone, Serialize)]
 pub struct LinkRow {
-    /// Transmitting node.
+    /// Transmitting node (with " chN", its radio's channel, if the node has several radios).
     pub from: String,
-    /// Receiving node.
+    /// Receiving node (named like `from`).
     pub to: String,
     /// Unicast attempts (data, or RTS with RTS/CTS).
     pub attempts: u64,

@@ -239,9 +239,19 @@ impl Aodv {
             return;
         }
         self.stats.discoveries += 1;
+        // §6.4: the ring starts at the hop count of an invalid route to `dst` plus
+        // TTL_INCREMENT (a route that just broke is likely still about that long), else at
+        // TTL_START; past TTL_THRESHOLD it is network-wide.
+        let ttl = match self.nodes[node as usize].routes.get(&dst) {
+            Some(r) if !r.valid => match r.hops.saturating_add(TTL_INCREMENT) {
+                t if t > TTL_THRESHOLD => NET_DIAMETER,
+                t => t,
+            },
+            _ => TTL_START,
+        };
         let d = Discovery {
             attempt: 0,
-            ttl: TTL_START,
+            ttl,
             retries: 0,
         };
         self.nodes[node as usize].discoveries.insert(dst, d);
@@ -595,6 +605,18 @@ impl Aodv {
         self.send_rerr(node, &lost);
     }
 
+    /// `node` must forward a packet to `dst` but has no valid route (§6.11 case (ii)): it
+    /// reports `dst` unreachable with a RERR, with the sequence number of its invalid route if it
+    /// has one, so the upstream nodes routing through it drop their routes and the source
+    /// rediscovers.
+    pub fn no_route_to_forward(&mut self, node: NodeId, dst: NodeId) {
+        let seq = self.nodes[node as usize]
+            .routes
+            .get(&dst)
+            .map_or(0, |r| r.seq);
+        self.send_rerr(node, &[(dst, seq)]);
+    }
+
     fn send_rerr(&mut self, node: NodeId, lost: &[(NodeId, u32)]) {
         for chunk in lost.chunks(RERR_MAX) {
             let mut unreachable = [(0, 0); RERR_MAX];
@@ -678,6 +700,35 @@ mod tests {
         assert_eq!(a.next_hop(1, 3, 1), None);
         assert_eq!(a.next_hop(0, 3, 1), None);
         assert!(a.stats.errors >= 1);
+        // §6.4: rediscovering the broken 3-hop route starts the ring at 3 + TTL_INCREMENT.
+        a.out.clear();
+        a.discover(0, 3, 2);
+        let ttl_of = |out: &[AodvAction]| match out[0] {
+            AodvAction::Send {
+                msg: AodvMsg::Rreq { ttl, .. },
+                ..
+            } => ttl,
+            _ => unreachable!(),
+        };
+        assert_eq!(ttl_of(&a.out), 5);
+        // A destination never heard of starts at TTL_START.
+        let mut fresh = Aodv::new(4);
+        fresh.discover(0, 3, 0);
+        assert_eq!(ttl_of(&fresh.out), TTL_START);
+    }
+
+    #[test]
+    fn without_a_route_to_forward_a_node_reports_the_destination() {
+        let mut a = Aodv::new(3);
+        a.no_route_to_forward(1, 2);
+        assert!(matches!(
+            a.out[..],
+            [AodvAction::Send {
+                node: 1,
+                to: None,
+                msg: AodvMsg::Rerr { count: 1, unreachable, .. },
+            }] if unreachable[0] == (2, 0)
+        ));
     }
 
     #[test]

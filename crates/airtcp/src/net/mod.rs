@@ -270,17 +270,20 @@ impl Network {
             + at_base_station
     }
 
-    /// `node` fails: its radio stops, and everything it holds is dropped.
+    /// `node` fails: its radios stop, and everything it holds is dropped.
     pub fn node_down(&mut self, node: NodeId) {
-        let r = self.wireless.radio_of_node[node as usize];
+        let mut r = self.wireless.radio_of_node[node as usize];
         if r == wireless::NO_RADIO {
             return;
         }
-        let held = self.wireless.fail(r);
-        let stats = &mut self.wireless.radios[r as usize].stats;
-        stats.drops[DropReason::NodeDown as usize] += held.len() as u64;
-        for id in held {
-            self.discard(id);
+        while r != wireless::NO_RADIO {
+            let held = self.wireless.fail(r);
+            let stats = &mut self.wireless.radios[r as usize].stats;
+            stats.drops[DropReason::NodeDown as usize] += held.len() as u64;
+            for id in held {
+                self.discard(id);
+            }
+            r = self.wireless.next_on_node[r as usize];
         }
         if let Some(a) = self.aodv.as_mut() {
             for id in a.take_all(node) {

@@ -1,5 +1,10 @@
 //! Glue between the network layer and AODV: packets waiting for a route, control messages as
 //! packets (broadcasts jittered by 0-10 ms), discovery timers, link-break handling.
+//!
+//! AODV itself knows nodes, not radios. On a node with several radios (channels), a unicast
+//! leaves by the radio that reaches the next hop, and a broadcast (RREQ, RERR) goes out on every
+//! radio, as one copy of the packet per radio, so a route request crosses a bridge between
+//! channels.
 
 use std::collections::VecDeque;
 
@@ -23,16 +28,19 @@ pub struct AodvRouting {
     buffers: Vec<VecDeque<PacketId>>,
     jitter: Rng,
     scratch: Vec<PacketId>,
+    /// Whether a node repairs routes it forwards over (see `RoutingConfig::Aodv`).
+    local_repair: bool,
 }
 
 impl AodvRouting {
-    /// AODV for `n` nodes.
-    pub fn new(n: usize, seed: u64) -> Self {
+    /// AODV for `n` nodes, with or without local repair.
+    pub fn new(n: usize, seed: u64, local_repair: bool) -> Self {
         AodvRouting {
             proto: Aodv::new(n),
             buffers: vec![VecDeque::new(); n],
             jitter: Rng::stream(seed, "aodv/jitter"),
             scratch: Vec::new(),
+            local_repair,
         }
     }
 
@@ -61,7 +69,17 @@ impl Network {
         }
         if let Some(next) = a.proto.next_hop(node, dst, now) {
             self.packets.get_mut(id).next_hop = next;
+            let r = self.wireless.radio_towards(node, next).unwrap_or(r);
             self.offer_radio(r, id);
+            return;
+        }
+        if !a.local_repair && self.packets.get(id).src != node {
+            // §6.11 (ii): a packet to forward without an active route is dropped and its
+            // destination reported unreachable.
+            a.proto.no_route_to_forward(node, dst);
+            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
+            self.discard(id);
+            self.apply_aodv();
             return;
         }
         let buf = &mut a.buffers[node as usize];
@@ -92,11 +110,23 @@ impl Network {
         self.process_upcalls();
     }
 
-    /// A jittered control message is due.
+    /// A jittered control message (a broadcast) is due: it goes out on every radio of its
+    /// node, the first radio sending the original and each other radio a copy of its own.
     pub fn send_deferred(&mut self, id: PacketId) {
         let node = self.packets.get(id).src;
-        let r = self.wireless.radio_of_node[node as usize];
-        self.offer_radio(r, id);
+        let first = self.wireless.radio_of_node[node as usize];
+        if first == NO_RADIO {
+            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
+            self.discard(id);
+            return;
+        }
+        let mut r = self.wireless.next_on_node[first as usize];
+        while r != NO_RADIO {
+            let copy = self.packets.insert(*self.packets.get(id));
+            self.offer_radio(r, copy);
+            r = self.wireless.next_on_node[r as usize];
+        }
+        self.offer_radio(first, id);
         self.process_upcalls();
     }
 
@@ -105,6 +135,12 @@ impl Network {
     pub(super) fn link_failed(&mut self, node: NodeId, radio: u32, next: NodeId) {
         let Some(a) = self.aodv.as_mut() else { return };
         a.proto.link_broken(node, next);
+        if !a.local_repair {
+            // Without repair the frames already queued for `next` stay: the MAC tries them as
+            // any other (and each one it gives up on reports the break again).
+            self.apply_aodv();
+            return;
+        }
         let mut stranded = std::mem::take(&mut a.scratch);
         let packets = &self.packets;
         self.wireless.radios[radio as usize]
@@ -164,8 +200,9 @@ impl Network {
                     created: now,
                     header: Header::Aodv(msg),
                 });
-                let r = self.wireless.radio_of_node[node as usize];
-                if to.is_some() {
+                if let Some(to) = to {
+                    let r = self.wireless.radio_towards(node, to);
+                    let r = r.unwrap_or(self.wireless.radio_of_node[node as usize]);
                     self.offer_radio(r, id);
                 } else {
                     let a = self.aodv.as_mut().expect("aodv");

@@ -9,6 +9,16 @@
 //!
 //! MAC calls never re-enter the network layer: what a MAC hands up (received data, the fate of
 //! packets) is queued and processed once the call has returned, at the same simulated instant.
+//!
+//! A node may have several radios, each on its own channel (a multi-homed bridge). Channels are
+//! orthogonal: radios on different channels never sense, interfere with or receive each other,
+//! which is all the neighbour lists need to know (they only ever hold radios of the same
+//! channel). Not modelled: leakage between adjacent channels (2.4 GHz channels 5 MHz apart
+//! overlap) and the interference of co-located radios on one node, which real multi-radio
+//! nodes suffer unless their channels are far apart. Radio ids are node-major (a node's radios
+//! are consecutive, in the order of its channel list); a node's first radio is
+//! `radio_of_node[node]` and the others follow through `next_on_node`, so finding the radio that
+//! reaches a neighbour needs no allocation and, for single-radio nodes, no search.
 
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer};
@@ -58,6 +68,8 @@ impl NeighborStats {
 pub struct RadioState {
     /// Node the radio belongs to.
     pub node: NodeId,
+    /// Channel it is tuned to (only radios of the same channel are neighbours).
+    pub channel: u32,
     /// Display name of its interface queue.
     pub name: String,
     /// Receiver state.
@@ -117,8 +129,13 @@ pub struct Wireless {
     pub macs: Vec<Dcf>,
     /// The rest of each radio.
     pub radios: Vec<RadioState>,
-    /// Radio of each node (`NO_RADIO` for wired-only nodes).
+    /// First radio of each node (`NO_RADIO` for wired-only nodes).
     pub radio_of_node: Vec<u32>,
+    /// The node's next radio after each radio (`NO_RADIO` after its last).
+    pub next_on_node: Vec<u32>,
+    /// Channel of each radio (a copy of `RadioState::channel` the MACs can read while one radio
+    /// is borrowed).
+    pub channel_of: Vec<u32>,
     /// Fading process.
     pub fading: Fading,
     /// Master seed (block fading gains).
@@ -138,6 +155,8 @@ struct MacEnv<'a> {
     frames: &'a mut Vec<FrameSlot>,
     free_frames: &'a mut Vec<u32>,
     radio_of_node: &'a [u32],
+    next_on_node: &'a [u32],
+    channel_of: &'a [u32],
     upcalls: &'a mut Vec<Upcall>,
     fading: &'a Fading,
     seed: u64,
@@ -218,7 +237,11 @@ impl MacIo for MacEnv<'_> {
         let next = if p.next_hop == NodeId::MAX {
             None
         } else {
-            Some(self.radio_of_node[p.next_hop as usize])
+            let (first, channel) = (self.radio_of_node[p.next_hop as usize], self.radio.channel);
+            Some(
+                peer_on_channel(first, channel, self.next_on_node, self.channel_of)
+                    .unwrap_or(first),
+            )
         };
         Some((id, p, next))
     }
@@ -261,8 +284,46 @@ impl MacIo for MacEnv<'_> {
     }
 }
 
+/// The radio on `channel` among `first` and the radios linked after it.
+fn peer_on_channel(
+    first: u32,
+    channel: u32,
+    next_on_node: &[u32],
+    channel_of: &[u32],
+) -> Option<u32> {
+    let mut r = first;
+    while r != NO_RADIO {
+        if channel_of[r as usize] == channel {
+            return Some(r);
+        }
+        r = next_on_node[r as usize];
+    }
+    None
+}
+
+/// The radios of one node, in id order (see [`Wireless::radios_of`]).
+#[derive(Debug, Clone)]
+pub struct NodeRadios<'a> {
+    next: u32,
+    next_on_node: &'a [u32],
+}
+
+impl Iterator for NodeRadios<'_> {
+    type Item = RadioId;
+
+    fn next(&mut self) -> Option<RadioId> {
+        let r = self.next;
+        if r == NO_RADIO {
+            return None;
+        }
+        self.next = self.next_on_node[r as usize];
+        Some(r)
+    }
+}
+
 impl Wireless {
-    /// Radios and medium, built by the scenario builder.
+    /// Radios and medium, built by the scenario builder. `radios` must be node-major: a node's
+    /// radios have consecutive ids.
     pub fn new(
         macs: Vec<Dcf>,
         radios: Vec<RadioState>,
@@ -270,10 +331,19 @@ impl Wireless {
         fading: Fading,
         seed: u64,
     ) -> Self {
+        let next_on_node = (0..radios.len())
+            .map(|r| match radios.get(r + 1) {
+                Some(n) if n.node == radios[r].node => (r + 1) as u32,
+                _ => NO_RADIO,
+            })
+            .collect();
+        let channel_of = radios.iter().map(|r| r.channel).collect();
         Wireless {
             macs,
             radios,
             radio_of_node,
+            next_on_node,
+            channel_of,
             fading,
             seed,
             frames: Vec::new(),
@@ -293,6 +363,61 @@ impl Wireless {
         )
     }
 
+    /// The radios of `node` (none for a wired-only node), first radio first.
+    pub fn radios_of(&self, node: NodeId) -> NodeRadios<'_> {
+        NodeRadios {
+            next: self.radio_of_node[node as usize],
+            next_on_node: &self.next_on_node,
+        }
+    }
+
+    /// Whether `node` has more than one radio.
+    pub fn is_multi_radio(&self, node: NodeId) -> bool {
+        let r = self.radio_of_node[node as usize];
+        r != NO_RADIO && self.next_on_node[r as usize] != NO_RADIO
+    }
+
+    /// The radio of `node` tuned to `channel`, if it has one.
+    pub fn peer_radio(&self, node: NodeId, channel: u32) -> Option<RadioId> {
+        peer_on_channel(
+            self.radio_of_node[node as usize],
+            channel,
+            &self.next_on_node,
+            &self.channel_of,
+        )
+    }
+
+    /// The radio `node` reaches neighbour `next` by: one of its radios that has `next`'s radio on
+    /// the same channel in its neighbour list; failing that (a stale route to a node out of
+    /// range), one that shares a channel with `next`, so the MAC's retries report the broken
+    /// link. `None` if they share no channel. A single-radio pair needs no search.
+    pub fn radio_towards(&self, node: NodeId, next: NodeId) -> Option<RadioId> {
+        let (first, peer_first) = (
+            self.radio_of_node[node as usize],
+            self.radio_of_node[next as usize],
+        );
+        if first == NO_RADIO || peer_first == NO_RADIO {
+            return None;
+        }
+        if self.next_on_node[first as usize] == NO_RADIO
+            && self.next_on_node[peer_first as usize] == NO_RADIO
+        {
+            return Some(first);
+        }
+        let mut fallback = None;
+        for r in self.radios_of(node) {
+            let Some(peer) = self.peer_radio(next, self.channel_of[r as usize]) else {
+                continue;
+            };
+            let nbs = &self.radios[r as usize].neighbors;
+            if nbs.binary_search_by_key(&peer, |n| n.radio).is_ok() {
+                return Some(r);
+            }
+            fallback = fallback.or(Some(r));
+        }
+        fallback
+    }
+
     /// Runs `f` on radio `r`'s DCF with its context.
     fn with_mac<R>(
         &mut self,
@@ -305,6 +430,8 @@ impl Wireless {
             macs,
             radios,
             radio_of_node,
+            next_on_node,
+            channel_of,
             fading,
             seed,
             frames,
@@ -319,6 +446,8 @@ impl Wireless {
             frames,
             free_frames,
             radio_of_node,
+            next_on_node,
+            channel_of,
             upcalls,
             fading,
             seed: *seed,

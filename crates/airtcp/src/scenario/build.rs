@@ -15,7 +15,7 @@ use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::cellular::BaseStation;
-use crate::net::paths::{etx_weights, weighted_next_hops};
+use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
@@ -156,7 +156,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
         } => {}
-        RoutingConfig::Aodv => {
+        RoutingConfig::Aodv { .. } => {
             if !cfg.links.is_empty() {
                 return Err(err(
                     "routing.kind",
@@ -183,20 +183,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
         } => {
-            // The downlink's AMC and erasures are not a per-frame loss ETX could weigh.
-            let on_downlink = |from: NodeId, to: NodeId| {
-                downlink
-                    .as_ref()
-                    .is_some_and(|b| b.node == from && b.users.contains(&to))
-            };
-            let delivery = |from: NodeId, to: NodeId| {
-                if on_downlink(from, to) {
-                    1.0
-                } else {
-                    link_delivery(&channels, &wireless, from, to)
-                }
-            };
-            let weights = etx_weights(&edges, &delivery);
+            let weights = edge_etx(&edges, &channels, &wireless, downlink.as_ref());
             weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
         }
         _ => RoutingTable::shortest_paths(names.len(), &edges, &destinations),
@@ -214,8 +201,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         arrived: Vec::new(),
         node_names: names.clone(),
         routes,
-        aodv: matches!(cfg.routing, RoutingConfig::Aodv)
-            .then(|| AodvRouting::new(names.len(), cfg.seed)),
+        aodv: match cfg.routing {
+            RoutingConfig::Aodv { local_repair } => {
+                Some(AodvRouting::new(names.len(), cfg.seed, local_repair))
+            }
+            RoutingConfig::Static { .. } => None,
+        },
         base_station: downlink,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
@@ -393,23 +384,61 @@ fn build_downlink(
     Ok(Some(BaseStation::new(bs, users, snrs, model, names)))
 }
 
-/// Expected fraction of frames that cross the link `from -> to` (for ETX): wired links lose
-/// their Bernoulli rate; radio links the SINR error rate of a 1076-byte frame at the mean power
-/// (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the link's extra error process.
-fn link_delivery(channels: &[Channel], wireless: &Wireless, from: NodeId, to: NodeId) -> f64 {
-    if let Some(c) = channels.iter().find(|c| c.from == from && c.to == to) {
-        return match &c.loss {
+/// ETX weight of every edge: wired edges from the delivery ratios of the two directions of their
+/// link, radio edges from those of the edge's own pair of radios (the sender's radio and the
+/// receiver's radio on the same channel), so that a bridge's radios are weighed apart. The
+/// downlink's AMC and erasures are not a per-frame loss ETX could weigh: its slots count as
+/// delivering everything.
+fn edge_etx(
+    edges: &[Edge],
+    channels: &[Channel],
+    wireless: &Wireless,
+    downlink: Option<&BaseStation>,
+) -> Vec<f64> {
+    let on_downlink = |from: NodeId, to: NodeId| {
+        downlink.is_some_and(|b| b.node == from && b.users.contains(&to))
+    };
+    let wired = |from: NodeId, to: NodeId| {
+        if on_downlink(from, to) {
+            1.0
+        } else {
+            wired_delivery(channels, from, to)
+        }
+    };
+    edges
+        .iter()
+        .map(|e| match e.iface {
+            Iface::Radio(r) => {
+                let channel = wireless.radios[r as usize].channel;
+                match wireless.peer_radio(e.to, channel) {
+                    Some(peer) => etx(
+                        radio_delivery(wireless, r, peer),
+                        radio_delivery(wireless, peer, r),
+                    ),
+                    None => f64::INFINITY,
+                }
+            }
+            Iface::Channel(_) | Iface::Downlink(_) => etx(wired(e.from, e.to), wired(e.to, e.from)),
+        })
+        .collect()
+}
+
+/// Fraction of packets the wired channel `from -> to` delivers (1 - its Bernoulli loss rate;
+/// 0 if there is none).
+fn wired_delivery(channels: &[Channel], from: NodeId, to: NodeId) -> f64 {
+    match channels.iter().find(|c| c.from == from && c.to == to) {
+        Some(c) => match &c.loss {
             LossProcess::Bernoulli { per, .. } => 1.0 - per,
             _ => 1.0,
-        };
+        },
+        None => 0.0,
     }
-    let (rf, rt) = (
-        wireless.radio_of_node[from as usize],
-        wireless.radio_of_node[to as usize],
-    );
-    if rf == NO_RADIO || rt == NO_RADIO {
-        return 0.0;
-    }
+}
+
+/// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
+/// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
+/// link's extra error process; 0 if `rt` is not a neighbour of `rf`.
+fn radio_delivery(wireless: &Wireless, rf: u32, rt: u32) -> f64 {
     let Some(nb) = wireless.radios[rf as usize]
         .neighbors
         .iter()

@@ -5,6 +5,8 @@
 //! second, sizes integer bytes) and hands the result to the core as JSON. Every struct here denies
 //! unknown fields and every enum is internally tagged by `kind`, exactly like the YAML.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Integer nanoseconds (see [`crate::sim::time`]).
@@ -573,6 +575,14 @@ pub struct RadioConfig {
     /// Bytes the MAC adds to a network packet: 24 header + 4 FCS + 8 LLC/SNAP.
     #[serde(default = "default_mac_overhead")]
     pub mac_overhead: u32,
+    /// Channel of every radio not given others in `node_channels`. Channels are orthogonal:
+    /// radios on different channels neither hear nor disturb each other.
+    #[serde(default = "default_one")]
+    pub channel: u32,
+    /// Placed nodes with radios of their own: one radio per listed channel (distinct), in
+    /// order (e.g. a bridge between two halves of a network on channels 1 and 6).
+    #[serde(default)]
+    pub node_channels: BTreeMap<String, Vec<u32>>,
 }
 
 /// Reception under interference.
@@ -729,7 +739,14 @@ pub enum RoutingConfig {
         metric: RouteMetric,
     },
     /// AODV (RFC 3561).
-    Aodv,
+    Aodv {
+        /// What a node does with a packet it must forward but has no route for (after a link
+        /// break or a RERR): `true` buffers it and starts a discovery there (local repair in
+        /// the manner of ns-2's AODV); `false` drops it and reports the destination unreachable
+        /// with a RERR, RFC 3561 §6.11 case (ii) without the optional §6.12 repair (ns-3's AODV).
+        #[serde(default = "default_true")]
+        local_repair: bool,
+    },
 }
 
 impl Default for RoutingConfig {

@@ -1,5 +1,11 @@
 //! Building the radios of a scenario: thresholds, neighbour lists (with a spatial grid), DCFs,
 //! interface queues and per-link error processes; and the wireless edges of the routing graph.
+//!
+//! Every placed node gets one radio on `radio.channel`, or one per channel listed for it in
+//! `radio.node_channels`. Radios are numbered node-major, in the order of the node's channel
+//! list, so a scenario without `node_channels` numbers radio i after placed node i and draws from
+//! the same random streams as before multi-radio nodes existed. Channels are orthogonal: only
+//! radios on the same channel are neighbours (see `net::wireless`).
 
 use super::config::{
     AckRate, Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, ReceptionModel,
@@ -18,6 +24,7 @@ use crate::queue::droptail::DropTail;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
 use crate::ConfigError;
+use std::collections::BTreeSet;
 
 /// Signals weaker than this much below the lower of the receive and carrier-sense thresholds are
 /// not delivered to a radio at all (they neither lock the receiver nor add noticeable energy).
@@ -92,7 +99,49 @@ pub fn build_radios(
         };
     let reach = loss.reach(cfg.tx_power, floor).max(1e-9);
 
-    let neighbors = neighbor_lists(placed, reach, |d| {
+    // One radio per (node, channel), node-major.
+    let mut channels_of: Vec<Option<&[u32]>> = vec![None; placed.len()];
+    for (name, list) in &cfg.node_channels {
+        let path = format!("radio.node_channels.{name}");
+        let n = node_id(path.clone(), name)?;
+        if n < first_node {
+            return Err(err(
+                path,
+                format!(
+                    "'{name}' is a wired node (listed in nodes); only placed nodes have radios"
+                ),
+            ));
+        }
+        if list.is_empty() {
+            return Err(err(path, "needs at least one channel"));
+        }
+        let mut seen = BTreeSet::new();
+        for (k, &c) in list.iter().enumerate() {
+            if !seen.insert(c) {
+                return Err(err(
+                    format!("{path}[{k}]"),
+                    format!("channel {c} is listed twice (one radio per channel)"),
+                ));
+            }
+        }
+        channels_of[(n - first_node) as usize] = Some(list.as_slice());
+    }
+    let default_channel = [cfg.channel];
+    let mut specs: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
+    for (i, chans) in channels_of.iter().enumerate() {
+        for &c in chans.unwrap_or(&default_channel) {
+            specs.push((i, c));
+        }
+    }
+    let positions: Vec<(f64, f64, u32)> = specs
+        .iter()
+        .map(|&(i, c)| (placed[i].x, placed[i].y, c))
+        .collect();
+    let node_of_radio: Vec<NodeId> = specs
+        .iter()
+        .map(|&(i, _)| first_node + i as NodeId)
+        .collect();
+    let neighbors = neighbor_lists(&positions, reach, |d| {
         loss.rx_dbm(cfg.tx_power, d)
             .filter(|&p| p >= floor)
             .map(dbm_to_mw)
@@ -109,26 +158,33 @@ pub fn build_radios(
         mac_overhead: cfg.mac_overhead,
     };
     let mut radio_of_node = vec![NO_RADIO; total_nodes];
-    let mut radios = Vec::with_capacity(placed.len());
-    let mut macs = Vec::with_capacity(placed.len());
+    let mut radios = Vec::with_capacity(specs.len());
+    let mut macs = Vec::with_capacity(specs.len());
     let mut edges = Vec::new();
-    for (i, (p, nbs)) in placed.iter().zip(neighbors).enumerate() {
-        let node = first_node + i as NodeId;
-        radio_of_node[node as usize] = i as u32;
+    for (r, (&(i, channel), nbs)) in specs.iter().zip(neighbors).enumerate() {
+        let node = node_of_radio[r];
+        if radio_of_node[node as usize] == NO_RADIO {
+            radio_of_node[node as usize] = r as u32;
+        }
         for nb in &nbs {
             if nb.mean_mw >= th.rx_mw {
                 edges.push(Edge {
                     from: node,
-                    to: first_node + nb.radio,
-                    iface: Iface::Radio(i as u32),
+                    to: node_of_radio[nb.radio as usize],
+                    iface: Iface::Radio(r as u32),
                 });
             }
         }
+        let name = match channels_of[i] {
+            Some(list) if list.len() > 1 => format!("radio {} ch{channel}", placed[i].name),
+            _ => format!("radio {}", placed[i].name),
+        };
         radios.push(RadioState {
             node,
-            name: format!("radio {}", p.name),
+            channel,
+            name,
             phy: Phy::new(th),
-            rng: Rng::stream(seed, &format!("radio/{i}")),
+            rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
             neighbors: nbs,
             ifq: Box::new(DropTail::new(packets as usize)),
@@ -143,73 +199,78 @@ pub fn build_radios(
             ],
             failed: false,
         });
-        macs.push(Dcf::new(i as u32, params));
+        macs.push(Dcf::new(r as u32, params));
     }
+    let mut wireless = Wireless::new(macs, radios, radio_of_node, fading, seed);
     for (k, le) in link_errors.iter().enumerate() {
         let a = node_id(format!("link_errors[{k}].from"), &le.from)?;
         let b = node_id(format!("link_errors[{k}].to"), &le.to)?;
-        let radio = |n: NodeId, field: &str| {
-            let r = radio_of_node[n as usize];
-            if r == NO_RADIO {
-                Err(err(
+        for (n, field) in [(a, "from"), (b, "to")] {
+            if wireless.radio_of_node[n as usize] == NO_RADIO {
+                return Err(err(
                     format!("link_errors[{k}].{field}"),
                     "not a wireless node",
-                ))
-            } else {
-                Ok(r)
+                ));
             }
-        };
-        let (ra, rb) = (radio(a, "from")?, radio(b, "to")?);
-        let mut pairs = Vec::new();
-        if le.direction != Direction::Reverse {
-            pairs.push((ra, rb));
         }
-        if le.direction != Direction::Forward {
-            pairs.push((rb, ra));
-        }
-        for (src, dst) in pairs {
-            radios[dst as usize]
-                .link_errors
-                .push((src, LinkError::new(&le.error)));
+        // The process applies on every channel the two nodes share (one radio each there).
+        let shared: Vec<(u32, u32)> = wireless
+            .radios_of(a)
+            .filter_map(|ra| {
+                let rb = wireless.peer_radio(b, wireless.radios[ra as usize].channel)?;
+                Some((ra, rb))
+            })
+            .collect();
+        for (ra, rb) in shared {
+            let mut pairs = Vec::new();
+            if le.direction != Direction::Reverse {
+                pairs.push((ra, rb));
+            }
+            if le.direction != Direction::Forward {
+                pairs.push((rb, ra));
+            }
+            for (src, dst) in pairs {
+                wireless.radios[dst as usize]
+                    .link_errors
+                    .push((src, LinkError::new(&le.error)));
+            }
         }
     }
-    Ok(BuiltRadios {
-        wireless: Wireless::new(macs, radios, radio_of_node, fading, seed),
-        edges,
-    })
+    Ok(BuiltRadios { wireless, edges })
 }
 
-/// For every placed node, the others within `reach` whose power (from `power_mw(distance)`)
-/// is delivered, sorted by index. A grid of `reach`-sized cells keeps this near-linear.
+/// For every radio (position and channel), the radios of the same channel within `reach` whose
+/// power (from `power_mw(distance)`) is delivered, sorted by index. A grid of `reach`-sized cells
+/// per channel keeps this near-linear.
 fn neighbor_lists(
-    placed: &[Placed],
+    radios: &[(f64, f64, u32)],
     reach: f64,
     power_mw: impl Fn(f64) -> Option<f64>,
 ) -> Vec<Vec<Neighbor>> {
     let cell = |v: f64| (v / reach).floor() as i64;
-    let mut grid: std::collections::BTreeMap<(i64, i64), Vec<u32>> = Default::default();
-    for (i, p) in placed.iter().enumerate() {
-        grid.entry((cell(p.x), cell(p.y)))
+    let mut grid: std::collections::BTreeMap<(u32, i64, i64), Vec<u32>> = Default::default();
+    for (i, &(x, y, ch)) in radios.iter().enumerate() {
+        grid.entry((ch, cell(x), cell(y)))
             .or_default()
             .push(i as u32);
     }
-    placed
+    radios
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let (cx, cy) = (cell(p.x), cell(p.y));
+        .map(|(i, &(x, y, ch))| {
+            let (cx, cy) = (cell(x), cell(y));
             let mut out = Vec::new();
             for dx in -1..=1 {
                 for dy in -1..=1 {
-                    let Some(members) = grid.get(&(cx + dx, cy + dy)) else {
+                    let Some(members) = grid.get(&(ch, cx + dx, cy + dy)) else {
                         continue;
                     };
                     for &j in members {
                         if j as usize == i {
                             continue;
                         }
-                        let q = &placed[j as usize];
-                        let d = ((p.x - q.x).powi(2) + (p.y - q.y).powi(2)).sqrt();
+                        let (qx, qy, _) = radios[j as usize];
+                        let d = ((x - qx).powi(2) + (y - qy).powi(2)).sqrt();
                         if let Some(mw) = power_mw(d) {
                             out.push(Neighbor {
                                 radio: j,
