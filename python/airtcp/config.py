@@ -52,6 +52,8 @@ __all__ = [
     "FlowConfig",
     "BulkApp",
     "CbrApp",
+    "PoissonApp",
+    "UtilityApp",
     "AppConfig",
     "TcpConfig",
     "UdpConfig",
@@ -253,7 +255,42 @@ class CbrApp(_Model):
     packet_size: PositiveSize32
 
 
-AppConfig = Annotated[Union[BulkApp, CbrApp], Field(discriminator="kind")]
+class PoissonApp(_Model):
+    """Poisson source: exponential gaps at a mean rate (needs a udp transport)."""
+
+    kind: Literal["poisson"]
+    rate: PositiveRate
+    packet_size: PositiveSize32
+
+
+class LogUtility(_Model):
+    """g(x) = log x."""
+
+    kind: Literal["log"]
+
+
+class AlphaFairUtility(_Model):
+    """g(x) = x^(1-alpha) / (1-alpha)."""
+
+    kind: Literal["alpha_fair"]
+    alpha: PositiveNumber
+
+
+UtilityConfig = Annotated[Union[LogUtility, AlphaFairUtility], Field(discriminator="kind")]
+
+
+class UtilityApp(_Model):
+    """Paper 000's flow controller for non-TCP flows (eq. 5; needs a udp transport)."""
+
+    kind: Literal["utility"]
+    packet_size: PositiveSize32
+    r_max: PositiveRate
+    m: PositiveNumber
+    utility: UtilityConfig = Field(default_factory=lambda: LogUtility(kind="log"))
+    slot: PositiveDuration = 10_000_000
+
+
+AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(discriminator="kind")]
 
 
 class TcpConfig(_Model):
@@ -1068,7 +1105,7 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield f"{where}.dst", f"no route from {flow.src!r} to {flow.dst!r} over the links"
 
         app_kind, transport_kind = flow.app.kind, flow.transport.kind
-        needed = {"bulk": "tcp", "cbr": "udp"}[app_kind]
+        needed = "tcp" if app_kind == "bulk" else "udp"
         if transport_kind != needed:
             yield (
                 f"{where}.transport.kind",

@@ -34,9 +34,10 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subproces
     )
 
 
-def assert_run_refused(scenario: Path, override: str, expected: str, out: Path) -> None:
-    """`airtcp run SCENARIO --set OVERRIDE` exits 2 with `error: EXPECTED` and writes nothing."""
-    result = run_cli("run", scenario, "--out", out, "--set", override)
+def assert_run_refused(scenario: Path, overrides: str | list[str], expected: str, out: Path) -> None:
+    """`airtcp run SCENARIO --set OVERRIDE ...` exits 2 with `error: EXPECTED` and writes nothing."""
+    sets = [item for override in ([overrides] if isinstance(overrides, str) else overrides) for item in ("--set", override)]
+    result = run_cli("run", scenario, "--out", out, *sets)
     assert result.returncode == 2, result.stderr
     assert f"error: {expected}" in result.stderr, result.stderr
     assert not out.exists()

@@ -372,6 +372,15 @@ NAMED_TOPOLOGIES = {
 }
 
 
+UTILITY_APP = "{kind: utility, packet_size: 100, r_max: 1Mbps, m: 2, utility: {kind: alpha_fair, alpha: 2}, slot: 5ms}"
+
+
+def _udp_app(app: str) -> dict[str, Any]:
+    """The emitted `app` of the minimal scenario's flow turned into a UDP flow with `app`."""
+    scenario = load_scenario(minimal_scenario(), overrides=[f"flows[0].app={app}", "flows[0].transport={kind: udp}"])
+    return to_core_dict(scenario)["flows"][0]["app"]  # type: ignore[no-any-return]
+
+
 def _wireless(variant: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
@@ -405,6 +414,9 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "FlowConfig": scenario["flows"][0],
         "AppConfig::Bulk": _untagged(scenario["flows"][0]["app"]),
         "AppConfig::Cbr": _untagged(scenario["flows"][2]["app"]),
+        "AppConfig::Poisson": _untagged(_udp_app("{kind: poisson, rate: 1Mbps, packet_size: 100}")),
+        "AppConfig::Utility": _untagged(_udp_app(UTILITY_APP)),
+        "UtilityConfig::AlphaFair": _untagged(_udp_app(UTILITY_APP)["utility"]),
         "TcpConfig": _untagged(scenario["flows"][0]["transport"]),
         "UdpConfig": _untagged(scenario["flows"][2]["transport"]),
         "MetricsConfig": scenario["metrics"],
@@ -487,6 +499,7 @@ def test_kind_tags_match_the_core() -> None:
         "FadingConfig": config.FadingConfig,
         "ErrorProcessConfig": config.ErrorProcessConfig,
         "RoutingConfig": config.RoutingConfig,
+        "UtilityConfig": config.UtilityConfig,
         "RouteMetric": config.StaticRouting.model_fields["metric"].annotation,
         "AmcConfig": config.AmcConfig,
         "SlotFadingConfig": config.SlotFadingConfig,
@@ -620,6 +633,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
         ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
         ("AppConfig::Bulk", set(), wired["flows"][0]["app"]),
+        ("AppConfig::Utility", {"packet_size", "r_max", "m"}, _udp_app("{kind: utility, packet_size: 100, r_max: 1Mbps, m: 2}")),
         ("TcpConfig", set(), wired["flows"][0]["transport"]),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),

@@ -18,7 +18,7 @@ use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
-use crate::transport::udp::{CbrSource, UdpSink};
+use crate::transport::udp::{DatagramSource, UdpSink};
 
 /// An engine event. Small and `Copy`: the event list stores it inline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,8 +33,8 @@ pub enum Event {
     AppStart(FlowId),
     /// A flow's application stops sending new data.
     AppStop(FlowId),
-    /// A constant-bit-rate source emits its next datagram.
-    CbrTick(FlowId),
+    /// A UDP source emits its next datagram (or, flow-controlled, decides its rate).
+    SourceTick(FlowId),
     /// Periodic trace sampling.
     Sample,
     /// A frame's signal starts arriving at a radio with the given power (mW).
@@ -84,7 +84,7 @@ pub enum Endpoints {
     /// A UDP constant-bit-rate flow.
     Udp {
         /// Source at the flow's source.
-        source: CbrSource,
+        source: DatagramSource,
         /// Sink at the flow's destination.
         sink: UdpSink,
         /// IP + UDP header bytes per datagram.
@@ -240,7 +240,7 @@ impl World {
                 Endpoints::Tcp { sender, .. } => sender.stop(),
                 Endpoints::Udp { running, .. } => *running = false,
             },
-            Event::CbrTick(f) => self.on_cbr_tick(f),
+            Event::SourceTick(f) => self.on_source_tick(f),
             Event::Sample => self.sample(now),
             Event::SignalStart(r, fid, mw) => {
                 let net = &mut self.net;
@@ -302,16 +302,21 @@ impl World {
                 );
                 sender.start(&mut io);
             }
-            Endpoints::Udp { running, .. } => {
+            Endpoints::Udp {
+                running, source, ..
+            } => {
                 *running = true;
+                // A Poisson source's first datagram comes one random gap after the start.
+                let first = source.next_time().max(now);
                 self.net
                     .events
-                    .schedule(now, EventClass::App, Event::CbrTick(f));
+                    .schedule(first, EventClass::App, Event::SourceTick(f));
             }
         }
     }
 
-    fn on_cbr_tick(&mut self, f: FlowId) {
+    fn on_source_tick(&mut self, f: FlowId) {
+        let now = self.net.events.now();
         let flow = &mut self.flows[f as usize];
         let Endpoints::Udp {
             source,
@@ -320,28 +325,38 @@ impl World {
             ..
         } = &mut flow.endpoints
         else {
-            unreachable!("CBR tick for a non-UDP flow")
+            unreachable!("source tick for a non-UDP flow")
         };
         if !*running {
             return;
         }
-        let now = self.net.events.now();
-        let (seq, len) = source.emit();
-        self.net.originate(Packet {
-            uid: 0,
-            flow: f,
-            src: flow.src,
-            dst: flow.dst,
-            next_hop: NodeId::MAX,
-            size: len + *header_bytes,
-            created: now,
-            header: Header::Udp { seq, len },
-        });
+        let datagram = match source {
+            DatagramSource::Cbr(s) => Some(s.emit()),
+            DatagramSource::Poisson(s) => Some(s.emit()),
+            DatagramSource::Utility(s) => {
+                if s.decision_due(now) {
+                    s.decide(now, self.net.flow_backlog(flow.src, f));
+                }
+                s.try_emit(now)
+            }
+        };
+        if let Some((seq, len)) = datagram {
+            self.net.originate(Packet {
+                uid: 0,
+                flow: f,
+                src: flow.src,
+                dst: flow.dst,
+                next_hop: NodeId::MAX,
+                size: len + *header_bytes,
+                created: now,
+                header: Header::Udp { seq, len },
+            });
+        }
         let next = source.next_time();
         if next <= self.duration {
             self.net
                 .events
-                .schedule(next, EventClass::App, Event::CbrTick(f));
+                .schedule(next, EventClass::App, Event::SourceTick(f));
         }
     }
 

@@ -270,6 +270,34 @@ impl Network {
             + at_base_station
     }
 
+    /// Packets of `flow` waiting at `node`: in its interface queues (wired, radio, downlink) and
+    /// its routing buffer; not the one a transmitter is sending. O(packets queued at the node),
+    /// for occasional use (a source's flow controller once per slot), not per event.
+    pub fn flow_backlog(&self, node: NodeId, flow: u32) -> u64 {
+        let mut n = 0u64;
+        let packets = &self.packets;
+        let mut count = |id: PacketId| {
+            if packets.get(id).flow == flow {
+                n += 1;
+            }
+        };
+        for c in self.channels.iter().filter(|c| c.from == node) {
+            c.queue.for_each(&mut count);
+        }
+        for r in self.wireless.radios_of(node) {
+            self.wireless.radios[r as usize].ifq.for_each(&mut count);
+        }
+        if let Some(bs) = self.base_station.as_ref().filter(|b| b.node == node) {
+            for user in 0..bs.users.len() {
+                bs.downlink.queued(user).for_each(&mut count);
+            }
+        }
+        if let Some(a) = &self.aodv {
+            a.buffered_at(node).for_each(&mut count);
+        }
+        n
+    }
+
     /// `node` fails: its radios stop, and everything it holds is dropped.
     pub fn node_down(&mut self, node: NodeId) {
         let mut r = self.wireless.radio_of_node[node as usize];

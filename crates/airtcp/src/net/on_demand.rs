@@ -44,6 +44,11 @@ impl AodvRouting {
         }
     }
 
+    /// Packets `node` holds waiting for routes.
+    pub fn buffered_at(&self, node: NodeId) -> impl Iterator<Item = PacketId> + '_ {
+        self.buffers[node as usize].iter().copied()
+    }
+
     /// Packets waiting for routes, all nodes.
     pub fn buffered(&self) -> u64 {
         self.buffers.iter().map(|b| b.len() as u64).sum()

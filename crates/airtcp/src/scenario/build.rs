@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, Direction, LossConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
-    TcpConfig, TransportConfig,
+    AppConfig, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
+    ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
@@ -24,7 +24,8 @@ use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketAr
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
-use crate::transport::udp::{CbrSource, UdpSink};
+use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
+use crate::transport::utility_control::Utility;
 use crate::world::{Endpoints, Event, Flow, Traces, World};
 use crate::ConfigError;
 
@@ -267,11 +268,9 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     ack_timer: LazyTimer::default(),
                 }
             }
-            (AppConfig::Cbr { rate, packet_size }, TransportConfig::Udp(u)) => {
-                positive(p("app.rate"), *rate)?;
-                positive(p("app.packet_size"), *packet_size as u64)?;
+            (app, TransportConfig::Udp(u)) if !matches!(app, AppConfig::Bulk { .. }) => {
                 Endpoints::Udp {
-                    source: CbrSource::new(*packet_size, *rate, f.start),
+                    source: datagram_source(app, f, cfg.seed, &p)?,
                     sink: UdpSink::default(),
                     header_bytes: u.header_bytes,
                     running: false,
@@ -283,10 +282,10 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     "a bulk application needs a tcp transport",
                 ))
             }
-            (AppConfig::Cbr { .. }, _) => {
+            (app, _) => {
                 return Err(err(
                     p("transport.kind"),
-                    "a cbr application needs a udp transport",
+                    format!("a {} application needs a udp transport", app.kind()),
                 ))
             }
         };
@@ -337,6 +336,63 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         net,
         flows,
         traces,
+    })
+}
+
+/// The datagram source of a UDP flow's application (anything but `bulk`).
+fn datagram_source(
+    app: &AppConfig,
+    f: &FlowConfig,
+    seed: u64,
+    p: &dyn Fn(&str) -> String,
+) -> Result<DatagramSource, ConfigError> {
+    Ok(match *app {
+        AppConfig::Cbr { rate, packet_size } => {
+            positive(p("app.rate"), rate)?;
+            positive(p("app.packet_size"), packet_size as u64)?;
+            DatagramSource::Cbr(CbrSource::new(packet_size, rate, f.start))
+        }
+        AppConfig::Poisson { rate, packet_size } => {
+            positive(p("app.rate"), rate)?;
+            positive(p("app.packet_size"), packet_size as u64)?;
+            let rng = Rng::stream(seed, &format!("flow/{}/poisson", f.id));
+            DatagramSource::Poisson(PoissonSource::new(packet_size, rate, f.start, rng))
+        }
+        AppConfig::Utility {
+            packet_size,
+            r_max,
+            m,
+            utility,
+            slot,
+        } => {
+            positive(p("app.packet_size"), packet_size as u64)?;
+            positive(p("app.r_max"), r_max)?;
+            positive(p("app.slot"), slot)?;
+            if !(m.is_finite() && m > 0.0) {
+                return Err(err(p("app.m"), format!("must be finite and > 0, got {m}")));
+            }
+            let utility = match utility {
+                UtilityConfig::Log => Utility::Log,
+                UtilityConfig::AlphaFair { alpha } => {
+                    if !(alpha.is_finite() && alpha > 0.0) {
+                        return Err(err(
+                            p("app.utility.alpha"),
+                            format!("must be finite and > 0, got {alpha}"),
+                        ));
+                    }
+                    Utility::AlphaFair { alpha }
+                }
+            };
+            DatagramSource::Utility(UtilitySource::new(
+                packet_size,
+                slot,
+                r_max,
+                m,
+                utility,
+                f.start,
+            ))
+        }
+        AppConfig::Bulk { .. } => unreachable!("bulk applications run over tcp"),
     })
 }
 

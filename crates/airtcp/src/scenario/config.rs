@@ -172,6 +172,56 @@ pub enum AppConfig {
         /// Payload bytes per packet.
         packet_size: u32,
     },
+    /// Poisson source: exponential gaps, mean rate `rate` (needs a `udp` transport).
+    Poisson {
+        /// Mean application rate, bits per second of payload.
+        rate: u64,
+        /// Payload bytes per packet.
+        packet_size: u32,
+    },
+    /// Paper 000's flow controller for non-TCP flows (eq. 5; needs a `udp` transport): every
+    /// `slot` the rate becomes argmax M g(x) - U x, at most `r_max`, where U is the flow's
+    /// backlog at its source.
+    Utility {
+        /// Payload bytes per packet.
+        packet_size: u32,
+        /// R_max, bits per second of payload.
+        r_max: u64,
+        /// M, the weight of utility against backlog (> 0).
+        m: f64,
+        /// g, the utility of the rate.
+        #[serde(default)]
+        utility: UtilityConfig,
+        /// Decision interval, ns.
+        #[serde(default = "default_utility_slot")]
+        slot: Nanos,
+    },
+}
+
+impl AppConfig {
+    /// The `kind` tag, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AppConfig::Bulk { .. } => "bulk",
+            AppConfig::Cbr { .. } => "cbr",
+            AppConfig::Poisson { .. } => "poisson",
+            AppConfig::Utility { .. } => "utility",
+        }
+    }
+}
+
+/// Utility function of a flow-controlled source.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum UtilityConfig {
+    /// g(x) = log x (proportional fairness; paper 000's choice in §5).
+    #[default]
+    Log,
+    /// g(x) = x^(1-alpha) / (1-alpha).
+    AlphaFair {
+        /// Fairness parameter, > 0.
+        alpha: f64,
+    },
 }
 
 /// Transports.
@@ -312,6 +362,9 @@ impl Default for UdpConfig {
     }
 }
 
+fn default_utility_slot() -> Nanos {
+    10_000_000
+}
 fn default_true() -> bool {
     true
 }

@@ -200,6 +200,11 @@ impl Downlink {
         self.scheduler = scheduler;
     }
 
+    /// The packets queued for `user`, head first.
+    pub fn queued(&self, user: usize) -> impl Iterator<Item = PacketId> + '_ {
+        self.queues[user].iter()
+    }
+
     /// Number of users.
     pub fn users(&self) -> usize {
         self.queues.len()

@@ -73,6 +73,11 @@ impl UserQueue {
         Ok(())
     }
 
+    /// The packets queued, head first (a partly sent head packet included).
+    pub fn iter(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.packets.iter().map(|q| q.id)
+    }
+
     /// Packets queued (a partly sent head packet included).
     pub fn len(&self) -> usize {
         self.packets.len()
