@@ -5,7 +5,11 @@
 // mapping and the known differences. Prints exactly one JSON line on stdout.
 //
 // Usage: p2p_tcp --per=0.01 --duration=200 --seed=1 [--recovery=classic|prr] [--buf=1048576]
-//                [--ssthresh=pipe|flightsize]
+//                [--ssthresh=pipe|flightsize] [--cc=newreno|linuxreno|vegas|cubic]
+//
+// `--cc` picks the congestion control (ns-3's TcpNewReno, TcpLinuxReno, TcpVegas, TcpCubic);
+// their parameters are ns-3 attributes, set from the command line like any other, e.g.
+// `--ns3::TcpVegas::Alpha=1` (bench/README.md, "Congestion-control variants").
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -147,6 +151,7 @@ main(int argc, char* argv[])
     std::string recovery = "classic";
     uint32_t buf = 1 << 20;
     std::string ssthresh = "pipe";
+    std::string cc = "newreno";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("per", "packet error rate on the data direction (A->B)", per);
@@ -157,6 +162,7 @@ main(int argc, char* argv[])
     cmd.AddValue("ssthresh",
                  "pipe (stock ns-3) or flightsize (diagnostic, see TcpNewRenoFlightSize)",
                  ssthresh);
+    cmd.AddValue("cc", "newreno, linuxreno, vegas or cubic", cc);
     cmd.Parse(argc, argv);
 
     // Fixed seed, varying run: the usual ns-3 way to get independent replications.
@@ -177,6 +183,33 @@ main(int argc, char* argv[])
     {
         std::cerr << "unknown --ssthresh " << ssthresh << " (pipe|flightsize)\n";
         return 2;
+    }
+    if (cc != "newreno")
+    {
+        if (ssthresh != "pipe")
+        {
+            std::cerr << "--ssthresh=flightsize is a NewReno variant; use it with --cc=newreno\n";
+            return 2;
+        }
+        TypeId socketType;
+        if (cc == "linuxreno")
+        {
+            socketType = TcpLinuxReno::GetTypeId();
+        }
+        else if (cc == "vegas")
+        {
+            socketType = TcpVegas::GetTypeId();
+        }
+        else if (cc == "cubic")
+        {
+            socketType = TcpCubic::GetTypeId();
+        }
+        else
+        {
+            std::cerr << "unknown --cc " << cc << " (newreno|linuxreno|vegas|cubic)\n";
+            return 2;
+        }
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socketType));
     }
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     // ns-3's default is on; airtcp charges its 12 option bytes through header_bytes instead.
@@ -293,6 +326,7 @@ main(int argc, char* argv[])
     std::cout << std::setprecision(12) << "{\"simulator\": \"ns-3.44\""
               << ", \"recovery\": \"" << recovery << "\""
               << ", \"ssthresh\": \"" << ssthresh << "\""
+              << ", \"cc\": \"" << cc << "\""
               << ", \"per\": " << per << ", \"duration_s\": " << duration
               << ", \"seed\": " << seed << ", \"buf_bytes\": " << buf
               << ", \"goodput_bps\": " << (static_cast<double>(rxBytes) * 8.0 / duration)
