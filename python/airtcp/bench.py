@@ -283,9 +283,16 @@ def _timed(cmd: Sequence[str]) -> tuple[subprocess.CompletedProcess[str], float,
 
 
 def run_ns3(
-    binary: Path, per: float, duration_s: float, seed: int, recovery: str, ssthresh: str = "pipe"
+    binary: Path,
+    per: float,
+    duration_s: float,
+    seed: int,
+    recovery: str,
+    ssthresh: str = "pipe",
+    extra: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """One ns-3 run; its JSON line plus `cmd_wall_s`, the whole command's wall time."""
+    """One ns-3 run (`extra`: more command-line arguments); its JSON line plus `cmd_wall_s`,
+    the whole command's wall time."""
     cmd = [
         str(binary),
         f"--per={per!r}",
@@ -293,6 +300,7 @@ def run_ns3(
         f"--seed={seed}",
         f"--recovery={recovery}",
         f"--ssthresh={ssthresh}",
+        *extra,
     ]
     proc, cmd_wall, cmd_cpu = _timed(cmd)
     if proc.returncode != 0:
@@ -338,8 +346,10 @@ def run_airtcp(
     duration_s: float,
     seed: int,
     ssthresh: str = "pipe",
+    sets: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """One airtcp run through its command line; the figures the comparison needs."""
+    """One airtcp run through its command line (`sets`: more `--set` overrides); the figures the
+    comparison needs."""
     cmd = [
         *command,
         "run",
@@ -354,6 +364,7 @@ def run_airtcp(
         f"duration={_format_seconds(duration_s)}",
         "--set",
         f"flows[0].transport.ssthresh_basis={AIRTCP_SSTHRESH_BASIS[ssthresh]}",
+        *(item for override in sets for item in ("--set", override)),
         "--force",
         "--quiet",
     ]

@@ -1,0 +1,38 @@
+"""The TCP-variant comparison's plumbing (running it needs ns-3: `python -m airtcp.bench_cc`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from airtcp import bench_cc
+
+
+def test_variants_are_distinct_and_pinned_to_airtcp_values() -> None:
+    names = [v.name for v in bench_cc.VARIANTS]
+    assert len(names) == len(set(names)) == 4
+    vegas = next(v for v in bench_cc.VARIANTS if v.name == "vegas")
+    assert vegas.ns3_args == ("--ns3::TcpVegas::Alpha=1", "--ns3::TcpVegas::Beta=3", "--ns3::TcpVegas::Gamma=1")
+
+
+def test_the_table_marks_misses_and_skips() -> None:
+    report = {
+        "case": "p2p",
+        "target": "within 15 %",
+        "rows": [
+            {"variant": "newreno", "airtcp_kbps": 1000.0, "ns3_kbps": 1010.0, "ratio": 0.990, "goodput_ok": True,
+             "airtcp_sim_s": 0.01, "ns3_sim_s": 1.0, "speed": 100.0},
+            {"variant": "cubic", "airtcp_kbps": 1500.0, "ns3_kbps": 1000.0, "ratio": 1.5, "goodput_ok": False,
+             "airtcp_sim_s": None, "ns3_sim_s": 1.0, "speed": None},
+            {"variant": "vegas", "skipped": "airtcp has no cc 'vegas' yet"},
+        ],
+    }
+    table = bench_cc.format_table(report)
+    assert "| newreno | 1000.0 | 1010.0 | 0.990 | ok |" in table
+    assert "| cubic | 1500.0 | 1000.0 | 1.500 | MISS | - |" in table
+    assert "| vegas | - | - | - | airtcp has no cc 'vegas' yet |" in table
+
+
+def test_unknown_variants_are_refused() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench_cc.main(["--variants", "newreno,bbr"])
+    assert exit_info.value.code == 2
