@@ -297,7 +297,7 @@ class TcpConfig(_Model):
     """TCP parameters; the defaults are the core's (see docs/scenario-schema.md)."""
 
     kind: Literal["tcp"]
-    cc: Literal["reno", "newreno"] = "newreno"
+    cc: Literal["reno", "newreno", "linux_reno"] = "newreno"
     sack: StrictBool = True
     mss: PositiveSize32 = 1000
     header_bytes: Size32 = 40

@@ -242,6 +242,9 @@ pub enum CcKind {
     Reno,
     /// RFC 5681 AIMD; without SACK, RFC 6582 NewReno loss recovery.
     Newreno,
+    /// ns-3's TcpLinuxReno: Reno counting acknowledged segments, not ACKs; NewReno or SACK
+    /// recovery.
+    LinuxReno,
 }
 
 /// What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3

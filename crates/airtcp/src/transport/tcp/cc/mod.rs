@@ -7,6 +7,7 @@
 //! after a congestion event ([`CongestionControl::ssthresh`]). Windows are in segments (f64, so
 //! that congestion avoidance can add fractions of a segment per ACK).
 
+pub mod linux_reno;
 pub mod reno;
 
 use crate::scenario::config::CcKind;
@@ -78,5 +79,6 @@ pub fn build(kind: CcKind) -> Box<dyn CongestionControl> {
     match kind {
         CcKind::Reno => Box::new(reno::Reno::new("reno")),
         CcKind::Newreno => Box::new(reno::Reno::new("newreno")),
+        CcKind::LinuxReno => Box::new(linux_reno::LinuxReno::new()),
     }
 }
