@@ -56,6 +56,8 @@ __all__ = [
     "UtilityApp",
     "AppConfig",
     "TcpConfig",
+    "CubicParams",
+    "CompoundParams",
     "UdpConfig",
     "TransportConfig",
     "MetricsConfig",
@@ -181,6 +183,20 @@ Power = _real(units.parse_power, units.format_power)
 Ratio = _real(units.parse_ratio, units.format_ratio)
 PositiveNumber = _real(units.parse_number, None, positive=True)
 
+def _within(low: float, high: float, *, low_open: bool, high_open: bool) -> Callable[[float], float]:
+    """A check that a number lies in an interval, with the interval in the message."""
+
+    def check(value: float) -> float:
+        above = value > low if low_open else value >= low
+        below = value < high if high_open else value <= high
+        if not (above and below):
+            interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+            raise ValueError(f"must be within {interval}, got {value!r}")
+        return value
+
+    return check
+
+
 Probability = Annotated[float, BeforeValidator(units.parse_probability)]
 Name = Annotated[str, Field(strict=True, min_length=1)]
 
@@ -293,11 +309,39 @@ class UtilityApp(_Model):
 AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(discriminator="kind")]
 
 
+# A factor strictly between 0 and 1 (multiplicative decreases).
+Fraction = Annotated[PositiveNumber, AfterValidator(_within(0, 1, low_open=True, high_open=True))]
+
+
+class CubicParams(_Model):
+    """RFC 9438 Cubic's constants (docs/cubic.md); only with `cc: cubic`."""
+
+    c: PositiveNumber = 0.4
+    beta: Fraction = 0.7
+    fast_convergence: StrictBool = True
+    reno_friendly: StrictBool = True
+
+
+class CompoundParams(_Model):
+    """Compound TCP's constants (Tan et al. 2006, docs/compound.md); only with `cc: compound`.
+    `gamma` is in packets."""
+
+    alpha: PositiveNumber = 0.125
+    beta: Fraction = 0.5
+    k: Annotated[PositiveNumber, AfterValidator(_within(0, 1, low_open=True, high_open=False))] = 0.75
+    gamma: PositiveNumber = 30.0
+    zeta: PositiveNumber = 1.0
+
+
+# The parameter blocks of TcpConfig, by the `cc` that uses each.
+CC_PARAMETER_BLOCKS = {"cubic": "cubic", "compound": "compound"}
+
+
 class TcpConfig(_Model):
     """TCP parameters; the defaults are the core's (see docs/scenario-schema.md)."""
 
     kind: Literal["tcp"]
-    cc: Literal["reno", "newreno", "linux_reno"] = "newreno"
+    cc: Literal["reno", "newreno", "linux_reno", "cubic", "compound"] = "newreno"
     sack: StrictBool = True
     mss: PositiveSize32 = 1000
     header_bytes: Size32 = 40
@@ -312,6 +356,8 @@ class TcpConfig(_Model):
     max_rto: PositiveDuration = 60_000_000_000
     initial_rto: PositiveDuration = 1_000_000_000
     clock_granularity: Duration = 1_000_000
+    cubic: Optional[CubicParams] = None
+    compound: Optional[CompoundParams] = None
 
 
 class UdpConfig(_Model):
@@ -731,20 +777,6 @@ RoutingConfig = Annotated[Union[StaticRouting, AodvRouting], Field(discriminator
 # --- Base-station downlink (papers 002, 004) --------------------------------------------------
 
 
-def _within(low: float, high: float, *, low_open: bool, high_open: bool) -> Callable[[float], float]:
-    """A check that a number lies in an interval, with the interval in the message."""
-
-    def check(value: float) -> float:
-        above = value > low if low_open else value >= low
-        below = value < high if high_open else value <= high
-        if not (above and below):
-            interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
-            raise ValueError(f"must be within {interval}, got {value!r}")
-        return value
-
-    return check
-
-
 def _whole_within(low: int, high: int) -> Callable[[int], int]:
     def check(value: int) -> int:
         if not low <= value <= high:
@@ -1129,6 +1161,9 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 yield f"{where}.transport.max_rto", "must not be smaller than min_rto"
             if tcp.rwnd < tcp.mss:
                 yield f"{where}.transport.rwnd", f"must hold at least one segment (mss {tcp.mss} bytes)"
+            for block, owner in CC_PARAMETER_BLOCKS.items():
+                if getattr(tcp, block) is not None and tcp.cc != owner:
+                    yield f"{where}.transport.{block}", f"only used with cc: {owner} (cc is {tcp.cc})"
 
 
 def _downlink_problems(

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
+    AppConfig, CcKind, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
     ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
@@ -256,7 +256,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 if *bytes == Some(0) {
                     return Err(err(p("app.bytes"), "must be greater than zero"));
                 }
-                let mut sender = TcpSender::new(t, cc::build(t.cc), *bytes);
+                let mut sender = TcpSender::new(t, cc::build(t), *bytes);
                 if m.trace_rtt {
                     sender.rtt_log = Some(Vec::new());
                 }
@@ -539,6 +539,87 @@ fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             format!("{p}.initial_ssthresh"),
             "must be greater than zero",
         ));
+    }
+    check_cc_params(t, p)
+}
+
+/// A congestion controller's parameter block: only beside its own `cc`, every value in range.
+fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
+    let cc_name = serde_json::to_value(t.cc)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let blocks = [
+        ("cubic", t.cubic.is_some(), CcKind::Cubic),
+        ("compound", t.compound.is_some(), CcKind::Compound),
+    ];
+    for (name, given, owner) in blocks {
+        if given && t.cc != owner {
+            return Err(err(
+                format!("{p}.{name}"),
+                format!("only used with cc: {name} (cc is {cc_name})"),
+            ));
+        }
+    }
+    // (field, value, low, high, whether each end is included)
+    let mut ranges: Vec<(String, f64, f64, f64, bool, bool)> = Vec::new();
+    if let Some(c) = t.cubic {
+        ranges.push((
+            format!("{p}.cubic.c"),
+            c.c,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((format!("{p}.cubic.beta"), c.beta, 0.0, 1.0, false, false));
+    }
+    if let Some(c) = t.compound {
+        let q = format!("{p}.compound");
+        ranges.push((
+            format!("{q}.alpha"),
+            c.alpha,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((format!("{q}.beta"), c.beta, 0.0, 1.0, false, false));
+        ranges.push((format!("{q}.k"), c.k, 0.0, 1.0, false, true));
+        ranges.push((
+            format!("{q}.gamma"),
+            c.gamma,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((
+            format!("{q}.zeta"),
+            c.zeta,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+    }
+    for (path, v, low, high, low_in, high_in) in ranges {
+        let above = if low_in { v >= low } else { v > low };
+        let below = if high_in { v <= high } else { v < high };
+        if !(above && below && v.is_finite()) {
+            // Worded as the Python front end words it.
+            let message = if high.is_infinite() {
+                format!("must be greater than {low}, got {v}")
+            } else {
+                let interval = format!(
+                    "{}{low}, {high}{}",
+                    if low_in { '[' } else { '(' },
+                    if high_in { ']' } else { ')' }
+                );
+                format!("must be within {interval}, got {v}")
+            };
+            return Err(err(path, message));
+        }
     }
     Ok(())
 }

@@ -245,6 +245,10 @@ pub enum CcKind {
     /// ns-3's TcpLinuxReno: Reno counting acknowledged segments, not ACKs; NewReno or SACK
     /// recovery.
     LinuxReno,
+    /// RFC 9438 Cubic (parameters in `cubic`); NewReno or SACK loss recovery.
+    Cubic,
+    /// Compound TCP, Tan et al. 2006 (parameters in `compound`); NewReno or SACK loss recovery.
+    Compound,
 }
 
 /// What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
@@ -311,6 +315,64 @@ pub struct TcpConfig {
     /// Clock granularity G of RFC 6298, ns.
     #[serde(default = "default_granularity")]
     pub clock_granularity: Nanos,
+    /// Cubic's parameters (only with `cc: cubic`); RFC 9438's defaults if absent.
+    #[serde(default)]
+    pub cubic: Option<CubicParams>,
+    /// Compound TCP's parameters (only with `cc: compound`); the paper's defaults if absent.
+    #[serde(default)]
+    pub compound: Option<CompoundParams>,
+}
+
+/// Cubic's constants (RFC 9438). See `docs/cubic.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubicParams {
+    /// C, segments / s^3 (> 0; RFC 9438 §5: 0.4).
+    #[serde(default = "default_cubic_c")]
+    pub c: f64,
+    /// beta_cubic, the multiplicative decrease factor, in (0, 1) (RFC 9438 §4.6: 0.7).
+    #[serde(default = "default_cubic_beta")]
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7).
+    #[serde(default = "default_true")]
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 §4.3).
+    #[serde(default = "default_true")]
+    pub reno_friendly: bool,
+}
+
+/// Compound TCP's constants (Tan, Song, Zhang & Sridharan, INFOCOM 2006, §III-C). See
+/// `docs/compound.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompoundParams {
+    /// alpha of the delay window's increase alpha win^k per round (> 0; paper: 1/8).
+    #[serde(default = "default_compound_alpha")]
+    pub alpha: f64,
+    /// beta, the multiplicative decrease of the whole window at a loss, in (0, 1) (paper: 1/2).
+    #[serde(default = "default_compound_beta")]
+    pub beta: f64,
+    /// k, the exponent of the increase, in (0, 1] (paper: 0.75).
+    #[serde(default = "default_compound_k")]
+    pub k: f64,
+    /// gamma, the backlog threshold, packets (> 0; paper: 30).
+    #[serde(default = "default_compound_gamma")]
+    pub gamma: f64,
+    /// zeta, how fast the delay window shrinks per packet of backlog (> 0; paper: 1).
+    #[serde(default = "default_compound_zeta")]
+    pub zeta: f64,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Cubic parameters have defaults")
+    }
+}
+
+impl Default for CompoundParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Compound parameters have defaults")
+    }
 }
 
 /// UDP parameters.
@@ -409,6 +471,27 @@ fn default_initial_rto() -> Nanos {
 }
 fn default_granularity() -> Nanos {
     1_000_000
+}
+fn default_cubic_c() -> f64 {
+    0.4
+}
+fn default_cubic_beta() -> f64 {
+    0.7
+}
+fn default_compound_alpha() -> f64 {
+    0.125
+}
+fn default_compound_beta() -> f64 {
+    0.5
+}
+fn default_compound_k() -> f64 {
+    0.75
+}
+fn default_compound_gamma() -> f64 {
+    30.0
+}
+fn default_compound_zeta() -> f64 {
+    1.0
 }
 fn default_bin() -> Nanos {
     1_000_000_000

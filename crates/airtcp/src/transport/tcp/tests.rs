@@ -79,7 +79,7 @@ impl Wire {
         }
         Wire {
             q: EventQueue::new(),
-            sender: TcpSender::new(cfg, cc::build(cfg.cc), Some(bytes)),
+            sender: TcpSender::new(cfg, cc::build(cfg), Some(bytes)),
             receiver: TcpReceiver::new(cfg),
             drops: d,
             link_free: [0; 2],
@@ -219,9 +219,19 @@ const ALL: [(CcKind, bool); 3] = [
     (CcKind::Newreno, true),
 ];
 
+/// The window laws that reuse NewReno / SACK loss recovery, with either.
+const GROWTH_LAWS: [(CcKind, bool); 6] = [
+    (CcKind::LinuxReno, false),
+    (CcKind::LinuxReno, true),
+    (CcKind::Cubic, false),
+    (CcKind::Cubic, true),
+    (CcKind::Compound, false),
+    (CcKind::Compound, true),
+];
+
 #[test]
 fn one_loss_is_repaired_by_fast_retransmit_without_timeout() {
-    for (cc, sack) in ALL {
+    for (cc, sack) in ALL.into_iter().chain(GROWTH_LAWS) {
         let mut w = Wire::new(&tcp(cc, sack), 40_000, &[5]);
         w.run(10_000 * MILLIS);
         w.assert_complete(40);
@@ -297,7 +307,7 @@ fn three_losses_in_one_window_reno_needs_more_than_one_episode() {
 
 #[test]
 fn lost_retransmission_is_repaired_by_timeout_with_backoff() {
-    for (cc, sack) in ALL {
+    for (cc, sack) in ALL.into_iter().chain(GROWTH_LAWS) {
         // Segment 5 is lost, then its fast retransmission, then the first timeout's
         // retransmission: two timeouts, the second after twice the first RTO.
         let mut w = Wire::new(&tcp(cc, sack), 20_000, &[5, 5, 5]);
@@ -371,14 +381,14 @@ mod properties {
     proptest! {
         #[test]
         fn sender_invariants(
-            flavour in 0usize..3,
+            flavour in 0usize..7,
             iw in 1u32..12,
             ops in proptest::collection::vec(op(), 1..150),
         ) {
-            let (cc, sack) = ALL[flavour];
+            let (cc, sack) = if flavour < 3 { ALL[flavour] } else { GROWTH_LAWS[flavour - 3] };
             let cfg = TcpConfig { initial_cwnd: iw, ..tcp(cc, sack) };
             let total = 200u64;
-            let mut s = TcpSender::new(&cfg, cc::build(cc), Some(total * 1000));
+            let mut s = TcpSender::new(&cfg, cc::build(&cfg), Some(total * 1000));
             let mut rec = Recorder::default();
             s.start(&mut rec);
             let mut timer_armed = rec.timer.flatten().is_some();
@@ -455,7 +465,7 @@ fn ssthresh_is_halved_from_the_configured_basis() {
             ssthresh_basis: basis,
             ..tcp(CcKind::Newreno, sack)
         };
-        let mut s = TcpSender::new(&cfg, cc::build(cfg.cc), None);
+        let mut s = TcpSender::new(&cfg, cc::build(&cfg), None);
         let mut rec = Recorder::default();
         s.start(&mut rec);
         assert_eq!(rec.data.len(), 10);

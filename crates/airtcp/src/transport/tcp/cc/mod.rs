@@ -7,10 +7,12 @@
 //! after a congestion event ([`CongestionControl::ssthresh`]). Windows are in segments (f64, so
 //! that congestion avoidance can add fractions of a segment per ACK).
 
+pub mod compound;
+pub mod cubic;
 pub mod linux_reno;
 pub mod reno;
 
-use crate::scenario::config::CcKind;
+use crate::scenario::config::{CcKind, TcpConfig};
 use crate::sim::Time;
 
 /// Window state shared by the sender and its algorithm.
@@ -74,11 +76,14 @@ pub trait CongestionControl: Send {
     }
 }
 
-/// Builds the algorithm selected in a scenario.
-pub fn build(kind: CcKind) -> Box<dyn CongestionControl> {
-    match kind {
+/// Builds the algorithm a TCP configuration selects, with its parameter block (the
+/// algorithm's defaults when the block is absent).
+pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
+    match cfg.cc {
         CcKind::Reno => Box::new(reno::Reno::new("reno")),
         CcKind::Newreno => Box::new(reno::Reno::new("newreno")),
         CcKind::LinuxReno => Box::new(linux_reno::LinuxReno::new()),
+        CcKind::Cubic => Box::new(cubic::Cubic::new(cfg.cubic.unwrap_or_default())),
+        CcKind::Compound => Box::new(compound::Compound::new(cfg.compound.unwrap_or_default())),
     }
 }
