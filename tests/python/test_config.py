@@ -95,6 +95,9 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "max_rto": 60_000_000_000,
         "initial_rto": 1_000_000_000,
         "clock_granularity": 1_000_000,
+        "vegas": None,
+        "fast": None,
+        "quic_tcp": None,
     }
 
 
@@ -166,8 +169,8 @@ BAD_SCENARIOS: list[tuple[str, dict[str, Any], str]] = [
                                 "queue": {"kind": "droptail", "packets": 0}}]},
      "links[0].queue.packets: must be at least 1"),
     ("unknown cc", {"flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "bulk"},
-                               "transport": {"kind": "tcp", "cc": "cubic"}}]},
-     "flows[0].transport.cc: must be 'reno' or 'newreno', got 'cubic'"),
+                               "transport": {"kind": "tcp", "cc": "bbr"}}]},
+     "flows[0].transport.cc: must be 'reno', 'newreno', 'vegas', 'fast' or 'quic_tcp', got 'bbr'"),
     ("unknown destination", {"flows": [{"id": "f", "src": "A", "dst": "R9", "app": {"kind": "bulk"},
                                         "transport": {"kind": "tcp"}}]},
      "flows[0].dst: no node named 'R9'"),
@@ -376,6 +379,12 @@ def _wireless(variant: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
 
+def _tcp_params(cc: str, block: str) -> dict[str, Any]:
+    """The emitted parameter block of congestion control `cc` given as `block` (YAML)."""
+    overrides = [f"flows[0].transport.cc={cc}", f"flows[0].transport.{cc}={block}"]
+    return to_core_dict(load_scenario(minimal_scenario(), overrides=overrides))["flows"][0]["transport"][cc]  # type: ignore[no-any-return]
+
+
 def _python_objects() -> dict[str, dict[str, Any]]:
     """The emitted JSON objects corresponding to each Rust type (tags removed)."""
     scenario = to_core_dict(
@@ -396,8 +405,16 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 100ms, hold_max: 200ms}"
     )
     custom = _cell("downlink.amc={kind: custom, modes: [{min_snr: 3dB, efficiency: 1}, {min_snr: 9dB, efficiency: 2}]}")
+    vegas, fast, quic_tcp = (
+        _tcp_params("vegas", "{alpha: 2, beta: 4, gamma: 1}"),
+        _tcp_params("fast", "{alpha: 20, gamma: 0.5}"),
+        _tcp_params("quic_tcp", "{kappa: 0.1, rho: 1, p_s: 20, update_interval: 10ms}"),
+    )
     return {
         "ScenarioConfig": chain,
+        "VegasParams": vegas,
+        "FastParams": fast,
+        "QuicTcpParams": quic_tcp,
         "LinkConfig": scenario["links"][2],
         "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
         "LossConfig::Bernoulli": _untagged(scenario["links"][2]["loss"]),
@@ -621,6 +638,9 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
         ("AppConfig::Bulk", set(), wired["flows"][0]["app"]),
         ("TcpConfig", set(), wired["flows"][0]["transport"]),
+        ("VegasParams", set(), _tcp_params("vegas", "{}")),
+        ("FastParams", set(), _tcp_params("fast", "{}")),
+        ("QuicTcpParams", set(), _tcp_params("quic_tcp", "{}")),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),
         ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),

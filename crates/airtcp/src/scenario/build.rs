@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, Direction, LossConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
-    TcpConfig, TransportConfig,
+    AppConfig, CcKind, Direction, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
+    ScenarioConfig, TcpConfig, TransportConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
@@ -255,7 +255,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 if *bytes == Some(0) {
                     return Err(err(p("app.bytes"), "must be greater than zero"));
                 }
-                let mut sender = TcpSender::new(t, cc::build(t.cc), *bytes);
+                let mut sender = TcpSender::new(t, cc::build(t), *bytes);
                 if m.trace_rtt {
                     sender.rtt_log = Some(Vec::new());
                 }
@@ -483,6 +483,60 @@ fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             format!("{p}.initial_ssthresh"),
             "must be greater than zero",
         ));
+    }
+    check_cc_params(t, p)
+}
+
+/// A congestion-control parameter block is only accepted beside its algorithm, and its values
+/// must be in range (the same rules and messages as the Python front end).
+fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
+    let cc = serde_json::to_value(t.cc)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    for (field, given, owner) in [
+        ("vegas", t.vegas.is_some(), CcKind::Vegas),
+        ("fast", t.fast.is_some(), CcKind::Fast),
+        ("quic_tcp", t.quic_tcp.is_some(), CcKind::QuicTcp),
+    ] {
+        if given && t.cc != owner {
+            return Err(err(
+                format!("{p}.{field}"),
+                format!("only used with cc: {field} (cc is {cc})"),
+            ));
+        }
+    }
+    // `{v}` prints like Python's `{v:g}` for the values users write (2, 0.5, 1e-3).
+    let check = |field: &str, v: f64, ok: bool, rule: String| {
+        if v.is_finite() && ok {
+            Ok(())
+        } else {
+            Err(err(format!("{p}.{field}"), format!("{rule}, got {v}")))
+        }
+    };
+    let above_zero = || "must be greater than 0".to_string();
+    if let Some(v) = &t.vegas {
+        let non_negative = || "must not be negative".to_string();
+        check("vegas.alpha", v.alpha, v.alpha >= 0.0, non_negative())?;
+        check("vegas.beta", v.beta, v.beta >= 0.0, non_negative())?;
+        check("vegas.gamma", v.gamma, v.gamma >= 0.0, non_negative())?;
+        let rule = format!("must not be smaller than alpha ({})", v.alpha);
+        check("vegas.beta", v.beta, v.beta >= v.alpha, rule)?;
+    }
+    if let Some(f) = &t.fast {
+        check("fast.alpha", f.alpha, f.alpha > 0.0, above_zero())?;
+        check("fast.gamma", f.gamma, f.gamma > 0.0, above_zero())?;
+    }
+    if let Some(q) = &t.quic_tcp {
+        check("quic_tcp.kappa", q.kappa, q.kappa > 0.0, above_zero())?;
+        let in_unit = (0.0..=1.0).contains(&q.rho);
+        check(
+            "quic_tcp.rho",
+            q.rho,
+            in_unit,
+            "must be within [0, 1]".into(),
+        )?;
+        check("quic_tcp.p_s", q.p_s, q.p_s > 0.0, above_zero())?;
     }
     Ok(())
 }

@@ -79,7 +79,7 @@ impl Wire {
         }
         Wire {
             q: EventQueue::new(),
-            sender: TcpSender::new(cfg, cc::build(cfg.cc), Some(bytes)),
+            sender: TcpSender::new(cfg, cc::build(cfg), Some(bytes)),
             receiver: TcpReceiver::new(cfg),
             drops: d,
             link_free: [0; 2],
@@ -218,6 +218,35 @@ const ALL: [(CcKind, bool); 3] = [
     (CcKind::Newreno, false),
     (CcKind::Newreno, true),
 ];
+
+/// The delay-based algorithms, with and without SACK (they use NewReno or SACK recovery).
+const DELAY_BASED: [(CcKind, bool); 6] = [
+    (CcKind::Vegas, false),
+    (CcKind::Vegas, true),
+    (CcKind::Fast, false),
+    (CcKind::Fast, true),
+    (CcKind::QuicTcp, false),
+    (CcKind::QuicTcp, true),
+];
+
+#[test]
+fn delay_based_algorithms_repair_losses_and_complete() {
+    // Single and burst losses, a lost retransmission (segment 60 twice): every transfer ends.
+    for (cc, sack) in DELAY_BASED {
+        let mut w = Wire::new(&tcp(cc, sack), 300_000, &[5, 40, 41, 42, 60, 60, 200]);
+        w.run(60_000 * MILLIS);
+        w.assert_complete(300);
+        assert!(w.sender.stats.recoveries >= 2, "{cc:?} sack {sack}");
+        assert_eq!(
+            w.sender.cc_name(),
+            match cc {
+                CcKind::Vegas => "vegas",
+                CcKind::Fast => "fast",
+                _ => "quic_tcp",
+            }
+        );
+    }
+}
 
 #[test]
 fn one_loss_is_repaired_by_fast_retransmit_without_timeout() {
@@ -371,14 +400,14 @@ mod properties {
     proptest! {
         #[test]
         fn sender_invariants(
-            flavour in 0usize..3,
+            flavour in 0usize..ALL.len() + DELAY_BASED.len(),
             iw in 1u32..12,
             ops in proptest::collection::vec(op(), 1..150),
         ) {
-            let (cc, sack) = ALL[flavour];
+            let (cc, sack) = ALL.iter().chain(&DELAY_BASED).nth(flavour).copied().unwrap();
             let cfg = TcpConfig { initial_cwnd: iw, ..tcp(cc, sack) };
             let total = 200u64;
-            let mut s = TcpSender::new(&cfg, cc::build(cc), Some(total * 1000));
+            let mut s = TcpSender::new(&cfg, cc::build(&cfg), Some(total * 1000));
             let mut rec = Recorder::default();
             s.start(&mut rec);
             let mut timer_armed = rec.timer.flatten().is_some();
@@ -455,7 +484,7 @@ fn ssthresh_is_halved_from_the_configured_basis() {
             ssthresh_basis: basis,
             ..tcp(CcKind::Newreno, sack)
         };
-        let mut s = TcpSender::new(&cfg, cc::build(cfg.cc), None);
+        let mut s = TcpSender::new(&cfg, cc::build(&cfg), None);
         let mut rec = Recorder::default();
         s.start(&mut rec);
         assert_eq!(rec.data.len(), 10);
