@@ -119,21 +119,23 @@ impl CongestionControl for Fast {
             let rtt = rtt as f64;
             self.avg_rtt = Some(self.avg_rtt.map_or(rtt, |a| (1.0 - eta) * a + eta * rtt));
         }
+        // Slow start grows whether or not this ACK has an RTT sample (after a timeout the
+        // retransmitted segments give none); only leaving it needs one.
+        if state.in_slow_start() {
+            state.cwnd += 1.0;
+            if let (Some(base), Some(rtt)) = (ack.min_rtt, ack.rtt) {
+                let (base, rtt) = (base as f64, rtt as f64);
+                if ack.in_flight as f64 * (1.0 - base / rtt.max(base)) > self.p.alpha {
+                    state.ssthresh = state.cwnd;
+                    self.restart();
+                }
+            }
+            return;
+        }
         let (Some(base), Some(avg)) = (ack.min_rtt, self.avg_rtt) else {
             return;
         };
         let base = base as f64;
-        if state.in_slow_start() {
-            state.cwnd += 1.0;
-            let backlog = ack.rtt.map_or(0.0, |r| {
-                ack.in_flight as f64 * (1.0 - base / (r as f64).max(base))
-            });
-            if backlog > self.p.alpha {
-                state.ssthresh = state.cwnd;
-                self.restart();
-            }
-            return;
-        }
         if self.rounds.ends_round(ack.now, ack.rtt) {
             self.end_round(state, base, avg);
         }
@@ -266,5 +268,24 @@ mod tests {
         let mut f = fast(20.0);
         assert_eq!(f.ssthresh(&ca(40.0), 40.0), 20.0);
         assert_eq!(f.ssthresh(&ca(3.0), 3.0), 2.0);
+    }
+
+    #[test]
+    fn slow_start_grows_on_acks_without_samples() {
+        let mut f = fast(20.0);
+        let mut s = CcState {
+            cwnd: 1.0,
+            ssthresh: f64::INFINITY,
+        };
+        let a = AckSample {
+            now: 0,
+            acked: 1,
+            rtt: None,
+            min_rtt: None,
+            srtt: None,
+            in_flight: 1,
+        };
+        f.on_ack(&mut s, &a);
+        assert_eq!(s.cwnd, 2.0);
     }
 }

@@ -118,21 +118,23 @@ impl CongestionControl for QuicTcp {
                     .map_or(rtt, |a| (1.0 - AVG_WEIGHT) * a + AVG_WEIGHT * rtt),
             );
         }
+        // Slow start grows whether or not this ACK has an RTT sample (after a timeout the
+        // retransmitted segments give none); only leaving it needs one.
+        if state.in_slow_start() {
+            state.cwnd += 1.0;
+            if let (Some(base), Some(rtt)) = (ack.min_rtt, ack.rtt) {
+                let (base, rtt) = (base as f64, rtt as f64);
+                if ack.in_flight as f64 * (1.0 - base / rtt.max(base)) > self.p.p_s {
+                    state.ssthresh = state.cwnd;
+                    self.next_update = None;
+                }
+            }
+            return;
+        }
         let (Some(base), Some(avg)) = (ack.min_rtt, self.avg_rtt) else {
             return;
         };
         let base = base as f64;
-        if state.in_slow_start() {
-            state.cwnd += 1.0;
-            let backlog = ack.rtt.map_or(0.0, |r| {
-                ack.in_flight as f64 * (1.0 - base / (r as f64).max(base))
-            });
-            if backlog > self.p.p_s {
-                state.ssthresh = state.cwnd;
-                self.next_update = None;
-            }
-            return;
-        }
         if avg > 0.0 && self.due(ack.now) {
             state.cwnd = self.step(state.cwnd, (base / avg).min(1.0));
             // ssthresh only marks slow start, which the law has ended (kept for RFC 5681's
@@ -277,5 +279,18 @@ mod tests {
         q.on_ack(&mut s, &ack(1, 150 * MILLIS, base, 40));
         assert!(!s.in_slow_start());
         assert_eq!(s.ssthresh, 12.0);
+    }
+
+    #[test]
+    fn slow_start_grows_on_acks_without_samples() {
+        let mut q = QuicTcp::new(params(0.05, 0.5, 10.0, 20 * MILLIS));
+        let mut s = CcState {
+            cwnd: 1.0,
+            ssthresh: f64::INFINITY,
+        };
+        let mut a = ack(0, MILLIS, MILLIS, 1);
+        (a.rtt, a.min_rtt) = (None, None);
+        q.on_ack(&mut s, &a);
+        assert_eq!(s.cwnd, 2.0);
     }
 }
