@@ -58,6 +58,9 @@ __all__ = [
     "TcpConfig",
     "CubicParams",
     "CompoundParams",
+    "VegasParams",
+    "FastParams",
+    "QuicTcpParams",
     "UdpConfig",
     "TransportConfig",
     "MetricsConfig",
@@ -333,15 +336,57 @@ class CompoundParams(_Model):
     zeta: PositiveNumber = 1.0
 
 
+def _at_least_zero(value: float) -> float:
+    if value < 0:
+        raise ValueError(f"must not be negative, got {value!r}")
+    return value
+
+
+def _unit_interval(value: float) -> float:
+    if not 0 <= value <= 1:
+        raise ValueError(f"must be within [0, 1], got {value!r}")
+    return value
+
+
+NonNegativeNumber = Annotated[_real(units.parse_number, None), AfterValidator(_at_least_zero)]
+UnitInterval = Annotated[_real(units.parse_number, None), AfterValidator(_unit_interval)]
+
+
+class VegasParams(_Model):
+    """TCP Vegas thresholds in packets of estimated backlog; ns-2's defaults (docs/vegas.md).
+    `beta` must not be smaller than `alpha` (checked with the scenario)."""
+
+    alpha: NonNegativeNumber = 1.0
+    beta: NonNegativeNumber = 3.0
+    gamma: NonNegativeNumber = 1.0
+
+
+class FastParams(_Model):
+    """FAST TCP: target backlog `alpha` (packets) and update weight `gamma` (docs/fast.md)."""
+
+    alpha: PositiveNumber = 200.0
+    gamma: PositiveNumber = 0.5
+
+
+class QuicTcpParams(_Model):
+    """QUIC-TCP (paper 002 eq. 9): step size, exponent, target backlog in packets, time between
+    window updates (0 = every ACK) (docs/quic_tcp.md)."""
+
+    kappa: PositiveNumber = 0.05
+    rho: UnitInterval = 0.5
+    p_s: PositiveNumber = 200.0
+    update_interval: Duration = 20_000_000
+
+
 # The parameter blocks of TcpConfig, by the `cc` that uses each.
-CC_PARAMETER_BLOCKS = {"cubic": "cubic", "compound": "compound"}
+CC_PARAMETER_BLOCKS = {name: name for name in ("cubic", "compound", "vegas", "fast", "quic_tcp")}
 
 
 class TcpConfig(_Model):
     """TCP parameters; the defaults are the core's (see docs/scenario-schema.md)."""
 
     kind: Literal["tcp"]
-    cc: Literal["reno", "newreno", "linux_reno", "cubic", "compound"] = "newreno"
+    cc: Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "quic_tcp"] = "newreno"
     sack: StrictBool = True
     mss: PositiveSize32 = 1000
     header_bytes: Size32 = 40
@@ -358,6 +403,9 @@ class TcpConfig(_Model):
     clock_granularity: Duration = 1_000_000
     cubic: Optional[CubicParams] = None
     compound: Optional[CompoundParams] = None
+    vegas: Optional[VegasParams] = None
+    fast: Optional[FastParams] = None
+    quic_tcp: Optional[QuicTcpParams] = None
 
 
 class UdpConfig(_Model):
@@ -1164,6 +1212,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             for block, owner in CC_PARAMETER_BLOCKS.items():
                 if getattr(tcp, block) is not None and tcp.cc != owner:
                     yield f"{where}.transport.{block}", f"only used with cc: {owner} (cc is {tcp.cc})"
+            if tcp.vegas is not None and tcp.vegas.beta < tcp.vegas.alpha:
+                yield (
+                    f"{where}.transport.vegas.beta",
+                    f"must not be smaller than alpha ({tcp.vegas.alpha:g}), got {tcp.vegas.beta:g}",
+                )
 
 
 def _downlink_problems(

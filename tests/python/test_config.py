@@ -97,6 +97,9 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "clock_granularity": 1_000_000,
         "cubic": None,
         "compound": None,
+        "vegas": None,
+        "fast": None,
+        "quic_tcp": None,
     }
 
 
@@ -413,8 +416,16 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 100ms, hold_max: 200ms}"
     )
     custom = _cell("downlink.amc={kind: custom, modes: [{min_snr: 3dB, efficiency: 1}, {min_snr: 9dB, efficiency: 2}]}")
+    vegas, fast, quic_tcp = (
+        _cc_params("vegas", "{alpha: 2, beta: 4, gamma: 1}"),
+        _cc_params("fast", "{alpha: 20, gamma: 0.5}"),
+        _cc_params("quic_tcp", "{kappa: 0.1, rho: 1, p_s: 20, update_interval: 10ms}"),
+    )
     return {
         "ScenarioConfig": chain,
+        "VegasParams": vegas,
+        "FastParams": fast,
+        "QuicTcpParams": quic_tcp,
         "LinkConfig": scenario["links"][2],
         "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
         "LossConfig::Bernoulli": _untagged(scenario["links"][2]["loss"]),
@@ -647,6 +658,9 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("TcpConfig", set(), wired["flows"][0]["transport"]),
         ("CubicParams", set(), _cc_params("cubic", "{}")),
         ("CompoundParams", set(), _cc_params("compound", "{}")),
+        ("VegasParams", set(), _cc_params("vegas", "{}")),
+        ("FastParams", set(), _cc_params("fast", "{}")),
+        ("QuicTcpParams", set(), _cc_params("quic_tcp", "{}")),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),
         ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),

@@ -543,7 +543,8 @@ fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
     check_cc_params(t, p)
 }
 
-/// A congestion controller's parameter block: only beside its own `cc`, every value in range.
+/// A congestion controller's parameter block: only beside its own `cc`, every value in range
+/// (the same rules and messages as the Python front end).
 fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
     let cc_name = serde_json::to_value(t.cc)
         .ok()
@@ -552,6 +553,9 @@ fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
     let blocks = [
         ("cubic", t.cubic.is_some(), CcKind::Cubic),
         ("compound", t.compound.is_some(), CcKind::Compound),
+        ("vegas", t.vegas.is_some(), CcKind::Vegas),
+        ("fast", t.fast.is_some(), CcKind::Fast),
+        ("quic_tcp", t.quic_tcp.is_some(), CcKind::QuicTcp),
     ];
     for (name, given, owner) in blocks {
         if given && t.cc != owner {
@@ -620,6 +624,38 @@ fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             };
             return Err(err(path, message));
         }
+    }
+    // `{v}` prints like Python's `{v:g}` for the values users write (2, 0.5, 1e-3).
+    let check = |field: &str, v: f64, ok: bool, rule: String| {
+        if v.is_finite() && ok {
+            Ok(())
+        } else {
+            Err(err(format!("{p}.{field}"), format!("{rule}, got {v}")))
+        }
+    };
+    let above_zero = || "must be greater than 0".to_string();
+    if let Some(v) = &t.vegas {
+        let non_negative = || "must not be negative".to_string();
+        check("vegas.alpha", v.alpha, v.alpha >= 0.0, non_negative())?;
+        check("vegas.beta", v.beta, v.beta >= 0.0, non_negative())?;
+        check("vegas.gamma", v.gamma, v.gamma >= 0.0, non_negative())?;
+        let rule = format!("must not be smaller than alpha ({})", v.alpha);
+        check("vegas.beta", v.beta, v.beta >= v.alpha, rule)?;
+    }
+    if let Some(f) = &t.fast {
+        check("fast.alpha", f.alpha, f.alpha > 0.0, above_zero())?;
+        check("fast.gamma", f.gamma, f.gamma > 0.0, above_zero())?;
+    }
+    if let Some(q) = &t.quic_tcp {
+        check("quic_tcp.kappa", q.kappa, q.kappa > 0.0, above_zero())?;
+        let in_unit = (0.0..=1.0).contains(&q.rho);
+        check(
+            "quic_tcp.rho",
+            q.rho,
+            in_unit,
+            "must be within [0, 1]".into(),
+        )?;
+        check("quic_tcp.p_s", q.p_s, q.p_s > 0.0, above_zero())?;
     }
     Ok(())
 }

@@ -224,7 +224,9 @@ pub enum UtilityConfig {
     },
 }
 
-/// Transports.
+/// Transports. (TCP's parameter blocks make its variant large; a configuration is parsed once
+/// per run, so boxing it would buy nothing.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TransportConfig {
@@ -249,6 +251,13 @@ pub enum CcKind {
     Cubic,
     /// Compound TCP, Tan et al. 2006 (parameters in `compound`); NewReno or SACK loss recovery.
     Compound,
+    /// TCP Vegas (Brakmo & Peterson 1995, as ns-2's Agent/TCP/Vegas); parameters in `vegas`.
+    Vegas,
+    /// FAST TCP (Jin, Wei & Low 2004); parameters in `fast`.
+    Fast,
+    /// QUIC-TCP, the queueing-control window law of paper 002 (eqs. 8-9; not the IETF QUIC
+    /// protocol); parameters in `quic_tcp`.
+    QuicTcp,
 }
 
 /// What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
@@ -321,6 +330,15 @@ pub struct TcpConfig {
     /// Compound TCP's parameters (only with `cc: compound`); the paper's defaults if absent.
     #[serde(default)]
     pub compound: Option<CompoundParams>,
+    /// Vegas parameters (only with `cc: vegas`; defaults if absent).
+    #[serde(default)]
+    pub vegas: Option<VegasParams>,
+    /// FAST parameters (only with `cc: fast`; defaults if absent).
+    #[serde(default)]
+    pub fast: Option<FastParams>,
+    /// QUIC-TCP parameters (only with `cc: quic_tcp`; defaults if absent).
+    #[serde(default)]
+    pub quic_tcp: Option<QuicTcpParams>,
 }
 
 /// Cubic's constants (RFC 9438). See `docs/cubic.md`.
@@ -372,6 +390,71 @@ impl Default for CubicParams {
 impl Default for CompoundParams {
     fn default() -> Self {
         serde_json::from_str("{}").expect("all Compound parameters have defaults")
+    }
+}
+
+/// TCP Vegas thresholds, in packets of estimated backlog (diff = cwnd (1 - BaseRTT/RTT)).
+/// Defaults are ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1` (paper 002 §V-B uses 200/203).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VegasParams {
+    /// Congestion avoidance grows the window by one segment per RTT while diff < alpha.
+    #[serde(default = "default_vegas_alpha")]
+    pub alpha: f64,
+    /// ... and shrinks it by one segment per RTT while diff > beta (>= alpha).
+    #[serde(default = "default_vegas_beta")]
+    pub beta: f64,
+    /// Slow start ends once diff > gamma.
+    #[serde(default = "default_vegas_gamma")]
+    pub gamma: f64,
+}
+
+/// FAST TCP parameters (Jin, Wei & Low 2004).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FastParams {
+    /// Packets each flow aims to keep queued along its path (paper 002 §V-B: 200).
+    #[serde(default = "default_fast_alpha")]
+    pub alpha: f64,
+    /// Weight of the new window estimate in each update, in (0, 1] in the FAST paper (0.5);
+    /// paper 002 sweeps this step size beyond 1 (Fig. 7a).
+    #[serde(default = "default_fast_gamma")]
+    pub gamma: f64,
+}
+
+/// QUIC-TCP parameters (paper 002 eq. 9 and §V).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuicTcpParams {
+    /// Step size kappa > 0 (§V-A: 0.05 with updates every 20 ms).
+    #[serde(default = "default_quic_kappa")]
+    pub kappa: f64,
+    /// Exponent rho in [0, 1] of the gain w^(1 - 2 rho) (§V-B: 0.5).
+    #[serde(default = "default_quic_rho")]
+    pub rho: f64,
+    /// Target backlog p_s, packets (§V-B: 200).
+    #[serde(default = "default_quic_p_s")]
+    pub p_s: f64,
+    /// Time between window updates, ns; 0 updates on every in-order ACK (§V-A: 20 ms).
+    #[serde(default = "default_quic_interval")]
+    pub update_interval: Nanos,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Vegas fields have defaults")
+    }
+}
+
+impl Default for FastParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all FAST fields have defaults")
+    }
+}
+
+impl Default for QuicTcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all QUIC-TCP fields have defaults")
     }
 }
 
@@ -492,6 +575,33 @@ fn default_compound_gamma() -> f64 {
 }
 fn default_compound_zeta() -> f64 {
     1.0
+}
+fn default_vegas_alpha() -> f64 {
+    1.0
+}
+fn default_vegas_beta() -> f64 {
+    3.0
+}
+fn default_vegas_gamma() -> f64 {
+    1.0
+}
+fn default_fast_alpha() -> f64 {
+    200.0
+}
+fn default_fast_gamma() -> f64 {
+    0.5
+}
+fn default_quic_kappa() -> f64 {
+    0.05
+}
+fn default_quic_rho() -> f64 {
+    0.5
+}
+fn default_quic_p_s() -> f64 {
+    200.0
+}
+fn default_quic_interval() -> Nanos {
+    20_000_000
 }
 fn default_bin() -> Nanos {
     1_000_000_000

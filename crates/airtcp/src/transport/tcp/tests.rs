@@ -229,6 +229,35 @@ const GROWTH_LAWS: [(CcKind, bool); 6] = [
     (CcKind::Compound, true),
 ];
 
+/// The delay-based algorithms, with and without SACK (they use NewReno or SACK recovery).
+const DELAY_BASED: [(CcKind, bool); 6] = [
+    (CcKind::Vegas, false),
+    (CcKind::Vegas, true),
+    (CcKind::Fast, false),
+    (CcKind::Fast, true),
+    (CcKind::QuicTcp, false),
+    (CcKind::QuicTcp, true),
+];
+
+#[test]
+fn delay_based_algorithms_repair_losses_and_complete() {
+    // Single and burst losses, a lost retransmission (segment 60 twice): every transfer ends.
+    for (cc, sack) in DELAY_BASED {
+        let mut w = Wire::new(&tcp(cc, sack), 300_000, &[5, 40, 41, 42, 60, 60, 200]);
+        w.run(60_000 * MILLIS);
+        w.assert_complete(300);
+        assert!(w.sender.stats.recoveries >= 2, "{cc:?} sack {sack}");
+        assert_eq!(
+            w.sender.cc_name(),
+            match cc {
+                CcKind::Vegas => "vegas",
+                CcKind::Fast => "fast",
+                _ => "quic_tcp",
+            }
+        );
+    }
+}
+
 #[test]
 fn one_loss_is_repaired_by_fast_retransmit_without_timeout() {
     for (cc, sack) in ALL.into_iter().chain(GROWTH_LAWS) {
@@ -381,11 +410,11 @@ mod properties {
     proptest! {
         #[test]
         fn sender_invariants(
-            flavour in 0usize..7,
+            flavour in 0usize..ALL.len() + GROWTH_LAWS.len() + DELAY_BASED.len(),
             iw in 1u32..12,
             ops in proptest::collection::vec(op(), 1..150),
         ) {
-            let (cc, sack) = if flavour < 3 { ALL[flavour] } else { GROWTH_LAWS[flavour - 3] };
+            let (cc, sack) = ALL.iter().chain(&GROWTH_LAWS).chain(&DELAY_BASED).nth(flavour).copied().unwrap();
             let cfg = TcpConfig { initial_cwnd: iw, ..tcp(cc, sack) };
             let total = 200u64;
             let mut s = TcpSender::new(&cfg, cc::build(&cfg), Some(total * 1000));

@@ -9,8 +9,11 @@
 
 pub mod compound;
 pub mod cubic;
+pub mod fast;
 pub mod linux_reno;
+pub mod quic_tcp;
 pub mod reno;
+pub mod vegas;
 
 use crate::scenario::config::{CcKind, TcpConfig};
 use crate::sim::Time;
@@ -76,8 +79,38 @@ pub trait CongestionControl: Send {
     }
 }
 
-/// Builds the algorithm a TCP configuration selects, with its parameter block (the
-/// algorithm's defaults when the block is absent).
+/// Round-trip bookkeeping for algorithms that act once per RTT (Vegas, FAST).
+///
+/// ns-2's Vegas tags the next segment to be sent (`v_begseq_`) and ends the round when an ACK
+/// covers it. [`AckSample`] carries no sequence numbers, so the same test is made in time: a
+/// round that began at `start` ends with the first ACK whose RTT sample shows that the newly
+/// acknowledged segment was sent at or after `start` (`now - rtt >= start`). ACKs without a
+/// sample (Karn's rule) cannot end a round. The first sample ends the initial, empty round, as
+/// ns-2's first ACK does (`v_begseq_` starts at 0).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rounds {
+    start: Option<Time>,
+}
+
+impl Rounds {
+    /// Feeds one ACK; true when it ends the current round (the next one starts at `now`).
+    pub(crate) fn ends_round(&mut self, now: Time, rtt: Option<Time>) -> bool {
+        let Some(rtt) = rtt else { return false };
+        let ended = self.start.is_none_or(|s| now.saturating_sub(rtt) >= s);
+        if ended {
+            self.start = Some(now);
+        }
+        ended
+    }
+
+    /// Forgets the current round: the next RTT sample starts a new one.
+    pub(crate) fn restart(&mut self) {
+        self.start = None;
+    }
+}
+
+/// Builds the algorithm a TCP configuration selects, with its parameter block (or the
+/// defaults when the block is absent).
 pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
     match cfg.cc {
         CcKind::Reno => Box::new(reno::Reno::new("reno")),
@@ -85,5 +118,8 @@ pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
         CcKind::LinuxReno => Box::new(linux_reno::LinuxReno::new()),
         CcKind::Cubic => Box::new(cubic::Cubic::new(cfg.cubic.unwrap_or_default())),
         CcKind::Compound => Box::new(compound::Compound::new(cfg.compound.unwrap_or_default())),
+        CcKind::Vegas => Box::new(vegas::Vegas::new(cfg.vegas.unwrap_or_default())),
+        CcKind::Fast => Box::new(fast::Fast::new(cfg.fast.unwrap_or_default())),
+        CcKind::QuicTcp => Box::new(quic_tcp::QuicTcp::new(cfg.quic_tcp.unwrap_or_default())),
     }
 }

@@ -1,0 +1,291 @@
+//! FAST TCP: C. Jin, D. X. Wei and S. H. Low, "FAST TCP: Motivation, Architecture,
+//! Algorithms, Performance", IEEE INFOCOM 2004, §3 (architecture and algorithms).
+//!
+//! FAST splits congestion control into four components; here they map onto a window-based
+//! sender as follows.
+//!
+//! - **Estimation**: every ACK with an RTT sample updates BaseRTT (the minimum RTT) and an
+//!   exponentially weighted average RTT, `avgRTT <- (1 - eta) avgRTT + eta RTT` with the
+//!   time-varying weight `eta = min(3 / w, 1/4)` (the weight given in the journal version of
+//!   the paper, IEEE/ACM ToN 14(6), 2006): heavier smoothing for larger windows, which see
+//!   more samples per RTT.
+//! - **Window control**: periodically
+//!   `w <- min{ 2w, (1 - gamma) w + gamma (BaseRTT / avgRTT * w + alpha) }`. As in the
+//!   paper's implementation the window is updated in one RTT and frozen in the next, so that the
+//!   RTT measured while frozen reflects the window just set. At equilibrium a flow keeps alpha
+//!   packets queued along its path: `w (1 - BaseRTT/avgRTT) = alpha`.
+//! - **Burstiness control** ("window pacing"): an increase is spread over the RTT after the
+//!   update, `(target - w) / w` segments per acknowledged segment, so that the larger window
+//!   does not go out as one burst; a decrease takes effect at once (it sends nothing).
+//! - **Data control** (which segments to send: new data or retransmissions) is the sender's:
+//!   NewReno or SACK loss recovery. On loss FAST halves the window (RFC 5681 eq. 4) like Reno.
+//!
+//! Symbols (paper -> here): w -> `CcState::cwnd`; baseRTT -> `AckSample::min_rtt` (the
+//! sender's minimum RTT); RTT (the average) -> `avg_rtt`; alpha -> `FastParams::alpha`
+//! (packets); gamma -> `FastParams::gamma`; the update/freeze alternation -> `update_next`;
+//! the paced increase -> `target`, `step`.
+//!
+//! Deviations and what is not modelled:
+//! - alpha is a constant: the paper's `alpha(w, qdelay)` variant that switches to a
+//!   multiplicative increase while no queueing delay is seen is not modelled.
+//! - Start-up: the sender's slow start (one segment per ACK) runs until the backlog estimated
+//!   from this ACK's RTT sample, `in_flight (1 - BaseRTT / RTT)`, exceeds alpha (or a loss
+//!   ends it); then the window law takes over. The paper leaves start-up to the implementation.
+//! - The window never falls below two segments (so that delayed ACKs keep flowing).
+//! - Rounds end by time, not by sequence number (see [`super::Rounds`]).
+//! - The paper's per-packet pacing of transmissions (instantaneous burstiness control) is not
+//!   modelled: the sender releases segments as ACKs arrive.
+//! - The window law runs only outside loss recovery (the sender does not call `on_ack` during
+//!   recovery); after recovery or a timeout the update/freeze cycle restarts.
+
+use super::{AckSample, CcState, CongestionControl, CongestionEvent, Rounds};
+use crate::scenario::config::FastParams;
+use crate::sim::Time;
+
+/// Smallest window FAST sets, segments.
+const MIN_WINDOW: f64 = 2.0;
+
+/// FAST TCP window control.
+#[derive(Debug, Clone)]
+pub struct Fast {
+    p: FastParams,
+    /// Average RTT, ns.
+    avg_rtt: Option<f64>,
+    rounds: Rounds,
+    /// Whether the round that ends next sets a new window (else it freezes the window).
+    update_next: bool,
+    /// Window the current update is heading for, segments.
+    target: f64,
+    /// Increase per acknowledged segment until `target` is reached.
+    step: f64,
+}
+
+impl Fast {
+    /// A FAST controller with parameters `p`.
+    pub fn new(p: FastParams) -> Self {
+        Fast {
+            p,
+            avg_rtt: None,
+            rounds: Rounds::default(),
+            update_next: true,
+            target: 0.0,
+            step: 0.0,
+        }
+    }
+
+    /// The window law: the window FAST aims for from window `w`.
+    fn target_window(&self, w: f64, base: f64, avg: f64) -> f64 {
+        let g = self.p.gamma;
+        (2.0 * w).min((1.0 - g) * w + g * (base / avg * w + self.p.alpha))
+    }
+
+    fn end_round(&mut self, state: &mut CcState, base: f64, avg: f64) {
+        let update = self.update_next;
+        self.update_next = !self.update_next;
+        self.step = 0.0;
+        if !update {
+            return; // frozen round: measure the window just set
+        }
+        let w = state.cwnd;
+        let target = self.target_window(w, base, avg).max(MIN_WINDOW);
+        if target < w {
+            state.cwnd = target;
+        } else {
+            self.target = target;
+            self.step = (target - w) / w;
+        }
+        // Vegas-style: ssthresh only marks slow start, which the window law has ended.
+        state.ssthresh = state.ssthresh.min(state.cwnd).max(MIN_WINDOW);
+    }
+
+    fn restart(&mut self) {
+        self.rounds.restart();
+        self.update_next = true;
+        self.step = 0.0;
+    }
+}
+
+impl CongestionControl for Fast {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+
+    fn on_ack(&mut self, state: &mut CcState, ack: &AckSample) {
+        if ack.acked == 0 {
+            return;
+        }
+        if let Some(rtt) = ack.rtt {
+            let eta = (3.0 / state.cwnd).min(0.25);
+            let rtt = rtt as f64;
+            self.avg_rtt = Some(self.avg_rtt.map_or(rtt, |a| (1.0 - eta) * a + eta * rtt));
+        }
+        // Slow start grows whether or not this ACK has an RTT sample (after a timeout the
+        // retransmitted segments give none); only leaving it needs one.
+        if state.in_slow_start() {
+            state.cwnd += 1.0;
+            if let (Some(base), Some(rtt)) = (ack.min_rtt, ack.rtt) {
+                let (base, rtt) = (base as f64, rtt as f64);
+                if ack.in_flight as f64 * (1.0 - base / rtt.max(base)) > self.p.alpha {
+                    state.ssthresh = state.cwnd;
+                    self.restart();
+                }
+            }
+            return;
+        }
+        let (Some(base), Some(avg)) = (ack.min_rtt, self.avg_rtt) else {
+            return;
+        };
+        let base = base as f64;
+        if self.rounds.ends_round(ack.now, ack.rtt) {
+            self.end_round(state, base, avg);
+        }
+        if self.step > 0.0 && state.cwnd < self.target {
+            state.cwnd = (state.cwnd + self.step * ack.acked as f64).min(self.target);
+        }
+    }
+
+    fn ssthresh(&mut self, _state: &CcState, in_flight: f64) -> f64 {
+        (in_flight / 2.0).max(2.0)
+    }
+
+    fn on_event(&mut self, _state: &mut CcState, _event: CongestionEvent, _now: Time) {
+        self.restart();
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        vec![("fast_avg_rtt_s", self.avg_rtt.unwrap_or(0.0) / 1e9)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::MILLIS;
+
+    const BASE: Time = 100 * MILLIS;
+
+    fn fast(alpha: f64) -> Fast {
+        Fast::new(FastParams { alpha, gamma: 0.5 })
+    }
+
+    fn ca(cwnd: f64) -> CcState {
+        CcState {
+            cwnd,
+            ssthresh: 2.0,
+        }
+    }
+
+    /// One round trip of ACKs (one per segment) starting at `t0`, every segment delayed `rtt`.
+    fn round(f: &mut Fast, s: &mut CcState, t0: Time, rtt: Time) {
+        let w = s.cwnd.floor().max(1.0) as u32;
+        for i in 0..w {
+            let a = AckSample {
+                now: t0 + i as Time * rtt / w as Time,
+                acked: 1,
+                rtt: Some(rtt),
+                min_rtt: Some(BASE),
+                srtt: Some(rtt),
+                in_flight: s.cwnd.floor() as u32,
+            };
+            f.on_ack(s, &a);
+        }
+    }
+
+    #[test]
+    fn the_window_law_is_the_papers() {
+        let f = fast(20.0);
+        // (1 - 0.5) 100 + 0.5 (100/125 * 100 + 20) = 50 + 50 = 100: the fixed point, where
+        // w (1 - BaseRTT/RTT) = 100 * 0.2 = alpha.
+        assert_eq!(f.target_window(100.0, 100.0, 125.0), 100.0);
+        // No queueing: w + gamma alpha, capped at 2w.
+        assert_eq!(f.target_window(100.0, 100.0, 100.0), 110.0);
+        assert_eq!(f.target_window(4.0, 100.0, 100.0), 8.0);
+    }
+
+    #[test]
+    fn updates_every_other_round_and_paces_the_increase() {
+        let mut f = fast(20.0);
+        let mut s = ca(100.0);
+        let mut t = BASE;
+        // Round 1: its first ACK ends the initial round and sets the target 110, reached over
+        // the round's ACKs. Round 2 is frozen. Round 3 updates again: 120.
+        let mut per_round = Vec::new();
+        for _ in 0..3 {
+            round(&mut f, &mut s, t, BASE);
+            t += BASE;
+            per_round.push(s.cwnd);
+        }
+        // (Each round has floor(cwnd) ACKs, and 110 is reached as 109.999...: 109 ACKs in
+        // round 3, hence the tolerance.)
+        assert!((per_round[0] - 110.0).abs() < 1e-6, "{per_round:?}");
+        assert!((per_round[1] - 110.0).abs() < 1e-6, "{per_round:?}");
+        assert!((per_round[2] - 120.0).abs() < 0.1, "{per_round:?}");
+    }
+
+    #[test]
+    fn converges_to_alpha_packets_queued_on_a_fluid_bottleneck() {
+        // One flow on a 1000 packet/s bottleneck with 100 ms propagation RTT: with w packets in
+        // flight the RTT is max(100 ms, w / 1000 s); the fixed point has alpha queued.
+        let mut f = fast(20.0);
+        let mut s = ca(10.0);
+        let mut t = BASE;
+        for _ in 0..200 {
+            let rtt = (s.cwnd / 1000.0 * 1e9).max(BASE as f64) as Time;
+            round(&mut f, &mut s, t, rtt);
+            t += rtt;
+        }
+        let backlog = s.cwnd - 100.0;
+        assert!((backlog - 20.0).abs() < 1.0, "cwnd {}", s.cwnd);
+    }
+
+    #[test]
+    fn slow_start_ends_once_alpha_is_queued() {
+        let mut f = fast(5.0);
+        let mut s = CcState {
+            cwnd: 10.0,
+            ssthresh: f64::INFINITY,
+        };
+        let mut t = BASE;
+        // 100 packet/s, 100 ms: 10 segments fill the pipe. Round 1 (no queue) doubles the
+        // window to 20; the first ACK of round 2 sees 10 queued > alpha and ends slow start.
+        for _ in 0..2 {
+            let rtt = (s.cwnd / 100.0 * 1e9).max(BASE as f64) as Time;
+            round(&mut f, &mut s, t, rtt);
+            t += rtt;
+        }
+        assert!(!s.in_slow_start());
+        for _ in 0..100 {
+            let rtt = (s.cwnd / 100.0 * 1e9).max(BASE as f64) as Time;
+            round(&mut f, &mut s, t, rtt);
+            t += rtt;
+        }
+        // Then the window law settles with alpha = 5 queued: w = 15.
+        assert!((s.cwnd - 15.0).abs() < 0.5, "cwnd {}", s.cwnd);
+    }
+
+    #[test]
+    fn loss_halves_the_flight() {
+        let mut f = fast(20.0);
+        assert_eq!(f.ssthresh(&ca(40.0), 40.0), 20.0);
+        assert_eq!(f.ssthresh(&ca(3.0), 3.0), 2.0);
+    }
+
+    #[test]
+    fn slow_start_grows_on_acks_without_samples() {
+        let mut f = fast(20.0);
+        let mut s = CcState {
+            cwnd: 1.0,
+            ssthresh: f64::INFINITY,
+        };
+        let a = AckSample {
+            now: 0,
+            acked: 1,
+            rtt: None,
+            min_rtt: None,
+            srtt: None,
+            in_flight: 1,
+        };
+        f.on_ack(&mut s, &a);
+        assert_eq!(s.cwnd, 2.0);
+    }
+}
