@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test setup build rust-test py-test lint bench bench-wifi clean
+.PHONY: run test setup build rust-test py-test lint bench bench-wifi bench-cc clean
 
 # The main job: build, run the example scenarios, print per-flow tables, write plots.
 run: build
@@ -55,6 +55,10 @@ bench: build
 # (bench/wifi/README.md); e.g. `make bench-wifi BENCH_ARGS=--quick`.
 bench-wifi: build
 	$(PY) -m airtcp.bench_wifi $(BENCH_ARGS)
+
+# airtcp's NewReno, Linux Reno, Vegas and Cubic vs ns-3 3.44's on the p2p case (bench/README.md).
+bench-cc: build
+	$(PY) -m airtcp.bench_cc $(BENCH_ARGS)
 
 clean:
 	rm -rf target $(VENV) $(OUT) bench/out
