@@ -165,6 +165,42 @@ def plot(
     typer.echo(f"wrote {target}")
 
 
+@app.command()
+def sweep(
+    spec: Annotated[Path, typer.Argument(help="Sweep spec (YAML).", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Experiment directory (created, or resumed).")],
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
+    ] = None,
+    cluster: Annotated[
+        Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Run a parameter sweep into --out; run it again to finish or retry what is missing.
+
+    Exit code 0 when every run succeeded, 1 when some failed (each is recorded with its error),
+    2 for a bad spec or --out (nothing written)."""
+    from airtcp.sweep import run_sweep
+
+    try:
+        outcome = run_sweep(spec, out, workers=workers, cluster=cluster, quiet=quiet)
+    except ScenarioError as error:
+        _bad_input(error)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: finished runs are kept; run the same command to continue", err=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        typer.echo(
+            f"{outcome.total} runs: {outcome.executed} executed, {outcome.skipped} already done, "
+            f"{outcome.failed} failed; results in {out}"
+        )
+    for key, error in outcome.failures:
+        typer.echo(f"failed: run {key}: {error}", err=True)
+    if not outcome.ok:
+        raise typer.Exit(EXIT_FAILURE)
+
+
 @app.command(
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
     add_help_option=False,
