@@ -184,7 +184,20 @@ def run_sweep(
         raise ScenarioError("--out", f"{str(out)!r} exists and is not a directory")
     _check_manifest(out, spec)
     prepared = _prepare(spec, folder)
+    # Connected before anything is written: an unreachable cluster leaves no folder behind.
+    with _sigterm_interrupts(), _executor(workers, cluster) as (submit, completed):
+        return _run(spec, out, prepared, submit, completed, quiet, on_record)
 
+
+def _run(
+    spec: SweepSpec,
+    out: Path,
+    prepared: list[tuple[RunPoint, str | None, str | None, str | None]],
+    submit: Callable[..., Any],
+    completed: Callable[..., Any],
+    quiet: bool,
+    on_record: Callable[[dict[str, Any]], None] | None,
+) -> SweepOutcome:
     runs_dir = out / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
     manifest = {
@@ -218,27 +231,26 @@ def run_sweep(
     progress = _Progress(outcome.total, quiet)
     progress.update(done, outcome.failed, 0, len(todo))
     try:
-        with _sigterm_interrupts(), _executor(workers, cluster) as (submit, completed):
-            futures: dict[Any, tuple[RunPoint, str]] = {
-                submit(_execute, core_json): (point, config_hash) for point, core_json, config_hash in todo
-            }
-            for future in completed(futures):
-                point, config_hash = futures[future]
-                try:
-                    result = future.result()
-                except Exception as error:  # noqa: BLE001 - a worker process that died
-                    result = {"status": "failed", "error": f"{type(error).__name__}: {error}"}
-                record = _record(point, config_hash, result)
-                _atomic_write(runs_dir / f"{point.key}.json", json.dumps(record).encode())
-                outcome.executed += 1
-                if record["status"] == "done":
-                    done += 1
-                else:
-                    outcome.failed += 1
-                    outcome.failures.append((point.key, record["error"]))
-                if on_record is not None:
-                    on_record(record)
-                progress.update(done, outcome.failed, outcome.executed, len(todo) - outcome.executed)
+        futures: dict[Any, tuple[RunPoint, str]] = {
+            submit(_execute, core_json): (point, config_hash) for point, core_json, config_hash in todo
+        }
+        for future in completed(futures):
+            point, config_hash = futures[future]
+            try:
+                result = future.result()
+            except Exception as error:  # noqa: BLE001 - a worker process that died
+                result = {"status": "failed", "error": f"{type(error).__name__}: {error}"}
+            record = _record(point, config_hash, result)
+            _atomic_write(runs_dir / f"{point.key}.json", json.dumps(record).encode())
+            outcome.executed += 1
+            if record["status"] == "done":
+                done += 1
+            else:
+                outcome.failed += 1
+                outcome.failures.append((point.key, record["error"]))
+            if on_record is not None:
+                on_record(record)
+            progress.update(done, outcome.failed, outcome.executed, len(todo) - outcome.executed)
     finally:
         progress.close()
         write_tables(out, [p for p, *_ in prepared])

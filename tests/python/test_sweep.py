@@ -150,3 +150,24 @@ def test_a_folder_holding_another_sweep_is_refused(tmp_path: Path) -> None:
     run_sweep(spec(seeds=1, grid={"links[0].loss.per": [0]}), out, quiet=True)
     with pytest.raises(ScenarioError, match="holds a different sweep"):
         run_sweep(spec(seeds=2, grid={"links[0].loss.per": [0]}), out, quiet=True)
+
+
+def test_a_dask_cluster_gives_the_local_pool_results(tmp_path: Path) -> None:
+    """The same 2 x 2 x 3 sweep on a `distributed.LocalCluster` (two worker processes)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        outcome = run_sweep(spec(), tmp_path / "dask", cluster=cluster.scheduler_address, quiet=True)
+    assert (outcome.total, outcome.executed, outcome.failed) == (12, 12, 0)
+    run_sweep(spec(), tmp_path / "pool", workers=2, quiet=True)
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "dask" / "flows.parquet"), pd.read_parquet(tmp_path / "pool" / "flows.parquet")
+    )
+
+
+def test_an_unreachable_cluster_is_bad_input(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    result = run_cli("sweep", write_spec(tmp_path, spec(seeds=1)), "--out", tmp_path / "out",
+                     "--cluster", "tcp://127.0.0.1:9", "--quiet")
+    assert result.returncode == 2, result.stderr
+    assert "error: --cluster: cannot reach tcp://127.0.0.1:9" in result.stderr
+    assert not (tmp_path / "out").exists()
