@@ -1,0 +1,62 @@
+"""Analysis helpers: confidence intervals, Jain's index, CDFs, improvements, loading a sweep."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from airtcp.analysis import cdf, improvement, jain, load_experiment, mean_ci, summarize, t_quantile_975
+from airtcp.sweep import run_sweep
+from support import EXAMPLES
+
+
+def test_t_quantiles_match_the_tables_and_tend_to_the_normal() -> None:
+    assert t_quantile_975(2) == 4.303 and t_quantile_975(30) == 2.042
+    assert 2.021 > t_quantile_975(50) > 2.000
+    assert 1.960 < t_quantile_975(10_000) < 1.961
+    with pytest.raises(ValueError):
+        t_quantile_975(0)
+
+
+def test_mean_and_confidence_interval() -> None:
+    mean, half, n = mean_ci([1.0, 2.0, 3.0])
+    # sd 1, n 3: 4.303 / sqrt(3).
+    assert (mean, n) == (2.0, 3) and half == pytest.approx(4.303 / math.sqrt(3))
+    assert math.isnan(mean_ci([5.0])[1])
+    assert mean_ci([])[2] == 0
+
+
+def test_jain_and_cdf() -> None:
+    assert jain([1, 1, 1, 1]) == 1.0
+    assert jain([1, 0, 0, 0]) == 0.25
+    x, f = cdf([3, 1, 2, 2])
+    assert list(x) == [1, 2, 2, 3] and list(f) == [0.25, 0.5, 0.75, 1.0]
+
+
+def test_improvement_over_a_baseline_per_group() -> None:
+    table = pd.DataFrame({"per": [0, 0, 0.01, 0.01], "cc": ["reno", "cubic"] * 2, "mean": [100.0, 120.0, 50.0, 75.0],
+                          "ci95": [1.0] * 4, "n": [3] * 4})
+    gain = improvement(table, scheme="cc", baseline="reno")
+    assert list(gain["improvement_pct"]) == pytest.approx([0, 20, 0, 50])
+    with pytest.raises(ValueError, match="no rows with cc = 'bbr'"):
+        improvement(table, scheme="cc", baseline="bbr")
+
+
+def test_a_sweep_loads_with_parameters_as_columns(tmp_path: Path) -> None:
+    spec = {"base": str(EXAMPLES / "p2p_lossy.yaml"), "seeds": 3,
+            "grid": {"links[0].loss.per": [0.0, 0.02], "flows[0].transport.cc": ["reno", "cubic"]},
+            "zip": {"duration": ["20s"]}}
+    run_sweep(spec, tmp_path / "exp", workers=2, quiet=True)
+    exp = load_experiment(tmp_path / "exp")
+    assert exp.params == ["links[0].loss.per", "flows[0].transport.cc", "duration"]
+    assert set(exp.flows["flows[0].transport.cc"]) == {"reno", "cubic"}
+    table = summarize(exp.flows, by=["links[0].loss.per", "flows[0].transport.cc"], metric="goodput_bps")
+    assert len(table) == 4 and set(table["n"]) == {3}
+    lossless = table[table["links[0].loss.per"] == 0.0]
+    lossy = table[table["links[0].loss.per"] == 0.02]
+    assert (lossy["mean"].to_numpy() < lossless["mean"].to_numpy()).all()
+    assert (table["ci95"] >= 0).all()
+    assert set(exp.goodput["status"]) == {"done"}
