@@ -60,3 +60,24 @@ def test_a_sweep_loads_with_parameters_as_columns(tmp_path: Path) -> None:
     assert (lossy["mean"].to_numpy() < lossless["mean"].to_numpy()).all()
     assert (table["ci95"] >= 0).all()
     assert set(exp.goodput["status"]) == {"done"}
+
+
+def test_experiment_figures_are_written_as_png_and_svg(tmp_path: Path) -> None:
+    from airtcp.plot_experiment import plot_cdf, plot_metric_vs_parameter
+
+    frame = pd.DataFrame({
+        "per": [0.0, 0.0, 0.01, 0.01] * 2,
+        "cc": ["reno"] * 4 + ["cubic"] * 4,
+        "goodput_bps": [1.9e6, 1.8e6, 1.1e6, 1.0e6, 1.95e6, 1.9e6, 1.4e6, 1.3e6],
+    })
+    paths = plot_metric_vs_parameter(frame, "per", "goodput_bps", tmp_path / "fig" / "goodput_vs_per",
+                                     scheme="cc", parameter_label="packet error rate")
+    assert [p.suffix for p in paths] == [".png", ".svg"]
+    assert all(p.stat().st_size > 1000 for p in paths)
+    svg = paths[1].read_text(encoding="utf-8")
+    assert "goodput (kb/s), mean and 95 % CI" in svg and "packet error rate" in svg and "cubic" in svg
+    assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cdf_paths = plot_cdf({"reno": frame["goodput_bps"][:4], "cubic": frame["goodput_bps"][4:]}, "goodput_bps",
+                         tmp_path / "cdf")
+    assert "CDF" in cdf_paths[1].read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob(".*tmp*"))

@@ -1,0 +1,109 @@
+"""Figures of an experiment (a sweep folder): a metric against a parameter with 95 % confidence
+bars, one line per scheme; and CDFs. Each figure is written as PNG and SVG.
+
+Axis labels carry units: known metrics (`goodput_bps` is shown in kb/s, `mean_rtt_s` in ms) are
+scaled and labelled from `METRICS`; anything else is plotted as stored, labelled by its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from airtcp.analysis import cdf, summarize
+
+__all__ = ["METRICS", "plot_metric_vs_parameter", "plot_cdf"]
+
+# metric column -> (axis label, factor applied to the stored values)
+METRICS = {
+    "goodput_bps": ("goodput (kb/s)", 1e-3),
+    "mean_rtt_s": ("mean RTT (ms)", 1e3),
+    "retransmissions": ("retransmissions (segments)", 1.0),
+    "timeouts": ("timeouts (count)", 1.0),
+    "jain": ("Jain's fairness index", 1.0),
+}
+
+
+def _pyplot():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never needs a display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    paths = [out.with_suffix(".png"), out.with_suffix(".svg")]
+    for path in paths:
+        tmp = path.with_name(f".{path.name}.tmp{path.suffix}")
+        fig.savefig(tmp, dpi=120, bbox_inches="tight")
+        tmp.replace(path)
+    return paths
+
+
+def _label(name: str) -> tuple[str, float]:
+    return METRICS.get(name, (name, 1.0))
+
+
+def plot_metric_vs_parameter(
+    frame: pd.DataFrame,
+    parameter: str,
+    metric: str,
+    out: str | Path,
+    *,
+    scheme: str | None = None,
+    parameter_label: str | None = None,
+    title: str | None = None,
+) -> list[Path]:
+    """Mean of `metric` over the rows at each value of `parameter` (e.g. over seeds), with 95 %
+    confidence bars, one line per value of `scheme`. Writes OUT.png and OUT.svg."""
+    plt = _pyplot()
+    by = [parameter] if scheme is None else [scheme, parameter]
+    table = summarize(frame, by=by, metric=metric)
+    label, factor = _label(metric)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    groups = [(None, table)] if scheme is None else list(table.groupby(scheme, sort=False))
+    for name, part in groups:
+        part = part.sort_values(parameter)
+        errors = np.nan_to_num(part["ci95"].to_numpy(dtype=float)) * factor
+        ax.errorbar(part[parameter], part["mean"] * factor, yerr=errors, marker="o", capsize=3,
+                    label=None if name is None else str(name))
+    ax.set_xlabel(parameter_label or parameter)
+    ax.set_ylabel(f"{label}, mean and 95 % CI")
+    if scheme is not None:
+        ax.legend(title=scheme)
+    if title:
+        ax.set_title(title)
+    ax.grid(alpha=0.3)
+    try:
+        return _save(fig, Path(out))
+    finally:
+        plt.close(fig)
+
+
+def plot_cdf(
+    samples: dict[str, Sequence[float]], metric: str, out: str | Path, *, title: str | None = None
+) -> list[Path]:
+    """Empirical CDFs of `metric`, one line per named sample. Writes OUT.png and OUT.svg."""
+    plt = _pyplot()
+    label, factor = _label(metric)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, values in samples.items():
+        x, f = cdf(values)
+        ax.step(x * factor, f, where="post", label=name)
+    ax.set_xlabel(label)
+    ax.set_ylabel("fraction of samples at or below (CDF)")
+    ax.set_ylim(0, 1.02)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    ax.grid(alpha=0.3)
+    try:
+        return _save(fig, Path(out))
+    finally:
+        plt.close(fig)
