@@ -122,12 +122,9 @@ def improvement(summary: pd.DataFrame, scheme: str, baseline: object, value: str
     """Percent improvement of every scheme's `value` over the baseline's in the same group (the
     other columns of `summary` except `value`, `ci95` and `n`): 100 (x / x_baseline - 1)."""
     keys = [c for c in summary.columns if c not in (scheme, value, "ci95", "n")]
-    base = summary[summary[scheme] == baseline]
+    base = summary.loc[summary[scheme] == baseline, [*keys, value]].rename(columns={value: "_baseline"})
     if base.empty:
         raise ValueError(f"no rows with {scheme} = {baseline!r}")
-    base = base[keys + [value]].rename(columns={value: "_baseline"}) if keys else base[[value]].rename(
-        columns={value: "_baseline"}
-    )
     merged = summary.merge(base, on=keys, how="left") if keys else summary.assign(_baseline=base["_baseline"].iloc[0])
     merged["improvement_pct"] = 100.0 * (merged[value] / merged["_baseline"] - 1.0)
     return merged.drop(columns=["_baseline"])

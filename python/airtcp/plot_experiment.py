@@ -46,6 +46,17 @@ def _save(fig, out: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     return paths
 
 
+def _finish(plt, fig, ax, title: str | None, out: str | Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """Title, grid, PNG + SVG, and the figure closed whatever happens."""
+    if title:
+        ax.set_title(title)
+    ax.grid(alpha=0.3)
+    try:
+        return _save(fig, Path(out))
+    finally:
+        plt.close(fig)
+
+
 def _label(name: str) -> tuple[str, float]:
     return METRICS.get(name, (name, 1.0))
 
@@ -77,13 +88,7 @@ def plot_metric_vs_parameter(
     ax.set_ylabel(f"{label}, mean and 95 % CI")
     if scheme is not None:
         ax.legend(title=scheme)
-    if title:
-        ax.set_title(title)
-    ax.grid(alpha=0.3)
-    try:
-        return _save(fig, Path(out))
-    finally:
-        plt.close(fig)
+    return _finish(plt, fig, ax, title, out)
 
 
 def plot_cdf(
@@ -100,10 +105,4 @@ def plot_cdf(
     ax.set_ylabel("fraction of samples at or below (CDF)")
     ax.set_ylim(0, 1.02)
     ax.legend()
-    if title:
-        ax.set_title(title)
-    ax.grid(alpha=0.3)
-    try:
-        return _save(fig, Path(out))
-    finally:
-        plt.close(fig)
+    return _finish(plt, fig, ax, title, out)

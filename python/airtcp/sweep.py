@@ -66,7 +66,9 @@ def _execute(core_json: str) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         raw = json.loads(_core.simulate_json(core_json))
-    except BaseException as error:  # noqa: BLE001 - a panic in the core surfaces as any exception
+    except (KeyboardInterrupt, SystemExit):
+        raise  # Ctrl-C reaches the workers too: that is the sweep stopping, not this run failing
+    except BaseException as error:  # noqa: BLE001 - a panic in the core is a BaseException
         return {"status": "failed", "error": f"{type(error).__name__}: {error}", "wall_s": time.perf_counter() - started}
     return {"status": "done", "raw": raw, "wall_s": time.perf_counter() - started}
 

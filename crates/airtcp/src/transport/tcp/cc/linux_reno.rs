@@ -66,24 +66,14 @@ impl CongestionControl for LinuxReno {
     }
 
     fn ssthresh(&mut self, _state: &CcState, in_flight: f64) -> f64 {
-        (in_flight / 2.0).max(2.0)
+        super::reno::halved(in_flight)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::reno::tests::ack;
     use super::*;
-
-    fn ack(acked: u32) -> AckSample {
-        AckSample {
-            now: 0,
-            acked,
-            rtt: None,
-            min_rtt: None,
-            srtt: None,
-            in_flight: 10,
-        }
-    }
 
     #[test]
     fn slow_start_counts_segments_and_stops_at_ssthresh() {

@@ -144,7 +144,7 @@ impl CongestionControl for QuicTcp {
     }
 
     fn ssthresh(&mut self, _state: &CcState, in_flight: f64) -> f64 {
-        (in_flight / 2.0).max(2.0)
+        super::reno::halved(in_flight)
     }
 
     fn on_event(&mut self, _state: &mut CcState, _event: CongestionEvent, _now: Time) {

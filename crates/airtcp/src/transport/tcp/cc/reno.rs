@@ -41,15 +41,22 @@ impl CongestionControl for Reno {
     }
 
     fn ssthresh(&mut self, _state: &CcState, in_flight: f64) -> f64 {
-        (in_flight / 2.0).max(2.0)
+        halved(in_flight)
     }
 }
 
+/// RFC 5681 eq. 4: half the data in flight, at least two segments; the ssthresh of every
+/// algorithm here that halves on loss.
+pub(super) fn halved(in_flight: f64) -> f64 {
+    (in_flight / 2.0).max(2.0)
+}
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn ack(acked: u32) -> AckSample {
+    /// An ACK of `acked` segments without RTT information (also used by `linux_reno`).
+    pub(in crate::transport::tcp::cc) fn ack(acked: u32) -> AckSample {
         AckSample {
             now: 0,
             acked,

@@ -197,7 +197,7 @@ impl CongestionControl for Vegas {
             CongestionEvent::Rto => {
                 // Repeated timeouts of one segment keep the ssthresh of the first.
                 if let Some(w) = self.window_at_event.take() {
-                    state.ssthresh = (w / 2.0).max(2.0);
+                    state.ssthresh = super::reno::halved(w);
                 }
                 state.cwnd = 2.0;
                 self.grow_this_round = true;
