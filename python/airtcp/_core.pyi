@@ -10,3 +10,21 @@ def simulate_json(config_json: str) -> str:
 
 def core_version() -> str:
     """The version of the simulator core."""
+
+class Progress:
+    """A handle on a running simulation: how far it has got, and a way to stop it."""
+
+    def __init__(self) -> None: ...
+    def simulated_s(self) -> float:
+        """Simulated time reached, in seconds (updated every few thousand events)."""
+    def request_stop(self) -> None:
+        """Asks the run to stop soon; `simulate_json_with_progress` then returns None."""
+
+def simulate_json_with_progress(config_json: str, progress: Progress) -> str | None:
+    """Like `simulate_json`, publishing progress to `progress`; None if a stop was requested."""
+
+def layout_json(config_json: str) -> str:
+    """The layout of a scenario (nodes and positions, radio ranges, links, static routes) as JSON.
+
+    Builds the scenario with every check a run makes; raises `ValueError` like `simulate_json`.
+    """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +38,17 @@ def run(
     return simulate(load_scenario(scenario, seed=seed, overrides=overrides or ()))
 
 
-def simulate(scenario: Scenario) -> Results:
-    """Runs an already validated scenario."""
+def simulate(scenario: Scenario, progress: Callable[[float], None] | None = None) -> Results:
+    """Runs an already validated scenario. With `progress`, the run goes on in a worker thread
+    and `progress(simulated_s)` is called about every 0.1 s (see `airtcp.run_progress`)."""
     config = to_core_dict(scenario)
     try:
-        output = _core.simulate_json(json.dumps(config))
+        if progress is None:
+            output = _core.simulate_json(json.dumps(config))
+        else:
+            from airtcp.run_progress import simulate_json_watched
+
+            output = simulate_json_watched(json.dumps(config), progress)
     except ValueError as error:
         raise _core_error(str(error)) from None
     return Results.from_json(output, scenario=config)

@@ -103,17 +103,26 @@ def run(
     from airtcp.api import simulate
     from airtcp.errors import SimulationError
     from airtcp.report import format_report
+    from airtcp.run_progress import ProgressLine
 
+    line = None if quiet else ProgressLine(scenario.duration / 1e9)
     try:
-        results = simulate(scenario)
+        results = simulate(scenario, progress=line)
     except ScenarioError as error:  # a field the core rejected
         _bad_input(error)
     except SimulationError as error:
         _failure(str(error))
-    except (KeyboardInterrupt, SystemExit):
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: the run was stopped and nothing was written", err=True)
+        raise typer.Exit(130) from None
+    except SystemExit:
         raise
     except BaseException as error:  # noqa: BLE001 - a panic in the core is a BaseException
         _failure(f"the simulation failed: {error!r}", with_traceback=True)
+
+    finally:
+        if line is not None:
+            line.close()
 
     try:
         results.write(out, force=force)
@@ -163,6 +172,36 @@ def plot(
     except ScenarioError as error:
         _bad_input(error)
     typer.echo(f"wrote {target}")
+
+
+@app.command()
+def draw(
+    file: ScenarioFile,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output file stem: writes STEM.png and STEM.svg (default: SCENARIO-topology next to the scenario).",
+        ),
+    ] = None,
+    run_dir: Annotated[
+        Optional[Path],
+        typer.Option("--run", help="A directory written by `airtcp run` of this scenario: draw how much each link was used."),
+    ] = None,
+    seed: SeedOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Draw a scenario's topology: positions, radio ranges, links, each flow's route (or link usage)."""
+    from airtcp.draw import draw_scenario
+
+    try:
+        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+        paths = draw_scenario(scenario, out if out is not None else file.with_name(f"{file.stem}-topology"), run_dir=run_dir)
+    except ScenarioError as error:
+        _bad_input(error)
+    for path in paths:
+        typer.echo(f"wrote {path}")
 
 
 @app.command()

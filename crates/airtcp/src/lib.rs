@@ -38,12 +38,34 @@ impl std::error::Error for ConfigError {}
 
 /// Runs a scenario given as normalised JSON and returns the results as JSON.
 pub fn simulate_json(config_json: &str) -> Result<String, ConfigError> {
-    let cfg: ScenarioConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
-        path: "<scenario>".into(),
-        message: e.to_string(),
-    })?;
+    let cfg = parse_config(config_json)?;
     let res = simulate(&cfg)?;
     Ok(serde_json::to_string(&res).expect("results serialise"))
+}
+
+/// Runs a scenario given as normalised JSON under `control` (progress, stop requests); `Ok(None)`
+/// if it was stopped.
+pub fn simulate_json_controlled(
+    config_json: &str,
+    control: &world::RunControl,
+) -> Result<Option<String>, ConfigError> {
+    let cfg = parse_config(config_json)?;
+    let res = scenario::build::build(&cfg)?.run_controlled(control);
+    Ok(res.map(|r| serde_json::to_string(&r).expect("results serialise")))
+}
+
+/// The drawing of a scenario given as normalised JSON (see [`scenario::layout`]), as JSON.
+pub fn layout_json(config_json: &str) -> Result<String, ConfigError> {
+    let cfg = parse_config(config_json)?;
+    let layout = scenario::layout::layout(&cfg)?;
+    Ok(serde_json::to_string(&layout).expect("layout serialises"))
+}
+
+fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
+    serde_json::from_str(config_json).map_err(|e| ConfigError {
+        path: "<scenario>".into(),
+        message: e.to_string(),
+    })
 }
 
 /// Runs a scenario.

@@ -1,5 +1,6 @@
 //! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
 pub mod build;
 pub mod config;
+pub mod layout;
 pub mod topology;
 pub mod wireless_build;
