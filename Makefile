@@ -10,10 +10,15 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test setup build rust-test py-test lint bench bench-wifi bench-cc clean
+.PHONY: run examples test setup build browser rust-test py-test lint bench bench-wifi bench-cc clean
 
-# The main job: build, run the example scenarios, print per-flow tables, write plots.
+# The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
+# figures, the table of published vs airtcp numbers) and print where the HTML report is.
 run: build
+	$(AIRTCP) reproduce all --quick --out $(OUT)/reproduce-quick
+
+# The example scenarios: a per-flow table per scenario and out/<scenario>/goodput.png.
+examples: build
 	@set -e; for f in scenarios/examples/*.yaml; do \
 	  n=$$(basename $$f .yaml); \
 	  echo "== $$f"; \
@@ -39,8 +44,25 @@ build: setup
 rust-test:
 	cargo test -p airtcp --release -q
 
-py-test: build
+py-test: build browser
 	$(PY) -m pytest -q
+
+# Debian's Chromium, which the tests use to render the HTML reports headless and check them
+# (tests/python/browser_check.py); installed with apt-get when missing, as root or with sudo.
+# AIRTCP_SKIP_BROWSER=1 skips the install and those tests.
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	[ "$$AIRTCP_SKIP_BROWSER" = 1 ] || { \
+	  fail() { echo "make browser: $$1; install Debian's chromium package (apt-get install --no-install-recommends chromium) or set AIRTCP_SKIP_BROWSER=1 to skip the browser tests" >&2; exit 1; }; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; \
+	  elif command -v sudo >/dev/null; then sudo=sudo; \
+	  else fail "Chromium is missing and installing it needs root or sudo"; fi; \
+	  command -v apt-get >/dev/null || fail "Chromium is missing and apt-get is not available"; \
+	  echo "== installing Chromium (apt-get install chromium)"; \
+	  $$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends chromium \
+	    || fail "apt-get could not install Chromium"; \
+	  command -v chromium >/dev/null || fail "apt-get ran but chromium is still not on PATH"; \
+	}
 
 lint:
 	cargo fmt --all -- --check

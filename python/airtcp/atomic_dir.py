@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["OutputDirError", "check_output_dir", "atomic_directory"]
+__all__ = ["OutputDirError", "check_output_dir", "atomic_directory", "atomic_write_bytes"]
 
 
 class OutputDirError(Exception):
@@ -100,3 +100,15 @@ def _move_into_place(staging: Path, target: Path, replace: bool) -> None:
         os.rename(retired, target)
         raise
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Writes one file so that it is either whole or absent (and an old version stays whole until
+    the new one replaces it): a temporary sibling renamed into place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

@@ -8,6 +8,7 @@ simulator or of airtcp itself.
 # No `from __future__ import annotations`: typer reads the annotations at run time.
 
 import importlib
+import json
 import sys
 import traceback
 from pathlib import Path
@@ -236,6 +237,76 @@ def sweep(
         )
     for key, error in outcome.failures:
         typer.echo(f"failed: run {key}: {error}", err=True)
+    if not outcome.ok:
+        raise typer.Exit(EXIT_FAILURE)
+
+
+@app.command()
+def report(
+    directory: Annotated[
+        Path, typer.Argument(help="A folder written by `airtcp reproduce` or `airtcp sweep`.", show_default=False)
+    ],
+) -> None:
+    """Write DIRECTORY/report.html: one self-contained page with the figures and tables."""
+    from airtcp.html_report import write_report
+
+    try:
+        target = write_report(directory)
+    except ScenarioError as error:
+        _bad_input(error)
+    typer.echo(f"wrote {target}")
+
+
+@app.command()
+def reproduce(
+    paper: Annotated[str, typer.Argument(help="A reproduction's key (see --list) or 'all'.", show_default=False)] = "all",
+    quick: Annotated[
+        bool, typer.Option("--quick", help="The reduced form: fewer seeds, shorter runs, the same claims.")
+    ] = False,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", "-o", help="Output folder (default out/reproduce, or out/reproduce-quick with --quick)."),
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
+    ] = None,
+    cluster: Annotated[
+        Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the reproductions and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Reproduce a paper's results (its sweeps, figures and published-vs-airtcp table) and write
+    the HTML report. Running it again resumes: finished runs are not recomputed.
+
+    Exit code 0 when everything ran (targets missed are reported, not errors), 1 when runs or the
+    analysis failed, 2 for an unknown paper or an unusable --out."""
+    from airtcp.papers import registry
+    from airtcp.reproduce import reproduce as run_reproduction
+
+    if list_:
+        for key, item in registry().items():
+            typer.echo(f"{key}: {item.title}")
+        return
+    try:
+        outcome = run_reproduction(paper, out, quick=quick, workers=workers, cluster=cluster, quiet=quiet)
+    except ScenarioError as error:
+        _bad_input(error)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: finished runs are kept; run the same command to continue", err=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        from airtcp.reproduce import format_targets
+
+        for key in outcome.keys:
+            record = json.loads((outcome.out / key / "reproduction.json").read_text(encoding="utf-8"))
+            typer.echo(f"{key}: {record['title']}")
+            typer.echo(format_targets(record["targets"]))
+    for key, error in outcome.analysis_errors:
+        typer.echo(f"failed: analysis of {key}: {error}", err=True)
+    if outcome.failed_runs:
+        typer.echo(f"failed: {outcome.failed_runs} runs (listed in the report)", err=True)
+    typer.echo(f"report: {outcome.report}")
     if not outcome.ok:
         raise typer.Exit(EXIT_FAILURE)
 

@@ -1,5 +1,6 @@
 """Figures of an experiment (a sweep folder): a metric against a parameter with 95 % confidence
-bars, one line per scheme; and CDFs. Each figure is written as PNG and SVG.
+bars, one line per scheme, optionally beside reference values (a paper's or a model's); goodput
+against time per flow; and CDFs. Each figure is written as PNG and SVG.
 
 Axis labels carry units: known metrics (`goodput_bps` is shown in kb/s, `mean_rtt_s` in ms) are
 scaled and labelled from `METRICS`; anything else is plotted as stored, labelled by its name.
@@ -7,7 +8,7 @@ scaled and labelled from `METRICS`; anything else is plotted as stored, labelled
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -15,11 +16,12 @@ import pandas as pd
 
 from airtcp.analysis import cdf, summarize
 
-__all__ = ["METRICS", "plot_metric_vs_parameter", "plot_cdf"]
+__all__ = ["METRICS", "plot_metric_vs_parameter", "plot_goodput_vs_time", "plot_cdf"]
 
 # metric column -> (axis label, factor applied to the stored values)
 METRICS = {
     "goodput_bps": ("goodput (kb/s)", 1e-3),
+    "throughput_bps": ("throughput (kb/s)", 1e-3),
     "mean_rtt_s": ("mean RTT (ms)", 1e3),
     "retransmissions": ("retransmissions (segments)", 1.0),
     "timeouts": ("timeouts (count)", 1.0),
@@ -70,9 +72,13 @@ def plot_metric_vs_parameter(
     scheme: str | None = None,
     parameter_label: str | None = None,
     title: str | None = None,
+    references: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    log_x: bool = False,
 ) -> list[Path]:
     """Mean of `metric` over the rows at each value of `parameter` (e.g. over seeds), with 95 %
-    confidence bars, one line per value of `scheme`. Writes OUT.png and OUT.svg."""
+    confidence bars, one line per value of `scheme`; `references` adds named (x, y) series in
+    the metric's stored unit (published or model values), drawn dashed. Writes OUT.png and
+    OUT.svg."""
     plt = _pyplot()
     by = [parameter] if scheme is None else [scheme, parameter]
     table = summarize(frame, by=by, metric=metric)
@@ -83,11 +89,34 @@ def plot_metric_vs_parameter(
         part = part.sort_values(parameter)
         errors = np.nan_to_num(part["ci95"].to_numpy(dtype=float)) * factor
         ax.errorbar(part[parameter], part["mean"] * factor, yerr=errors, marker="o", capsize=3,
-                    label=None if name is None else str(name))
+                    label="airtcp" if name is None else str(name))
+    for name, (xs, ys) in (references or {}).items():
+        ax.plot(list(xs), [y * factor for y in ys], linestyle="--", marker="x", color="0.35", label=name)
     ax.set_xlabel(parameter_label or parameter)
     ax.set_ylabel(f"{label}, mean and 95 % CI")
-    if scheme is not None:
+    if log_x:
+        ax.set_xscale("symlog", linthresh=min((x for x in table[parameter] if x > 0), default=1.0))
+    if scheme is not None or references:
         ax.legend(title=scheme)
+    return _finish(plt, fig, ax, title, out)
+
+
+def plot_goodput_vs_time(goodput: pd.DataFrame, out: str | Path, *, title: str | None = None) -> list[Path]:
+    """Goodput against time, one line per flow, each bin averaged over the rows (seeds) that have
+    it; `goodput` has the columns flow, t_s, goodput_bps (a run's or a sweep's goodput table).
+    Writes OUT.png and OUT.svg."""
+    plt = _pyplot()
+    label, factor = _label("goodput_bps")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if len(goodput):
+        mean = goodput.groupby(["flow", "t_s"], sort=False)["goodput_bps"].mean().reset_index()
+        for flow, part in mean.groupby("flow", sort=False):
+            part = part.sort_values("t_s")
+            ax.step(part["t_s"], part["goodput_bps"] * factor, where="post", label=str(flow))
+        ax.legend(title="flow")
+    ax.set_xlabel("time (s)")
+    seeds = goodput["seed"].nunique() if "seed" in goodput.columns and len(goodput) else 1
+    ax.set_ylabel(label if seeds <= 1 else f"{label}, mean of {seeds} seeds")
     return _finish(plt, fig, ax, title, out)
 
 

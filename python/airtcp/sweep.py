@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from airtcp import __version__
+from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.config import load_scenario, to_core_json
 from airtcp.errors import ScenarioError
 from airtcp.sweep_spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
@@ -73,16 +74,6 @@ def _execute(core_json: str) -> dict[str, Any]:
     return {"status": "done", "raw": raw, "wall_s": time.perf_counter() - started}
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
 class _Interrupted(Exception):
     """SIGTERM, turned into an exception so the sweep stops like on Ctrl-C."""
 
@@ -104,17 +95,25 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 
 class _Progress:
-    """One status line on stderr: done / total, failures, ETA."""
+    """One status line on stderr: done / total, failures, ETA. Redrawn in place on a terminal;
+    elsewhere (a log, CI) a line at the start, at most every `LOG_EVERY_S`, and at the end."""
+
+    LOG_EVERY_S = 5.0
 
     def __init__(self, total: int, quiet: bool):
         self.total, self.quiet = total, quiet
         self.started = time.monotonic()
         self.tty = sys.stderr.isatty()
+        self.last_line = -float("inf")
 
     def update(self, done: int, failed: int, executed: int, pending: int) -> None:
         if self.quiet:
             return
-        elapsed = time.monotonic() - self.started
+        now = time.monotonic()
+        if not self.tty and pending and executed and now - self.last_line < self.LOG_EVERY_S:
+            return
+        self.last_line = now
+        elapsed = now - self.started
         eta = f"{elapsed / executed * pending:.0f}s" if executed else "?"
         line = f"runs {done}/{self.total} done, {failed} failed, ETA {eta}"
         print(("\r" if self.tty else "") + line, end="" if self.tty else "\n", file=sys.stderr, flush=True)
@@ -210,7 +209,7 @@ def _run(
             for p, _, h, _ in prepared
         ],
     }
-    _atomic_write(out / "manifest.json", (json.dumps(manifest, indent=1, default=str) + "\n").encode())
+    atomic_write_bytes(out / "manifest.json", (json.dumps(manifest, indent=1, default=str) + "\n").encode())
 
     outcome = SweepOutcome(out=out, total=len(prepared))
     todo: list[tuple[RunPoint, str, str]] = []
@@ -223,7 +222,7 @@ def _run(
             continue
         if error is not None:
             record = _record(point, None, {"status": "failed", "error": error})
-            _atomic_write(runs_dir / f"{point.key}.json", json.dumps(record).encode())
+            atomic_write_bytes(runs_dir / f"{point.key}.json", json.dumps(record).encode())
             outcome.failed += 1
             outcome.failures.append((point.key, error))
             continue
@@ -243,7 +242,7 @@ def _run(
             except Exception as error:  # noqa: BLE001 - a worker process that died
                 result = {"status": "failed", "error": f"{type(error).__name__}: {error}"}
             record = _record(point, config_hash, result)
-            _atomic_write(runs_dir / f"{point.key}.json", json.dumps(record).encode())
+            atomic_write_bytes(runs_dir / f"{point.key}.json", json.dumps(record).encode())
             outcome.executed += 1
             if record["status"] == "done":
                 done += 1

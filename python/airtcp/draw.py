@@ -1,0 +1,647 @@
+"""A drawing of a scenario's topology: where the nodes are, how far their radios reach, which links
+exist, the route each flow takes and, given a finished run, how much each link was used.
+
+Everything drawn comes from the simulator core (`_core.layout_json`), which builds the scenario the
+way a run does: the same placement, propagation and static routing, so the picture cannot drift
+from what is simulated. Ranges are the distances at which the *mean* received power falls to the
+receive and carrier-sense thresholds (no fading); routes are known only for static routing, AODV
+finds its own while the run goes, which is what `run_dir` (link usage) is for. See docs/draw.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from airtcp import _core
+from airtcp.config import Scenario, to_core_json
+from airtcp.errors import ScenarioError
+
+__all__ = ["Layout", "Usage", "draw_scenario", "load_layout", "read_usage"]
+
+MAX_NAMED_NODES = 60  # above this, names would cover the drawing: only flow ends are named
+MAX_RANGE_NODES = 12  # above this, range circles are drawn around flow sources only
+MAX_FLOW_ENTRIES = 20  # flows listed in the legend; the rest are summed up in one entry
+
+# Colours. Orange is kept for link usage, so the flows take tab10 without it.
+FLOW_COLOURS = ("#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+USAGE_COLOUR = "#ff7f0e"
+RANGE_COLOUR = "#3a6ea5"
+WIRED_STYLE = {"color": "#333333", "linewidth": 1.6, "linestyle": "-"}
+DOWNLINK_STYLE = {"color": "#7b3294", "linewidth": 1.4, "linestyle": "-."}
+RADIO_COLOURS = ("#b0b0b0", "#6baed6", "#74c476", "#fd8d3c", "#9e9ac8", "#e7969c")
+RADIO_LINESTYLES = ("-", "--", "-.", ":")
+USAGE_MAX_WIDTH = 10.0  # points, for the most used link
+USAGE_MIN_WIDTH = 0.6  # points: a link used at all stays visible
+
+# The schematic grid of nodes without positions (arbitrary units).
+COLUMN_GAP = 2.0
+ROW_GAP = 1.0
+
+_CHANNEL_SUFFIX = re.compile(r"^(?P<node>.+) ch(?P<channel>\d+)$")
+
+
+class Edge(NamedTuple):
+    """An undirected link as drawn: both ends (in node order), its kind and radio channel."""
+
+    a: str
+    b: str
+    kind: str  # "wired", "radio" or "downlink"
+    channel: int | None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The core's layout with a drawing position for every node.
+
+    `placed` are the nodes with a real position (metres); the others got a substitute one.
+    """
+
+    name: str
+    order: dict[str, int]
+    xy: dict[str, tuple[float, float]]
+    placed: frozenset[str]
+    radio: Mapping[str, float] | None
+    edges: tuple[Edge, ...]
+    flows: tuple[Mapping[str, Any], ...]
+    routing_at_run_time: bool  # AODV: a flow without a route has one, found while the run goes
+
+    @property
+    def schematic(self) -> bool:
+        """No node has a position: the axes carry no units."""
+        return not self.placed
+
+    def edge(self, u: str, v: str, kind: str, channel: int | None) -> Edge:
+        """The undirected edge of the directed link u -> v."""
+        a, b = sorted((u, v), key=self.order.__getitem__)
+        return Edge(a, b, kind, channel)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How much a run used each link: MAC attempts (radio) or packets sent (wired, downlink),
+    both directions added, per undirected edge."""
+
+    amounts: dict[Edge, float]
+    source: Path
+
+    def unit(self) -> str:
+        kinds = {edge.kind == "radio" for edge in self.amounts}
+        if kinds == {True}:
+            return "MAC attempts"
+        if kinds == {False}:
+            return "packets sent"
+        return "MAC attempts (radio) or packets sent (wired)"
+
+
+# --- The layout -------------------------------------------------------------------------------
+
+
+def load_layout(scenario: Scenario) -> Layout:
+    """Lays the scenario out with the core (every check a run makes) and places the nodes that
+    have no position. Raises `ScenarioError` for a field the core rejects."""
+    raw = _core_layout(scenario)
+    order = {node["name"]: index for index, node in enumerate(raw["nodes"])}
+    edges = _edges(raw["links"], order)
+    flows = tuple(raw["flows"])
+    placed = {node["name"]: (float(node["x"]), float(node["y"])) for node in raw["nodes"] if node["x"] is not None}
+    unplaced = [node["name"] for node in raw["nodes"] if node["x"] is None]
+    radio = raw.get("radio")
+    if not placed:
+        xy = _layered(list(order), edges, [flow["src"] for flow in flows])
+    else:
+        xy = {**placed, **_row_below(unplaced, placed, _reach(radio, _span(placed.values())))}
+    return Layout(
+        name=scenario.name,
+        order=order,
+        xy=xy,
+        placed=frozenset(placed),
+        radio=radio,
+        edges=edges,
+        flows=flows,
+        routing_at_run_time=scenario.routing.kind == "aodv",
+    )
+
+
+def _core_layout(scenario: Scenario) -> dict[str, Any]:
+    """The core's layout JSON; its errors are mapped as a run maps them (the same checks)."""
+    from airtcp.api import _core_error
+
+    try:
+        return json.loads(_core.layout_json(to_core_json(scenario)))
+    except ValueError as error:
+        raise _core_error(str(error)) from None
+
+
+def _edges(links: Iterable[Mapping[str, Any]], order: Mapping[str, int]) -> tuple[Edge, ...]:
+    """The directed links as undirected edges, each once, in the order the core lists them."""
+    seen: dict[Edge, None] = {}
+    for link in links:
+        a, b = sorted((link["from"], link["to"]), key=order.__getitem__)
+        seen.setdefault(Edge(a, b, link["kind"], link["channel"]), None)
+    return tuple(seen)
+
+
+def _span(points: Iterable[tuple[float, float]]) -> float:
+    """The larger side of the points' bounding box (0 for one point)."""
+    points = list(points)
+    if not points:
+        return 0.0
+    xs, ys = zip(*points)
+    return max(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _reach(radio: Mapping[str, float] | None, span: float) -> float:
+    """How far range circles extend the drawing: their radius, but never more than the nodes'
+    own extent, so a 10 km free-space reach does not shrink the network to a dot (the circles are
+    then clipped; the legend still gives the value)."""
+    if not radio:
+        return 0.0
+    radius = max(radio["receive_m"], radio["carrier_sense_m"])
+    if not math.isfinite(radius):
+        radius = 0.0
+    return min(radius, span) if span > 0 else radius
+
+
+def _row_below(
+    names: Sequence[str], placed: Mapping[str, tuple[float, float]], reach: float
+) -> dict[str, tuple[float, float]]:
+    """Nodes without a position (wired servers next to a wireless network) in a row under the
+    placed ones, clear of their range circles, spread over the same width."""
+    if not names:
+        return {}
+    xs = [x for x, _ in placed.values()]
+    ys = [y for _, y in placed.values()]
+    span = _span(placed.values()) or 100.0
+    y = min(ys) - reach - 0.25 * span
+    left, right = min(xs), max(xs)
+    if len(names) == 1 or right == left:
+        step = span / 4
+        left = (left + right) / 2 - step * (len(names) - 1) / 2
+    else:
+        step = (right - left) / (len(names) - 1)
+    return {name: (left + i * step, y) for i, name in enumerate(names)}
+
+
+def _layered(names: Sequence[str], edges: Iterable[Edge], sources: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """A schematic layout for scenarios without positions: columns by hop distance from the flow
+    sources, left to right, so a dumbbell reads as one (senders, routers, receivers); within a
+    column nodes are ordered by their neighbours in the previous one, which avoids most crossings."""
+    neighbours: dict[str, list[str]] = defaultdict(list)
+    for edge in edges:
+        neighbours[edge.a].append(edge.b)
+        neighbours[edge.b].append(edge.a)
+    depth = _depths(names, neighbours, sources)
+    columns: dict[int, list[str]] = defaultdict(list)
+    for name in names:  # node order within a column, before sorting
+        columns[depth[name]].append(name)
+    row: dict[str, int] = {}
+    xy: dict[str, tuple[float, float]] = {}
+    for column in sorted(columns):
+        members = columns[column]
+        if column > 0:
+            members.sort(key=lambda n: _barycentre(n, neighbours, row, depth, column - 1))
+        for i, name in enumerate(members):
+            row[name] = i
+            xy[name] = (column * COLUMN_GAP, ((len(members) - 1) / 2 - i) * ROW_GAP)
+    return xy
+
+
+def _depths(names: Sequence[str], neighbours: Mapping[str, list[str]], sources: Sequence[str]) -> dict[str, int]:
+    """Hop distance from the nearest source (breadth first); parts the sources do not reach
+    start again in the columns after the last one."""
+    depth: dict[str, int] = {}
+    starts = list(dict.fromkeys(sources)) or list(names[:1])
+    base = 0
+    while True:
+        queue = deque(s for s in starts if s not in depth)
+        for start in queue:
+            depth[start] = base
+        while queue:
+            node = queue.popleft()
+            for other in neighbours.get(node, []):
+                if other not in depth:
+                    depth[other] = depth[node] + 1
+                    queue.append(other)
+        rest = [name for name in names if name not in depth]
+        if not rest:
+            return depth
+        base = max(depth.values()) + 1
+        starts = rest[:1]
+
+
+def _barycentre(
+    name: str, neighbours: Mapping[str, list[str]], row: Mapping[str, int], depth: Mapping[str, int], column: int
+) -> float:
+    rows = [row[n] for n in neighbours.get(name, []) if depth[n] == column and n in row]
+    return sum(rows) / len(rows) if rows else math.inf
+
+
+# --- Link usage from a run --------------------------------------------------------------------
+
+
+def read_usage(run_dir: str | Path, layout: Layout) -> Usage:
+    """Per undirected edge, MAC attempts (links.parquet) or packets transmitted (queues.parquet)
+    of a directory written by `airtcp run`, both directions added.
+
+    Raises `ScenarioError("--run", ...)` if the directory does not hold results or names nodes
+    the scenario does not have (a run of another scenario)."""
+    directory = Path(run_dir)
+    if not directory.is_dir():
+        raise ScenarioError("--run", f"{directory}: no such directory (write one with `airtcp run FILE --out DIR`)")
+    links = _read_table(directory, "links", ("from", "to", "attempts"))
+    queues = _read_table(directory, "queues", ("queue", "transmitted"))
+    amounts: dict[Edge, float] = defaultdict(float)
+    for end_from, end_to, attempts in zip(links["from"], links["to"], links["attempts"]):
+        if attempts:
+            edge = _radio_edge(str(end_from), str(end_to), layout, directory)
+            amounts[edge] += float(attempts)
+    wired = _queue_edges(layout)
+    for queue, transmitted in zip(queues["queue"], queues["transmitted"]):
+        edge = wired.get(str(queue))
+        if edge is None:
+            if not str(queue).startswith("radio "):
+                raise _foreign_run(directory, f"queue {str(queue)!r}")
+            continue
+        if transmitted:
+            amounts[edge] += float(transmitted)
+    return Usage(dict(amounts), directory)
+
+
+def _read_table(directory: Path, name: str, columns: Sequence[str]) -> dict[str, list[Any]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = directory / f"{name}.parquet"
+    if not path.is_file():
+        raise ScenarioError(
+            "--run", f"{directory} has no {path.name}: not a directory written by `airtcp run FILE --out DIR`"
+        )
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException) as error:
+        raise ScenarioError("--run", f"cannot read {path}: {error}") from None
+    missing = [column for column in columns if column not in table.column_names]
+    if missing:
+        raise ScenarioError("--run", f"{path}: missing columns: {', '.join(missing)}")
+    return {column: table.column(column).to_pylist() for column in columns}
+
+
+def _radio_edge(end_from: str, end_to: str, layout: Layout, directory: Path) -> Edge:
+    """The edge of a links.parquet row. Ends of multi-radio nodes carry the radio's channel
+    (`n2 ch6`); when neither does, both nodes have one radio and share one channel."""
+    u, channel_u = _radio_end(end_from, layout, directory)
+    v, channel_v = _radio_end(end_to, layout, directory)
+    channel = channel_u if channel_u is not None else channel_v
+    if channel is None:
+        a, b = sorted((u, v), key=layout.order.__getitem__)
+        channel = next((e.channel for e in layout.edges if (e.a, e.b, e.kind) == (a, b, "radio")), None)
+    return layout.edge(u, v, "radio", channel)
+
+
+def _radio_end(end: str, layout: Layout, directory: Path) -> tuple[str, int | None]:
+    if end in layout.order:
+        return end, None
+    match = _CHANNEL_SUFFIX.match(end)
+    if match is not None and match["node"] in layout.order:
+        return match["node"], int(match["channel"])
+    raise _foreign_run(directory, f"node {end!r}")
+
+
+def _queue_edges(layout: Layout) -> dict[str, Edge]:
+    """Queue name -> edge, for every wired channel (`A->B`, a base station's user's `uplink A->B`)
+    and every downlink (`downlink BS->U`), built from the layout so odd node names cannot
+    confuse a parser."""
+    names: dict[str, Edge] = {}
+    for edge in layout.edges:
+        if edge.kind == "radio":
+            continue
+        for u, v in ((edge.a, edge.b), (edge.b, edge.a)):
+            if edge.kind == "wired":
+                names[f"{u}->{v}"] = edge
+                names[f"uplink {u}->{v}"] = edge
+            else:
+                names[f"downlink {u}->{v}"] = edge
+    return names
+
+
+def _foreign_run(directory: Path, what: str) -> ScenarioError:
+    return ScenarioError("--run", f"{directory} has {what}, which this scenario does not: a run of another scenario?")
+
+
+# --- Drawing ----------------------------------------------------------------------------------
+
+
+def draw_scenario(scenario: Scenario, out: str | Path, *, run_dir: str | Path | None = None) -> list[Path]:
+    """Draws the scenario's topology into OUT.png and OUT.svg (each written atomically) and
+    returns their paths.
+
+    With `run_dir` (a directory written by `airtcp run` of this scenario) the links are also drawn
+    as wide as they were used. Raises `ScenarioError` for bad input, before anything is written.
+    """
+    from airtcp.plot_experiment import _pyplot, _save
+
+    layout = load_layout(scenario)
+    usage = read_usage(run_dir, layout) if run_dir is not None else None
+    plt = _pyplot()
+    limits = _limits(layout)
+    fig, ax = plt.subplots(figsize=_figure_size(limits))
+    try:
+        _Drawing(ax, layout, usage, limits).draw()
+        return _save(fig, _stem(out))
+    finally:
+        plt.close(fig)
+
+
+def _stem(out: str | Path) -> Path:
+    """OUT without a suffix of its own, so `chain.v2-topology` does not become `chain.png`
+    (`_save` replaces the suffix); `x.png` and `x.svg` mean the stem x."""
+    path = Path(out)
+    if path.suffix.lower() in ("", ".png", ".svg"):
+        return path
+    return path.with_name(f"{path.name}.png")
+
+
+class _Limits(NamedTuple):
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    span: float  # the nodes' extent, which sets offsets and paddings
+
+
+def _limits(layout: Layout) -> _Limits:
+    """The drawn area: the nodes, the part of their range circles worth showing, and a margin
+    for the names."""
+    points = list(layout.xy.values())
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    span = _span(points)
+    reach = 0.0 if layout.schematic else _reach(layout.radio, _span([layout.xy[n] for n in layout.placed]))
+    pad = 0.6 * ROW_GAP if layout.schematic else max(0.06 * max(span, reach), 1.0)
+    grow = reach + pad
+    return _Limits(min(xs) - grow, max(xs) + grow, min(ys) - grow, max(ys) + grow, span or 1.0)
+
+
+def _figure_size(limits: _Limits) -> tuple[float, float]:
+    """Inches: the drawn area at its true aspect, at most 7.5 in on a side; the legend sits
+    outside on the right and the saved image is cropped to what is drawn."""
+    width, height = limits.x1 - limits.x0, limits.y1 - limits.y0
+    scale = min(7.5 / width, 7.5 / height)
+    return max(width * scale, 3.0) + 1.0, max(height * scale, 2.0) + 1.0
+
+
+def _range_label(metres: float) -> str:
+    return f"{metres:.0f} m" if metres >= 10 else f"{metres:.1f} m"
+
+
+class _Drawing:
+    """One figure: each `_draw_*` method adds a layer and its legend entries."""
+
+    def __init__(self, ax: Any, layout: Layout, usage: Usage | None, limits: _Limits):
+        self.ax = ax
+        self.layout = layout
+        self.usage = usage
+        self.limits = limits
+        self.legend: list[tuple[Any, str]] = []
+        self.notes: list[str] = []
+        # Several edges between one pair (two channels, a downlink beside its uplink) are drawn
+        # side by side, this far apart (data units).
+        self.gap = 0.012 * limits.span
+
+    def draw(self) -> None:
+        self._draw_ranges()
+        self._draw_links()
+        if self.usage is not None:
+            self._draw_usage(self.usage)
+        self._draw_flows()
+        self._draw_nodes()
+        self._finish()
+
+    # Layers, bottom to top.
+
+    def _draw_ranges(self) -> None:
+        """Receive (dashed) and carrier-sense (dotted) range around every radio node of a small
+        network, or around each flow's source in a large one."""
+        radio = self.layout.radio
+        if not radio or not self.layout.placed:
+            return
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Circle
+
+        centres = self._range_centres()
+        receive, sense = radio["receive_m"], radio["carrier_sense_m"]
+        same = math.isclose(receive, sense, rel_tol=1e-6, abs_tol=0.05)
+        circles = [(receive, "--", 0.7)] + ([] if same else [(sense, ":", 0.4)])
+        for radius, style, alpha in circles:
+            if not (math.isfinite(radius) and radius > 0):
+                continue
+            for name in centres:
+                self.ax.add_patch(
+                    Circle(self.layout.xy[name], radius, fill=False, linestyle=style, linewidth=0.8,
+                           edgecolor=RANGE_COLOUR, alpha=alpha, zorder=1)
+                )
+        where = "" if len(centres) == len(self.layout.placed) else " (around flow sources)"
+        receive_label = f"receive range {_range_label(receive)}"
+        if same:
+            receive_label += " = carrier-sense range"
+        self.legend.append((Line2D([], [], color=RANGE_COLOUR, linestyle="--", linewidth=0.8, alpha=0.7),
+                            receive_label + where))
+        if not same:
+            self.legend.append((Line2D([], [], color=RANGE_COLOUR, linestyle=":", linewidth=0.8, alpha=0.5),
+                                f"carrier-sense range {_range_label(sense)}{where}"))
+
+    def _range_centres(self) -> list[str]:
+        placed = [name for name in self.layout.order if name in self.layout.placed]
+        if len(placed) <= MAX_RANGE_NODES:
+            return placed
+        sources = dict.fromkeys(flow["src"] for flow in self.layout.flows)
+        return [name for name in sources if name in self.layout.placed]
+
+    def _draw_links(self) -> None:
+        """Every undirected link once, styled by kind (and by channel with several channels)."""
+        from matplotlib.collections import LineCollection
+        from matplotlib.lines import Line2D
+
+        styles = self._link_styles()
+        groups: dict[str, list[Edge]] = defaultdict(list)
+        for edge in self.layout.edges:
+            groups[styles[edge][0]].append(edge)
+        for label, edges in groups.items():
+            style = styles[edges[0]][1]
+            segments = [self._segment(edge) for edge in edges]
+            self.ax.add_collection(LineCollection(segments, zorder=2 if edges[0].kind != "radio" else 1.5,
+                                                  capstyle="round", **_plural(style)))
+            self.legend.append((Line2D([], [], **style), label))
+
+    def _link_styles(self) -> dict[Edge, tuple[str, dict[str, Any]]]:
+        channels = sorted({e.channel for e in self.layout.edges if e.kind == "radio"}, key=lambda c: (c is None, c))
+        styles: dict[Edge, tuple[str, dict[str, Any]]] = {}
+        for edge in self.layout.edges:
+            if edge.kind == "wired":
+                styles[edge] = ("wired link", WIRED_STYLE)
+            elif edge.kind == "downlink":
+                styles[edge] = ("downlink (base station to user, slotted)", DOWNLINK_STYLE)
+            elif len(channels) <= 1:
+                styles[edge] = ("radio link", {"color": RADIO_COLOURS[0], "linewidth": 1.0, "linestyle": "-"})
+            else:
+                i = channels.index(edge.channel)
+                styles[edge] = (
+                    f"radio link, channel {edge.channel}",
+                    {"color": RADIO_COLOURS[i % len(RADIO_COLOURS)], "linewidth": 1.2,
+                     "linestyle": RADIO_LINESTYLES[i % len(RADIO_LINESTYLES)]},
+                )
+        return styles
+
+    def _draw_usage(self, usage: Usage) -> None:
+        """Each used link as a translucent band whose width is proportional to its use."""
+        from matplotlib.collections import LineCollection
+        from matplotlib.lines import Line2D
+
+        used = {edge: amount for edge, amount in usage.amounts.items() if amount > 0}
+        self.notes.append(f"link usage from the run in {usage.source}")
+        if not used:
+            self.notes.append("the run used no link")
+            return
+        most = max(used.values())
+        edges = sorted(used, key=used.__getitem__, reverse=True)  # thin bands on top of wide ones
+        widths = [max(USAGE_MAX_WIDTH * used[edge] / most, USAGE_MIN_WIDTH) for edge in edges]
+        self.ax.add_collection(
+            LineCollection([self._segment(edge) for edge in edges], linewidths=widths, colors=USAGE_COLOUR,
+                           alpha=0.45, capstyle="round", zorder=3)
+        )
+        self.legend.append((
+            Line2D([], [], color=USAGE_COLOUR, alpha=0.45, linewidth=USAGE_MAX_WIDTH, solid_capstyle="butt"),
+            f"link usage: width \u221d {usage.unit()}, both directions (widest {most:,.0f})",
+        ))
+
+    def _draw_flows(self) -> None:
+        """Each flow's route as arrows hop by hop, shifted a little per flow so shared hops show
+        every flow; flows without a known route get their two ends ringed instead."""
+        flows = self.layout.flows
+        for i, flow in enumerate(flows):
+            colour = FLOW_COLOURS[i % len(FLOW_COLOURS)]
+            shift = (i - (len(flows) - 1) / 2) * self.gap
+            if flow["route"]:
+                label = self._draw_route(flow["route"], colour, shift)
+            else:
+                label = self._draw_ends(flow, colour)
+            if i < MAX_FLOW_ENTRIES:
+                self.legend.append((self._flow_handle(colour, bool(flow["route"])), f"{flow['id']}: {label}"))
+        if len(flows) > MAX_FLOW_ENTRIES:
+            from matplotlib.lines import Line2D
+
+            self.legend.append((Line2D([], [], linestyle="none"), f"\u2026 and {len(flows) - MAX_FLOW_ENTRIES} more flows"))
+        if any(not flow["route"] for flow in flows) and self.layout.routing_at_run_time and self.usage is None:
+            self.notes.append("routes found at run time: pass --run DIR for link usage")
+
+    def _draw_route(self, route: Sequence[str], colour: str, shift: float) -> str:
+        from matplotlib.patches import FancyArrowPatch
+
+        for u, v in zip(route, route[1:]):
+            start, end = self._shifted(u, v, shift)
+            self.ax.add_patch(
+                FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=11, linewidth=1.8, color=colour,
+                                shrinkA=5, shrinkB=6, zorder=4)
+            )
+        hops = len(route) - 1
+        return f"{route[0]} \u2192 {route[-1]}, {hops} hop{'s' if hops != 1 else ''}"
+
+    def _draw_ends(self, flow: Mapping[str, Any], colour: str) -> str:
+        for name, marker in ((flow["src"], "o"), (flow["dst"], "s")):
+            x, y = self.layout.xy[name]
+            self.ax.plot([x], [y], marker=marker, markersize=13, markerfacecolor="none", markeredgecolor=colour,
+                         markeredgewidth=1.8, linestyle="none", zorder=4)
+        why = "route found at run time" if self.layout.routing_at_run_time else "no route"
+        return f"{flow['src']} \u2192 {flow['dst']} ({why})"
+
+    @staticmethod
+    def _flow_handle(colour: str, routed: bool) -> Any:
+        from matplotlib.lines import Line2D
+
+        if routed:
+            return Line2D([], [], color=colour, linewidth=1.8, marker=">", markersize=6)
+        return Line2D([], [], color=colour, linestyle="none", marker="o", markersize=8, markerfacecolor="none",
+                      markeredgewidth=1.8)
+
+    def _draw_nodes(self) -> None:
+        """Nodes as points (squares for nodes without a position), named when there are few; the
+        ends of flows are always named."""
+        layout = self.layout
+        many = len(layout.order) > MAX_NAMED_NODES
+        size = 14 if many else 30
+        for placed, marker in ((True, "o"), (False, "s")):
+            names = [n for n in layout.order if (n in layout.placed) == placed]
+            if names:
+                xs, ys = zip(*(layout.xy[n] for n in names))
+                self.ax.scatter(xs, ys, s=size, marker=marker, color="#222222", zorder=5, linewidths=0)
+        ends = {name for flow in layout.flows for name in (flow["src"], flow["dst"])}
+        named = [n for n in layout.order if not many or n in ends]
+        fontsize = 9 if len(layout.order) <= 20 else 7
+        for name in named:
+            self.ax.annotate(name, layout.xy[name], xytext=(4, 4), textcoords="offset points", fontsize=fontsize,
+                             zorder=6, bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none",
+                                             "alpha": 0.7})
+        if many:
+            self.notes.append(f"{len(layout.order)} nodes: only the ends of flows are named")
+        unplaced = [n for n in layout.order if n not in layout.placed]
+        if unplaced and layout.placed:
+            self.notes.append("squares: wired nodes without a position, drawn in a row below (not to scale)")
+
+    def _finish(self) -> None:
+        ax, limits = self.ax, self.limits
+        ax.set_xlim(limits.x0, limits.x1)
+        ax.set_ylim(limits.y0, limits.y1)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_title(self.layout.name)
+        if self.layout.schematic:
+            ax.set_xlabel("schematic layout (no positions)")
+            ax.set_xticks([])
+            ax.set_yticks([])
+        else:
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("y (m)")
+            ax.grid(alpha=0.25)
+        if self.legend:
+            handles, labels = zip(*self.legend)
+            ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                      fontsize="small", frameon=False)
+        if self.notes:
+            ax.annotate("\n".join(self.notes), xy=(0, 0), xycoords="axes fraction", xytext=(0, -34),
+                        textcoords="offset points", va="top", ha="left", fontsize="small", style="italic")
+
+    # Geometry.
+
+    def _segment(self, edge: Edge) -> list[tuple[float, float]]:
+        """The edge's line, shifted sideways when its pair has several edges."""
+        variants = self._variants(edge)
+        shift = (variants.index(edge) - (len(variants) - 1) / 2) * self.gap * 1.5
+        return list(self._shifted(edge.a, edge.b, shift))
+
+    def _variants(self, edge: Edge) -> list[Edge]:
+        """The edges between the same two nodes (the layout's, then any only the run used)."""
+        known = list(self.layout.edges) + list(self.usage.amounts if self.usage else [])
+        return list(dict.fromkeys(e for e in known if (e.a, e.b) == (edge.a, edge.b)))
+
+    def _shifted(self, u: str, v: str, shift: float) -> tuple[tuple[float, float], tuple[float, float]]:
+        """u and v moved `shift` to the side of the line between them. The side is taken from the
+        pair in node order, so a flow keeps to its side whichever way it crosses the link."""
+        (ux, uy), (vx, vy) = self.layout.xy[u], self.layout.xy[v]
+        a, b = (u, v) if self.layout.order[u] < self.layout.order[v] else (v, u)
+        (ax_, ay), (bx, by) = self.layout.xy[a], self.layout.xy[b]
+        length = math.hypot(bx - ax_, by - ay)
+        if length == 0 or shift == 0:
+            return (ux, uy), (vx, vy)
+        nx, ny = -(by - ay) / length * shift, (bx - ax_) / length * shift
+        return (ux + nx, uy + ny), (vx + nx, vy + ny)
+
+
+def _plural(style: Mapping[str, Any]) -> dict[str, Any]:
+    """A Line2D style as LineCollection keywords."""
+    return {"colors": style["color"], "linewidths": style["linewidth"], "linestyles": style["linestyle"]}

@@ -1,0 +1,61 @@
+"""`airtcp report`: the self-contained HTML page of a sweep folder and of a reproduction."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from airtcp.sweep import run_sweep
+from support import EXAMPLES, run_cli
+
+
+@pytest.fixture(scope="module")
+def sweep_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "sweep"
+    spec = {
+        "name": "report-demo",
+        "base": str(EXAMPLES / "p2p_lossy.yaml"),
+        "grid": {"links[0].loss.per": [0, 0.02], "flows[0].transport.cc": ["reno", "cubic"]},
+        # A third parameter whose values are strings: a table column, but no axis to plot against.
+        "zip": {"duration": ["10s", "20s"]},
+        "seeds": 2,
+    }
+    outcome = run_sweep(spec, out, workers=2, quiet=True)
+    assert outcome.ok, outcome.failures
+    return out
+
+
+def test_a_sweep_report_has_its_tables_and_embedded_figures(sweep_folder: Path) -> None:
+    result = run_cli("report", sweep_folder)
+    assert result.returncode == 0, result.stderr
+    page = (sweep_folder / "report.html").read_text(encoding="utf-8")
+    assert "<h1>Sweep report-demo</h1>" in page
+    assert "16 runs in the spec: 16 done, 0 failed" in page
+    # One row per parameter point and flow: 2 x 2 x 2 points, one flow each.
+    table = page.split("<h2>Goodput per flow</h2>", 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr>") == 1 + 8
+    # Goodput over time for the first 6 points, goodput against the (numeric) loss rate, a CDF.
+    assert page.count("data:image/png;base64,") == 6 + 1 + 1
+    assert "Goodput over time is drawn for the first 6 of 8 parameter points" in page
+    assert "not an airtcp" not in page
+    # Nothing fetched from elsewhere: the page works offline.
+    assert not re.search(r"(src|href)=\"(https?:|//)", page)
+
+
+def test_a_failed_run_is_listed_in_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    spec = {
+        "name": "with-failure",
+        "base": str(EXAMPLES / "p2p_lossy.yaml"),
+        "grid": {"links[0].loss.per": [0, 2.0]},
+        "seeds": 1,
+        "zip": {"duration": ["5s"]},
+    }
+    assert not run_sweep(spec, out, workers=1, quiet=True).ok
+    result = run_cli("report", out)
+    assert result.returncode == 0, result.stderr
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Failed runs</h2>" in page
+    assert "links[0].loss.per" in page.split("<h2>Failed runs</h2>", 1)[1]

@@ -1,0 +1,78 @@
+"""`airtcp reproduce`: the registry, the validation reproduction run end to end in its quick form,
+resuming, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from airtcp.errors import ScenarioError
+from airtcp.papers import registry
+from airtcp.papers.validation import bianchi_throughput_bps
+from airtcp.reproduce import reproduce
+from support import run_cli
+
+
+def test_the_registry_lists_the_validation_reproduction() -> None:
+    found = registry()
+    assert "validation" in found
+    result = run_cli("reproduce", "--list")
+    assert result.returncode == 0, result.stderr
+    assert "validation:" in result.stdout
+
+
+def test_bianchi_closed_form_matches_the_published_saturation_figures() -> None:
+    # The Rust saturation test prints these model values (kb/s); the two implementations agree.
+    assert bianchi_throughput_bps(1, False) / 1e3 == pytest.approx(1561.3, abs=0.1)
+    assert bianchi_throughput_bps(20, False) / 1e3 == pytest.approx(1266.0, abs=0.1)
+    assert bianchi_throughput_bps(5, True) / 1e3 == pytest.approx(1416.6, abs=0.1)
+
+
+def test_an_unknown_paper_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli("reproduce", "999", "--quick", "--out", out)
+    assert result.returncode == 2
+    assert "error: PAPER: no reproduction '999'" in result.stderr
+    assert "validation" in result.stderr
+    assert not out.exists()
+
+
+def test_quick_validation_reproduces_its_targets_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "repro"
+    result = run_cli("reproduce", "validation", "--quick", "--out", out, "--workers", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"report: {out / 'report.html'}" in result.stdout
+    record = json.loads((out / "validation" / "reproduction.json").read_text(encoding="utf-8"))
+    assert record["quick"] is True and record["analysis_error"] is None
+    targets = record["targets"]
+    # Five loss rates against ns-3, eight DCF cases against Bianchi; every row within tolerance.
+    assert len(targets) == 13
+    missed = [t for t in targets if not t["ok"]]
+    assert not missed, missed
+    assert all(t["n"] >= 1 and t["airtcp"] is not None for t in targets)
+    for figure in record["figures"]:
+        png = out / "validation" / figure["png"]
+        assert png.read_bytes()[:4] == b"\x89PNG"
+        assert png.with_suffix(".svg").is_file()
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Published vs airtcp" in page and "1896.8" in page
+    assert page.count("data:image/png;base64,") == len(record["figures"]) == 3
+    # Again: nothing is recomputed, the tables and the report are rebuilt.
+    again = reproduce("validation", out, quick=True, quiet=True)
+    assert again.executed_runs == 0 and again.skipped_runs == 23 and again.ok
+
+
+def test_a_folder_of_another_form_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "repro"
+    assert reproduce("validation", out, quick=True, quiet=True).ok
+    with pytest.raises(ScenarioError, match="holds a different sweep"):
+        reproduce("validation", out, quick=False, quiet=True)
+
+
+def test_report_of_a_folder_that_is_no_experiment_exits_2(tmp_path: Path) -> None:
+    result = run_cli("report", tmp_path)
+    assert result.returncode == 2
+    assert "error: DIR:" in result.stderr
+    assert not (tmp_path / "report.html").exists()
