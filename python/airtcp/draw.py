@@ -35,10 +35,10 @@ USAGE_COLOUR = "#ff7f0e"
 RANGE_COLOUR = "#3a6ea5"
 WIRED_STYLE = {"color": "#333333", "linewidth": 1.6, "linestyle": "-"}
 DOWNLINK_STYLE = {"color": "#7b3294", "linewidth": 1.4, "linestyle": "-."}
-RADIO_COLOURS = ("#b0b0b0", "#6baed6", "#74c476", "#fd8d3c", "#9e9ac8", "#e7969c")
+RADIO_COLOURS = ("#a8a8a8", "#a6761d", "#1b9e77", "#7570b3", "#e6ab02", "#666666")
 RADIO_LINESTYLES = ("-", "--", "-.", ":")
 USAGE_MAX_WIDTH = 10.0  # points, for the most used link
-USAGE_MIN_WIDTH = 0.6  # points: a link used at all stays visible
+USAGE_MIN_WIDTH = 0.5  # points: a link used at all stays visible
 
 # The schematic grid of nodes without positions (arbitrary units).
 COLUMN_GAP = 2.0
@@ -91,13 +91,16 @@ class Usage:
     amounts: dict[Edge, float]
     source: Path
 
-    def unit(self) -> str:
-        kinds = {edge.kind == "radio" for edge in self.amounts}
-        if kinds == {True}:
-            return "MAC attempts"
-        if kinds == {False}:
-            return "packets sent"
-        return "MAC attempts (radio) or packets sent (wired)"
+    def groups(self) -> list[tuple[str, dict[Edge, float]]]:
+        """The used edges by what their amount counts: MAC attempts on radio links, packets on
+        wired links and downlinks. Each group gets its own width scale, since a wired link's
+        packets and a radio link's attempts are not comparable."""
+        groups: list[tuple[str, dict[Edge, float]]] = []
+        for unit, radio in (("MAC attempts", True), ("packets sent", False)):
+            part = {e: amount for e, amount in self.amounts.items() if amount > 0 and (e.kind == "radio") == radio}
+            if part:
+                groups.append((unit, part))
+        return groups
 
 
 # --- The layout -------------------------------------------------------------------------------
@@ -351,7 +354,7 @@ def draw_scenario(scenario: Scenario, out: str | Path, *, run_dir: str | Path | 
     usage = read_usage(run_dir, layout) if run_dir is not None else None
     plt = _pyplot()
     limits = _limits(layout)
-    fig, ax = plt.subplots(figsize=_figure_size(limits))
+    fig, ax = plt.subplots(figsize=_figure_size(limits, layout.schematic))
     try:
         _Drawing(ax, layout, usage, limits).draw()
         return _save(fig, _stem(out))
@@ -373,7 +376,6 @@ class _Limits(NamedTuple):
     x1: float
     y0: float
     y1: float
-    span: float  # the nodes' extent, which sets offsets and paddings
 
 
 def _limits(layout: Layout) -> _Limits:
@@ -386,14 +388,15 @@ def _limits(layout: Layout) -> _Limits:
     reach = 0.0 if layout.schematic else _reach(layout.radio, _span([layout.xy[n] for n in layout.placed]))
     pad = 0.6 * ROW_GAP if layout.schematic else max(0.06 * max(span, reach), 1.0)
     grow = reach + pad
-    return _Limits(min(xs) - grow, max(xs) + grow, min(ys) - grow, max(ys) + grow, span or 1.0)
+    return _Limits(min(xs) - grow, max(xs) + grow, min(ys) - grow, max(ys) + grow)
 
 
-def _figure_size(limits: _Limits) -> tuple[float, float]:
+def _figure_size(limits: _Limits, schematic: bool) -> tuple[float, float]:
     """Inches: the drawn area at its true aspect, at most 7.5 in on a side; the legend sits
-    outside on the right and the saved image is cropped to what is drawn."""
+    outside on the right and the saved image is cropped to what is drawn. A schematic layout
+    gets at most 1.2 in per grid step: its units mean nothing, and two nodes need no full page."""
     width, height = limits.x1 - limits.x0, limits.y1 - limits.y0
-    scale = min(7.5 / width, 7.5 / height)
+    scale = min(7.5 / width, 7.5 / height, 1.2 if schematic else math.inf)
     return max(width * scale, 3.0) + 1.0, max(height * scale, 2.0) + 1.0
 
 
@@ -411,9 +414,9 @@ class _Drawing:
         self.limits = limits
         self.legend: list[tuple[Any, str]] = []
         self.notes: list[str] = []
-        # Several edges between one pair (two channels, a downlink beside its uplink) are drawn
-        # side by side, this far apart (data units).
-        self.gap = 0.012 * limits.span
+        # Several edges between one pair (two channels, a downlink beside its uplink), and routes
+        # beside their links, are drawn side by side, this far apart (data units).
+        self.gap = 0.01 * max(limits.x1 - limits.x0, limits.y1 - limits.y0)
 
     def draw(self) -> None:
         self._draw_ranges()
@@ -500,36 +503,38 @@ class _Drawing:
         return styles
 
     def _draw_usage(self, usage: Usage) -> None:
-        """Each used link as a translucent band whose width is proportional to its use."""
+        """Each used link as a translucent band whose width is proportional to its use (radio and
+        wired links on separate scales, each with its legend entry)."""
         from matplotlib.collections import LineCollection
         from matplotlib.lines import Line2D
 
-        used = {edge: amount for edge, amount in usage.amounts.items() if amount > 0}
         self.notes.append(f"link usage from the run in {usage.source}")
-        if not used:
+        groups = usage.groups()
+        if not groups:
             self.notes.append("the run used no link")
-            return
-        most = max(used.values())
-        edges = sorted(used, key=used.__getitem__, reverse=True)  # thin bands on top of wide ones
-        widths = [max(USAGE_MAX_WIDTH * used[edge] / most, USAGE_MIN_WIDTH) for edge in edges]
-        self.ax.add_collection(
-            LineCollection([self._segment(edge) for edge in edges], linewidths=widths, colors=USAGE_COLOUR,
-                           alpha=0.45, capstyle="round", zorder=3)
-        )
-        self.legend.append((
-            Line2D([], [], color=USAGE_COLOUR, alpha=0.45, linewidth=USAGE_MAX_WIDTH, solid_capstyle="butt"),
-            f"link usage: width \u221d {usage.unit()}, both directions (widest {most:,.0f})",
-        ))
+        for unit, used in groups:
+            most = max(used.values())
+            edges = sorted(used, key=used.__getitem__, reverse=True)  # thin bands over wide ones
+            widths = [max(USAGE_MAX_WIDTH * used[edge] / most, USAGE_MIN_WIDTH) for edge in edges]
+            self.ax.add_collection(
+                LineCollection([self._segment(edge) for edge in edges], linewidths=widths, colors=USAGE_COLOUR,
+                               alpha=0.45, capstyle="round", zorder=3)
+            )
+            self.legend.append((
+                Line2D([], [], color=USAGE_COLOUR, alpha=0.45, linewidth=USAGE_MAX_WIDTH, solid_capstyle="butt"),
+                f"link usage: width \u221d {unit}, both directions (widest {most:,.0f})",
+            ))
 
     def _draw_flows(self) -> None:
-        """Each flow's route as arrows hop by hop, shifted a little per flow so shared hops show
-        every flow; flows without a known route get their two ends ringed instead."""
+        """Each flow's route as arrows hop by hop, beside the link it crosses (which stays visible)
+        and a little further out for each other flow on that hop; flows without a known route get
+        their two ends marked instead."""
         flows = self.layout.flows
+        ranks = self._hop_ranks()
         for i, flow in enumerate(flows):
             colour = FLOW_COLOURS[i % len(FLOW_COLOURS)]
-            shift = (i - (len(flows) - 1) / 2) * self.gap
             if flow["route"]:
-                label = self._draw_route(flow["route"], colour, shift)
+                label = self._draw_route(flow["route"], colour, [ranks[(i, hop)] for hop in _hops(flow["route"])])
             else:
                 label = self._draw_ends(flow, colour)
             if i < MAX_FLOW_ENTRIES:
@@ -538,14 +543,26 @@ class _Drawing:
             from matplotlib.lines import Line2D
 
             self.legend.append((Line2D([], [], linestyle="none"), f"\u2026 and {len(flows) - MAX_FLOW_ENTRIES} more flows"))
-        if any(not flow["route"] for flow in flows) and self.layout.routing_at_run_time and self.usage is None:
-            self.notes.append("routes found at run time: pass --run DIR for link usage")
+        if any(not flow["route"] for flow in flows):
+            self.notes.append("flows without a route: source circled, destination boxed")
+            if self.layout.routing_at_run_time and self.usage is None:
+                self.notes.append("routes found at run time: pass --run DIR for link usage")
 
-    def _draw_route(self, route: Sequence[str], colour: str, shift: float) -> str:
+    def _hop_ranks(self) -> dict[tuple[int, tuple[str, str]], int]:
+        """(flow index, hop) -> how many flows crossed that pair of nodes before it."""
+        count: dict[frozenset[str], int] = defaultdict(int)
+        ranks: dict[tuple[int, tuple[str, str]], int] = {}
+        for i, flow in enumerate(self.layout.flows):
+            for hop in _hops(flow["route"] or []):
+                ranks[(i, hop)] = count[frozenset(hop)]
+                count[frozenset(hop)] += 1
+        return ranks
+
+    def _draw_route(self, route: Sequence[str], colour: str, ranks: Sequence[int]) -> str:
         from matplotlib.patches import FancyArrowPatch
 
-        for u, v in zip(route, route[1:]):
-            start, end = self._shifted(u, v, shift)
+        for (u, v), rank in zip(_hops(route), ranks):
+            start, end = self._shifted(u, v, (rank + 1) * self.gap)
             self.ax.add_patch(
                 FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=11, linewidth=1.8, color=colour,
                                 shrinkA=5, shrinkB=6, zorder=4)
@@ -640,6 +657,10 @@ class _Drawing:
             return (ux, uy), (vx, vy)
         nx, ny = -(by - ay) / length * shift, (bx - ax_) / length * shift
         return (ux + nx, uy + ny), (vx + nx, vy + ny)
+
+
+def _hops(route: Sequence[str]) -> list[tuple[str, str]]:
+    return list(zip(route, route[1:]))
 
 
 def _plural(style: Mapping[str, Any]) -> dict[str, Any]:

@@ -323,7 +323,8 @@ def _with_ci(mean: Any, half: Any) -> str:
         return "-"
     text = _value(mean)
     if isinstance(half, (int, float)) and not math.isnan(half):
-        text += f" ± {half:.2g}"
+        # Two significant digits, never in exponent notation (1.2e+02 -> 120).
+        text += f" ± {float(f'{half:.2g}'):g}"
     return text
 
 

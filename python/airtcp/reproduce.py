@@ -140,7 +140,7 @@ def format_targets(rows: Sequence[dict[str, object]]) -> str:
         ci = row.get("ci95")
         value = "-" if airtcp is None else (f"{airtcp:.4g}" if isinstance(airtcp, float) else str(airtcp))
         if isinstance(ci, float):
-            value += f" +- {ci:.2g}"
+            value += f" ± {float(f'{ci:.2g}'):g}"
         verdict = {True: "ok", False: "MISSED", None: "see note"}[row.get("ok")]  # type: ignore[index]
         lines.append(f"  {row['what']}: published {row['published']} {row['unit']}, airtcp {value} [{verdict}]")
     return "\n".join(lines)

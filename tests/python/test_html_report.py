@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from airtcp.reproduce import reproduce
 from airtcp.sweep import run_sweep
+from browser_check import check_page, chromium  # noqa: F401 - chromium is a fixture
 from support import EXAMPLES, run_cli
 
 
@@ -59,3 +61,23 @@ def test_a_failed_run_is_listed_in_the_report(tmp_path: Path) -> None:
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h2>Failed runs</h2>" in page
     assert "links[0].loss.per" in page.split("<h2>Failed runs</h2>", 1)[1]
+
+
+def test_the_sweep_report_renders_in_chromium(sweep_folder: Path, chromium: str) -> None:
+    run_cli("report", sweep_folder).check_returncode()
+    check = check_page(sweep_folder / "report.html", screenshot=sweep_folder / "report.png")
+    assert check.ok, check.problems()
+    assert check.console_errors == []
+    figures = [image for image in check.images if image["kind"] == "img"]
+    assert len(figures) == 8 and not check.broken_images
+    assert check.title == "Sweep report-demo"
+
+
+def test_the_reproduction_report_renders_in_chromium(tmp_path: Path, chromium: str) -> None:
+    out = tmp_path / "repro"
+    assert reproduce("validation", out, quick=True, quiet=True).ok
+    for page in (out / "report.html", out / "validation" / "report.html"):
+        check = check_page(page, screenshot=page.with_suffix(".png"))
+        assert check.ok, check.problems()
+        assert len([image for image in check.images if image["kind"] == "img"]) == 3
+        assert page.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"

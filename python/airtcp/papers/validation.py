@@ -144,7 +144,7 @@ def _analyse_p2p(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list
         targets.append(Target(
             section="TCP vs ns-3", what=f"NewReno goodput, PER {per:g}", published=reference, unit="kb/s",
             airtcp=mean / 1e3 if n else None, ci95=half / 1e3 if n > 1 else None, n=n,
-            tolerance=f"+-{P2P_TOLERANCE:.0%}",
+            tolerance=f"±{P2P_TOLERANCE * 100:.0f} %",
             ok=_within(mean / 1e3, reference, P2P_TOLERANCE) if n else False,
         ))
     vs_loss = plot_metric_vs_parameter(
@@ -184,7 +184,7 @@ def _analyse_dcf(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list
             targets.append(Target(
                 section="802.11b DCF vs Bianchi", what=f"saturation throughput, {access}, N = {senders}",
                 published=round(model, 1), unit="kb/s", airtcp=mean / 1e3 if n else None,
-                ci95=half / 1e3 if n > 1 else None, n=n, tolerance=f"+-{DCF_TOLERANCE:.0%}",
+                ci95=half / 1e3 if n > 1 else None, n=n, tolerance=f"±{DCF_TOLERANCE * 100:.0f} %",
                 ok=_within(mean / 1e3, model, DCF_TOLERANCE) if n else False,
                 note="closed-form model, not a measurement",
             ))
