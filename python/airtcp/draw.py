@@ -417,6 +417,11 @@ class _Drawing:
         # Several edges between one pair (two channels, a downlink beside its uplink), and routes
         # beside their links, are drawn side by side, this far apart (data units).
         self.gap = 0.01 * max(limits.x1 - limits.x0, limits.y1 - limits.y0)
+        # The edges between each pair of nodes: the layout's, then any only the run used (a link
+        # beyond the mean range that fading let through).
+        self.pairs: dict[tuple[str, str], list[Edge]] = defaultdict(list)
+        for edge in dict.fromkeys([*layout.edges, *(usage.amounts if usage else ())]):
+            self.pairs[(edge.a, edge.b)].append(edge)
 
     def draw(self) -> None:
         self._draw_ranges()
@@ -637,14 +642,9 @@ class _Drawing:
 
     def _segment(self, edge: Edge) -> list[tuple[float, float]]:
         """The edge's line, shifted sideways when its pair has several edges."""
-        variants = self._variants(edge)
+        variants = self.pairs[(edge.a, edge.b)]
         shift = (variants.index(edge) - (len(variants) - 1) / 2) * self.gap * 1.5
         return list(self._shifted(edge.a, edge.b, shift))
-
-    def _variants(self, edge: Edge) -> list[Edge]:
-        """The edges between the same two nodes (the layout's, then any only the run used)."""
-        known = list(self.layout.edges) + list(self.usage.amounts if self.usage else [])
-        return list(dict.fromkeys(e for e in known if (e.a, e.b) == (edge.a, edge.b)))
 
     def _shifted(self, u: str, v: str, shift: float) -> tuple[tuple[float, float], tuple[float, float]]:
         """u and v moved `shift` to the side of the line between them. The side is taken from the

@@ -115,8 +115,13 @@ class _Progress:
         self.last_line = now
         elapsed = now - self.started
         eta = f"{elapsed / executed * pending:.0f}s" if executed else "?"
-        line = f"runs {done}/{self.total} done, {failed} failed, ETA {eta}"
+        line = f"{self.bar(done + failed)} runs {done}/{self.total} done, {failed} failed, ETA {eta}"
         print(("\r" if self.tty else "") + line, end="" if self.tty else "\n", file=sys.stderr, flush=True)
+
+    def bar(self, finished: int, width: int = 24) -> str:
+        """`[#########---------------]`: the share of runs finished (done or failed)."""
+        filled = width * finished // self.total if self.total else width
+        return "[" + "#" * filled + "-" * (width - filled) + "]"
 
     def close(self) -> None:
         if not self.quiet and self.tty:

@@ -171,3 +171,13 @@ def test_an_unreachable_cluster_is_bad_input(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert "error: --cluster: cannot reach tcp://127.0.0.1:9" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_progress_bar_shows_the_share_of_finished_runs() -> None:
+    from airtcp.sweep import _Progress
+
+    progress = _Progress(total=12, quiet=True)
+    assert progress.bar(0, width=12) == "[------------]"
+    assert progress.bar(5, width=12) == "[#####-------]"
+    assert progress.bar(12, width=12) == "[############]"
+    assert _Progress(total=0, quiet=True).bar(0, width=4) == "[####]"
