@@ -49,6 +49,11 @@ SetOption = Annotated[
     ),
 ]
 
+WorkersOption = Annotated[
+    Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
+]
+ClusterOption = Annotated[Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")]
+
 
 def _bad_input(error: ScenarioError) -> NoReturn:
     for line in error.lines():
@@ -209,12 +214,8 @@ def draw(
 def sweep(
     spec: Annotated[Path, typer.Argument(help="Sweep spec (YAML).", show_default=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Experiment directory (created, or resumed).")],
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
-    ] = None,
-    cluster: Annotated[
-        Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")
-    ] = None,
+    workers: WorkersOption = None,
+    cluster: ClusterOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
 ) -> None:
     """Run a parameter sweep into --out; run it again to finish or retry what is missing.
@@ -267,12 +268,8 @@ def reproduce(
         Optional[Path],
         typer.Option("--out", "-o", help="Output folder (default out/reproduce, or out/reproduce-quick with --quick)."),
     ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
-    ] = None,
-    cluster: Annotated[
-        Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")
-    ] = None,
+    workers: WorkersOption = None,
+    cluster: ClusterOption = None,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
 ) -> None:

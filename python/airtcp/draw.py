@@ -181,7 +181,7 @@ def _row_below(
         return {}
     xs = [x for x, _ in placed.values()]
     ys = [y for _, y in placed.values()]
-    span = _span(placed.values()) or 100.0
+    span = _span(placed.values()) or 100.0  # one placed node: any sensible spacing will do
     y = min(ys) - reach - 0.25 * span
     left, right = min(xs), max(xs)
     if len(names) == 1 or right == left:
@@ -242,6 +242,7 @@ def _depths(names: Sequence[str], neighbours: Mapping[str, list[str]], sources: 
 def _barycentre(
     name: str, neighbours: Mapping[str, list[str]], row: Mapping[str, int], depth: Mapping[str, int], column: int
 ) -> float:
+    """Mean row of the node's neighbours in `column` (inf without any: it goes last)."""
     rows = [row[n] for n in neighbours.get(name, []) if depth[n] == column and n in row]
     return sum(rows) / len(rows) if rows else math.inf
 
@@ -261,9 +262,13 @@ def read_usage(run_dir: str | Path, layout: Layout) -> Usage:
     links = _read_table(directory, "links", ("from", "to", "attempts"))
     queues = _read_table(directory, "queues", ("queue", "transmitted"))
     amounts: dict[Edge, float] = defaultdict(float)
+    channels: dict[tuple[str, str], int | None] = {}
+    for e in layout.edges:
+        if e.kind == "radio":
+            channels.setdefault((e.a, e.b), e.channel)
     for end_from, end_to, attempts in zip(links["from"], links["to"], links["attempts"]):
         if attempts:
-            edge = _radio_edge(str(end_from), str(end_to), layout, directory)
+            edge = _radio_edge(str(end_from), str(end_to), layout, channels, directory)
             amounts[edge] += float(attempts)
     wired = _queue_edges(layout)
     for queue, transmitted in zip(queues["queue"], queues["transmitted"]):
@@ -296,19 +301,22 @@ def _read_table(directory: Path, name: str, columns: Sequence[str]) -> dict[str,
     return {column: table.column(column).to_pylist() for column in columns}
 
 
-def _radio_edge(end_from: str, end_to: str, layout: Layout, directory: Path) -> Edge:
+def _radio_edge(
+    end_from: str, end_to: str, layout: Layout, channels: Mapping[tuple[str, str], int | None], directory: Path
+) -> Edge:
     """The edge of a links.parquet row. Ends of multi-radio nodes carry the radio's channel
-    (`n2 ch6`); when neither does, both nodes have one radio and share one channel."""
+    (`n2 ch6`); when neither does, both nodes have one radio and share one channel, which
+    `channels` (pair in node order -> channel of its radio link) gives."""
     u, channel_u = _radio_end(end_from, layout, directory)
     v, channel_v = _radio_end(end_to, layout, directory)
-    channel = channel_u if channel_u is not None else channel_v
-    if channel is None:
-        a, b = sorted((u, v), key=layout.order.__getitem__)
-        channel = next((e.channel for e in layout.edges if (e.a, e.b, e.kind) == (a, b, "radio")), None)
-    return layout.edge(u, v, "radio", channel)
+    edge = layout.edge(u, v, "radio", channel_u if channel_u is not None else channel_v)
+    if edge.channel is None:
+        edge = edge._replace(channel=channels.get((edge.a, edge.b)))
+    return edge
 
 
 def _radio_end(end: str, layout: Layout, directory: Path) -> tuple[str, int | None]:
+    """A node name of links.parquet as (node, channel of its radio if the name says)."""
     if end in layout.order:
         return end, None
     match = _CHANNEL_SUFFIX.match(end)
@@ -398,6 +406,12 @@ def _figure_size(limits: _Limits, schematic: bool) -> tuple[float, float]:
     width, height = limits.x1 - limits.x0, limits.y1 - limits.y0
     scale = min(7.5 / width, 7.5 / height, 1.2 if schematic else math.inf)
     return max(width * scale, 3.0) + 1.0, max(height * scale, 2.0) + 1.0
+
+
+def _plain(text: str) -> str:
+    """User text (names, ids, paths) as literal text: an even number of `$` would otherwise make
+    matplotlib typeset it as mathematics, and fail on some."""
+    return text.replace("$", r"\$")
 
 
 def _range_label(metres: float) -> str:
@@ -513,7 +527,7 @@ class _Drawing:
         from matplotlib.collections import LineCollection
         from matplotlib.lines import Line2D
 
-        self.notes.append(f"link usage from the run in {usage.source}")
+        self.notes.append(_plain(f"link usage from the run in {usage.source}"))
         groups = usage.groups()
         if not groups:
             self.notes.append("the run used no link")
@@ -543,11 +557,12 @@ class _Drawing:
             else:
                 label = self._draw_ends(flow, colour)
             if i < MAX_FLOW_ENTRIES:
-                self.legend.append((self._flow_handle(colour, bool(flow["route"])), f"{flow['id']}: {label}"))
+                self.legend.append((self._flow_handle(colour, bool(flow["route"])), _plain(f"{flow['id']}: {label}")))
         if len(flows) > MAX_FLOW_ENTRIES:
             from matplotlib.lines import Line2D
 
-            self.legend.append((Line2D([], [], linestyle="none"), f"\u2026 and {len(flows) - MAX_FLOW_ENTRIES} more flows"))
+            more = len(flows) - MAX_FLOW_ENTRIES
+            self.legend.append((Line2D([], [], linestyle="none"), f"\u2026 and {more} more flows"))
         if any(not flow["route"] for flow in flows):
             self.notes.append("flows without a route: source circled, destination boxed")
             if self.layout.routing_at_run_time and self.usage is None:
@@ -607,9 +622,9 @@ class _Drawing:
         named = [n for n in layout.order if not many or n in ends]
         fontsize = 9 if len(layout.order) <= 20 else 7
         for name in named:
-            self.ax.annotate(name, layout.xy[name], xytext=(4, 4), textcoords="offset points", fontsize=fontsize,
-                             zorder=6, bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none",
-                                             "alpha": 0.7})
+            self.ax.annotate(_plain(name), layout.xy[name], xytext=(4, 4), textcoords="offset points",
+                             fontsize=fontsize, zorder=6,
+                             bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
         if many:
             self.notes.append(f"{len(layout.order)} nodes: only the ends of flows are named")
         unplaced = [n for n in layout.order if n not in layout.placed]
@@ -621,7 +636,7 @@ class _Drawing:
         ax.set_xlim(limits.x0, limits.x1)
         ax.set_ylim(limits.y0, limits.y1)
         ax.set_aspect("equal", adjustable="box")
-        ax.set_title(self.layout.name)
+        ax.set_title(_plain(self.layout.name))
         if self.layout.schematic:
             ax.set_xlabel("schematic layout (no positions)")
             ax.set_xticks([])

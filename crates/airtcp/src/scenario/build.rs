@@ -93,7 +93,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
             let loss = loss_process(cfg.seed, i, dir, l.loss.as_ref())?;
             channels.push(Channel {
-                name: format!("{}->{}", cfg.nodes[from as usize], cfg.nodes[to as usize]),
+                name: format!("{}->{}", names[from as usize], names[to as usize]),
                 from,
                 to,
                 rate_bps: l.rate,
