@@ -97,6 +97,7 @@ __all__ = [
     "LinkErrorConfig",
     "StaticRouting",
     "AodvRouting",
+    "BackpressureRouting",
     "RoutingConfig",
     "DOT11B_RATES",
     "placed_node_names",
@@ -819,7 +820,30 @@ class AodvRouting(_Model):
     local_repair: bool = True
 
 
-RoutingConfig = Annotated[Union[StaticRouting, AodvRouting], Field(discriminator="kind")]
+class BackpressureRouting(_Model):
+    """Backpressure forwarding (paper 000; docs/backpressure.md): flow and next hop chosen at every
+    transmit opportunity from per-flow queue differentials."""
+
+    kind: Literal["backpressure"]
+    # classical: U_i - U_j; tcp_aware: max{K, U_i} - U_j (paper 000 eq. 2).
+    differential: Literal["classical", "tcp_aware"] = "tcp_aware"
+    # K of eq. (2); absent: B_i / |S_i| (§4.1.4).
+    k: Optional[Annotated[float, Field(ge=0, allow_inf_nan=False)]] = None
+    # T: the interval of the link loss estimate and of "flows passing through".
+    estimate_interval: PositiveDuration = 1_000_000_000
+    # A node that has sent no report for this long while its queues changed sends a control packet.
+    report_idle: PositiveDuration = 100_000_000
+    # closer: only neighbours nearer (in hops) to the destination; any: every neighbour.
+    next_hops: Literal["any", "closer"] = "closer"
+
+    @model_validator(mode="after")
+    def _k_only_when_tcp_aware(self) -> "BackpressureRouting":
+        if self.k is not None and self.differential == "classical":
+            raise ValueError("k: K belongs to the tcp_aware differential; classical backpressure has none")
+        return self
+
+
+RoutingConfig = Annotated[Union[StaticRouting, AodvRouting, BackpressureRouting], Field(discriminator="kind")]
 
 
 # --- Base-station downlink (papers 002, 004) --------------------------------------------------
@@ -1138,6 +1162,8 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         yield from _downlink_problems(downlink, directory, missing, neighbours)
         if isinstance(scenario.routing, AodvRouting):
             yield "routing.kind", "aodv routes over radios only; this scenario has a downlink (use static)"
+        if isinstance(scenario.routing, BackpressureRouting):
+            yield "routing.kind", "backpressure forwards over radios only; this scenario has a downlink"
 
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"

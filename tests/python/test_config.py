@@ -459,6 +459,9 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "ErrorProcessConfig::Bimodal": _untagged(explicit["link_errors"][0]["error"]),
         "RoutingConfig::Static": _untagged(chain["routing"]),
         "RoutingConfig::Aodv": _untagged(_wireless("grid")["routing"]),
+        "RoutingConfig::Backpressure": _untagged(
+            to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure, k: 10}"]))["routing"]
+        ),
         "DownlinkConfig": downlink,
         "DownlinkUserConfig": downlink["users"][1],
         "CubicParams": _cc_params("cubic", "{c: 0.3, fast_convergence: false}"),
@@ -522,6 +525,8 @@ def test_kind_tags_match_the_core() -> None:
         "RoutingConfig": config.RoutingConfig,
         "UtilityConfig": config.UtilityConfig,
         "RouteMetric": config.StaticRouting.model_fields["metric"].annotation,
+        "BpDifferentialConfig": config.BackpressureRouting.model_fields["differential"].annotation,
+        "BpNextHopsConfig": config.BackpressureRouting.model_fields["next_hops"].annotation,
         "AmcConfig": config.AmcConfig,
         "SlotFadingConfig": config.SlotFadingConfig,
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
@@ -651,6 +656,8 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("LinkConfig", {"from", "to", "rate", "delay", "loss"}, wired["links"][0]),
         ("LinkConfig", {"from", "to", "rate", "delay"}, to_core_dict(load_scenario(minimal_scenario()))["links"][0]),
         ("LossConfig::Bernoulli", {"per"}, wired["links"][0]["loss"]),
+        ("RoutingConfig::Backpressure", set(),
+         to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure}"]))["routing"]),
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
         ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
         ("AppConfig::Bulk", set(), wired["flows"][0]["app"]),

@@ -5,6 +5,7 @@
 //! random streams. Entry point: [`simulate`] (or [`simulate_json`] for the JSON contract).
 
 pub mod app;
+pub mod coding;
 pub mod link;
 pub mod mac;
 pub mod metrics;

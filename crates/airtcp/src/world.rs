@@ -56,6 +56,8 @@ pub enum Event {
     Slot,
     /// A packet served by the downlink reaches its user (user index, packet).
     DownlinkArrive(u32, PacketId),
+    /// A radio's periodic backpressure report check.
+    BackpressureTick(u32),
 }
 
 /// Which of a flow's timers.
@@ -317,6 +319,10 @@ impl World {
             Event::NodeDown(node) => self.net.node_down(node),
             Event::Slot => self.net.on_slot(),
             Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),
+            Event::BackpressureTick(r) => {
+                self.net.backpressure_tick(r);
+                self.net.process_upcalls();
+            }
         }
         // In arrival order; delivering may originate packets but never completes another
         // arrival at the same instant, yet index so that it would still be handled.

@@ -20,7 +20,11 @@ fn a_wired_gateway_reaches_the_mesh_through_a_placed_node() {
     });
     let r = run(&v);
     // The wired hop's queues are named after both ends, the placed one included.
-    assert!(r.queues.iter().any(|q| q.queue == "gw->n0"), "{:?}", r.queues);
+    assert!(
+        r.queues.iter().any(|q| q.queue == "gw->n0"),
+        "{:?}",
+        r.queues
+    );
     assert!(r.queues.iter().any(|q| q.queue == "n0->gw"));
     // Two radio hops at 2 Mb/s: a few hundred kb/s get through.
     assert!(r.flows[0].goodput_bps > 300e3, "{}", r.flows[0].goodput_bps);

@@ -7,6 +7,8 @@
 //! MAC pulls at its next transmit opportunity.
 
 pub mod aodv;
+pub mod backpressure;
+mod bp_forwarding;
 pub mod cellular;
 pub mod on_demand;
 pub mod paths;
@@ -63,6 +65,12 @@ impl Network {
     /// `node` holds packet `id`, received from neighbour `from` if it came over a radio:
     /// deliver it there, hand it to the routing protocol, or send it on.
     fn receive(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
+        if let crate::sim::packet::Header::BpReport = self.packets.get(id).header {
+            // The report was taken from the frame when it was decoded (`hear_report`).
+            self.delivered += 1;
+            self.packets.remove(id);
+            return;
+        }
         if let crate::sim::packet::Header::Aodv(msg) = self.packets.get(id).header {
             self.delivered += 1;
             self.packets.remove(id);
@@ -82,6 +90,10 @@ impl Network {
 
     /// `node` sends `id` on towards its destination.
     fn forward(&mut self, node: NodeId, id: PacketId) {
+        if self.wireless.bp.is_some() {
+            self.offer_backpressure(node, id);
+            return;
+        }
         if self.aodv.is_some() {
             self.aodv_forward(node, id);
             return;
@@ -185,7 +197,11 @@ impl Network {
             let batch = std::mem::take(&mut self.wireless.upcalls);
             for up in &batch {
                 match *up {
+                    Upcall::Overheard(r, from) => self.hear_report(r, from),
                     Upcall::Received(r, frame) => {
+                        if self.wireless.bp.is_some() {
+                            self.hear_report(r, frame.src);
+                        }
                         let node = self.wireless.radios[r as usize].node;
                         let from = self.wireless.radios[frame.src as usize].node;
                         let Some((id, copy)) = frame.packet else {

@@ -23,6 +23,7 @@
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer};
 use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::net::backpressure::{BpNode, BpShared};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::{FrameId, Phy};
@@ -94,6 +95,9 @@ pub struct RadioState {
     pub timers: [LazyTimer; 3],
     /// The node has failed: the radio neither sends nor receives.
     pub failed: bool,
+    /// Backpressure state, when the scenario forwards by backpressure (the interface queue then
+    /// holds only broadcast control packets, which go first).
+    pub bp: Option<Box<BpNode>>,
 }
 
 struct FrameSlot {
@@ -106,6 +110,9 @@ struct FrameSlot {
 pub enum Upcall {
     /// A data frame arrived at `radio`.
     Received(RadioId, Frame),
+    /// `radio` overheard a data frame of radio `from` addressed to another radio (used for
+    /// backpressure's queue reports).
+    Overheard(RadioId, RadioId),
     /// The fate of a packet `radio` tried to send.
     Status {
         /// The sending radio.
@@ -144,6 +151,8 @@ pub struct Wireless {
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
     pub upcalls: Vec<Upcall>,
+    /// Backpressure's parameters and flows, when the scenario forwards by backpressure.
+    pub bp: Option<BpShared>,
 }
 
 /// The per-call context a DCF acts through.
@@ -160,6 +169,7 @@ struct MacEnv<'a> {
     upcalls: &'a mut Vec<Upcall>,
     fading: &'a Fading,
     seed: u64,
+    bp: Option<&'a BpShared>,
 }
 
 impl MacIo for MacEnv<'_> {
@@ -228,12 +238,30 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn has_pending(&self) -> bool {
-        !self.radio.ifq.is_empty()
+        if !self.radio.ifq.is_empty() {
+            return true;
+        }
+        match (&self.radio.bp, self.bp) {
+            (Some(node), Some(shared)) => node
+                .select(self.events.now(), &shared.params, &shared.commodities)
+                .is_some(),
+            _ => false,
+        }
     }
 
     fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)> {
-        let id = self.radio.ifq.dequeue()?;
-        let p = *self.packets.get(id);
+        let (id, chosen_hop) = match self.radio.ifq.dequeue() {
+            Some(id) => (id, None),
+            None => {
+                let (id, next) = self.pull_backpressure()?;
+                (id, Some(next))
+            }
+        };
+        let mut p = *self.packets.get(id);
+        if let Some(next) = chosen_hop {
+            // Backpressure picks the next hop now; the MAC sends its copy of the packet.
+            p.next_hop = next;
+        }
         let next = if p.next_hop == NodeId::MAX {
             None
         } else {
@@ -266,6 +294,9 @@ impl MacIo for MacEnv<'_> {
         {
             self.radio.neighbor_stats[i].overheard += 1;
         }
+        if self.radio.bp.is_some() {
+            self.upcalls.push(Upcall::Overheard(self.me, frame.src));
+        }
     }
 
     fn deliver(&mut self, frame: &Frame) {
@@ -273,6 +304,11 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn tx_status(&mut self, id: PacketId, next: Option<RadioId>, ok: bool, handed_over: bool) {
+        if let (Some(node), Some(shared), Some(next)) = (&mut self.radio.bp, self.bp, next) {
+            let now = self.events.now();
+            node.packet_outcome(next, ok || handed_over);
+            node.refresh_estimates(now, &shared.params);
+        }
         self.upcalls.push(Upcall::Status {
             radio: self.me,
             next,
@@ -281,6 +317,19 @@ impl MacIo for MacEnv<'_> {
             broadcast: next.is_none(),
             handed_over,
         });
+    }
+}
+
+impl MacEnv<'_> {
+    /// A transmit opportunity under backpressure: the packet and next-hop node of eqs. (2)-(4)
+    /// and §4.1.1, with the node's report recorded for the frame (see `net::backpressure`).
+    fn pull_backpressure(&mut self) -> Option<(PacketId, NodeId)> {
+        let (node, shared) = (self.radio.bp.as_mut()?, self.bp?);
+        let now = self.events.now();
+        let choice = node.select(now, &shared.params, &shared.commodities)?;
+        let taken = node.take(choice);
+        node.reported_at(now);
+        Some(taken)
     }
 }
 
@@ -349,6 +398,7 @@ impl Wireless {
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
+            bp: None,
         }
     }
 
@@ -437,6 +487,7 @@ impl Wireless {
             frames,
             free_frames,
             upcalls,
+            bp,
         } = self;
         let mut env = MacEnv {
             me: r,
@@ -451,6 +502,7 @@ impl Wireless {
             upcalls,
             fading,
             seed: *seed,
+            bp: bp.as_ref(),
         };
         f(&mut macs[r as usize], &mut env)
     }
@@ -587,6 +639,9 @@ impl Wireless {
         let radio = &mut self.radios[r as usize];
         radio.failed = true;
         radio.ifq.remove_where(&mut |_| true, &mut held);
+        if let Some(node) = &mut radio.bp {
+            node.drain(&mut held);
+        }
         held.extend(self.macs[r as usize].abandon());
         held
     }
@@ -601,7 +656,11 @@ impl Wireless {
 
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.
     pub fn count_held(&self) -> u64 {
-        let queued: u64 = self.radios.iter().map(|r| r.ifq.len() as u64).sum();
+        let queued: u64 = self
+            .radios
+            .iter()
+            .map(|r| (r.ifq.len() + r.bp.as_ref().map_or(0, |b| b.len())) as u64)
+            .sum();
         let trying = self.macs.iter().filter(|m| m.holds_packet()).count() as u64;
         queued + trying
     }

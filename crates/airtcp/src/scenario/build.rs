@@ -5,8 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, CcKind, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
-    ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
+    AppConfig, BpDifferentialConfig, BpNextHopsConfig, CcKind, Direction, FlowConfig, LossConfig,
+    QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig, TcpConfig, TransportConfig,
+    UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
@@ -14,11 +15,15 @@ use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
+use crate::net::backpressure::{
+    hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, NextHops,
+};
 use crate::net::cellular::BaseStation;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
+use crate::phy::propagation::dbm_to_mw;
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
@@ -157,6 +162,15 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         RoutingConfig::Static {
             metric: RouteMetric::Etx,
         } => {}
+        RoutingConfig::Backpressure {
+            differential,
+            k,
+            estimate_interval,
+            report_idle,
+            ..
+        } => {
+            check_backpressure(cfg, differential, k, estimate_interval, report_idle)?;
+        }
         RoutingConfig::Aodv { .. } => {
             if !cfg.links.is_empty() {
                 return Err(err(
@@ -206,7 +220,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             RoutingConfig::Aodv { local_repair } => {
                 Some(AodvRouting::new(names.len(), cfg.seed, local_repair))
             }
-            RoutingConfig::Static { .. } => None,
+            RoutingConfig::Static { .. } | RoutingConfig::Backpressure { .. } => None,
         },
         base_station: downlink,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
@@ -320,6 +334,42 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             net.events
                 .schedule(fl.at, EventClass::App, Event::NodeDown(n));
         }
+    }
+
+    if let RoutingConfig::Backpressure {
+        differential,
+        k,
+        estimate_interval,
+        report_idle,
+        next_hops,
+    } = cfg.routing
+    {
+        let radio = cfg
+            .radio
+            .as_ref()
+            .expect("checked: backpressure needs radios");
+        let params = BpParams {
+            differential: match (differential, k) {
+                (BpDifferentialConfig::Classical, _) => Differential::Classical,
+                (BpDifferentialConfig::TcpAware, None) => {
+                    Differential::TcpAware(KRule::BufferShare)
+                }
+                (BpDifferentialConfig::TcpAware, Some(k)) => {
+                    Differential::TcpAware(KRule::Fixed(k))
+                }
+            },
+            buffer: match radio.queue {
+                QueueConfig::Droptail { packets } => packets as usize,
+            },
+            estimate_interval,
+            report_idle,
+            rate_bps: radio.data_rate as f64,
+            next_hops: match next_hops {
+                BpNextHopsConfig::Any => NextHops::Any,
+                BpNextHopsConfig::Closer => NextHops::Closer,
+            },
+        };
+        install_backpressure(&mut net, &edges, &flows, params, radio.rx_threshold);
     }
 
     let traces = Traces {
@@ -702,4 +752,89 @@ fn loss_process(
             }
         }
     })
+}
+
+/// The checks of a backpressure routing block: radios only, and sound parameters.
+fn check_backpressure(
+    cfg: &ScenarioConfig,
+    differential: BpDifferentialConfig,
+    k: Option<f64>,
+    estimate_interval: u64,
+    report_idle: u64,
+) -> Result<(), ConfigError> {
+    if !cfg.links.is_empty() || cfg.downlink.is_some() {
+        return Err(err(
+            "routing.kind",
+            "backpressure forwards over radios only; this scenario has wired links or a downlink",
+        ));
+    }
+    if cfg
+        .radio
+        .as_ref()
+        .is_some_and(|r| !r.node_channels.is_empty())
+    {
+        return Err(err(
+            "radio.node_channels",
+            "backpressure forwards with one radio per node",
+        ));
+    }
+    if let Some(k) = k {
+        if differential == BpDifferentialConfig::Classical {
+            return Err(err(
+                "routing.k",
+                "K belongs to the tcp_aware differential; classical backpressure has none",
+            ));
+        }
+        if !(k.is_finite() && k >= 0.0) {
+            return Err(err(
+                "routing.k",
+                format!("must be a non-negative number, got {k}"),
+            ));
+        }
+    }
+    positive("routing.estimate_interval".into(), estimate_interval)?;
+    positive("routing.report_idle".into(), report_idle)
+}
+
+/// Gives every radio its backpressure state: one commodity per direction of each flow, the
+/// routing links (neighbours whose mean power reaches the receive threshold), hop distances
+/// for tie-breaks, and the periodic report check.
+fn install_backpressure(
+    net: &mut Network,
+    edges: &[Edge],
+    flows: &[Flow],
+    params: BpParams,
+    rx_threshold_dbm: f64,
+) {
+    let nodes = net.node_names.len();
+    let dst: Vec<NodeId> = flows.iter().flat_map(|f| [f.dst, f.src]).collect();
+    let pairs: Vec<(NodeId, NodeId)> = edges
+        .iter()
+        .filter(|e| matches!(e.iface, Iface::Radio(_)))
+        .map(|e| (e.from, e.to))
+        .collect();
+    let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
+    let commodities = Commodities { dst, hops };
+    let rx_mw = dbm_to_mw(rx_threshold_dbm);
+    let first_tick = params.report_idle;
+    let wireless = &mut net.wireless;
+    for r in 0..wireless.radios.len() {
+        let links = wireless.radios[r]
+            .neighbors
+            .iter()
+            .filter(|nb| nb.mean_mw >= rx_mw)
+            .map(|nb| BpLink::new(nb.radio, wireless.radios[nb.radio as usize].node))
+            .collect();
+        let radio = &mut wireless.radios[r];
+        radio.bp = Some(Box::new(BpNode::new(radio.node, links, commodities.len())));
+        net.events.schedule(
+            first_tick,
+            EventClass::Timer,
+            Event::BackpressureTick(r as u32),
+        );
+    }
+    wireless.bp = Some(BpShared {
+        params,
+        commodities,
+    });
 }

@@ -996,6 +996,55 @@ pub enum RoutingConfig {
         #[serde(default = "default_true")]
         local_repair: bool,
     },
+    /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit
+    /// opportunity from per-flow queue differentials (see `net::backpressure`).
+    Backpressure {
+        /// `classical` (U_i - U_j) or `tcp_aware` (eq. 2, max{K, U_i} - U_j).
+        #[serde(default)]
+        differential: BpDifferentialConfig,
+        /// Fixed K of eq. (2); absent: B_i / |S_i| (§4.1.4). Only with `tcp_aware`.
+        #[serde(default)]
+        k: Option<f64>,
+        /// Interval of the link loss estimate and of "flows passing through", ns (paper's T).
+        #[serde(default = "default_bp_estimate_interval")]
+        estimate_interval: u64,
+        /// Idle time after which a node sends its queue report in a control packet, ns.
+        #[serde(default = "default_bp_report_idle")]
+        report_idle: u64,
+        /// Which neighbours a packet may be sent to.
+        #[serde(default)]
+        next_hops: BpNextHopsConfig,
+    },
+}
+
+/// The queue differential of backpressure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BpDifferentialConfig {
+    /// `U_i^s - U_j^s`.
+    Classical,
+    /// `max{K, U_i^s} - U_j^s` (paper 000 eq. 2).
+    #[default]
+    TcpAware,
+}
+
+/// The neighbours backpressure may forward to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BpNextHopsConfig {
+    /// Any neighbour.
+    Any,
+    /// Only neighbours nearer (in hops) to the flow's destination.
+    #[default]
+    Closer,
+}
+
+fn default_bp_estimate_interval() -> u64 {
+    1_000_000_000
+}
+
+fn default_bp_report_idle() -> u64 {
+    100_000_000
 }
 
 impl Default for RoutingConfig {

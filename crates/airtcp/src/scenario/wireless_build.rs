@@ -198,6 +198,7 @@ pub fn build_radios(
                 LazyTimer::default(),
             ],
             failed: false,
+            bp: None,
         });
         macs.push(Dcf::new(r as u32, params));
     }

@@ -30,6 +30,9 @@ pub enum Header {
     },
     /// An AODV control message (sent one hop at a time).
     Aodv(AodvMsg),
+    /// A backpressure queue report in a control packet (broadcast one hop; the report itself
+    /// is the sender's advertised queue vector, see `net::backpressure`).
+    BpReport,
 }
 
 /// A packet in the network.

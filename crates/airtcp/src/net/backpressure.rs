@@ -1,0 +1,683 @@
+//! Backpressure forwarding over 802.11, classical and TCP-aware: paper 000 (Seferoglu & Modiano,
+//! "TCP-Aware Backpressure Routing and Scheduling", IEEE TMC 15(7), 2016), §3 eqs. (2)-(4) and
+//! its implementation on top of the 802.11 MAC, §4.1.1, §4.1.2 and §4.1.4.
+//!
+//! Every node keeps **per-flow queues** `U_i^s` at the network layer, sharing one buffer of `B_i`
+//! packets (the radio's queue size; 100 in the paper). A "flow" here is one direction of a
+//! transport flow: a TCP flow's data and its ACKs are two commodities with their own queues,
+//! destinations and reports. When the MAC offers a transmit opportunity (it pulls a packet, the
+//! DCF's pull model), the node picks flow, packet and next hop:
+//!
+//! - for each neighbour `j` the node can decode (the routing links) and each flow `s` with
+//!   packets queued here, the differential of eq. (2), `D_ij^s = max{K, U_i^s} - U_j^s`
+//!   (TCP-aware) or `U_i^s - U_j^s` (classical backpressure), with `U_j^s = 0` when `j` is the
+//!   flow's destination;
+//! - eqs. (3)-(4): `D*_ij = max_s D_ij^s` and the flow `s*_ij` attaining it;
+//! - §4.1.1: the next hop `j* = argmax_j D*_ij R~_ij (1 - p~_ij)`, among links with
+//!   `D*_ij > 0`; the head-of-line packet of `U_i^{s*_ij*}` goes to `j*`. Nothing qualifies: the
+//!   node holds its packets (the MAC is told nothing is pending).
+//!
+//! `U_j^s` is the latest report of `j` heard (§4.1.2): a node's per-flow queue sizes ride on
+//! every data frame it sends and every neighbour that decodes the frame (addressed or overheard)
+//! records them; a node that has sent no data frame for `report_idle` while its queues changed
+//! broadcasts a small control packet with its report. The report is the sender's queue vector
+//! at the moment it took the frame's packet from its queues (or made the control packet).
+//! `p~_ij` is one minus the fraction of MAC attempts to `j` answered during the last complete
+//! interval `T` (`estimate_interval`, footnote 2); `R~_ij` is the link rate, which is the
+//! configured 802.11 data rate on every link (airtcp's DCF has no rate adaptation, so the
+//! average of recent rates is that rate).
+//!
+//! **K** (§4.1.4): `B_i / |S_i|` by default, where `S_i` is the set of flows passing through
+//! node `i`, counted as the flows with packets queued at `i` or seen at `i` within the last
+//! interval `T`; or a fixed value. On **overflow** of the shared buffer, a packet of the largest
+//! per-flow queue is dropped (the newest one, from its tail; ties: the arriving packet's flow,
+//! then the lowest flow index) (§4.1.4).
+//!
+//! Choices the paper leaves open (documented in docs/backpressure.md):
+//! - Only flows with a packet queued at `i` are candidates in eq. (3): with `K > 0` an empty
+//!   queue would have a positive differential and win a transmit opportunity it cannot use.
+//! - Ties between flows (eq. (4), and links whose best flows differ) go round-robin, starting
+//!   after the flow served last: Example 2's "both flows get equal chance". Ties between links
+//!   for the same flow go to the neighbour nearer (in hops) to the flow's destination, then the
+//!   lower node id: at the start every report is 0 and all links tie, and the paper's ns-2 code
+//!   is not published; a hop that leads away would make the first round trip a random walk.
+//! - Reports add no bytes to data frames (the paper gives no format); a control packet is a
+//!   20-byte IP header plus 4 bytes per flow.
+//! - A node's unheard neighbour counts as reporting empty queues.
+
+use std::collections::VecDeque;
+
+use crate::sim::{NodeId, PacketId, Time};
+
+/// How the queue differential is formed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Differential {
+    /// Classical backpressure: `U_i^s - U_j^s` (Tassiulas & Ephremides 1992).
+    Classical,
+    /// TCP-aware backpressure, eq. (2): `max{K, U_i^s} - U_j^s`.
+    TcpAware(KRule),
+}
+
+/// The constant `K` of eq. (2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KRule {
+    /// `B_i / |S_i|` (§4.1.4).
+    BufferShare,
+    /// A fixed non-negative value.
+    Fixed(f64),
+}
+
+/// Parameters shared by every node.
+#[derive(Debug, Clone)]
+pub struct BpParams {
+    /// Differential rule.
+    pub differential: Differential,
+    /// Shared buffer per node, packets (`B_i`).
+    pub buffer: usize,
+    /// Interval of the loss estimate and of "flows passing through" (`T`).
+    pub estimate_interval: Time,
+    /// Idle time after which a node sends its report in a control packet.
+    pub report_idle: Time,
+    /// Link rate `R~`, bit/s (the data rate).
+    pub rate_bps: f64,
+    /// Which neighbours a flow's packets may go to.
+    pub next_hops: NextHops,
+}
+
+/// The neighbours backpressure may send a flow's packets to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextHops {
+    /// Any neighbour (backpressure routing as in §3: the differential alone decides).
+    Any,
+    /// Neighbours nearer (in hops) to the flow's destination than this node: backpressure
+    /// chooses among the shortest-path directions only.
+    Closer,
+}
+
+/// The flows (commodities) backpressure serves: one per direction of each transport flow.
+#[derive(Debug, Clone)]
+pub struct Commodities {
+    /// Destination node of each commodity.
+    pub dst: Vec<NodeId>,
+    /// Hop distance from every node to each commodity's destination (`u32::MAX`: unreachable),
+    /// `[commodity][node]`, over the routing links; used to break ties.
+    pub hops: Vec<Vec<u32>>,
+}
+
+impl Commodities {
+    /// Number of commodities.
+    pub fn len(&self) -> usize {
+        self.dst.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.dst.is_empty()
+    }
+
+    /// The commodity of a packet of transport flow `flow` addressed to `dst`: `2 flow` in the
+    /// flow's direction, `2 flow + 1` back (ACKs).
+    pub fn of(&self, flow: u32, dst: NodeId) -> usize {
+        let forward = 2 * flow as usize;
+        if self.dst[forward] == dst {
+            forward
+        } else {
+            forward + 1
+        }
+    }
+}
+
+/// What every node's backpressure shares: the parameters and the flows.
+#[derive(Debug, Clone)]
+pub struct BpShared {
+    /// Parameters.
+    pub params: BpParams,
+    /// The flows.
+    pub commodities: Commodities,
+}
+
+impl BpShared {
+    /// Bytes of a control packet carrying a report: an IP header and 4 bytes per flow.
+    pub fn control_bytes(&self) -> u32 {
+        20 + 4 * self.commodities.len() as u32
+    }
+}
+
+/// A neighbour the node can send to.
+#[derive(Debug, Clone, Copy)]
+pub struct BpLink {
+    /// The neighbour's radio.
+    pub radio: u32,
+    /// The neighbour's node.
+    pub node: NodeId,
+    /// Loss estimate `p~` of the last complete interval.
+    pub loss: f64,
+    /// Packets handed to the MAC for this link in the current interval.
+    sent: u64,
+    /// Of those, packets the MAC delivered (acknowledged, or received though the ACK was lost).
+    delivered: u64,
+}
+
+impl BpLink {
+    /// A link to the neighbour with radio `radio` on node `node`, no loss estimated yet.
+    pub fn new(radio: u32, node: NodeId) -> Self {
+        BpLink {
+            radio,
+            node,
+            loss: 0.0,
+            sent: 0,
+            delivered: 0,
+        }
+    }
+}
+
+/// What a transmit opportunity carries: a flow's head-of-line packet to a neighbour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    /// Commodity.
+    pub commodity: usize,
+    /// Index into the node's links.
+    pub link: usize,
+    /// `D*` of that link.
+    pub differential: f64,
+}
+
+/// A (flow, link) pair competing for a transmit opportunity.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    choice: Choice,
+    metric: f64,
+    hops: u32,
+    node: NodeId,
+    /// Distance of the flow from the round-robin pointer.
+    turn: usize,
+}
+
+impl Candidate {
+    fn beats(&self, other: &Candidate) -> bool {
+        if self.metric != other.metric {
+            return self.metric > other.metric;
+        }
+        if self.choice.commodity != other.choice.commodity {
+            return self.turn < other.turn;
+        }
+        (self.hops, self.node) < (other.hops, other.node)
+    }
+}
+
+/// One node's backpressure state (kept with its radio).
+#[derive(Debug, Clone)]
+pub struct BpNode {
+    node: NodeId,
+    queues: Vec<VecDeque<PacketId>>,
+    total: usize,
+    last_seen: Vec<Option<Time>>,
+    /// The queue vector last sent out in a report (what neighbours hold of this node).
+    advertised: Vec<u32>,
+    /// Latest report of each link's neighbour, `[link * commodities + commodity]`.
+    reports: Vec<u32>,
+    /// Routing links.
+    pub links: Vec<BpLink>,
+    window_start: Time,
+    last_report: Time,
+    /// The flow first in round-robin order for ties (the one after the last served).
+    next_turn: usize,
+    /// Packets dropped on overflow of the shared buffer.
+    pub overflow_drops: u64,
+    /// Control packets sent.
+    pub control_sent: u64,
+}
+
+impl BpNode {
+    /// The state of `node` with its routing `links`, for `commodities` flows.
+    pub fn new(node: NodeId, links: Vec<BpLink>, commodities: usize) -> Self {
+        BpNode {
+            node,
+            queues: vec![VecDeque::new(); commodities],
+            total: 0,
+            last_seen: vec![None; commodities],
+            advertised: vec![0; commodities],
+            reports: vec![0; links.len() * commodities],
+            links,
+            window_start: 0,
+            last_report: 0,
+            next_turn: 0,
+            overflow_drops: 0,
+            control_sent: 0,
+        }
+    }
+
+    /// Packets queued, all flows.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// `U_i^s`.
+    pub fn backlog(&self, commodity: usize) -> usize {
+        self.queues[commodity].len()
+    }
+
+    /// The report this node last sent.
+    pub fn advertised(&self) -> &[u32] {
+        &self.advertised
+    }
+
+    /// The latest report of link `link`'s neighbour for `commodity`.
+    pub fn reported(&self, link: usize, commodity: usize) -> u32 {
+        self.reports[link * self.queues.len() + commodity]
+    }
+
+    /// Queues `id` of `commodity`. On overflow of the shared buffer returns the packet dropped:
+    /// the newest of the largest per-flow queue (possibly `id` itself).
+    pub fn enqueue(
+        &mut self,
+        commodity: usize,
+        id: PacketId,
+        now: Time,
+        p: &BpParams,
+    ) -> Option<PacketId> {
+        self.last_seen[commodity] = Some(now);
+        self.queues[commodity].push_back(id);
+        self.total += 1;
+        if self.total <= p.buffer {
+            return None;
+        }
+        // The arriving packet's flow wins ties: it is where the pressure comes from.
+        let mut victim = commodity;
+        for (c, q) in self.queues.iter().enumerate() {
+            if q.len() > self.queues[victim].len() {
+                victim = c;
+            }
+        }
+        self.total -= 1;
+        self.overflow_drops += 1;
+        self.queues[victim].pop_back()
+    }
+
+    /// Removes every queued packet (a failed node) into `out`.
+    pub fn drain(&mut self, out: &mut Vec<PacketId>) {
+        for q in &mut self.queues {
+            out.extend(q.drain(..));
+        }
+        self.total = 0;
+    }
+
+    /// Visits every queued packet.
+    pub fn for_each(&self, f: &mut dyn FnMut(PacketId)) {
+        for q in &self.queues {
+            q.iter().for_each(|&id| f(id));
+        }
+    }
+
+    /// `K` at this node now (for the TCP-aware differential).
+    pub fn k(&self, now: Time, p: &BpParams) -> f64 {
+        match p.differential {
+            Differential::Classical => 0.0,
+            Differential::TcpAware(KRule::Fixed(k)) => k,
+            Differential::TcpAware(KRule::BufferShare) => {
+                let passing = self
+                    .queues
+                    .iter()
+                    .zip(&self.last_seen)
+                    .filter(|(q, seen)| {
+                        !q.is_empty()
+                            || seen.is_some_and(|t| now.saturating_sub(t) <= p.estimate_interval)
+                    })
+                    .count()
+                    .max(1);
+                p.buffer as f64 / passing as f64
+            }
+        }
+    }
+
+    /// The transmit decision of eqs. (2)-(4) and §4.1.1, or `None` if no link has a positive
+    /// differential (the node holds its packets). Does not change any state.
+    ///
+    /// Ties: between flows (in eq. (4), and between links whose best flows differ) the flow
+    /// next in round-robin order after the last one served wins, which gives tied flows the
+    /// "equal chance" of the paper's Example 2; between links for the same flow, the neighbour
+    /// nearer the flow's destination, then the lower node id.
+    pub fn select(&self, now: Time, p: &BpParams, c: &Commodities) -> Option<Choice> {
+        if self.total == 0 {
+            return None;
+        }
+        let k = self.k(now, p);
+        let n = self.queues.len();
+        let mut best: Option<Candidate> = None;
+        for (li, link) in self.links.iter().enumerate() {
+            let weight = p.rate_bps * (1.0 - link.loss);
+            if weight <= 0.0 {
+                continue;
+            }
+            for (s, q) in self.queues.iter().enumerate() {
+                if q.is_empty() {
+                    continue;
+                }
+                let hops = c.hops[s][link.node as usize];
+                if p.next_hops == NextHops::Closer && hops >= c.hops[s][self.node as usize] {
+                    continue;
+                }
+                let u_i = q.len() as f64;
+                let u_j = if c.dst[s] == link.node {
+                    0.0
+                } else {
+                    self.reports[li * n + s] as f64
+                };
+                let d = match p.differential {
+                    Differential::Classical => u_i - u_j,
+                    Differential::TcpAware(_) => u_i.max(k) - u_j,
+                };
+                if d <= 0.0 {
+                    continue;
+                }
+                let candidate = Candidate {
+                    choice: Choice {
+                        commodity: s,
+                        link: li,
+                        differential: d,
+                    },
+                    metric: d * weight,
+                    hops,
+                    node: link.node,
+                    turn: (s + n - self.next_turn) % n,
+                };
+                if best.as_ref().is_none_or(|b| candidate.beats(b)) {
+                    best = Some(candidate);
+                }
+            }
+        }
+        best.map(|b| b.choice)
+    }
+
+    /// Takes the head-of-line packet of `choice` for transmission and records the report the
+    /// frame will carry. Returns the packet and the next hop's node.
+    pub fn take(&mut self, choice: Choice) -> (PacketId, NodeId) {
+        let id = self.queues[choice.commodity]
+            .pop_front()
+            .expect("a chosen flow has a packet");
+        self.total -= 1;
+        self.next_turn = (choice.commodity + 1) % self.queues.len();
+        self.snapshot();
+        (id, self.links[choice.link].node)
+    }
+
+    /// Records the current queue vector as the report being sent.
+    pub fn snapshot(&mut self) {
+        for (a, q) in self.advertised.iter_mut().zip(&self.queues) {
+            *a = q.len() as u32;
+        }
+    }
+
+    /// Whether the queues differ from the last report.
+    pub fn report_stale(&self) -> bool {
+        self.advertised
+            .iter()
+            .zip(&self.queues)
+            .any(|(&a, q)| a as usize != q.len())
+    }
+
+    /// A report of neighbour node `from` was heard. Returns whether it changed anything.
+    pub fn hear(&mut self, from: NodeId, report: &[u32]) -> bool {
+        let n = self.queues.len();
+        let Some(li) = self.links.iter().position(|l| l.node == from) else {
+            return false; // heard, but not a link this node sends on
+        };
+        let slot = &mut self.reports[li * n..(li + 1) * n];
+        if slot == report {
+            return false;
+        }
+        slot.copy_from_slice(report);
+        true
+    }
+
+    /// The MAC finished with a packet sent to the neighbour with radio `to`: delivered or given
+    /// up after its retries.
+    pub fn packet_outcome(&mut self, to: u32, delivered: bool) {
+        if let Some(link) = self.links.iter_mut().find(|l| l.radio == to) {
+            link.sent += 1;
+            link.delivered += delivered as u64;
+        }
+    }
+
+    /// Rolls the loss estimates if an interval `T` has passed: `p~` = 1 - delivered / sent over
+    /// the packets of the interval just ended (footnote 2's "successfully transmitted packets
+    /// over all transmitted packets"). A link that carried nothing during the interval has its
+    /// estimate halved, so that a link once judged dead is tried again.
+    pub fn refresh_estimates(&mut self, now: Time, p: &BpParams) {
+        if now < self.window_start + p.estimate_interval {
+            return;
+        }
+        for link in &mut self.links {
+            if link.sent > 0 {
+                link.loss = 1.0 - link.delivered as f64 / link.sent as f64;
+            } else {
+                link.loss /= 2.0;
+            }
+            link.sent = 0;
+            link.delivered = 0;
+        }
+        self.window_start = now;
+    }
+
+    /// Whether a control packet with the report is due: no report sent for `report_idle` and
+    /// the queues changed since the last one.
+    pub fn control_due(&self, now: Time, p: &BpParams) -> bool {
+        now >= self.last_report + p.report_idle && self.report_stale()
+    }
+
+    /// A report left in a data frame or a control packet at `now`.
+    pub fn reported_at(&mut self, now: Time) {
+        self.last_report = now;
+    }
+
+    /// This node.
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
+/// Hop distances from every node to `dst` over directed `edges` (`from`, `to`), by breadth-first
+/// search backwards from `dst`.
+pub fn hops_to(nodes: usize, edges: &[(NodeId, NodeId)], dst: NodeId) -> Vec<u32> {
+    let mut into: Vec<Vec<NodeId>> = vec![Vec::new(); nodes];
+    for &(from, to) in edges {
+        into[to as usize].push(from);
+    }
+    let mut dist = vec![u32::MAX; nodes];
+    dist[dst as usize] = 0;
+    let mut frontier = VecDeque::from([dst]);
+    while let Some(v) = frontier.pop_front() {
+        for &u in &into[v as usize] {
+            if dist[u as usize] == u32::MAX {
+                dist[u as usize] = dist[v as usize] + 1;
+                frontier.push_back(u);
+            }
+        }
+    }
+    dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = 1_000_000;
+
+    fn params(differential: Differential) -> BpParams {
+        BpParams {
+            differential,
+            buffer: 20,
+            estimate_interval: 1000 * MS,
+            report_idle: 100 * MS,
+            rate_bps: 2e6,
+            next_hops: NextHops::Any,
+        }
+    }
+
+    /// Paper Example 1 (Fig. 1): node I (0) with receivers R1 (1) and R2 (2), flow 1 to R1,
+    /// flow 2 to R2 (commodities 0 and 2; 1 and 3 are their ACK directions).
+    fn example1() -> (BpNode, Commodities) {
+        let edges = [(0, 1), (1, 0), (0, 2), (2, 0)];
+        let dst = vec![1, 0, 2, 0];
+        let hops = dst.iter().map(|&d| hops_to(3, &edges, d)).collect();
+        let node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 4);
+        (node, Commodities { dst, hops })
+    }
+
+    fn fill(node: &mut BpNode, commodity: usize, n: u32, p: &BpParams) {
+        for i in 0..n {
+            assert!(node
+                .enqueue(commodity, PacketId(100 * commodity as u32 + i), 0, p)
+                .is_none());
+        }
+    }
+
+    #[test]
+    fn classical_backpressure_serves_only_the_longer_queue() {
+        // U_I^1 = 1, U_I^2 = 3: s* = argmax{1, 3} = flow 2, every time (Example 1).
+        let p = params(Differential::Classical);
+        let (mut node, c) = example1();
+        fill(&mut node, 0, 1, &p);
+        fill(&mut node, 2, 3, &p);
+        let choice = node.select(0, &p, &c).unwrap();
+        assert_eq!(
+            (choice.commodity, choice.link, choice.differential),
+            (2, 1, 3.0)
+        );
+    }
+
+    #[test]
+    fn tcp_aware_backpressure_gives_both_flows_the_same_chance_below_k() {
+        // Example 2: K = 10 > both queues: D = 10 for both; the tie goes by hops, then flow index.
+        let p = params(Differential::TcpAware(KRule::Fixed(10.0)));
+        let (mut node, c) = example1();
+        fill(&mut node, 0, 1, &p);
+        fill(&mut node, 2, 3, &p);
+        let choice = node.select(0, &p, &c).unwrap();
+        assert_eq!((choice.commodity, choice.differential), (0, 10.0));
+        // Example 2 continued: U = 7 and 12 with K = 10: flow 2 only (12 > 10).
+        let (mut node, c) = example1();
+        fill(&mut node, 0, 7, &p);
+        fill(&mut node, 2, 12, &p);
+        assert_eq!(node.select(0, &p, &c).unwrap().commodity, 2);
+    }
+
+    #[test]
+    fn k_is_the_buffer_shared_by_the_flows_passing_through() {
+        let p = params(Differential::TcpAware(KRule::BufferShare));
+        let (mut node, _) = example1();
+        assert_eq!(node.k(0, &p), 20.0);
+        fill(&mut node, 0, 1, &p);
+        fill(&mut node, 2, 1, &p);
+        assert_eq!(node.k(0, &p), 10.0);
+        // Flow 1's queue empties but it was seen within T: still passing through.
+        let _ = node.take(Choice {
+            commodity: 0,
+            link: 0,
+            differential: 1.0,
+        });
+        assert_eq!(node.k(500 * MS, &p), 10.0);
+        assert_eq!(node.k(1500 * MS, &p), 20.0);
+    }
+
+    #[test]
+    fn a_neighbour_reporting_a_longer_queue_is_not_sent_to() {
+        // Node 0 -> relay 1 -> destination 2; node 0 holds 3 packets, the relay reports 5.
+        let edges = [(0, 1), (1, 0), (1, 2), (2, 1)];
+        let c = Commodities {
+            dst: vec![2, 0],
+            hops: vec![hops_to(3, &edges, 2), hops_to(3, &edges, 0)],
+        };
+        let p = params(Differential::Classical);
+        let mut node = BpNode::new(0, vec![BpLink::new(0, 1)], 2);
+        fill(&mut node, 0, 3, &p);
+        assert!(node.hear(1, &[5, 0]));
+        assert_eq!(node.select(0, &p, &c), None, "D = 3 - 5 < 0: hold");
+        assert!(node.hear(1, &[1, 0]));
+        assert_eq!(node.select(0, &p, &c).unwrap().differential, 2.0);
+        assert!(!node.hear(1, &[1, 0]), "the same report changes nothing");
+        assert!(
+            !node.hear(7, &[0, 0]),
+            "a node that is not a link is ignored"
+        );
+    }
+
+    #[test]
+    fn the_next_hop_weighs_the_differential_by_the_link_quality() {
+        // Two relays, equal differentials; relay 2's link loses 60 % of the attempts.
+        let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
+        let c = Commodities {
+            dst: vec![3, 0],
+            hops: vec![hops_to(4, &edges, 3), hops_to(4, &edges, 0)],
+        };
+        let p = params(Differential::Classical);
+        let mut node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 2);
+        fill(&mut node, 0, 6, &p);
+        node.hear(1, &[2, 0]); // D = 4 via relay 1
+        node.hear(2, &[0, 0]); // D = 6 via relay 2
+        assert_eq!(node.select(0, &p, &c).unwrap().link, 1);
+        for i in 0..10 {
+            node.packet_outcome(0, true); // radio 0: relay 1
+            node.packet_outcome(1, i < 4); // radio 1: relay 2
+        }
+        node.refresh_estimates(1000 * MS, &p);
+        assert!((node.links[1].loss - 0.6).abs() < 1e-12);
+        // 4 x 1.0 > 6 x 0.4: relay 1 now.
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        // An interval with nothing sent to relay 2 halves its estimate: 6 x 0.7 > 4.
+        node.refresh_estimates(2000 * MS, &p);
+        assert!((node.links[1].loss - 0.3).abs() < 1e-12);
+        assert_eq!(node.select(2000 * MS, &p, &c).unwrap().link, 1);
+    }
+
+    #[test]
+    fn overflow_drops_the_newest_packet_of_the_largest_queue() {
+        let p = BpParams {
+            buffer: 4,
+            ..params(Differential::Classical)
+        };
+        let (mut node, _) = example1();
+        fill(&mut node, 0, 3, &p);
+        fill(&mut node, 2, 1, &p);
+        // Full; a packet of flow 2 arrives: flow 1's queue (3) is the largest.
+        let victim = node.enqueue(2, PacketId(999), 0, &p);
+        assert_eq!(victim, Some(PacketId(2)));
+        assert_eq!((node.backlog(0), node.backlog(2), node.len()), (2, 2, 4));
+        // Ties go to the arriving packet's flow: it is dropped itself.
+        let victim = node.enqueue(2, PacketId(1000), 0, &p);
+        assert_eq!(victim, Some(PacketId(1000)));
+        assert_eq!(node.overflow_drops, 2);
+    }
+
+    #[test]
+    fn reports_are_snapshots_taken_with_the_packet() {
+        let p = params(Differential::Classical);
+        let (mut node, c) = example1();
+        fill(&mut node, 0, 2, &p);
+        assert!(node.report_stale());
+        assert!(node.control_due(100 * MS, &p));
+        let choice = node.select(0, &p, &c).unwrap();
+        let (_, next) = node.take(choice);
+        assert_eq!(next, 1);
+        assert_eq!(node.advertised(), &[1, 0, 0, 0]);
+        assert!(!node.report_stale());
+        node.reported_at(100 * MS);
+        fill(&mut node, 2, 1, &p);
+        assert!(
+            !node.control_due(150 * MS, &p),
+            "a report went out 50 ms ago"
+        );
+        assert!(node.control_due(200 * MS, &p));
+    }
+
+    #[test]
+    fn hop_distances() {
+        let edges = [(0, 1), (1, 0), (1, 2), (2, 1)];
+        assert_eq!(hops_to(4, &edges, 2), vec![2, 1, 0, u32::MAX]);
+    }
+}
