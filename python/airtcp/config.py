@@ -426,6 +426,8 @@ class FlowConfig(_Model):
     src: Name
     dst: Name
     start: Duration = 0
+    # A random delay added to `start`, uniform in [0, start_jitter), drawn per seed.
+    start_jitter: Duration = 0
     stop: Optional[Duration] = None
     app: AppConfig
     transport: TransportConfig
@@ -1223,6 +1225,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 f"{where}.start",
                 f"must be before the end of the run ({units.format_duration(duration)}), "
                 f"got {units.format_duration(flow.start)}",
+            )
+        if flow.start_jitter and flow.start + flow.start_jitter > duration:
+            yield (
+                f"{where}.start_jitter",
+                f"start + start_jitter must not be later than the end of the run ({units.format_duration(duration)})",
             )
         # A stop after the end of the run is allowed: the core caps it at `duration`, which lets
         # `--set duration=...` shorten a run without editing every flow.

@@ -1,4 +1,4 @@
-"""Every scenario the project ships (examples and the papers' topologies), shortened to 5 s of
+"""Every scenario the project ships (examples, the papers' topologies and reproductions), shortened to 5 s of
 simulated time: it runs, conserves packets, and gives the same results when run again."""
 
 from __future__ import annotations
@@ -11,7 +11,11 @@ from airtcp import simulate
 from airtcp.config import load_scenario
 from support import EXAMPLES, REPO
 
-SCENARIOS = sorted(EXAMPLES.glob("*.yaml")) + sorted((REPO / "scenarios" / "topologies").glob("*.yaml"))
+SCENARIOS = (
+    sorted(EXAMPLES.glob("*.yaml"))
+    + sorted((REPO / "scenarios" / "topologies").glob("*.yaml"))
+    + sorted((REPO / "scenarios" / "000_tcp_aware_bp").glob("*.yaml"))
+)
 
 
 def test_the_list_is_not_empty() -> None:

@@ -76,3 +76,15 @@ def test_report_of_a_folder_that_is_no_experiment_exits_2(tmp_path: Path) -> Non
     assert result.returncode == 2
     assert "error: DIR:" in result.stderr
     assert not (tmp_path / "report.html").exists()
+
+
+def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Path) -> None:
+    outcome = reproduce("000", tmp_path / "repro", quick=True, quiet=True)
+    assert outcome.ok, outcome.analysis_errors
+    record = json.loads((tmp_path / "repro" / "000" / "reproduction.json").read_text(encoding="utf-8"))
+    sections = {t["section"] for t in record["targets"]}
+    assert sections == {"Fig. 6 tree", "Fig. 7 diamond", "Fig. 8 grid", "Fig. 9 diamond"}
+    # The claim that holds in the quick form: TCP-aware backpressure serves both tree flows.
+    tree = [t for t in record["targets"] if t["section"] == "Fig. 6 tree" and "TCP-aware BP: runs" in t["what"]]
+    assert [t["ok"] for t in tree] == [True, True]
+    assert len(record["figures"]) == 2 * 2 * 2 + 2 * 2 + 2

@@ -26,7 +26,7 @@ from airtcp.analysis import Experiment
 
 __all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry", "repository_file", "scenario_path"]
 
-_MODULES = ("validation",)
+_MODULES = ("validation", "paper000")
 
 
 @dataclass(frozen=True)

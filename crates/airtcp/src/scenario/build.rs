@@ -235,7 +235,18 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     let mut names = BTreeSet::new();
     for (i, f) in cfg.flows.iter().enumerate() {
         let p = |field: &str| format!("flows[{i}].{field}");
-        if !names.insert(f.id.as_str()) {
+        if f.start_jitter > 0 && f.start.saturating_add(f.start_jitter) > cfg.duration {
+            return Err(err(
+                p("start_jitter"),
+                "start + start_jitter must not be later than the end of the run",
+            ));
+        }
+        let drawn = FlowConfig {
+            start: f.start + jittered_delay(cfg.seed, i, f.start_jitter),
+            ..f.clone()
+        };
+        let f = &drawn;
+        if !names.insert(cfg.flows[i].id.as_str()) {
             return Err(err(p("id"), format!("duplicate flow id '{}'", f.id)));
         }
         let src = node(p("src"), &f.src)?;
@@ -837,4 +848,13 @@ fn install_backpressure(
         params,
         commodities,
     });
+}
+
+/// Flow `i`'s random start delay, uniform in [0, jitter) ns, from its own stream.
+fn jittered_delay(seed: u64, i: usize, jitter: u64) -> u64 {
+    if jitter == 0 {
+        return 0;
+    }
+    let mut rng = Rng::stream(seed, &format!("flow/{i}/start"));
+    ((rng.uniform() * jitter as f64) as u64).min(jitter - 1)
 }

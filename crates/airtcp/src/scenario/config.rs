@@ -146,6 +146,10 @@ pub struct FlowConfig {
     /// When the application starts, ns.
     #[serde(default)]
     pub start: Nanos,
+    /// A random delay added to `start`, uniform in [0, start_jitter), ns, drawn per seed from
+    /// the flow's own stream ("flows start at random times within the first 5 s").
+    #[serde(default)]
+    pub start_jitter: Nanos,
     /// When the application stops sending new data, ns; the end of the run if absent.
     #[serde(default)]
     pub stop: Option<Nanos>,

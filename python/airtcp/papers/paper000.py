@@ -1,0 +1,302 @@
+"""Paper 000: Seferoglu & Modiano, "TCP-Aware Backpressure Routing and Scheduling", IEEE TMC 15(7),
+2016 — the reproduction of §5's Figs. 6-9 (work in progress: see the notes below).
+
+Scenarios: `scenarios/000_tcp_aware_bp/` (tree, diamond, grid; §5.1 settings and the choices made
+where §5.1 is silent are in their headers and docs/backpressure.md). Schemes, all over the same
+802.11b MAC: TCP-aware backpressure (eq. 2, K = B/|S|), classical backpressure, AODV.
+
+- Fig. 6 (tree) and Fig. 7 (diamond), lossless, TCP-SACK and TCP-Vegas: goodput over time per
+  flow for TCP-aware and classical backpressure. Claims: classical BP starves flow 2 (SACK) or
+  lets it fall to 0 often (Vegas); TCP-aware BP serves both (205.76 / 203.36 kb/s SACK, 469.36 /
+  324.64 kb/s Vegas on the tree).
+- Fig. 8 (grid, 4 flows from the gateway), lossless here (the paper's text puts lossy links in
+  Fig. 8's description, its caption says "not lossy"; the lossy grid is Figs. 10-11): all four
+  flows survive under TCP-aware BP.
+- Fig. 9 (diamond, link A-B lossy 0-50 %, SACK): throughput and fairness of TCP-aware BP and AODV.
+
+The grid's random placement is drawn here (`grid_placement`) rather than by the core: one node
+uniformly in each 200 m cell and the gateway at the centre, redrawn until every node is within
+reach (250 m hops) of the gateway, since a disconnected draw has no route for some flow. Placement
+k comes from generator seed k and runs with simulation seed k.
+
+Not yet part of the reproduction (the paper's NC layer, Figs. 10-13, and Theorems 1-2 are being
+added): the NC layer is not between TCP and the network in these runs, for any scheme.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from airtcp.analysis import Experiment, jain, mean_ci
+from airtcp.papers import Figure, Reproduction, SweepPlan, Target, scenario_path
+from airtcp.plot_experiment import plot_goodput_vs_time, plot_metric_vs_parameter
+from airtcp.scenario_source import parse_yaml
+
+__all__ = ["REPRODUCTION", "SCHEMES", "grid_placement"]
+
+FOLDER = "000_tcp_aware_bp"
+RANGE_M = 250.0  # ns-2's two-ray ground receive range with its default power and thresholds
+SCHEMES = {
+    "tcp-aware BP": {"kind": "backpressure", "differential": "tcp_aware"},
+    "classical BP": {"kind": "backpressure", "differential": "classical"},
+    "AODV": {"kind": "aodv"},
+}
+LOSS_RATES = (0.0, 0.2, 0.3, 0.4, 0.5)
+QUICK_LOSS_RATES = (0.0, 0.3, 0.5)
+
+
+def _scenario(name: str) -> dict[str, Any]:
+    path = scenario_path(FOLDER, f"{name}.yaml")
+    data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
+    assert isinstance(data, dict), path
+    return data
+
+
+def _with_cc(base: dict[str, Any], cc: str) -> dict[str, Any]:
+    """Every flow on TCP-SACK (`newreno` + SACK, ns-2's Sack1) or TCP-Vegas (no SACK, as ns-2's
+    Vegas agent)."""
+    out = copy.deepcopy(base)
+    for flow in out["flows"]:
+        flow["transport"]["cc"] = cc
+        flow["transport"]["sack"] = cc != "vegas"
+    return out
+
+
+def _shorten(base: dict[str, Any], quick: bool) -> dict[str, Any]:
+    if quick:
+        base["duration"] = "60s"
+    return base
+
+
+def _schemes(names: tuple[str, ...]) -> dict[str, list[Any]]:
+    return {"routing": [SCHEMES[n] for n in names], "name": list(names)}
+
+
+def _lossless_spec(topology: str, cc: str) -> Any:
+    def spec(quick: bool) -> dict[str, Any]:
+        return {
+            "name": f"{topology}-{cc}",
+            "base": _shorten(_with_cc(_scenario(topology), cc), quick),
+            "zip": _schemes(("tcp-aware BP", "classical BP")),
+            "seeds": 3 if quick else 10,
+        }
+
+    return spec
+
+
+def grid_placement(seed: int) -> list[dict[str, str]]:
+    """The grid's nodes for placement `seed`: n0..n11 one per cell of the 4 x 3 grid of 200 m
+    cells (row by row from the bottom left), n12 the gateway at the centre; redrawn until all are
+    connected through hops of at most `RANGE_M`."""
+    rng = random.Random(seed)
+    while True:
+        points = [((c + rng.random()) * 200.0, (r + rng.random()) * 200.0) for r in range(3) for c in range(4)]
+        points.append((400.0, 300.0))
+        if _connected(points):
+            return [{"name": f"n{i}", "x": f"{x:.3f}m", "y": f"{y:.3f}m"} for i, (x, y) in enumerate(points)]
+
+
+def _connected(points: list[tuple[float, float]]) -> bool:
+    reached, frontier = {len(points) - 1}, [len(points) - 1]
+    while frontier:
+        i = frontier.pop()
+        for j, q in enumerate(points):
+            if j not in reached and math.dist(points[i], q) <= RANGE_M:
+                reached.add(j)
+                frontier.append(j)
+    return len(reached) == len(points)
+
+
+def _grid_spec(cc: str) -> Any:
+    def spec(quick: bool) -> dict[str, Any]:
+        placements = range(1, 4 if quick else 11)
+        base = _shorten(_with_cc(_scenario("grid"), cc), quick)
+        # One run per (scheme, placement): the placement is the parameter, its seed the run's seed.
+        return {
+            "name": f"grid-{cc}",
+            "base": base,
+            "grid": {"topology": [{"kind": "explicit", "nodes": grid_placement(k)} for k in placements]},
+            "zip": _schemes(("tcp-aware BP", "classical BP")),
+            "seeds": 1,
+        }
+
+    return spec
+
+
+def _diamond_loss_spec(quick: bool) -> dict[str, Any]:
+    return {
+        "name": "diamond-loss-sack",
+        "base": _shorten(_with_cc(_scenario("diamond"), "newreno"), quick),
+        "grid": {"link_errors[0].error.per": list(QUICK_LOSS_RATES if quick else LOSS_RATES)},
+        "zip": _schemes(("tcp-aware BP", "AODV")),
+        "seeds": 3 if quick else 10,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Analysis
+
+
+def _done(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[frame["status"] == "done"] if len(frame) else frame
+
+
+def _goodput_figures(exp: Experiment, figures_dir: Path, label: str, fig: str) -> list[Figure]:
+    figures = []
+    for scheme in ("tcp-aware BP", "classical BP"):
+        series = _done(exp.goodput)
+        series = series[series["name"] == scheme]
+        stem = f"{label}_{scheme.split()[0].replace('-', '_')}".replace(" ", "_")
+        png = plot_goodput_vs_time(series, figures_dir / stem, title=f"{label}: {scheme}")[0]
+        figures.append(Figure(png, f"{fig}: goodput over time per flow, {label}, {scheme} (mean over runs)."))
+    return figures
+
+
+def _per_flow(exp: Experiment, scheme: str, flow: str) -> tuple[float, float, int]:
+    flows = _done(exp.flows)
+    part = flows[(flows["name"] == scheme) & (flows["id"] == flow)]
+    mean, half, n = mean_ci(part["goodput_bps"] / 1e3)
+    return mean, half, n
+
+
+def _starved_runs(exp: Experiment, scheme: str, share: float = 0.10) -> tuple[int, int]:
+    """Runs of `scheme` in which some flow got less than `share` of the largest flow's goodput."""
+    flows = _done(exp.flows)
+    part = flows[flows["name"] == scheme]
+    starved = total = 0
+    for _, run in part.groupby("key"):
+        total += 1
+        starved += int(run["goodput_bps"].min() < share * run["goodput_bps"].max())
+    return starved, total
+
+
+def _tree_targets(exp: Experiment, cc: str, published: dict[str, float], fig: str) -> list[Target]:
+    rows = []
+    for flow, value in published.items():
+        mean, half, n = _per_flow(exp, "tcp-aware BP", flow)
+        rows.append(Target(
+            section=fig, what=f"{cc}, TCP-aware BP, {flow} goodput", published=value, unit="kb/s",
+            airtcp=mean, ci95=half if n > 1 else None, n=n, tolerance="shape",
+            note="absolute level: see docs/backpressure.md (no NC layer yet)",
+        ))
+    starved, total = _starved_runs(exp, "classical BP")
+    rows.append(Target(
+        section=fig, what=f"{cc}, classical BP: runs where a flow gets < 10 % of the other's",
+        published="flow 2 starves" if cc == "SACK" else "flow 2 frequently at 0", unit="runs",
+        airtcp=f"{starved} of {total}", n=total, ok=None,
+    ))
+    fair_starved, fair_total = _starved_runs(exp, "tcp-aware BP")
+    rows.append(Target(
+        section=fig, what=f"{cc}, TCP-aware BP: runs where a flow gets < 10 % of the other's",
+        published="both flows transmit", unit="runs", airtcp=f"{fair_starved} of {fair_total}",
+        n=fair_total, ok=fair_starved == 0,
+    ))
+    return rows
+
+
+def _grid_targets(exp: Experiment, cc: str) -> list[Target]:
+    rows = []
+    for scheme, claim in (("tcp-aware BP", "all 4 flows survive"), ("classical BP", "one or more flows starve")):
+        starved, total = _starved_runs(exp, scheme)
+        rows.append(Target(
+            section="Fig. 8 grid", what=f"{cc}, {scheme}: placements where a flow gets < 10 % of the largest",
+            published=claim, unit="runs", airtcp=f"{starved} of {total}", n=total,
+            ok=(starved == 0) if scheme == "tcp-aware BP" else None,
+        ))
+    return rows
+
+
+def _loss_table(exp: Experiment) -> pd.DataFrame:
+    """Per run: scheme, loss rate, total goodput (kb/s) and Jain's index over the two flows."""
+    flows = _done(exp.flows)
+    rows = []
+    for key, run in flows.groupby("key"):
+        rows.append({
+            "key": key, "scheme": run["name"].iloc[0], "loss": float(run["link_errors[0].error.per"].iloc[0]),
+            "throughput_bps": float(run["goodput_bps"].sum()), "jain": jain(run["goodput_bps"]),
+            **{f"flow:{f}": float(g) for f, g in zip(run["id"], run["goodput_bps"])},
+        })
+    return pd.DataFrame(rows)
+
+
+def _diamond_loss(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    table = _loss_table(exp)
+    throughput = plot_metric_vs_parameter(
+        table, "loss", "throughput_bps", figures_dir / "fig9_throughput", scheme="scheme",
+        parameter_label="packet loss rate of link A-B", title="Fig. 9a: diamond, TCP-SACK, total goodput")[0]
+    fairness = plot_metric_vs_parameter(
+        table, "loss", "jain", figures_dir / "fig9_fairness", scheme="scheme",
+        parameter_label="packet loss rate of link A-B", title="Fig. 9b: diamond, TCP-SACK, fairness")[0]
+    targets = []
+    for loss in sorted(table["loss"].unique()):
+        at = table[table["loss"] == loss]
+        bp, bp_ci, n = mean_ci(at.loc[at["scheme"] == "tcp-aware BP", "throughput_bps"] / 1e3)
+        aodv, _, _ = mean_ci(at.loc[at["scheme"] == "AODV", "throughput_bps"] / 1e3)
+        targets.append(Target(
+            section="Fig. 9 diamond", what=f"total goodput at loss {loss:g}, TCP-aware BP vs AODV ({aodv:.0f} kb/s)",
+            published="above AODV", unit="kb/s", airtcp=bp, ci95=bp_ci if n > 1 else None, n=n,
+            ok=bool(bp > aodv),
+        ))
+    at = table[table["loss"] == max(table["loss"])]
+    for scheme, value in (("tcp-aware BP", 0.94), ("AODV", 0.98)):
+        mean, half, n = mean_ci(at.loc[at["scheme"] == scheme, "jain"])
+        targets.append(Target(
+            section="Fig. 9 diamond", what=f"Jain's index at loss {max(table['loss']):g}, {scheme}", published=value,
+            unit="", airtcp=mean, ci95=half if n > 1 else None, n=n, tolerance="±0.05",
+            ok=bool(abs(mean - value) <= 0.05),
+        ))
+    return [
+        Figure(throughput, "Fig. 9a: total goodput of the two SACK flows against the loss rate of link A-B (mean and 95 % CI over seeds)."),
+        Figure(fairness, "Fig. 9b: Jain's fairness index of the two flows against the loss rate of link A-B."),
+    ], targets
+
+
+def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
+    figures: list[Figure] = []
+    targets: list[Target] = []
+    tree_published = {"SACK": {"flow1": 205.76, "flow2": 203.36}, "Vegas": {"flow1": 469.36, "flow2": 324.64}}
+    for topology, fig in (("tree", "Fig. 6 tree"), ("diamond", "Fig. 7 diamond")):
+        for cc, label in (("newreno", "SACK"), ("vegas", "Vegas")):
+            exp = experiments[f"{topology}-{cc}"]
+            figures += _goodput_figures(exp, figures_dir, f"{topology} {label}", fig)
+            if topology == "tree":
+                targets += _tree_targets(exp, label, tree_published[label], fig)
+            else:
+                targets += _tree_targets(exp, label, {}, fig)
+    for cc, label in (("newreno", "SACK"), ("vegas", "Vegas")):
+        exp = experiments[f"grid-{cc}"]
+        figures += _goodput_figures(exp, figures_dir, f"grid {label}", "Fig. 8 grid")
+        targets += _grid_targets(exp, label)
+    more_figures, more_targets = _diamond_loss(experiments["diamond-loss-sack"], figures_dir)
+    return figures + more_figures, targets + more_targets
+
+
+REPRODUCTION = Reproduction(
+    key="000",
+    title="TCP-aware backpressure routing and scheduling (Seferoglu & Modiano, IEEE TMC 2016): Figs. 6-9",
+    source="paper 000 §5.2 and TARGETS.md §000",
+    sweeps=(
+        SweepPlan("tree-newreno", _lossless_spec("tree", "newreno")),
+        SweepPlan("tree-vegas", _lossless_spec("tree", "vegas")),
+        SweepPlan("diamond-newreno", _lossless_spec("diamond", "newreno")),
+        SweepPlan("diamond-vegas", _lossless_spec("diamond", "vegas")),
+        SweepPlan("grid-newreno", _grid_spec("newreno")),
+        SweepPlan("grid-vegas", _grid_spec("vegas")),
+        SweepPlan("diamond-loss-sack", _diamond_loss_spec),
+    ),
+    analyse=_analyse,
+    notes=(
+        "In progress: the NC layer of §4.1.3 is not yet between TCP and the network (for any scheme), "
+        "and Figs. 10-13 and Theorems 1-2 are not yet part of this page.",
+        "Settings §5.1 leaves open follow ns-2's defaults (TCP window 20 packets, an ACK per segment, "
+        "initial window 2) and backpressure's next hops are the neighbours nearer the destination "
+        "(docs/backpressure.md).",
+    ),
+)
