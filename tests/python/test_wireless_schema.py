@@ -624,7 +624,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "link_errors[0].from: 'server' has no radio (it is listed in nodes); link_errors apply to wireless links "
      "between nodes the topology places, wired links have their own loss"),
     ("unknown routing kind", wireless(routing={"kind": "ospf"}),
-     "routing.kind: unknown kind 'ospf' (expected one of: 'static', 'aodv')"),
+     "routing.kind: unknown kind 'ospf' (expected one of: 'static', 'aodv', 'backpressure')"),
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops' or 'etx', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),

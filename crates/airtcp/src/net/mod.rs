@@ -301,7 +301,11 @@ impl Network {
             c.queue.for_each(&mut count);
         }
         for r in self.wireless.radios_of(node) {
-            self.wireless.radios[r as usize].ifq.for_each(&mut count);
+            let radio = &self.wireless.radios[r as usize];
+            radio.ifq.for_each(&mut count);
+            if let Some(bp) = &radio.bp {
+                bp.for_each(&mut count);
+            }
         }
         if let Some(bs) = self.base_station.as_ref().filter(|b| b.node == node) {
             for user in 0..bs.users.len() {
