@@ -28,3 +28,12 @@ def layout_json(config_json: str) -> str:
 
     Builds the scenario with every check a run makes; raises `ValueError` like `simulate_json`.
     """
+
+def slotted_json(config_json: str) -> str:
+    """Runs the idealised slotted model of paper 000 §2-3 (`SlottedConfig` as JSON, the serde
+    schema of `crates/airtcp/src/mac/conflict_graph/slotted.rs`); returns `SlottedResults` as JSON.
+
+    Raises `ValueError` whose message is `"<path>: <message>"` (e.g. `links[1].p_on: ...`);
+    `<path>` is `<slotted>` when the JSON itself could not be read. The GIL is released while the
+    model runs.
+    """

@@ -60,6 +60,14 @@ fn layout_json(py: Python<'_>, config_json: String) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Runs the idealised slotted model of paper 000 §2-3 on a `SlottedConfig` given as JSON;
+/// returns the `SlottedResults` as JSON. The GIL is released while it runs.
+#[pyfunction]
+fn slotted_json(py: Python<'_>, config_json: String) -> PyResult<String> {
+    py.detach(|| airtcp::slotted_json(&config_json))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The version of the simulator core.
 #[pyfunction]
 fn core_version() -> &'static str {
@@ -72,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_json_with_progress, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
+    m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
     m.add_class::<Progress>()?;
     Ok(())

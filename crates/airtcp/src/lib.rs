@@ -62,6 +62,19 @@ pub fn layout_json(config_json: &str) -> Result<String, ConfigError> {
     Ok(serde_json::to_string(&layout).expect("layout serialises"))
 }
 
+/// Runs the idealised slotted model of paper 000 §2-3 ([`mac::conflict_graph::slotted`]) on a
+/// `SlottedConfig` given as JSON and returns its `SlottedResults` as JSON. A document that does
+/// not parse is reported with the path `<slotted>`.
+pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
+    use mac::conflict_graph::slotted::{run_slotted, SlottedConfig};
+    let cfg: SlottedConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
+        path: "<slotted>".into(),
+        message: e.to_string(),
+    })?;
+    let res = run_slotted(&cfg)?;
+    Ok(serde_json::to_string(&res).expect("slotted results serialise"))
+}
+
 fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
     serde_json::from_str(config_json).map_err(|e| ConfigError {
         path: "<scenario>".into(),

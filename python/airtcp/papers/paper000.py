@@ -13,6 +13,8 @@ where §5.1 is silent are in their headers and docs/backpressure.md). Schemes, a
   Fig. 8's description, its caption says "not lossy"; the lossy grid is Figs. 10-11): all four
   flows survive under TCP-aware BP.
 - Fig. 9 (diamond, link A-B lossy 0-50 %, SACK): throughput and fairness of TCP-aware BP and AODV.
+- Figs. 10-11 (grid, half of the links lossy 0-50 %, SACK and Vegas): the same against AODV. The
+  lossy half is drawn per placement (`lossy_links`).
 
 The grid's random placement is drawn here (`grid_placement`) rather than by the core: one node
 uniformly in each 200 m cell and the gateway at the centre, redrawn until every node is within
@@ -39,7 +41,7 @@ from airtcp.papers import Figure, Reproduction, SweepPlan, Target, scenario_path
 from airtcp.plot_experiment import plot_goodput_vs_time, plot_metric_vs_parameter
 from airtcp.scenario_source import parse_yaml
 
-__all__ = ["REPRODUCTION", "SCHEMES", "grid_placement"]
+__all__ = ["REPRODUCTION", "SCHEMES", "grid_placement", "lossy_links"]
 
 FOLDER = "000_tcp_aware_bp"
 RANGE_M = 250.0  # ns-2's two-ray ground receive range with its default power and thresholds
@@ -124,6 +126,39 @@ def _grid_spec(cc: str) -> Any:
             "base": base,
             "grid": {"topology": [{"kind": "explicit", "nodes": grid_placement(k)} for k in placements]},
             "zip": _schemes(("tcp-aware BP", "classical BP")),
+            "seeds": 1,
+        }
+
+    return spec
+
+
+def lossy_links(nodes: list[dict[str, str]], seed: int, per: float) -> list[dict[str, Any]]:
+    """Half of the placement's radio links (pairs within `RANGE_M`, rounded down), chosen at
+    random with generator seed `seed`, each losing `per` of the frames in both directions
+    (Figs. 10-11: "half of the links, chosen at random, are lossy")."""
+    points = [(float(n["x"][:-1]), float(n["y"][:-1])) for n in nodes]
+    pairs = [(i, j) for i in range(len(points)) for j in range(i + 1, len(points))
+             if math.dist(points[i], points[j]) <= RANGE_M]
+    chosen = sorted(random.Random(seed).sample(pairs, len(pairs) // 2))
+    return [{"from": nodes[i]["name"], "to": nodes[j]["name"], "direction": "both",
+             "error": {"kind": "bernoulli", "per": per}} for i, j in chosen]
+
+
+def _grid_loss_spec(cc: str) -> Any:
+    def spec(quick: bool) -> dict[str, Any]:
+        placements = range(1, 4 if quick else 11)
+        rates = QUICK_LOSS_RATES if quick else LOSS_RATES
+        # Rows of (placement, loss rate): the lossy links depend on both.
+        rows = [(k, per) for k in placements for per in rates]
+        return {
+            "name": f"grid-loss-{cc}",
+            "base": _shorten(_with_cc(_scenario("grid"), cc), quick),
+            "grid": {"routing": [SCHEMES["tcp-aware BP"], SCHEMES["AODV"]]},
+            "zip": {
+                "topology": [{"kind": "explicit", "nodes": grid_placement(k)} for k, _ in rows],
+                "link_errors": [lossy_links(grid_placement(k), k, per) for k, per in rows],
+                "name": [f"grid-placement{k}-loss{per:g}" for k, per in rows],
+            },
             "seeds": 1,
         }
 
@@ -258,6 +293,48 @@ def _diamond_loss(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], lis
     ], targets
 
 
+def _grid_loss_table(exp: Experiment) -> pd.DataFrame:
+    """Per run: scheme, loss rate of the lossy half of the links, total goodput, Jain's index."""
+    flows = _done(exp.flows)
+    rows = []
+    for key, run in flows.groupby("key"):
+        routing, errors = run["routing"].iloc[0], run["link_errors"].iloc[0]
+        rows.append({
+            "key": key, "scheme": "AODV" if routing["kind"] == "aodv" else "tcp-aware BP",
+            "loss": float(errors[0]["error"]["per"]) if errors else 0.0,
+            "throughput_bps": float(run["goodput_bps"].sum()), "jain": jain(run["goodput_bps"]),
+        })
+    return pd.DataFrame(rows)
+
+
+def _grid_loss(exp: Experiment, figures_dir: Path, label: str, fig: str) -> tuple[list[Figure], list[Target]]:
+    table = _grid_loss_table(exp)
+    stem = figures_dir / f"{fig.split()[1].rstrip('.')}_grid_{label.lower()}"
+    throughput = plot_metric_vs_parameter(
+        table, "loss", "throughput_bps", stem.with_name(stem.name + "_throughput"), scheme="scheme",
+        parameter_label="packet loss rate of the lossy half of the links", title=f"{fig}: grid, TCP-{label}, total goodput")[0]
+    fairness = plot_metric_vs_parameter(
+        table, "loss", "jain", stem.with_name(stem.name + "_fairness"), scheme="scheme",
+        parameter_label="packet loss rate of the lossy half of the links", title=f"{fig}: grid, TCP-{label}, fairness")[0]
+    targets = []
+    for loss in sorted(table["loss"].unique()):
+        at = table[table["loss"] == loss]
+        bp, bp_ci, n = mean_ci(at.loc[at["scheme"] == "tcp-aware BP", "throughput_bps"] / 1e3)
+        aodv, _, _ = mean_ci(at.loc[at["scheme"] == "AODV", "throughput_bps"] / 1e3)
+        bp_jain, _, _ = mean_ci(at.loc[at["scheme"] == "tcp-aware BP", "jain"])
+        aodv_jain, _, _ = mean_ci(at.loc[at["scheme"] == "AODV", "jain"])
+        targets.append(Target(
+            section=f"{fig} grid", what=f"{label}, total goodput at loss {loss:g}, TCP-aware BP vs AODV ({aodv:.0f} kb/s); "
+                                        f"Jain {bp_jain:.2f} vs {aodv_jain:.2f}",
+            published="well above AODV, fairness not hurt", unit="kb/s", airtcp=bp, ci95=bp_ci if n > 1 else None,
+            n=n, ok=bool(bp > aodv and bp_jain >= aodv_jain - 0.05),
+        ))
+    return [
+        Figure(throughput, f"{fig}: total goodput of the four TCP-{label} flows against the loss rate of half the links."),
+        Figure(fairness, f"{fig}: Jain's index of the four TCP-{label} flows against the loss rate of half the links."),
+    ], targets
+
+
 def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
     figures: list[Figure] = []
     targets: list[Target] = []
@@ -275,12 +352,16 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
         figures += _goodput_figures(exp, figures_dir, f"grid {label}", "Fig. 8 grid")
         targets += _grid_targets(exp, label)
     more_figures, more_targets = _diamond_loss(experiments["diamond-loss-sack"], figures_dir)
-    return figures + more_figures, targets + more_targets
+    figures, targets = figures + more_figures, targets + more_targets
+    for cc, label, fig in (("newreno", "SACK", "Fig. 10"), ("vegas", "Vegas", "Fig. 11")):
+        more_figures, more_targets = _grid_loss(experiments[f"grid-loss-{cc}"], figures_dir, label, fig)
+        figures, targets = figures + more_figures, targets + more_targets
+    return figures, targets
 
 
 REPRODUCTION = Reproduction(
     key="000",
-    title="TCP-aware backpressure routing and scheduling (Seferoglu & Modiano, IEEE TMC 2016): Figs. 6-9",
+    title="TCP-aware backpressure routing and scheduling (Seferoglu & Modiano, IEEE TMC 2016): Figs. 6-11",
     source="paper 000 §5.2 and TARGETS.md §000",
     sweeps=(
         SweepPlan("tree-newreno", _lossless_spec("tree", "newreno")),
@@ -290,11 +371,13 @@ REPRODUCTION = Reproduction(
         SweepPlan("grid-newreno", _grid_spec("newreno")),
         SweepPlan("grid-vegas", _grid_spec("vegas")),
         SweepPlan("diamond-loss-sack", _diamond_loss_spec),
+        SweepPlan("grid-loss-newreno", _grid_loss_spec("newreno")),
+        SweepPlan("grid-loss-vegas", _grid_loss_spec("vegas")),
     ),
     analyse=_analyse,
     notes=(
         "In progress: the NC layer of §4.1.3 is not yet between TCP and the network (for any scheme), "
-        "and Figs. 10-13 and Theorems 1-2 are not yet part of this page.",
+        "and Figs. 12-13 and Theorems 1-2 are not yet part of this page.",
         "Settings §5.1 leaves open follow ns-2's defaults (TCP window 20 packets, an ACK per segment, "
         "initial window 2) and backpressure's next hops are the neighbours nearer the destination "
         "(docs/backpressure.md).",

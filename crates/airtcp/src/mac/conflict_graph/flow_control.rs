@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 /// A flow's utility function `g_s` in eq. (5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Utility {
     /// `g(x) = log x`.
     Log,

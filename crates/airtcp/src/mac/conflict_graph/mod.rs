@@ -29,6 +29,7 @@ use crate::sim::{NodeId, Rng};
 
 /// A directed link `from -> to` of the slotted model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Link {
     /// Transmitting node.
     pub from: NodeId,
