@@ -83,8 +83,9 @@ def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Pat
     assert outcome.ok, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "000" / "reproduction.json").read_text(encoding="utf-8"))
     sections = {t["section"] for t in record["targets"]}
-    assert sections == {"Fig. 6 tree", "Fig. 7 diamond", "Fig. 8 grid", "Fig. 9 diamond", "Fig. 10 grid", "Fig. 11 grid"}
+    assert sections == {"Fig. 6 tree", "Fig. 7 diamond", "Fig. 8 grid", "Fig. 9 diamond", "Fig. 10 grid", "Fig. 11 grid",
+                        "Figs. 12-13 diamond"}
     # The claim that holds in the quick form: TCP-aware backpressure serves both tree flows.
     tree = [t for t in record["targets"] if t["section"] == "Fig. 6 tree" and "TCP-aware BP: runs" in t["what"]]
     assert [t["ok"] for t in tree] == [True, True]
-    assert len(record["figures"]) == 2 * 2 * 2 + 2 * 2 + 2 + 2 * 2
+    assert len(record["figures"]) == 2 * 2 * 2 + 2 * 2 + 2 + 2 * 2 + 3 + 2

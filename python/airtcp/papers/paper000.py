@@ -15,14 +15,17 @@ where §5.1 is silent are in their headers and docs/backpressure.md). Schemes, a
 - Fig. 9 (diamond, link A-B lossy 0-50 %, SACK): throughput and fairness of TCP-aware BP and AODV.
 - Figs. 10-11 (grid, half of the links lossy 0-50 %, SACK and Vegas): the same against AODV. The
   lossy half is drawn per placement (`lossy_links`).
+- Figs. 12-13 (diamond, TCP flow A-B and a non-TCP flow A-D): under backpressure the non-TCP flow
+  follows eq. (5) with log utility and M from eq. (6) (`UTILITY_M`); under AODV it is uncontrolled
+  (constant bit rate at R_max), as §5.2 describes.
 
 The grid's random placement is drawn here (`grid_placement`) rather than by the core: one node
 uniformly in each 200 m cell and the gateway at the centre, redrawn until every node is within
 reach (250 m hops) of the gateway, since a disconnected draw has no route for some flow. Placement
 k comes from generator seed k and runs with simulation seed k.
 
-Not yet part of the reproduction (the paper's NC layer, Figs. 10-13, and Theorems 1-2 are being
-added): the NC layer is not between TCP and the network in these runs, for any scheme.
+Not yet part of the reproduction: the paper's NC layer is not between TCP and the network in these
+runs, for any scheme; Theorems 1-2 are shown by tests/python/test_slotted.py, not on this page.
 """
 
 from __future__ import annotations
@@ -163,6 +166,31 @@ def _grid_loss_spec(cc: str) -> Any:
         }
 
     return spec
+
+
+# Figs. 12-13: the non-TCP flow. Under backpressure it is regulated by eq. (5) with log utility;
+# eq. (6) makes it TCP-friendly, M = U x_TCP (for log utility the equilibrium rate is x = M / U):
+# U = 20 packets, the queue a window-limited TCP flow holds at its source, and x_TCP = 0.5 packets
+# per 10 ms slot (400 kb/s, the per-flow goodput of two TCP flows under TCP-aware backpressure on
+# this diamond, Fig. 7). Under AODV it is "uncontrolled" (§5.2): constant bit rate at R_max.
+UTILITY_M = 20 * 0.5
+R_MAX = "2Mbps"
+CONTROLLED = {"kind": "utility", "packet_size": 1000, "r_max": R_MAX, "m": UTILITY_M, "utility": {"kind": "log"}}
+UNCONTROLLED = {"kind": "cbr", "rate": R_MAX, "packet_size": 1000}
+
+
+def _diamond_udp_spec(quick: bool) -> dict[str, Any]:
+    base = _shorten(_with_cc(_scenario("diamond"), "newreno"), quick)
+    base["flows"][1] = {"id": "flow2", "src": "n0", "dst": "n3", "start": "0s", "start_jitter": "5s",
+                        "app": CONTROLLED, "transport": {"kind": "udp"}}
+    names = ("tcp-aware BP", "classical BP", "AODV")
+    return {
+        "name": "diamond-udp",
+        "base": base,
+        "grid": {"link_errors[0].error.per": list(QUICK_LOSS_RATES if quick else LOSS_RATES)},
+        "zip": {**_schemes(names), "flows[1].app": [CONTROLLED, CONTROLLED, UNCONTROLLED]},
+        "seeds": 3 if quick else 10,
+    }
 
 
 def _diamond_loss_spec(quick: bool) -> dict[str, Any]:
@@ -335,6 +363,54 @@ def _grid_loss(exp: Experiment, figures_dir: Path, label: str, fig: str) -> tupl
     ], targets
 
 
+def _diamond_udp(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    figures = []
+    lossless = _done(exp.goodput)
+    lossless = lossless[lossless["link_errors[0].error.per"] == 0]
+    for scheme in ("tcp-aware BP", "classical BP", "AODV"):
+        stem = "fig12_" + scheme.split()[0].replace("-", "_").lower()
+        png = plot_goodput_vs_time(lossless[lossless["name"] == scheme], figures_dir / stem,
+                                   title=f"Fig. 12: diamond, TCP flow1 + non-TCP flow2, {scheme}")[0]
+        figures.append(Figure(png, f"Fig. 12: goodput over time, TCP flow A-B and non-TCP flow A-D, lossless, {scheme} "
+                                   "(eq. 5 controls flow 2 under backpressure; constant bit rate at R_max under AODV)."))
+    table = _loss_table(exp)
+    table = table[table["scheme"] != "classical BP"]
+    throughput = plot_metric_vs_parameter(
+        table, "loss", "throughput_bps", figures_dir / "fig13_throughput", scheme="scheme",
+        parameter_label="packet loss rate of link A-B", title="Fig. 13a: diamond, TCP + non-TCP, total goodput")[0]
+    fairness = plot_metric_vs_parameter(
+        table, "loss", "jain", figures_dir / "fig13_fairness", scheme="scheme",
+        parameter_label="packet loss rate of link A-B", title="Fig. 13b: diamond, TCP + non-TCP, fairness")[0]
+    figures += [
+        Figure(throughput, "Fig. 13a: total goodput of the TCP and the non-TCP flow against the loss rate of link A-B."),
+        Figure(fairness, "Fig. 13b: Jain's index of the TCP and the non-TCP flow against the loss rate of link A-B."),
+    ]
+    targets = []
+    flows = _done(exp.flows)
+    at0 = flows[flows["link_errors[0].error.per"] == 0]
+    for scheme in ("tcp-aware BP", "classical BP", "AODV"):
+        runs = at0[at0["name"] == scheme]
+        survived = total = 0
+        for _, run in runs.groupby("key"):
+            tcp = float(run.loc[run["id"] == "flow1", "goodput_bps"].iloc[0])
+            other = float(run.loc[run["id"] == "flow2", "goodput_bps"].iloc[0])
+            total += 1
+            survived += int(tcp >= 0.1 * other)
+        targets.append(Target(
+            section="Figs. 12-13 diamond", what=f"lossless, {scheme}: runs where the TCP flow survives (>= 10 % of flow 2)",
+            published="all" if scheme == "tcp-aware BP" else "none", unit="runs", airtcp=f"{survived} of {total}",
+            n=total, ok=(survived == total) if scheme == "tcp-aware BP" else (survived == 0),
+        ))
+    high = table[table["loss"] == table["loss"].max()]
+    bp, bp_ci, n = mean_ci(high.loc[high["scheme"] == "tcp-aware BP", "throughput_bps"] / 1e3)
+    aodv, _, _ = mean_ci(high.loc[high["scheme"] == "AODV", "throughput_bps"] / 1e3)
+    targets.append(Target(
+        section="Figs. 12-13 diamond", what=f"total goodput at loss {table['loss'].max():g}, TCP-aware BP vs AODV ({aodv:.0f} kb/s)",
+        published="above AODV", unit="kb/s", airtcp=bp, ci95=bp_ci if n > 1 else None, n=n, ok=bool(bp > aodv),
+    ))
+    return figures, targets
+
+
 def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
     figures: list[Figure] = []
     targets: list[Target] = []
@@ -356,12 +432,13 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
     for cc, label, fig in (("newreno", "SACK", "Fig. 10"), ("vegas", "Vegas", "Fig. 11")):
         more_figures, more_targets = _grid_loss(experiments[f"grid-loss-{cc}"], figures_dir, label, fig)
         figures, targets = figures + more_figures, targets + more_targets
-    return figures, targets
+    more_figures, more_targets = _diamond_udp(experiments["diamond-udp"], figures_dir)
+    return figures + more_figures, targets + more_targets
 
 
 REPRODUCTION = Reproduction(
     key="000",
-    title="TCP-aware backpressure routing and scheduling (Seferoglu & Modiano, IEEE TMC 2016): Figs. 6-11",
+    title="TCP-aware backpressure routing and scheduling (Seferoglu & Modiano, IEEE TMC 2016): Figs. 6-13",
     source="paper 000 §5.2 and TARGETS.md §000",
     sweeps=(
         SweepPlan("tree-newreno", _lossless_spec("tree", "newreno")),
@@ -373,11 +450,12 @@ REPRODUCTION = Reproduction(
         SweepPlan("diamond-loss-sack", _diamond_loss_spec),
         SweepPlan("grid-loss-newreno", _grid_loss_spec("newreno")),
         SweepPlan("grid-loss-vegas", _grid_loss_spec("vegas")),
+        SweepPlan("diamond-udp", _diamond_udp_spec),
     ),
     analyse=_analyse,
     notes=(
         "In progress: the NC layer of §4.1.3 is not yet between TCP and the network (for any scheme), "
-        "and Figs. 12-13 and Theorems 1-2 are not yet part of this page.",
+        "and Theorems 1-2 (tests/python/test_slotted.py) are not yet part of this page.",
         "Settings §5.1 leaves open follow ns-2's defaults (TCP window 20 packets, an ACK per segment, "
         "initial window 2) and backpressure's next hops are the neighbours nearer the destination "
         "(docs/backpressure.md).",
