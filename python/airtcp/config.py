@@ -61,6 +61,7 @@ __all__ = [
     "VegasParams",
     "FastParams",
     "QuicTcpParams",
+    "NcConfig",
     "UdpConfig",
     "TransportConfig",
     "MetricsConfig",
@@ -379,6 +380,37 @@ class QuicTcpParams(_Model):
     update_interval: Duration = 20_000_000
 
 
+# Largest block of the NC layer's codec (coding::rlnc::MAX_BLOCK_SIZE).
+NC_MAX_BLOCK = 4096
+
+
+def _nc_block(value: object) -> object:
+    """The NC layer's block size: `cwnd` or a number of segments from 1 to NC_MAX_BLOCK."""
+    if value == "cwnd":
+        return value
+    try:
+        number = units.parse_count(value)
+    except units.UnitError:
+        raise ValueError(f"must be 'cwnd' or a number of segments, got {value!r}") from None
+    if not 1 <= number <= NC_MAX_BLOCK:
+        raise ValueError(f"must be from 1 to {NC_MAX_BLOCK}, got {value!r}")
+    return number
+
+
+NcBlock = Annotated[Union[Literal["cwnd"], int], BeforeValidator(_nc_block)]
+NcBlockLimit = _quantity(units.parse_count, None, minimum=1, maximum=NC_MAX_BLOCK)
+
+
+class NcConfig(_Model):
+    """The NC layer of paper 000 §4.1.3 between TCP and the network (docs/nc_layer.md): blocks of
+    `cwnd` segments (the sender's window when a block opens, at most `max_block`) or of a fixed
+    number; the receiver repeats a repair request no sooner than every `repair_interval`."""
+
+    block: NcBlock = "cwnd"
+    max_block: NcBlockLimit = 64
+    repair_interval: PositiveDuration = 100_000_000
+
+
 # The parameter blocks of TcpConfig, by the `cc` that uses each.
 CC_PARAMETER_BLOCKS = {name: name for name in ("cubic", "compound", "vegas", "fast", "quic_tcp")}
 
@@ -407,6 +439,8 @@ class TcpConfig(_Model):
     vegas: Optional[VegasParams] = None
     fast: Optional[FastParams] = None
     quic_tcp: Optional[QuicTcpParams] = None
+    # The NC layer between this TCP and the network (paper 000 §4.1.3); absent: none.
+    nc: Optional[NcConfig] = None
 
 
 class UdpConfig(_Model):
@@ -837,6 +871,8 @@ class BackpressureRouting(_Model):
     report_idle: PositiveDuration = 100_000_000
     # closer: only neighbours nearer (in hops) to the destination; any: every neighbour.
     next_hops: Literal["any", "closer"] = "closer"
+    # per_packet: packets delivered within the MAC's retries; per_attempt: MAC attempts answered.
+    loss_estimate: Literal["per_packet", "per_attempt"] = "per_packet"
 
     @model_validator(mode="after")
     def _k_only_when_tcp_aware(self) -> "BackpressureRouting":

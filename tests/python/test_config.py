@@ -100,6 +100,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "vegas": None,
         "fast": None,
         "quic_tcp": None,
+        "nc": None,
     }
 
 
@@ -392,6 +393,12 @@ def _cc_params(cc: str, block: str) -> dict[str, Any]:
     return to_core_dict(scenario)["flows"][0]["transport"][cc]  # type: ignore[no-any-return]
 
 
+def _nc(block: str) -> dict[str, Any]:
+    """The emitted NC layer block of the lossy example's flow given as `block` (YAML)."""
+    scenario = load_scenario(P2P_LOSSY, overrides=[f"flows[0].transport.nc={block}"])
+    return to_core_dict(scenario)["flows"][0]["transport"]["nc"]  # type: ignore[no-any-return]
+
+
 def _wireless(variant: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
@@ -426,6 +433,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "VegasParams": vegas,
         "FastParams": fast,
         "QuicTcpParams": quic_tcp,
+        "NcConfig": _nc("{block: 16, max_block: 8, repair_interval: 50ms}"),
         "LinkConfig": scenario["links"][2],
         "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
         "LossConfig::Bernoulli": _untagged(scenario["links"][2]["loss"]),
@@ -527,6 +535,7 @@ def test_kind_tags_match_the_core() -> None:
         "RouteMetric": config.StaticRouting.model_fields["metric"].annotation,
         "BpDifferentialConfig": config.BackpressureRouting.model_fields["differential"].annotation,
         "BpNextHopsConfig": config.BackpressureRouting.model_fields["next_hops"].annotation,
+        "BpLossEstimateConfig": config.BackpressureRouting.model_fields["loss_estimate"].annotation,
         "AmcConfig": config.AmcConfig,
         "SlotFadingConfig": config.SlotFadingConfig,
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
@@ -534,6 +543,9 @@ def test_kind_tags_match_the_core() -> None:
         "ErasureConfig": config.ErasureConfig,
     }
     rust = _rust_enums()
+    # The NC layer's block size is a keyword or a number: `cwnd`, or `Fixed(n)` written as n.
+    keywords, number = typing.get_args(_unwrap(config.NcConfig.model_fields["block"].annotation))
+    assert rust.pop("NcBlock") == [*_tags(keywords), "fixed"] and number is int
     assert set(python) == set(rust)
     for enum, annotation in python.items():
         assert _tags(annotation) == rust[enum], enum
@@ -668,6 +680,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("VegasParams", set(), _cc_params("vegas", "{}")),
         ("FastParams", set(), _cc_params("fast", "{}")),
         ("QuicTcpParams", set(), _cc_params("quic_tcp", "{}")),
+        ("NcConfig", set(), _nc("{}")),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),
         ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),
@@ -720,6 +733,15 @@ def test_the_core_accepts_the_normalised_json() -> None:
             json.loads(_core.simulate_json(to_core_json(scenario)))
         except ValueError as error:
             assert "engine not built yet" in str(error), str(error)
+
+
+def test_the_core_runs_the_nc_layer() -> None:
+    """`transport.nc` reaches the core as the NC layer's configuration and the flow runs over it."""
+    for block in ("{}", "{block: 8, max_block: 16, repair_interval: 50ms}"):
+        scenario = load_scenario(P2P_LOSSY, overrides=["duration=5s", f"flows[0].transport.nc={block}"])
+        result = json.loads(_core.simulate_json(to_core_json(scenario)))
+        assert result["flows"][0]["bytes_delivered"] > 100_000, block
+        assert result["conservation"]["ok"], block
 
 
 def test_the_core_places_the_named_topologies() -> None:

@@ -15,11 +15,15 @@ use crate::sim::time::{to_secs, Time};
 use crate::sim::{
     ChannelId, DropReason, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire,
 };
+use crate::transport::nc_layer::source::NcSource;
+use crate::transport::nc_layer::NcLayer;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
+
+mod nc_io;
 
 /// An engine event. Small and `Copy`: the event list stores it inline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,6 +71,8 @@ pub enum TimerKind {
     Rto,
     /// The TCP receiver's delayed-ACK timer.
     DelayedAck,
+    /// The NC layer's repair timer at the receiver.
+    NcRepair,
 }
 
 /// The transport endpoints of a flow.
@@ -83,6 +89,8 @@ pub enum Endpoints {
         rto_timer: LazyTimer,
         /// The receiver's delayed-ACK timer.
         ack_timer: LazyTimer,
+        /// The NC layer between TCP and the network (paper 000 §4.1.3), if configured.
+        nc: Option<Box<NcLayer>>,
     },
     /// A UDP constant-bit-rate flow.
     Udp {
@@ -151,6 +159,8 @@ struct NetIo<'a> {
     from: NodeId,
     to: NodeId,
     header_bytes: u32,
+    /// The flow's NC layer at the sender: segments go to its encoder instead of the network.
+    nc: Option<&'a mut NcSource>,
 }
 
 impl<'a> NetIo<'a> {
@@ -167,7 +177,7 @@ impl<'a> NetIo<'a> {
     ) -> Self {
         let (from, to) = match kind {
             TimerKind::Rto => (src, dst),
-            TimerKind::DelayedAck => (dst, src),
+            TimerKind::DelayedAck | TimerKind::NcRepair => (dst, src),
         };
         NetIo {
             net,
@@ -177,7 +187,14 @@ impl<'a> NetIo<'a> {
             from,
             to,
             header_bytes,
+            nc: None,
         }
+    }
+
+    /// Routes the sender's segments through the flow's NC layer, if it has one.
+    fn with_nc(mut self, nc: Option<&'a mut NcLayer>) -> Self {
+        self.nc = nc.map(|nc| &mut nc.source);
+        self
     }
 
     fn packet(&self, size: u32, header: Header) -> Packet {
@@ -200,6 +217,17 @@ impl TcpIo for NetIo<'_> {
     }
 
     fn send_data(&mut self, header: DataHeader) {
+        if let Some(nc) = self.nc.as_deref_mut() {
+            let mut io = nc_io::NcNetIo {
+                net: &mut *self.net,
+                timer: None,
+                flow: self.flow,
+                from: self.from,
+                to: self.to,
+            };
+            nc.on_segment(header, &[], &mut io);
+            return;
+        }
         let p = self.packet(header.len + self.header_bytes, Header::TcpData(header));
         self.net.originate(p);
     }
@@ -213,6 +241,12 @@ impl TcpIo for NetIo<'_> {
         if let Some((at, generation)) = self.timer.set(deadline) {
             let ev = Event::Timer(self.flow, self.kind, generation);
             self.net.events.schedule(at, EventClass::Timer, ev);
+        }
+    }
+
+    fn window_hint(&mut self, segments: u64) {
+        if let Some(nc) = self.nc.as_deref_mut() {
+            nc.set_window(segments);
         }
     }
 }
@@ -325,10 +359,14 @@ impl World {
             }
         }
         // In arrival order; delivering may originate packets but never completes another
-        // arrival at the same instant, yet index so that it would still be handled.
+        // arrival at the same instant, yet index so that it would still be handled. Coded
+        // packets dropped at their source go to their NC layers first (paper 000 §4.2.1).
         let mut i = 0;
-        while i < self.net.arrived.len() {
-            let p = self.net.arrived[i];
+        loop {
+            self.take_edge_drops();
+            let Some(&p) = self.net.arrived.get(i) else {
+                break;
+            };
             i += 1;
             self.deliver(now, p);
         }
@@ -343,6 +381,7 @@ impl World {
                 sender,
                 rto_timer,
                 header_bytes,
+                nc,
                 ..
             } => {
                 let mut io = NetIo::endpoint(
@@ -352,7 +391,8 @@ impl World {
                     f,
                     ends,
                     *header_bytes,
-                );
+                )
+                .with_nc(nc.as_deref_mut());
                 sender.start(&mut io);
             }
             Endpoints::Udp {
@@ -414,6 +454,10 @@ impl World {
     }
 
     fn on_timer(&mut self, f: FlowId, kind: TimerKind, generation: u32, now: Time) {
+        if kind == TimerKind::NcRepair {
+            self.on_nc_timer(f, generation, now);
+            return;
+        }
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);
         let Endpoints::Tcp {
@@ -422,13 +466,14 @@ impl World {
             header_bytes,
             rto_timer,
             ack_timer,
+            nc,
         } = &mut flow.endpoints
         else {
             return;
         };
         let timer = match kind {
             TimerKind::Rto => rto_timer,
-            TimerKind::DelayedAck => ack_timer,
+            TimerKind::DelayedAck | TimerKind::NcRepair => ack_timer,
         };
         match timer.on_event(now, generation) {
             TimerFire::Ignore => {}
@@ -440,14 +485,18 @@ impl World {
             TimerFire::Expired => {
                 let mut io = NetIo::endpoint(&mut self.net, timer, kind, f, ends, *header_bytes);
                 match kind {
-                    TimerKind::Rto => sender.on_timer(&mut io),
-                    TimerKind::DelayedAck => receiver.on_timer(&mut io),
+                    TimerKind::Rto => sender.on_timer(&mut io.with_nc(nc.as_deref_mut())),
+                    TimerKind::DelayedAck | TimerKind::NcRepair => receiver.on_timer(&mut io),
                 }
             }
         }
     }
 
     fn deliver(&mut self, now: Time, p: Packet) {
+        if let Header::Nc(h) = p.header {
+            self.deliver_nc(now, p.flow, h);
+            return;
+        }
         let f = p.flow;
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);

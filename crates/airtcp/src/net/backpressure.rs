@@ -82,6 +82,19 @@ pub struct BpParams {
     pub rate_bps: f64,
     /// Which neighbours a flow's packets may go to.
     pub next_hops: NextHops,
+    /// What `p~` counts.
+    pub loss_estimate: LossEstimate,
+}
+
+/// What the loss estimate `p~` of a link counts (footnote 2: "one minus the ratio of successfully
+/// transmitted packets over all transmitted packets").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LossEstimate {
+    /// Packets handed to the MAC, delivered within its retries or not.
+    PerPacket,
+    /// MAC transmissions (attempts), answered by an ACK or not: a lossy link shows its raw loss
+    /// rate, which the next-hop choice then steers around ("loss-aware routing", §5.2).
+    PerAttempt,
 }
 
 /// The neighbours backpressure may send a flow's packets to.
@@ -152,9 +165,9 @@ pub struct BpLink {
     pub node: NodeId,
     /// Loss estimate `p~` of the last complete interval.
     pub loss: f64,
-    /// Packets handed to the MAC for this link in the current interval.
+    /// Packets (or attempts) sent on this link in the current interval.
     sent: u64,
-    /// Of those, packets the MAC delivered (acknowledged, or received though the ACK was lost).
+    /// Of those, the ones that got through.
     delivered: u64,
 }
 
@@ -435,9 +448,9 @@ impl BpNode {
         true
     }
 
-    /// The MAC finished with a packet sent to the neighbour with radio `to`: delivered or given
-    /// up after its retries.
-    pub fn packet_outcome(&mut self, to: u32, delivered: bool) {
+    /// One packet (or attempt, per `LossEstimate`) sent to the neighbour with radio `to` got
+    /// through or not.
+    pub fn outcome(&mut self, to: u32, delivered: bool) {
         if let Some(link) = self.links.iter_mut().find(|l| l.radio == to) {
             link.sent += 1;
             link.delivered += delivered as u64;
@@ -516,6 +529,7 @@ mod tests {
             report_idle: 100 * MS,
             rate_bps: 2e6,
             next_hops: NextHops::Any,
+            loss_estimate: LossEstimate::PerPacket,
         }
     }
 
@@ -622,8 +636,8 @@ mod tests {
         node.hear(2, &[0, 0]); // D = 6 via relay 2
         assert_eq!(node.select(0, &p, &c).unwrap().link, 1);
         for i in 0..10 {
-            node.packet_outcome(0, true); // radio 0: relay 1
-            node.packet_outcome(1, i < 4); // radio 1: relay 2
+            node.outcome(0, true); // radio 0: relay 1
+            node.outcome(1, i < 4); // radio 1: relay 2
         }
         node.refresh_estimates(1000 * MS, &p);
         assert!((node.links[1].loss - 0.6).abs() < 1e-12);

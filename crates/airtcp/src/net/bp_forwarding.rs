@@ -29,7 +29,7 @@ impl Network {
         radio.stats.max_backlog = radio.stats.max_backlog.max(backlog);
         if let Some(victim) = victim {
             radio.stats.count_drop(DropReason::QueueFull);
-            self.discard(victim);
+            self.discard_dropped(node, victim, DropReason::QueueFull);
         }
         self.wireless.kick(r, &mut self.events, &self.packets);
     }

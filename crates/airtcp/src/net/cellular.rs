@@ -87,7 +87,10 @@ impl Network {
                 let len = bs.downlink.queue_len(u) as u32;
                 bs.max_backlog[u] = bs.max_backlog[u].max(len);
             }
-            Err((victim, _)) => self.discard(victim),
+            Err((victim, reason)) => {
+                let node = bs.node;
+                self.discard_dropped(node, victim, reason);
+            }
         }
     }
 

@@ -16,9 +16,10 @@ pub mod routing;
 pub mod wireless;
 
 use crate::link::Channel;
-use crate::sim::packet::DropReason;
+use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
+use crate::transport::nc_layer::NcHeader;
 use crate::world::Event;
 pub use on_demand::AodvRouting;
 use routing::{Iface, RoutingTable};
@@ -51,6 +52,9 @@ pub struct Network {
     pub delivered: u64,
     /// Packets dropped, all reasons.
     pub dropped: u64,
+    /// NC-layer coded packets dropped on buffer overflow at their own source node, for the NC
+    /// layer to pass the loss up to TCP (paper 000 §4.2.1); the world takes them.
+    pub edge_drops: Vec<Packet>,
 }
 
 impl Network {
@@ -129,7 +133,8 @@ impl Network {
             }
             Err((victim, reason)) => {
                 c.stats.count_drop(reason);
-                self.discard(victim);
+                let node = c.from;
+                self.discard_dropped(node, victim, reason);
             }
         }
     }
@@ -150,7 +155,8 @@ impl Network {
             }
             Err((victim, reason)) => {
                 radio.stats.count_drop(reason);
-                self.discard(victim);
+                let node = radio.node;
+                self.discard_dropped(node, victim, reason);
             }
         }
     }
@@ -254,6 +260,17 @@ impl Network {
     fn discard(&mut self, id: PacketId) {
         self.dropped += 1;
         self.packets.remove(id);
+    }
+
+    /// Discards a packet a queue at `node` refused for `reason`; a coded packet of the NC layer
+    /// dropped for a full buffer at its own source node is also noted in `edge_drops`.
+    fn discard_dropped(&mut self, node: NodeId, id: PacketId, reason: DropReason) {
+        let p = self.packets.get(id);
+        let nc_coded = matches!(p.header, Header::Nc(NcHeader::Coded(_)));
+        if reason == DropReason::QueueFull && p.src == node && nc_coded {
+            self.edge_drops.push(*p);
+        }
+        self.discard(id);
     }
 
     /// Packets queued, on a link or held by a MAC, counted from the queues, the pending arrival

@@ -90,7 +90,7 @@ impl Network {
         let buf = &mut a.buffers[node as usize];
         if buf.len() >= BUFFER_PACKETS {
             self.node_drops[node as usize][DropReason::QueueFull as usize] += 1;
-            self.discard(id);
+            self.discard_dropped(node, id, DropReason::QueueFull);
             return;
         }
         buf.push_back(id);

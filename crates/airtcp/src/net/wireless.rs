@@ -23,7 +23,7 @@
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer};
 use crate::mac::frame::{Frame, FrameKind, RadioId};
-use crate::net::backpressure::{BpNode, BpShared};
+use crate::net::backpressure::{BpNode, BpShared, LossEstimate};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::{FrameId, Phy};
@@ -284,6 +284,11 @@ impl MacIo for MacEnv<'_> {
             st.attempts += 1;
             st.answered += ok as u64;
         }
+        if let (Some(node), Some(shared)) = (&mut self.radio.bp, self.bp) {
+            if shared.params.loss_estimate == LossEstimate::PerAttempt {
+                node.outcome(next, ok);
+            }
+        }
     }
 
     fn overheard(&mut self, frame: &Frame) {
@@ -306,7 +311,9 @@ impl MacIo for MacEnv<'_> {
     fn tx_status(&mut self, id: PacketId, next: Option<RadioId>, ok: bool, handed_over: bool) {
         if let (Some(node), Some(shared), Some(next)) = (&mut self.radio.bp, self.bp, next) {
             let now = self.events.now();
-            node.packet_outcome(next, ok || handed_over);
+            if shared.params.loss_estimate == LossEstimate::PerPacket {
+                node.outcome(next, ok || handed_over);
+            }
             node.refresh_estimates(now, &shared.params);
         }
         self.upcalls.push(Upcall::Status {

@@ -5,18 +5,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, BpDifferentialConfig, BpNextHopsConfig, CcKind, Direction, FlowConfig, LossConfig,
-    QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig, TcpConfig, TransportConfig,
-    UtilityConfig,
+    AppConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, CcKind, Direction,
+    FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+    TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
+use crate::coding::rlnc::{PayloadMode, MAX_BLOCK_SIZE};
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::backpressure::{
-    hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, NextHops,
+    hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, LossEstimate,
+    NextHops,
 };
 use crate::net::cellular::BaseStation;
 use crate::net::paths::{etx, weighted_next_hops};
@@ -26,6 +28,7 @@ use crate::net::{AodvRouting, Network};
 use crate::phy::propagation::dbm_to_mw;
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
+use crate::transport::nc_layer::NcLayer;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -226,6 +229,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
+        edge_drops: Vec::new(),
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
@@ -291,6 +295,13 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     header_bytes: t.header_bytes,
                     rto_timer: LazyTimer::default(),
                     ack_timer: LazyTimer::default(),
+                    nc: t.nc.as_ref().map(|nc| {
+                        // Coefficients from the flow's own stream; the simulator's packets carry
+                        // no bytes, so only coefficients (and ranks) are tracked.
+                        let rng = Rng::stream(cfg.seed, &format!("flow/{i}/nc"));
+                        let mode = PayloadMode::CoefficientsOnly;
+                        Box::new(NcLayer::new(nc, t.header_bytes, mode, rng))
+                    }),
                 }
             }
             (app, TransportConfig::Udp(u)) if !matches!(app, AppConfig::Bulk { .. }) => {
@@ -353,6 +364,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         estimate_interval,
         report_idle,
         next_hops,
+        loss_estimate,
     } = cfg.routing
     {
         let radio = cfg
@@ -378,6 +390,10 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             next_hops: match next_hops {
                 BpNextHopsConfig::Any => NextHops::Any,
                 BpNextHopsConfig::Closer => NextHops::Closer,
+            },
+            loss_estimate: match loss_estimate {
+                BpLossEstimateConfig::PerPacket => LossEstimate::PerPacket,
+                BpLossEstimateConfig::PerAttempt => LossEstimate::PerAttempt,
             },
         };
         install_backpressure(&mut net, &edges, &flows, params, radio.rx_threshold);
@@ -600,6 +616,20 @@ fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             format!("{p}.initial_ssthresh"),
             "must be greater than zero",
         ));
+    }
+    if let Some(nc) = &t.nc {
+        let within = |path: String, v: u32| {
+            if (1..=MAX_BLOCK_SIZE as u32).contains(&v) {
+                Ok(())
+            } else {
+                Err(err(path, format!("must be from 1 to {MAX_BLOCK_SIZE}")))
+            }
+        };
+        if let NcBlock::Fixed(h) = nc.block {
+            within(format!("{p}.nc.block"), h)?;
+        }
+        within(format!("{p}.nc.max_block"), nc.max_block)?;
+        positive(format!("{p}.nc.repair_interval"), nc.repair_interval)?;
     }
     check_cc_params(t, p)
 }

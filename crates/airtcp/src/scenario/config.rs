@@ -343,6 +343,87 @@ pub struct TcpConfig {
     /// QUIC-TCP parameters (only with `cc: quic_tcp`; defaults if absent).
     #[serde(default)]
     pub quic_tcp: Option<QuicTcpParams>,
+    /// The NC layer of paper 000 §4.1.3 between this TCP and the network (absent: none).
+    #[serde(default)]
+    pub nc: Option<NcConfig>,
+}
+
+/// The NC layer (paper 000 §4.1.3, §4.2.1; `transport::nc_layer`, docs/nc_layer.md): the source
+/// codes TCP's segments in blocks with random linear network coding, the receiver ACKs every
+/// innovative packet and asks for repairs, and congestion drops at the source are passed to TCP.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NcConfig {
+    /// Block size H_s: `cwnd` (the sender's window when the block opens) or a fixed number of
+    /// segments (1 to 4096).
+    #[serde(default)]
+    pub block: NcBlock,
+    /// Largest H_s with `block: cwnd`, segments (1 to 4096): the header carries one coefficient
+    /// per source.
+    #[serde(default = "default_nc_max_block")]
+    pub max_block: u32,
+    /// How often the receiver asks again for a block still missing degrees of freedom (and how
+    /// long the newest block must be silent before it is asked for), ns.
+    #[serde(default = "default_nc_repair_interval")]
+    pub repair_interval: Nanos,
+}
+
+/// The NC layer's block size: the TCP sender's window at the moment a block opens (the paper's
+/// choice, "H_s is set to the TCP congestion window size"), written `cwnd`, or a fixed number of
+/// segments, written as that number. (Not a `kind`-tagged choice: a keyword or a number.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NcBlock {
+    /// `min(cwnd, rwnd)` in whole segments when the block opens, at most `max_block`.
+    #[default]
+    Cwnd,
+    /// A fixed number of segments.
+    Fixed(u32),
+}
+
+impl Serialize for NcBlock {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            NcBlock::Cwnd => s.serialize_str("cwnd"),
+            NcBlock::Fixed(h) => s.serialize_u32(*h),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for NcBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = NcBlock;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`cwnd` or a number of segments")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<NcBlock, E> {
+                match v {
+                    "cwnd" => Ok(NcBlock::Cwnd),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<NcBlock, E> {
+                u32::try_from(v)
+                    .map(NcBlock::Fixed)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<NcBlock, E> {
+                u32::try_from(v)
+                    .map(NcBlock::Fixed)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+fn default_nc_max_block() -> u32 {
+    64
+}
+
+fn default_nc_repair_interval() -> Nanos {
+    100_000_000
 }
 
 /// Cubic's constants (RFC 9438). See `docs/cubic.md`.
@@ -1018,6 +1099,9 @@ pub enum RoutingConfig {
         /// Which neighbours a packet may be sent to.
         #[serde(default)]
         next_hops: BpNextHopsConfig,
+        /// What the link loss estimate counts: `per_packet` or `per_attempt`.
+        #[serde(default)]
+        loss_estimate: BpLossEstimateConfig,
     },
 }
 
@@ -1041,6 +1125,17 @@ pub enum BpNextHopsConfig {
     /// Only neighbours nearer (in hops) to the flow's destination.
     #[default]
     Closer,
+}
+
+/// What backpressure's link loss estimate counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BpLossEstimateConfig {
+    /// Packets, delivered within the MAC's retries or not.
+    #[default]
+    PerPacket,
+    /// MAC attempts, answered or not.
+    PerAttempt,
 }
 
 fn default_bp_estimate_interval() -> u64 {

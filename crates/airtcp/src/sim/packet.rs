@@ -5,6 +5,7 @@
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
 use crate::net::aodv::AodvMsg;
+use crate::transport::nc_layer::NcHeader;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 
 use super::time::Time;
@@ -33,6 +34,9 @@ pub enum Header {
     /// A backpressure queue report in a control packet (broadcast one hop; the report itself
     /// is the sender's advertised queue vector, see `net::backpressure`).
     BpReport,
+    /// A packet of the NC layer between TCP and the network (`transport::nc_layer`): a coded
+    /// segment, an NC-ACK or a repair request.
+    Nc(NcHeader),
 }
 
 /// A packet in the network.

@@ -32,4 +32,8 @@ pub trait TcpIo {
     /// Arms (`Some`) or cancels (`None`) the endpoint's one timer (RTO at the sender, delayed ACK
     /// at the receiver).
     fn set_timer(&mut self, deadline: Option<Time>);
+    /// The sender's window, `min(cwnd, rwnd)` in whole segments, told just before each
+    /// [`send_data`](Self::send_data) for a layer below that sizes anything by it (the NC layer's
+    /// blocks). Ignored by default.
+    fn window_hint(&mut self, _segments: u64) {}
 }

@@ -426,6 +426,7 @@ impl TcpSender {
         self.stats.packets_sent += 1;
         let last = self.total_segments == Some(seq + 1);
         let len = if last { self.last_len } else { self.mss };
+        io.window_hint((self.state.cwnd.floor() as u64).min(self.rwnd).max(1));
         io.send_data(DataHeader {
             seq,
             len,

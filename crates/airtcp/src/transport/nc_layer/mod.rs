@@ -1,0 +1,71 @@
+//! The NC layer between TCP and the network (paper 000, Seferoglu & Modiano, "TCP-aware
+//! backpressure routing and scheduling", IEEE TMC 2016, §4.1.3 and §4.2.1; Fig. 4): a slim
+//! network coding layer at the edge points, here the TCP source node and the TCP receiver node.
+//!
+//! - [`source`]: blocks of `H_s` segments (the congestion window or a fixed size), incremental
+//!   coded packets `a_k` instead of TCP's segments, NC-ACKs turned into TCP ACKs, repair packets
+//!   on request and for TCP's retransmissions, congestion drops at the edge passed up unmasked.
+//! - [`sink`]: online decoding, an NC-ACK per innovative packet, in-order delivery of decoded
+//!   blocks to TCP's receiver, repair requests.
+//! - [`header`]: the packets' headers.
+//!
+//! The codec is `crate::coding::rlnc`. In the simulator packets carry no payload bytes, so the
+//! layer runs it in [`PayloadMode::CoefficientsOnly`] (the rank logic is exactly that of the bytes
+//! mode); the tests run the same layer in [`PayloadMode::Bytes`] and check that the decoded bytes
+//! are the source bytes. See docs/nc_layer.md.
+
+pub mod header;
+pub mod sink;
+pub mod source;
+
+#[cfg(test)]
+mod tests;
+
+use crate::coding::rlnc::PayloadMode;
+use crate::scenario::config::NcConfig;
+use crate::sim::{LazyTimer, Rng, Time};
+use sink::{Delivered, NcSink};
+use source::NcSource;
+
+pub use header::{NcAck, NcCoded, NcHeader, NcRepairRequest};
+
+/// What the NC layer can do to the world around it (the simulator puts packets into the network
+/// and schedules timer events; tests record).
+pub trait NcIo {
+    /// Current simulated time.
+    fn now(&self) -> Time;
+    /// Sends a coded packet of `size` bytes from the source towards the receiver. `payload` is the
+    /// coded payload (empty in coefficients-only mode; the simulator does not carry it).
+    fn send_coded(&mut self, header: NcCoded, size: u32, payload: &[u8]);
+    /// Sends an NC-ACK or a repair request of `size` bytes from the receiver to the source.
+    fn send_feedback(&mut self, header: NcHeader, size: u32);
+    /// Arms (`Some`) or cancels (`None`) the receiver's repair timer.
+    fn set_timer(&mut self, deadline: Option<Time>);
+}
+
+/// Both ends of one flow's NC layer (the flow's block table lives at the source; the receiver
+/// reads it, see [`source`]).
+#[derive(Debug, Clone)]
+pub struct NcLayer {
+    /// At the TCP source.
+    pub source: NcSource,
+    /// At the TCP receiver.
+    pub sink: NcSink,
+    /// The receiver's repair timer.
+    pub timer: LazyTimer,
+    /// Scratch for segments decoded by one packet.
+    pub delivered: Vec<Delivered>,
+}
+
+impl NcLayer {
+    /// The NC layer of a TCP flow with `header_bytes` of IP + TCP header per segment (NC-ACKs and
+    /// repair requests are that size too: they replace TCP's ACKs). Coefficients come from `rng`.
+    pub fn new(cfg: &NcConfig, header_bytes: u32, mode: PayloadMode, rng: Rng) -> Self {
+        NcLayer {
+            source: NcSource::new(cfg.block, cfg.max_block, header_bytes, mode, rng),
+            sink: NcSink::new(mode, header_bytes, cfg.repair_interval),
+            timer: LazyTimer::default(),
+            delivered: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The NC layer between TCP and the network (paper 000 §4.1.3, §4.2.1) in whole runs: losses on a
+//! lossy hop are repaired without TCP noticing, a full queue at the source still makes TCP back
+//! off, goodput over a clean path is TCP's own, a 30 %-lossy hop is usable, every routing scheme
+//! carries it, and runs repeat exactly with every packet accounted for. (Packet-trace tests of
+//! the protocol itself are in `src/transport/nc_layer/tests.rs`.)
+
+mod common;
+use airtcp::metrics::results::RunResults;
+use common::*;
+use serde_json::{json, Value};
+
+/// A -> R -> B over 2 Mb/s, 5 ms wired links; A's queue holds `queue` packets; R -> B loses
+/// `per` of the packets going forward.
+fn chain(per: f64, queue: u64, duration: u64, app: Value, tcp: Value) -> Value {
+    json!({
+        "name": "chain", "duration": duration, "seed": 1, "nodes": ["A", "R", "B"],
+        "links": [
+            {"from": "A", "to": "R", "rate": 2_000_000, "delay": 5 * MS,
+             "queue": {"kind": "droptail", "packets": queue}},
+            {"from": "R", "to": "B", "rate": 2_000_000, "delay": 5 * MS,
+             "queue": {"kind": "droptail", "packets": 100},
+             "loss": {"kind": "bernoulli", "per": per, "direction": "forward"}}],
+        "flows": [{"id": "f", "src": "A", "dst": "B", "app": app, "transport": tcp}]
+    })
+}
+
+fn tcp(rwnd: u64, nc: bool) -> Value {
+    let mut t = json!({"kind": "tcp", "cc": "newreno", "sack": true, "rwnd": rwnd});
+    if nc {
+        t["nc"] = json!({"block": "cwnd"});
+    }
+    t
+}
+
+fn bulk() -> Value {
+    json!({"kind": "bulk"})
+}
+
+fn queue_full_at(r: &RunResults, queue: &str) -> u64 {
+    r.drops
+        .iter()
+        .filter(|d| d.queue == queue && d.reason == "queue_full")
+        .map(|d| d.packets)
+        .sum()
+}
+
+#[test]
+fn losses_on_a_lossy_hop_are_repaired_and_tcp_never_sees_them() {
+    // 30 % of the packets crossing R -> B are lost; a window of 10 segments never fills A's
+    // queue, so every loss is a "wireless" one and the NC layer repairs it.
+    let bytes = 500_000u64;
+    let app = json!({"kind": "bulk", "bytes": bytes});
+    let with = run(&chain(0.3, 100, 60 * S, app.clone(), tcp(10_000, true)));
+    let f = &with.flows[0];
+    let lost: u64 = with.drops.iter().map(|d| d.packets).sum();
+    eprintln!(
+        "NC: {lost} packets lost, transfer done at {:?} s, {} retransmissions, {} recoveries, {} timeouts",
+        f.completion_s, f.retransmissions, f.recoveries, f.timeouts
+    );
+    assert!(lost > 100, "the hop should lose packets: {lost}");
+    assert_eq!(f.bytes_delivered, bytes);
+    assert!(f.completion_s.is_some());
+    assert_eq!(
+        (f.retransmissions, f.recoveries, f.timeouts),
+        (0, 0, 0),
+        "TCP saw a loss"
+    );
+    // Plain TCP over the same hop: the losses are TCP's to handle.
+    let without = run(&chain(0.3, 100, 60 * S, app, tcp(10_000, false)));
+    let g = &without.flows[0];
+    eprintln!(
+        "plain TCP: {} bytes, done at {:?} s, {} timeouts",
+        g.bytes_delivered, g.completion_s, g.timeouts
+    );
+    assert!(g.timeouts > 0);
+    assert!(g
+        .completion_s
+        .is_none_or(|t| t > 3.0 * f.completion_s.unwrap()));
+}
+
+#[test]
+fn a_full_queue_at_the_source_makes_tcp_back_off() {
+    // No loss anywhere but A's queue of 10 packets, and an unlimited window: every overflow at
+    // A withholds a segment's ACK (paper §4.2.1), TCP retransmits it and halves its window.
+    // Were the drops masked like wireless losses, the window would grow to rwnd (1048 segments).
+    let mut v = chain(0.0, 10, 30 * S, bulk(), tcp(1 << 20, true));
+    v["metrics"] = json!({"trace_cwnd": true, "trace_interval": 10 * MS});
+    let r = run(&v);
+    let f = &r.flows[0];
+    let drops = queue_full_at(&r, "A->R");
+    let cwnd = &r.timeseries.cwnd.cwnd;
+    let max = cwnd.iter().copied().fold(0.0, f64::max);
+    let halvings = cwnd.windows(2).filter(|w| w[1] <= 0.55 * w[0]).count();
+    eprintln!(
+        "{drops} drops at A, {} retransmissions, {} recoveries, {} timeouts, cwnd max {max:.1}, \
+         {halvings} halvings, goodput {:.0} kb/s",
+        f.retransmissions,
+        f.recoveries,
+        f.timeouts,
+        f.goodput_bps / 1e3
+    );
+    assert!(drops > 0);
+    assert!(f.recoveries > 0 && halvings > 0);
+    assert!(f.retransmissions >= drops);
+    assert!(max < 60.0, "the window grew to {max}: drops were masked");
+    assert!(f.goodput_bps > 1.7e6);
+}
+
+#[test]
+fn goodput_over_a_clean_chain_is_tcps_own() {
+    // Wired: 2 Mb/s, A's queue 20, window 30 segments (A's queue overflows now and then).
+    let plain = run(&chain(0.0, 20, 60 * S, bulk(), tcp(30_000, false))).flows[0].goodput_bps;
+    let nc = run(&chain(0.0, 20, 60 * S, bulk(), tcp(30_000, true))).flows[0].goodput_bps;
+    eprintln!("wired chain: TCP {plain:.0} b/s, TCP over NC {nc:.0} b/s");
+    assert!((nc - plain).abs() < 0.1 * plain, "{nc} vs {plain}");
+}
+
+#[test]
+fn a_thirty_percent_lossy_hop_is_usable_with_nc() {
+    let plain = run(&chain(0.3, 20, 60 * S, bulk(), tcp(30_000, false)));
+    let nc = run(&chain(0.3, 20, 60 * S, bulk(), tcp(30_000, true)));
+    let (p, n) = (plain.flows[0].goodput_bps, nc.flows[0].goodput_bps);
+    eprintln!(
+        "30 % loss on R->B: TCP {:.0} kb/s, TCP over NC {:.0} kb/s ({} timeouts)",
+        p / 1e3,
+        n / 1e3,
+        nc.flows[0].timeouts
+    );
+    // At most (1 - 0.3) x 2 Mb/s gets through R -> B; the NC layer gets most of it.
+    assert!(n > 10.0 * p);
+    assert!(n > 0.5 * 0.7 * 2e6, "{n}");
+}
+
+fn radio() -> Value {
+    // ns-2's two-ray ground radio: 250 m receive range, 550 m carrier sense.
+    json!({"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+           "propagation": {"kind": "two_ray_ground"},
+           "queue": {"kind": "droptail", "packets": 100}})
+}
+
+/// The paper's TCP (§5.1, ns-2 defaults: window 20 packets, an ACK per segment).
+fn paper_tcp(nc: bool) -> Value {
+    let mut t = json!({"kind": "tcp", "cc": "newreno", "sack": true, "mss": 1000,
+                       "rwnd": 20_000, "delayed_ack": 1, "initial_cwnd": 2});
+    if nc {
+        t["nc"] = json!({});
+    }
+    t
+}
+
+fn wireless_chain(routing: &Value, per: f64, seed: u64, transport: Value) -> Value {
+    json!({
+        "name": "chain", "duration": 30 * S, "seed": seed, "radio": radio(),
+        "topology": {"kind": "chain", "hops": 3, "spacing": 200.0}, "routing": routing,
+        "link_errors": [{"from": "n1", "to": "n2", "error": {"kind": "bernoulli", "per": per}}],
+        "flows": [{"id": "f", "src": "n0", "dst": "n3", "start": S,
+                   "app": {"kind": "bulk"}, "transport": transport}]
+    })
+}
+
+#[test]
+fn every_routing_carries_nc_at_tcps_goodput() {
+    // A 3-hop 802.11 chain, as paper 000 uses the NC layer "for fair comparison" with static
+    // routing, AODV and backpressure.
+    for routing in [
+        json!({"kind": "static"}),
+        json!({"kind": "aodv"}),
+        json!({"kind": "backpressure", "differential": "tcp_aware"}),
+    ] {
+        let plain = run(&wireless_chain(&routing, 0.0, 2, paper_tcp(false)));
+        let nc = run(&wireless_chain(&routing, 0.0, 2, paper_tcp(true)));
+        let (p, n) = (plain.flows[0].goodput_bps, nc.flows[0].goodput_bps);
+        eprintln!(
+            "{}: TCP {:.0} kb/s, TCP over NC {:.0} kb/s",
+            routing["kind"],
+            p / 1e3,
+            n / 1e3
+        );
+        assert!((n - p).abs() < 0.1 * p, "{}: {n} vs {p}", routing["kind"]);
+    }
+}
+
+#[test]
+fn runs_with_nc_repeat_exactly() {
+    // Two flows sharing a lossy, congested backpressure tree: coding coefficients, repairs and
+    // edge drops all happen; the results must not differ in a byte.
+    let tree = json!({
+        "name": "tree", "duration": 20 * S, "seed": 5, "radio": radio(),
+        "topology": {"kind": "tree", "spacing": 200.0},
+        "routing": {"kind": "backpressure"},
+        "link_errors": [{"from": "n0", "to": "n1", "error": {"kind": "bernoulli", "per": 0.3}}],
+        "flows": [
+            {"id": "a", "src": "n0", "dst": "n1", "start_jitter": 2 * S,
+             "app": {"kind": "bulk"}, "transport": tcp(1 << 20, true)},
+            {"id": "b", "src": "n0", "dst": "n3", "start_jitter": 2 * S,
+             "app": {"kind": "bulk"}, "transport": tcp(1 << 20, true)}
+        ]
+    });
+    let a = serde_json::to_string(&run(&tree)).unwrap();
+    let b = serde_json::to_string(&run(&tree)).unwrap();
+    let strip = |s: &str| s[..s.find("\"timing\"").unwrap()].to_string();
+    assert_eq!(strip(&a), strip(&b));
+    assert!(
+        a.contains("queue_full"),
+        "the runs should congest the source"
+    );
+}
+
+#[test]
+fn every_packet_is_accounted_for() {
+    // Coded packets, repairs, NC-ACKs and repair requests, with losses, overflows at the source
+    // and at relays, under each routing scheme: created = delivered + dropped + in flight.
+    for routing in [
+        json!({"kind": "static"}),
+        json!({"kind": "aodv"}),
+        json!({"kind": "backpressure"}),
+    ] {
+        let r = run(&wireless_chain(&routing, 0.3, 3, tcp(1 << 20, true)));
+        let c = &r.conservation;
+        assert!(c.ok, "{:?}", c);
+        assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+        assert!(c.dropped > 0 && r.flows[0].bytes_delivered > 0);
+    }
+}
+
+#[test]
+fn a_fixed_block_size_works_too() {
+    let mut t = tcp(30_000, true);
+    t["nc"] = json!({"block": 8, "repair_interval": 50 * MS});
+    let bytes = 300_000u64;
+    let r = run(&chain(
+        0.1,
+        20,
+        30 * S,
+        json!({"kind": "bulk", "bytes": bytes}),
+        t,
+    ));
+    assert_eq!(r.flows[0].bytes_delivered, bytes);
+}
+
+#[test]
+fn bad_nc_blocks_are_refused() {
+    for (nc, message) in [
+        (
+            json!({"block": 0}),
+            "flows[0].transport.nc.block: must be from 1 to 4096",
+        ),
+        (
+            json!({"block": 5000}),
+            "flows[0].transport.nc.block: must be from 1 to 4096",
+        ),
+        (
+            json!({"max_block": 0}),
+            "flows[0].transport.nc.max_block: must be from 1 to 4096",
+        ),
+        (
+            json!({"repair_interval": 0}),
+            "flows[0].transport.nc.repair_interval: must be greater than zero",
+        ),
+    ] {
+        let mut t = tcp(30_000, true);
+        t["nc"] = nc;
+        let cfg = serde_json::from_value(chain(0.0, 20, S, bulk(), t)).expect("parses");
+        let e = airtcp::simulate(&cfg).expect_err("refused");
+        assert_eq!(e.to_string(), message);
+    }
+    let mut t = tcp(30_000, true);
+    t["nc"] = json!({"block": "window"});
+    let parsed: Result<airtcp::ScenarioConfig, _> =
+        serde_json::from_value(chain(0.0, 20, S, bulk(), t));
+    assert!(parsed.is_err());
+}
