@@ -24,8 +24,8 @@ uniformly in each 200 m cell and the gateway at the centre, redrawn until every 
 reach (250 m hops) of the gateway, since a disconnected draw has no route for some flow. Placement
 k comes from generator seed k and runs with simulation seed k.
 
-Not yet part of the reproduction: the paper's NC layer is not between TCP and the network in these
-runs, for any scheme; Theorems 1-2 are shown by tests/python/test_slotted.py, not on this page.
+Every TCP flow runs over the NC layer (§4.1.3) in every scheme, as the paper's comparisons do.
+Theorems 1-2 are shown by tests/python/test_slotted.py (the slotted model), not on this page.
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def _tree_targets(exp: Experiment, cc: str, published: dict[str, float], fig: st
         rows.append(Target(
             section=fig, what=f"{cc}, TCP-aware BP, {flow} goodput", published=value, unit="kb/s",
             airtcp=mean, ci95=half if n > 1 else None, n=n, tolerance="shape",
-            note="absolute level: see docs/backpressure.md (no NC layer yet)",
+            note="absolute level: see docs/backpressure.md",
         ))
     starved, total = _starved_runs(exp, "classical BP")
     rows.append(Target(
@@ -454,8 +454,8 @@ REPRODUCTION = Reproduction(
     ),
     analyse=_analyse,
     notes=(
-        "In progress: the NC layer of §4.1.3 is not yet between TCP and the network (for any scheme), "
-        "and Theorems 1-2 (tests/python/test_slotted.py) are not yet part of this page.",
+        "Every TCP flow runs over the NC layer (§4.1.3, blocks of cwnd segments) in every scheme. "
+        "Theorems 1-2 are checked on the slotted model by tests/python/test_slotted.py.",
         "Settings §5.1 leaves open follow ns-2's defaults (TCP window 20 packets, an ACK per segment, "
         "initial window 2) and backpressure's next hops are the neighbours nearer the destination "
         "(docs/backpressure.md).",
