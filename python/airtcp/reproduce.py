@@ -142,5 +142,9 @@ def format_targets(rows: Sequence[dict[str, object]]) -> str:
         if isinstance(ci, float):
             value += f" ± {float(f'{ci:.2g}'):g}"
         verdict = {True: "ok", False: "MISSED", None: "see note"}[row.get("ok")]  # type: ignore[index]
-        lines.append(f"  {row['what']}: published {row['published']} {row['unit']}, airtcp {value} [{verdict}]")
+        published = row["published"]
+        unit = f" {row['unit']}" if row["unit"] and isinstance(published, (int, float)) else ""
+        if isinstance(airtcp, (int, float)):
+            value += unit
+        lines.append(f"  {row['what']}: published {published}{unit}, airtcp {value} [{verdict}]")
     return "\n".join(lines)
