@@ -198,16 +198,8 @@ impl<'a> NetIo<'a> {
     }
 
     fn packet(&self, size: u32, header: Header) -> Packet {
-        Packet {
-            uid: 0,
-            flow: self.flow,
-            src: self.from,
-            dst: self.to,
-            next_hop: NodeId::MAX,
-            size,
-            created: self.net.events.now(),
-            header,
-        }
+        let now = self.net.events.now();
+        Packet::new(self.flow, self.from, self.to, size, now, header)
     }
 }
 
@@ -434,16 +426,10 @@ impl World {
             }
         };
         if let Some((seq, len)) = datagram {
-            self.net.originate(Packet {
-                uid: 0,
-                flow: f,
-                src: flow.src,
-                dst: flow.dst,
-                next_hop: NodeId::MAX,
-                size: len + *header_bytes,
-                created: now,
-                header: Header::Udp { seq, len },
-            });
+            let header = Header::Udp { seq, len };
+            let size = len + *header_bytes;
+            self.net
+                .originate(Packet::new(f, flow.src, flow.dst, size, now, header));
         }
         let next = source.next_time();
         if next <= self.duration {

@@ -289,14 +289,21 @@ def _loss_table(exp: Experiment) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _throughput_and_fairness(table: pd.DataFrame, stem: Path, loss_label: str, title: str) -> tuple[Path, Path]:
+    """Total goodput and Jain's index against the loss rate, one line per scheme (PNG paths);
+    `title` is completed with "total goodput" / "fairness"."""
+    drawn = [
+        plot_metric_vs_parameter(table, "loss", metric, stem.with_name(f"{stem.name}_{suffix}"), scheme="scheme",
+                                 parameter_label=loss_label, title=f"{title}, {what}")[0]
+        for metric, suffix, what in (("throughput_bps", "throughput", "total goodput"), ("jain", "fairness", "fairness"))
+    ]
+    return drawn[0], drawn[1]
+
+
 def _diamond_loss(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
     table = _loss_table(exp)
-    throughput = plot_metric_vs_parameter(
-        table, "loss", "throughput_bps", figures_dir / "fig9_throughput", scheme="scheme",
-        parameter_label="packet loss rate of link A-B", title="Fig. 9a: diamond, TCP-SACK, total goodput")[0]
-    fairness = plot_metric_vs_parameter(
-        table, "loss", "jain", figures_dir / "fig9_fairness", scheme="scheme",
-        parameter_label="packet loss rate of link A-B", title="Fig. 9b: diamond, TCP-SACK, fairness")[0]
+    throughput, fairness = _throughput_and_fairness(
+        table, figures_dir / "fig9", "packet loss rate of link A-B", "Fig. 9: diamond, TCP-SACK")
     targets = []
     for loss in sorted(table["loss"].unique()):
         at = table[table["loss"] == loss]
@@ -338,12 +345,8 @@ def _grid_loss_table(exp: Experiment) -> pd.DataFrame:
 def _grid_loss(exp: Experiment, figures_dir: Path, label: str, fig: str) -> tuple[list[Figure], list[Target]]:
     table = _grid_loss_table(exp)
     stem = figures_dir / f"{fig.split()[1].rstrip('.')}_grid_{label.lower()}"
-    throughput = plot_metric_vs_parameter(
-        table, "loss", "throughput_bps", stem.with_name(stem.name + "_throughput"), scheme="scheme",
-        parameter_label="packet loss rate of the lossy half of the links", title=f"{fig}: grid, TCP-{label}, total goodput")[0]
-    fairness = plot_metric_vs_parameter(
-        table, "loss", "jain", stem.with_name(stem.name + "_fairness"), scheme="scheme",
-        parameter_label="packet loss rate of the lossy half of the links", title=f"{fig}: grid, TCP-{label}, fairness")[0]
+    throughput, fairness = _throughput_and_fairness(
+        table, stem, "packet loss rate of the lossy half of the links", f"{fig}: grid, TCP-{label}")
     targets = []
     for loss in sorted(table["loss"].unique()):
         at = table[table["loss"] == loss]
@@ -375,12 +378,8 @@ def _diamond_udp(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list
                                    "(eq. 5 controls flow 2 under backpressure; constant bit rate at R_max under AODV)."))
     table = _loss_table(exp)
     table = table[table["scheme"] != "classical BP"]
-    throughput = plot_metric_vs_parameter(
-        table, "loss", "throughput_bps", figures_dir / "fig13_throughput", scheme="scheme",
-        parameter_label="packet loss rate of link A-B", title="Fig. 13a: diamond, TCP + non-TCP, total goodput")[0]
-    fairness = plot_metric_vs_parameter(
-        table, "loss", "jain", figures_dir / "fig13_fairness", scheme="scheme",
-        parameter_label="packet loss rate of link A-B", title="Fig. 13b: diamond, TCP + non-TCP, fairness")[0]
+    throughput, fairness = _throughput_and_fairness(
+        table, figures_dir / "fig13", "packet loss rate of link A-B", "Fig. 13: diamond, TCP + non-TCP")
     figures += [
         Figure(throughput, "Fig. 13a: total goodput of the TCP and the non-TCP flow against the loss rate of link A-B."),
         Figure(fairness, "Fig. 13b: Jain's index of the TCP and the non-TCP flow against the loss rate of link A-B."),

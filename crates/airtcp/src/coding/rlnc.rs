@@ -330,6 +330,14 @@ pub struct BlockEncoder {
     repairs_sent: u32,
 }
 
+/// Panics unless `1 <= block_size <= MAX_BLOCK_SIZE` (the decoder holds an H x H matrix).
+fn assert_block_size(block_size: usize) {
+    assert!(
+        (1..=MAX_BLOCK_SIZE).contains(&block_size),
+        "block size {block_size} outside 1..={MAX_BLOCK_SIZE}"
+    );
+}
+
 impl BlockEncoder {
     /// An empty encoder for block `block_id` of `block_size` (= `H`) sources. Panics unless
     /// `1 <= block_size <= MAX_BLOCK_SIZE`.
@@ -350,10 +358,7 @@ impl BlockEncoder {
     /// Starts a new block, keeping the buffers of the old one. Panics unless
     /// `1 <= block_size <= MAX_BLOCK_SIZE`.
     pub fn reset(&mut self, block_id: u64, block_size: usize) {
-        assert!(
-            (1..=MAX_BLOCK_SIZE).contains(&block_size),
-            "block size {block_size} outside 1..={MAX_BLOCK_SIZE}"
-        );
+        assert_block_size(block_size);
         self.block_id = block_id;
         self.block_size = block_size;
         self.pushed = 0;
@@ -540,10 +545,7 @@ impl BlockDecoder {
     /// Starts over for another block, keeping the buffers (they only grow). Panics unless
     /// `1 <= block_size <= MAX_BLOCK_SIZE`.
     pub fn reset(&mut self, block_id: u64, block_size: usize) {
-        assert!(
-            (1..=MAX_BLOCK_SIZE).contains(&block_size),
-            "block size {block_size} outside 1..={MAX_BLOCK_SIZE}"
-        );
+        assert_block_size(block_size);
         self.block_id = block_id;
         self.block_size = block_size;
         // Rows are zeroed when a packet is written into a slot, so no clearing here.

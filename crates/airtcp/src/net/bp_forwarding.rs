@@ -68,16 +68,9 @@ impl Network {
             bp.reported_at(now);
             bp.control_sent += 1;
             let node = radio.node;
-            let id = self.packets.insert(Packet {
-                uid: 0,
-                flow: u32::MAX,
-                src: node,
-                dst: NodeId::MAX,
-                next_hop: NodeId::MAX,
-                size: bytes,
-                created: now,
-                header: Header::BpReport,
-            });
+            // Broadcast one hop: no flow, no destination.
+            let report = Packet::new(u32::MAX, node, NodeId::MAX, bytes, now, Header::BpReport);
+            let id = self.packets.insert(report);
             self.offer_radio(r, id);
         }
         if !self.wireless.radios[r as usize].failed {

@@ -60,6 +60,30 @@ pub struct Packet {
     pub header: Header,
 }
 
+impl Packet {
+    /// A new packet of `flow` from `src` to `dst`, not yet numbered (the arena numbers it) and
+    /// with no next hop chosen (routing or the MAC sets it; `NodeId::MAX` also means broadcast).
+    pub fn new(
+        flow: FlowId,
+        src: NodeId,
+        dst: NodeId,
+        size: u32,
+        created: Time,
+        header: Header,
+    ) -> Self {
+        Packet {
+            uid: 0,
+            flow,
+            src,
+            dst,
+            next_hop: NodeId::MAX,
+            size,
+            created,
+            header,
+        }
+    }
+}
+
 /// Why a packet was dropped. The framework, not the queue, counts drops per reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DropReason {

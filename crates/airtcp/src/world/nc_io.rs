@@ -22,19 +22,28 @@ pub(super) struct NcNetIo<'a> {
     pub(super) to: NodeId,
 }
 
-impl NcNetIo<'_> {
+impl<'a> NcNetIo<'a> {
+    /// The receiver's end of flow `flow` (`ends` = (source, destination)): it sends NC-ACKs and
+    /// repair requests back to the source and owns the repair timer.
+    fn receiver(
+        net: &'a mut Network,
+        timer: &'a mut LazyTimer,
+        flow: FlowId,
+        (src, dst): (NodeId, NodeId),
+    ) -> Self {
+        NcNetIo {
+            net,
+            timer: Some(timer),
+            flow,
+            from: dst,
+            to: src,
+        }
+    }
+
     fn originate(&mut self, size: u32, header: NcHeader) {
         let now = self.net.events.now();
-        self.net.originate(Packet {
-            uid: 0,
-            flow: self.flow,
-            src: self.from,
-            dst: self.to,
-            next_hop: NodeId::MAX,
-            size,
-            created: now,
-            header: Header::Nc(header),
-        });
+        let packet = Packet::new(self.flow, self.from, self.to, size, now, Header::Nc(header));
+        self.net.originate(packet);
     }
 }
 
@@ -96,13 +105,7 @@ impl World {
         let nc = &mut **nc;
         match h {
             NcHeader::Coded(coded) => {
-                let mut io = NcNetIo {
-                    net: &mut self.net,
-                    timer: Some(&mut nc.timer),
-                    flow: f,
-                    from: dst,
-                    to: src,
-                };
+                let mut io = NcNetIo::receiver(&mut self.net, &mut nc.timer, f, (src, dst));
                 nc.sink
                     .on_coded(&coded, &[], &nc.source, &mut io, &mut nc.delivered);
                 for d in nc.delivered.drain(..) {
@@ -156,13 +159,7 @@ impl World {
                 self.net.events.schedule(at, EventClass::Timer, ev);
             }
             TimerFire::Expired => {
-                let mut io = NcNetIo {
-                    net: &mut self.net,
-                    timer: Some(&mut nc.timer),
-                    flow: f,
-                    from: dst,
-                    to: src,
-                };
+                let mut io = NcNetIo::receiver(&mut self.net, &mut nc.timer, f, (src, dst));
                 nc.sink.on_timer(&mut io);
             }
         }
