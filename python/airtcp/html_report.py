@@ -186,8 +186,10 @@ def _sweep_section(folder: Path) -> tuple[str, str]:
     ]
     if failed:
         bad = runs[runs["status"] == "failed"]
-        rows = [f"<tr><td>{_e(r.key)}</td><td>{_e(_params_text(r, exp.params))}</td><td class=\"num\">{r.seed}</td>"
-                f"<td class=\"error\">{_e(r.error)}</td></tr>" for r in bad.itertuples()]
+        # Records, not itertuples: parameter names such as links[0].loss.per are no identifiers.
+        rows = [f"<tr><td>{_e(r['key'])}</td><td>{_e(_params_text(r, exp.params))}</td>"
+                f"<td class=\"num\">{r['seed']}</td><td class=\"error\">{_e(r['error'])}</td></tr>"
+                for r in bad.to_dict("records")]
         parts += [_heading(2, "Failed runs"), _table(("run", "parameters", "seed", "error"), rows)]
     scalar = [p for p in exp.params if _all_scalar(exp.runs[p])]
     if len(exp.flows):
@@ -209,8 +211,8 @@ def _all_scalar(values: Iterable[Any]) -> bool:
     return all(isinstance(v, (str, int, float, bool)) or v is None for v in values)
 
 
-def _params_text(row: Any, params: Sequence[str]) -> str:
-    return ", ".join(f"{p} = {_short(getattr(row, '_asdict')().get(p, '?'))}" for p in params)
+def _params_text(row: Mapping[str, Any], params: Sequence[str]) -> str:
+    return ", ".join(f"{p} = {_short(row.get(p, '?'))}" for p in params)
 
 
 def _short(value: Any) -> str:

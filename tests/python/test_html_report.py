@@ -60,7 +60,10 @@ def test_a_failed_run_is_listed_in_the_report(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h2>Failed runs</h2>" in page
-    assert "links[0].loss.per" in page.split("<h2>Failed runs</h2>", 1)[1]
+    failed = page.split("<h2>Failed runs</h2>", 1)[1].split("</table>", 1)[0]
+    # The failing point's parameter values, and its error from the scenario check.
+    assert "links[0].loss.per = 2.0" in failed and "duration = 5s" in failed
+    assert "links[0].loss.per" in failed.split("class=\"error\">", 1)[1]
 
 
 def test_the_sweep_report_renders_in_chromium(sweep_folder: Path, chromium: str) -> None:
