@@ -869,10 +869,15 @@ class BackpressureRouting(_Model):
     estimate_interval: PositiveDuration = 1_000_000_000
     # A node that has sent no report for this long while its queues changed sends a control packet.
     report_idle: PositiveDuration = 100_000_000
+    # An idle node repeats an unchanged report this often (a lost control packet is not resent).
+    report_repeat: PositiveDuration = 1_000_000_000
     # closer: only neighbours nearer (in hops) to the destination; any: every neighbour.
     next_hops: Literal["any", "closer"] = "closer"
     # per_packet: packets delivered within the MAC's retries; per_attempt: MAC attempts answered.
-    loss_estimate: Literal["per_packet", "per_attempt"] = "per_packet"
+    loss_estimate: Literal["per_packet", "per_attempt"] = "per_attempt"
+    # flow_first: the flow by its differential, then its next hop by D R (1 - p); per_link: the
+    # (flow, link) pair with the largest D R (1 - p).
+    selection: Literal["per_link", "flow_first"] = "flow_first"
 
     @model_validator(mode="after")
     def _k_only_when_tcp_aware(self) -> "BackpressureRouting":

@@ -536,6 +536,7 @@ def test_kind_tags_match_the_core() -> None:
         "BpDifferentialConfig": config.BackpressureRouting.model_fields["differential"].annotation,
         "BpNextHopsConfig": config.BackpressureRouting.model_fields["next_hops"].annotation,
         "BpLossEstimateConfig": config.BackpressureRouting.model_fields["loss_estimate"].annotation,
+        "BpSelectionConfig": config.BackpressureRouting.model_fields["selection"].annotation,
         "AmcConfig": config.AmcConfig,
         "SlotFadingConfig": config.SlotFadingConfig,
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,

@@ -17,15 +17,29 @@
 //!   `D*_ij > 0`; the head-of-line packet of `U_i^{s*_ij*}` goes to `j*`. Nothing qualifies: the
 //!   node holds its packets (the MAC is told nothing is pending).
 //!
+//! The paper's text allows two orders of these steps ([`Selection`]). Read per link (§4.1.1
+//! literally), the link weight `R~ (1 - p~)` also decides between flows whose differentials tie,
+//! and below `K` every flow's differential is `K`: a single collision on one flow's link then
+//! hands every transmit opportunity to the other flows. Read flow first (the default; §4.1.2:
+//! "routing and intra-node scheduling" selects the flow, then §4.1.1 its next hop), the flow is
+//! the one with the largest differential over its allowed next hops, ties round-robin, and the
+//! weight only routes it. Flow first keeps Example 2's "equal chance" on links of unequal
+//! quality; docs/backpressure.md has the measurements.
+//!
 //! `U_j^s` is the latest report of `j` heard (§4.1.2): a node's per-flow queue sizes ride on
 //! every data frame it sends and every neighbour that decodes the frame (addressed or overheard)
 //! records them; a node that has sent no data frame for `report_idle` while its queues changed
-//! broadcasts a small control packet with its report. The report is the sender's queue vector
+//! broadcasts a small control packet with its report, and repeats it every `report_repeat` while
+//! idle (broadcasts are not acknowledged, and a neighbour left with a stale high backlog of this
+//! node would otherwise hold its packets for good). The report is the sender's queue vector
 //! at the moment it took the frame's packet from its queues (or made the control packet).
 //! `p~_ij` is one minus the fraction of MAC attempts to `j` answered during the last complete
-//! interval `T` (`estimate_interval`, footnote 2); `R~_ij` is the link rate, which is the
-//! configured 802.11 data rate on every link (airtcp's DCF has no rate adaptation, so the
-//! average of recent rates is that rate).
+//! interval `T` (`estimate_interval`, footnote 2: "successfully transmitted packets over all
+//! transmitted packets", a retransmission being a transmission; counting packets delivered
+//! within the MAC's retries instead is an option), rolled every `T` whether or not the node
+//! sends (a node whose only link was judged dead must get to try it again). `R~_ij` is the link
+//! rate, which is the configured 802.11 data rate on every link (airtcp's DCF has no rate
+//! adaptation, so the average of recent rates is that rate).
 //!
 //! **K** (§4.1.4): `B_i / |S_i|` by default, where `S_i` is the set of flows passing through
 //! node `i`, counted as the flows with packets queued at `i` or seen at `i` within the last
@@ -78,12 +92,28 @@ pub struct BpParams {
     pub estimate_interval: Time,
     /// Idle time after which a node sends its report in a control packet.
     pub report_idle: Time,
+    /// How often an idle node repeats an unchanged report.
+    pub report_repeat: Time,
     /// Link rate `R~`, bit/s (the data rate).
     pub rate_bps: f64,
     /// Which neighbours a flow's packets may go to.
     pub next_hops: NextHops,
     /// What `p~` counts.
     pub loss_estimate: LossEstimate,
+    /// How flow and next hop are chosen together.
+    pub selection: Selection,
+}
+
+/// How a transmit opportunity picks its flow and its next hop (§4.1.1-§4.1.2 read two ways).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// Eqs. (3)-(4) per link, then §4.1.1 across links: the (flow, link) pair with the largest
+    /// `D*_ij R~ (1 - p~)`. Link quality then decides between flows whose differentials tie.
+    PerLink,
+    /// The flow first, by its largest differential over its next hops (eqs. (3)-(4) with the
+    /// links merged; ties round-robin), then that flow's next hop by `D_ij^s R~ (1 - p~)`.
+    /// Link quality routes a flow but never chooses between flows.
+    FlowFirst,
 }
 
 /// What the loss estimate `p~` of a link counts (footnote 2: "one minus the ratio of successfully
@@ -360,6 +390,25 @@ impl BpNode {
             return None;
         }
         let k = self.k(now, p);
+        match p.selection {
+            Selection::PerLink => self.best(k, p, c, None, |d, weight| d * weight),
+            Selection::FlowFirst => {
+                let flow = self.best(k, p, c, None, |d, _| d)?.commodity;
+                self.best(k, p, c, Some(flow), |d, weight| d * weight)
+            }
+        }
+    }
+
+    /// The (flow, link) pair with the largest `metric(D, R~ (1 - p~))` among links with a
+    /// positive differential, over every flow or only `only`.
+    fn best(
+        &self,
+        k: f64,
+        p: &BpParams,
+        c: &Commodities,
+        only: Option<usize>,
+        metric: impl Fn(f64, f64) -> f64,
+    ) -> Option<Choice> {
         let n = self.queues.len();
         let mut best: Option<Candidate> = None;
         for (li, link) in self.links.iter().enumerate() {
@@ -368,7 +417,7 @@ impl BpNode {
                 continue;
             }
             for (s, q) in self.queues.iter().enumerate() {
-                if q.is_empty() {
+                if q.is_empty() || only.is_some_and(|f| f != s) {
                     continue;
                 }
                 let hops = c.hops[s][link.node as usize];
@@ -394,7 +443,7 @@ impl BpNode {
                         link: li,
                         differential: d,
                     },
-                    metric: d * weight,
+                    metric: metric(d, weight),
                     hops,
                     node: link.node,
                     turn: (s + n - self.next_turn) % n,
@@ -460,10 +509,11 @@ impl BpNode {
     /// Rolls the loss estimates if an interval `T` has passed: `p~` = 1 - delivered / sent over
     /// the packets of the interval just ended (footnote 2's "successfully transmitted packets
     /// over all transmitted packets"). A link that carried nothing during the interval has its
-    /// estimate halved, so that a link once judged dead is tried again.
-    pub fn refresh_estimates(&mut self, now: Time, p: &BpParams) {
+    /// estimate halved, so that a link once judged dead is tried again. Returns whether the
+    /// interval rolled.
+    pub fn refresh_estimates(&mut self, now: Time, p: &BpParams) -> bool {
         if now < self.window_start + p.estimate_interval {
-            return;
+            return false;
         }
         for link in &mut self.links {
             if link.sent > 0 {
@@ -475,12 +525,16 @@ impl BpNode {
             link.delivered = 0;
         }
         self.window_start = now;
+        true
     }
 
     /// Whether a control packet with the report is due: no report sent for `report_idle` and
-    /// the queues changed since the last one.
+    /// the queues changed since the last one, or none for `report_repeat` (broadcasts are not
+    /// acknowledged: a report lost to a collision would stand at the neighbours for good, and a
+    /// neighbour holding a stale high backlog never sends here again).
     pub fn control_due(&self, now: Time, p: &BpParams) -> bool {
-        now >= self.last_report + p.report_idle && self.report_stale()
+        now >= self.last_report + p.report_idle
+            && (self.report_stale() || now >= self.last_report + p.report_repeat)
     }
 
     /// A report left in a data frame or a control packet at `now`.
@@ -527,9 +581,11 @@ mod tests {
             buffer: 20,
             estimate_interval: 1000 * MS,
             report_idle: 100 * MS,
+            report_repeat: 1000 * MS,
             rate_bps: 2e6,
             next_hops: NextHops::Any,
             loss_estimate: LossEstimate::PerPacket,
+            selection: Selection::PerLink,
         }
     }
 
@@ -647,6 +703,71 @@ mod tests {
         node.refresh_estimates(2000 * MS, &p);
         assert!((node.links[1].loss - 0.3).abs() < 1e-12);
         assert_eq!(node.select(2000 * MS, &p, &c).unwrap().link, 1);
+    }
+
+    #[test]
+    fn flow_first_keeps_link_quality_out_of_the_choice_between_flows() {
+        // Example 1's node, both flows below K = 10 (D = K for both), R1's link a little lossy.
+        let (mut node, c) = example1();
+        let per_link = BpParams {
+            next_hops: NextHops::Closer,
+            ..params(Differential::TcpAware(KRule::BufferShare))
+        };
+        fill(&mut node, 0, 3, &per_link);
+        fill(&mut node, 2, 3, &per_link);
+        for i in 0..100 {
+            node.outcome(0, i != 0); // one collision in 100 on I-R1
+            node.outcome(1, true);
+        }
+        node.refresh_estimates(1000 * MS, &per_link);
+        let served = |node: &mut BpNode, p: &BpParams| {
+            let mut flows = Vec::new();
+            for _ in 0..4 {
+                let choice = node.select(1000 * MS, p, &c).unwrap();
+                flows.push(choice.commodity);
+                let (id, _) = node.take(choice);
+                node.enqueue(choice.commodity, id, 1000 * MS, p); // keep the backlogs
+            }
+            flows
+        };
+        // Per link, the cleaner link wins every tie: flow 2 only.
+        assert_eq!(served(&mut node, &per_link), [2, 2, 2, 2]);
+        // Flow first: the tie between flows goes round-robin whatever the links' quality.
+        let flow_first = BpParams {
+            selection: Selection::FlowFirst,
+            ..per_link
+        };
+        assert_eq!(served(&mut node, &flow_first), [0, 2, 0, 2]);
+    }
+
+    #[test]
+    fn flow_first_routes_the_chosen_flow_by_link_quality() {
+        // Two relays towards 3 with equal differentials; relay 1's link loses half the attempts.
+        let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
+        let c = Commodities {
+            dst: vec![3, 0],
+            hops: vec![hops_to(4, &edges, 3), hops_to(4, &edges, 0)],
+        };
+        let p = BpParams {
+            selection: Selection::FlowFirst,
+            ..params(Differential::TcpAware(KRule::Fixed(5.0)))
+        };
+        let mut node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 2);
+        fill(&mut node, 0, 2, &p);
+        assert_eq!(
+            node.select(0, &p, &c).unwrap().link,
+            0,
+            "tie: lower node id"
+        );
+        for i in 0..10 {
+            node.outcome(0, i % 2 == 0);
+            node.outcome(1, true);
+        }
+        node.refresh_estimates(1000 * MS, &p);
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 1);
+        // Relay 2 reports 4 queued: (5 - 0) x 0.5 via relay 1 beats (5 - 4) x 1 via relay 2.
+        node.hear(2, &[4, 0]);
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
     }
 
     #[test]

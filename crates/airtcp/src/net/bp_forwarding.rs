@@ -54,16 +54,25 @@ impl Network {
     }
 
     /// The periodic check of radio `r` (every `report_idle`): a control packet with its queue
-    /// report if it has sent none for that long and its queues changed since (§4.1.2).
+    /// report if it has sent none for that long and its queues changed since (§4.1.2); and the
+    /// loss estimates rolled even when the node sends nothing, or a node whose every link was
+    /// judged dead (`p~` = 1) would hold its packets forever.
     pub fn backpressure_tick(&mut self, r: u32) {
         let Some(shared) = self.wireless.bp.as_ref() else {
             return;
         };
-        let (idle, bytes) = (shared.params.report_idle, shared.control_bytes());
+        // A copy (a few scalars): the kick below needs the radios mutably.
+        let params = shared.params.clone();
+        let (idle, bytes) = (params.report_idle, shared.control_bytes());
         let now = self.events.now();
         let radio = &mut self.wireless.radios[r as usize];
         let Some(bp) = radio.bp.as_mut() else { return };
-        if !radio.failed && bp.control_due(now, &shared.params) {
+        if bp.refresh_estimates(now, &params) && !bp.is_empty() {
+            self.wireless.kick(r, &mut self.events, &self.packets);
+        }
+        let radio = &mut self.wireless.radios[r as usize];
+        let Some(bp) = radio.bp.as_mut() else { return };
+        if !radio.failed && bp.control_due(now, &params) {
             bp.snapshot();
             bp.reported_at(now);
             bp.control_sent += 1;

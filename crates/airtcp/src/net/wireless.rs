@@ -314,7 +314,7 @@ impl MacIo for MacEnv<'_> {
             if shared.params.loss_estimate == LossEstimate::PerPacket {
                 node.outcome(next, ok || handed_over);
             }
-            node.refresh_estimates(now, &shared.params);
+            let _ = node.refresh_estimates(now, &shared.params);
         }
         self.upcalls.push(Upcall::Status {
             radio: self.me,

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{
-    AppConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, CcKind, Direction,
-    FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
-    TcpConfig, TransportConfig, UtilityConfig,
+    AppConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, BpSelectionConfig,
+    CcKind, Direction, FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric, RoutingConfig,
+    ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
@@ -18,7 +18,7 @@ use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::backpressure::{
     hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, LossEstimate,
-    NextHops,
+    NextHops, Selection,
 };
 use crate::net::cellular::BaseStation;
 use crate::net::paths::{etx, weighted_next_hops};
@@ -170,9 +170,19 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             k,
             estimate_interval,
             report_idle,
+            report_repeat,
             ..
         } => {
-            check_backpressure(cfg, differential, k, estimate_interval, report_idle)?;
+            check_backpressure(
+                cfg,
+                differential,
+                k,
+                [
+                    ("estimate_interval", estimate_interval),
+                    ("report_idle", report_idle),
+                    ("report_repeat", report_repeat),
+                ],
+            )?;
         }
         RoutingConfig::Aodv { .. } => {
             if !cfg.links.is_empty() {
@@ -363,8 +373,10 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         k,
         estimate_interval,
         report_idle,
+        report_repeat,
         next_hops,
         loss_estimate,
+        selection,
     } = cfg.routing
     {
         let radio = cfg
@@ -386,6 +398,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             },
             estimate_interval,
             report_idle,
+            report_repeat,
             rate_bps: radio.data_rate as f64,
             next_hops: match next_hops {
                 BpNextHopsConfig::Any => NextHops::Any,
@@ -394,6 +407,10 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             loss_estimate: match loss_estimate {
                 BpLossEstimateConfig::PerPacket => LossEstimate::PerPacket,
                 BpLossEstimateConfig::PerAttempt => LossEstimate::PerAttempt,
+            },
+            selection: match selection {
+                BpSelectionConfig::PerLink => Selection::PerLink,
+                BpSelectionConfig::FlowFirst => Selection::FlowFirst,
             },
         };
         install_backpressure(&mut net, &edges, &flows, params, radio.rx_threshold);
@@ -800,8 +817,7 @@ fn check_backpressure(
     cfg: &ScenarioConfig,
     differential: BpDifferentialConfig,
     k: Option<f64>,
-    estimate_interval: u64,
-    report_idle: u64,
+    durations: [(&str, u64); 3],
 ) -> Result<(), ConfigError> {
     if !cfg.links.is_empty() || cfg.downlink.is_some() {
         return Err(err(
@@ -833,8 +849,10 @@ fn check_backpressure(
             ));
         }
     }
-    positive("routing.estimate_interval".into(), estimate_interval)?;
-    positive("routing.report_idle".into(), report_idle)
+    for (field, value) in durations {
+        positive(format!("routing.{field}"), value)?;
+    }
+    Ok(())
 }
 
 /// Gives every radio its backpressure state: one commodity per direction of each flow, the

@@ -1096,12 +1096,19 @@ pub enum RoutingConfig {
         /// Idle time after which a node sends its queue report in a control packet, ns.
         #[serde(default = "default_bp_report_idle")]
         report_idle: u64,
+        /// An idle node repeats an unchanged report this often, ns: a lost control packet
+        /// would otherwise leave its neighbours holding a stale report for good.
+        #[serde(default = "default_bp_report_repeat")]
+        report_repeat: u64,
         /// Which neighbours a packet may be sent to.
         #[serde(default)]
         next_hops: BpNextHopsConfig,
         /// What the link loss estimate counts: `per_packet` or `per_attempt`.
         #[serde(default)]
         loss_estimate: BpLossEstimateConfig,
+        /// How flow and next hop are chosen: `per_link` or `flow_first`.
+        #[serde(default)]
+        selection: BpSelectionConfig,
     },
 }
 
@@ -1132,10 +1139,21 @@ pub enum BpNextHopsConfig {
 #[serde(rename_all = "snake_case")]
 pub enum BpLossEstimateConfig {
     /// Packets, delivered within the MAC's retries or not.
-    #[default]
     PerPacket,
     /// MAC attempts, answered or not.
+    #[default]
     PerAttempt,
+}
+
+/// How backpressure chooses flow and next hop at a transmit opportunity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BpSelectionConfig {
+    /// The (flow, link) pair with the largest `D R (1 - p)`.
+    PerLink,
+    /// The flow with the largest differential, then its next hop by `D R (1 - p)`.
+    #[default]
+    FlowFirst,
 }
 
 fn default_bp_estimate_interval() -> u64 {
@@ -1144,6 +1162,10 @@ fn default_bp_estimate_interval() -> u64 {
 
 fn default_bp_report_idle() -> u64 {
     100_000_000
+}
+
+fn default_bp_report_repeat() -> u64 {
+    1_000_000_000
 }
 
 impl Default for RoutingConfig {
