@@ -84,8 +84,13 @@ def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Pat
     record = json.loads((tmp_path / "repro" / "000" / "reproduction.json").read_text(encoding="utf-8"))
     sections = {t["section"] for t in record["targets"]}
     assert sections == {"Fig. 6 tree", "Fig. 7 diamond", "Fig. 8 grid", "Fig. 9 diamond", "Fig. 10 grid", "Fig. 11 grid",
-                        "Figs. 12-13 diamond"}
+                        "Figs. 12-13 diamond", "Fig. 6 tree, TCP window"}
     # The claim that holds in the quick form: TCP-aware backpressure serves both tree flows.
     tree = [t for t in record["targets"] if t["section"] == "Fig. 6 tree" and "TCP-aware BP: runs" in t["what"]]
     assert [t["ok"] for t in tree] == [True, True]
+    # Eqs. (6)-(7): the non-TCP flow regulated by eq. (5) gets about the TCP flow's goodput.
+    friendly = [t for t in record["targets"] if "non-TCP / TCP goodput" in t["what"]]
+    assert len(friendly) == 2 and all(t["ok"] for t in friendly), friendly
+    windows = [t for t in record["targets"] if t["section"] == "Fig. 6 tree, TCP window"]
+    assert len(windows) == 3 * 2
     assert len(record["figures"]) == 2 * 2 * 2 + 2 * 2 + 2 + 2 * 2 + 3 + 2
