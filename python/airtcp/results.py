@@ -4,6 +4,10 @@ The simulator core returns one JSON document (see the core's `RunResults`). This
 into what is reproducible (`summary`: identical for identical inputs and seed), what is not
 (`timing`: wall-clock figures) and tables (per-flow totals, drops, queues and the time series),
 which are written as Parquet files.
+
+A flow over paper 000's NC layer carries the layer's counters in the core's JSON as
+`"nc": {"source": {...}, "sink": {...}}` (absent for other flows); the `flows` table has them as
+flat `nc_<counter>` columns, null for flows without the layer (`flow_row`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ if TYPE_CHECKING:
     # not importing it up front keeps the command line quick to start.
     import pandas as pd
 
-__all__ = ["Results", "TABLES"]
+__all__ = ["NC_COLUMNS", "Results", "TABLES", "flow_row"]
 
 # Column types of the tables. Fixing them keeps the Parquet schema the same whether or not a table
 # has rows or a column has nulls; columns the core adds later are written with inferred types.
@@ -45,6 +49,33 @@ _FLOW_COLUMNS: dict[str, pa.DataType] = {
     "timeouts": pa.uint64(),
     "mean_rtt_s": pa.float64(),
 }
+# The NC layer's counters (docs/nc_layer.md, "Counters in the results"), by side of the core's
+# `nc` object; column `nc_<counter>`. The names do not repeat across the two sides.
+_NC_COUNTERS = {
+    "source": (
+        "blocks",
+        "coded_sent",
+        "repairs_requested",
+        "repairs_retransmitted",
+        "absorbed",
+        "requests_received",
+        "acks_received",
+        "tcp_acks",
+        "edge_drops",
+    ),
+    "sink": (
+        "coded_received",
+        "innovative",
+        "non_innovative",
+        "late",
+        "acks_sent",
+        "requests_sent",
+        "blocks_decoded",
+        "segments_delivered",
+    ),
+}
+NC_COLUMNS = tuple(f"nc_{name}" for side in _NC_COUNTERS.values() for name in side)
+_FLOW_COLUMNS.update(dict.fromkeys(NC_COLUMNS, pa.uint64()))
 _DROP_COLUMNS = {"queue": pa.string(), "reason": pa.string(), "packets": pa.uint64()}
 _QUEUE_COLUMNS = {
     "queue": pa.string(),
@@ -52,6 +83,7 @@ _QUEUE_COLUMNS = {
     "transmitted": pa.uint64(),
     "max_backlog": pa.uint32(),
 }
+_BACKPRESSURE_COLUMNS = {"node": pa.string(), "overflow_drops": pa.uint64(), "control_sent": pa.uint64()}
 _LINK_COLUMNS = {
     "from": pa.string(),
     "to": pa.string(),
@@ -83,7 +115,7 @@ _CWND_COLUMNS = {
 }
 
 # Table name -> file written by `Results.write`.
-TABLES = ("flows", "drops", "queues", "links", "downlink", "goodput", "rtt", "cwnd")
+TABLES = ("flows", "drops", "queues", "links", "downlink", "backpressure", "goodput", "rtt", "cwnd")
 
 # Keys of the core's results that are not part of the reproducible summary.
 _NOT_IN_SUMMARY = ("timing", "timeseries")
@@ -101,11 +133,12 @@ class Results:
         self.scenario = dict(scenario) if scenario is not None else None
         series = self.raw.get("timeseries") or {}
         self._tables: dict[str, pa.Table] = {
-            "flows": _rows_table(self.raw.get("flows", []), _FLOW_COLUMNS),
+            "flows": _rows_table([flow_row(flow) for flow in self.raw.get("flows", [])], _FLOW_COLUMNS),
             "drops": _rows_table(self.raw.get("drops", []), _DROP_COLUMNS),
             "queues": _rows_table(self.raw.get("queues", []), _QUEUE_COLUMNS),
             "links": _rows_table(self.raw.get("links", []), _LINK_COLUMNS),
             "downlink": _rows_table(self.raw.get("downlink", []), _DOWNLINK_COLUMNS),
+            "backpressure": _rows_table(self.raw.get("backpressure", []), _BACKPRESSURE_COLUMNS),
             "goodput": _columns_table(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _columns_table(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _columns_table(series.get("cwnd", {}), _CWND_COLUMNS),
@@ -149,7 +182,8 @@ class Results:
 
     @property
     def flows(self) -> pd.DataFrame:
-        """Per-flow totals, one row per flow in scenario order."""
+        """Per-flow totals, one row per flow in scenario order. The `nc_*` columns (`NC_COLUMNS`)
+        hold the NC layer's counters, null (NaN) for flows without the layer."""
         return self._tables["flows"].to_pandas()
 
     @property
@@ -172,6 +206,12 @@ class Results:
         """Per user of the base station's downlink (empty without one): scheduled and outage
         slots, mean offered rate, packets and bytes served, erased and dropped."""
         return self._tables["downlink"].to_pandas()
+
+    @property
+    def backpressure(self) -> pd.DataFrame:
+        """Per node under backpressure routing (empty otherwise): node, overflow_drops (its shared
+        buffer's overflows, also in `drops` as `queue_full` of "radio NODE"), control_sent."""
+        return self._tables["backpressure"].to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:
@@ -217,6 +257,18 @@ class Results:
     def __repr__(self) -> str:
         name = self.raw.get("name", "?")
         return f"<Results {name!r}: {len(self._tables['flows'])} flows>"
+
+
+def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
+    """A flow of the core's results as a table row: the `nc` object flattened into the
+    `nc_<counter>` columns, every one present (None without the NC layer)."""
+    row = {key: value for key, value in flow.items() if key != "nc"}
+    nc = flow.get("nc") or {}
+    for side, names in _NC_COUNTERS.items():
+        counters = nc.get(side) or {}
+        row.update({f"nc_{name}": counters.get(name) for name in names})
+        row.update({f"nc_{name}": value for name, value in counters.items() if name not in names})
+    return row
 
 
 def _table(columns: Mapping[str, Sequence[Any]], types: Mapping[str, pa.DataType]) -> pa.Table:

@@ -39,6 +39,7 @@ from airtcp import __version__
 from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.config import load_scenario, to_core_json
 from airtcp.errors import ScenarioError
+from airtcp.results import flow_row
 from airtcp.sweep_spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
 
 __all__ = ["SweepOutcome", "run_sweep"]
@@ -313,7 +314,7 @@ def write_tables(out: Path, points: list[RunPoint]) -> None:
         row.update({f"param:{k}": json.dumps(v) for k, v in record["params"].items()})
         runs.append(row)
         for flow in results.get("flows", []):
-            flows.append({"key": record["key"], "seed": record["seed"], **flow})
+            flows.append({"key": record["key"], "seed": record["seed"], **flow_row(flow)})
         series = (results.get("timeseries") or {}).get("goodput") or {}
         for flow, t, g in zip(series.get("flow", []), series.get("t_s", []), series.get("goodput_bps", [])):
             goodput.append({"key": record["key"], "seed": record["seed"], "flow": flow, "t_s": t, "goodput_bps": g})

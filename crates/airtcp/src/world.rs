@@ -6,8 +6,8 @@ use std::time::Instant;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
-    Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, QueueRow, RunResults, TimeSeries,
-    Timing,
+    BackpressureRow, Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, NcResult, QueueRow,
+    RunResults, TimeSeries, Timing,
 };
 use crate::net::Network;
 use crate::sim::packet::Header;
@@ -594,9 +594,11 @@ impl World {
                 recoveries: 0,
                 timeouts: 0,
                 mean_rtt_s: None,
+                nc: None,
             };
             match &mut flow.endpoints {
-                Endpoints::Tcp { sender, .. } => {
+                Endpoints::Tcp { sender, nc, .. } => {
+                    row.nc = nc.as_deref().map(nc_result);
                     let s = &sender.stats;
                     row.transport = "tcp".into();
                     row.cc = sender.cc_name().into();
@@ -724,6 +726,19 @@ impl World {
                 });
             }
         }
+        let backpressure = net
+            .wireless
+            .radios
+            .iter()
+            .filter_map(|radio| {
+                let bp = radio.bp.as_deref()?;
+                Some(BackpressureRow {
+                    node: name_of(radio.node),
+                    overflow_drops: bp.overflow_drops,
+                    control_sent: bp.control_sent,
+                })
+            })
+            .collect();
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let ok = created == net.delivered + net.dropped + in_flight
@@ -739,6 +754,7 @@ impl World {
             queues,
             links,
             downlink,
+            backpressure,
             conservation: Conservation {
                 created,
                 delivered: net.delivered,
@@ -757,5 +773,13 @@ impl World {
                 },
             },
         }
+    }
+}
+
+/// The NC layer's counters of one flow, as reported.
+fn nc_result(nc: &NcLayer) -> NcResult {
+    NcResult {
+        source: nc.source.stats.clone(),
+        sink: nc.sink.stats.clone(),
     }
 }

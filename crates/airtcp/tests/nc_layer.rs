@@ -1,8 +1,9 @@
 //! The NC layer between TCP and the network (paper 000 §4.1.3, §4.2.1) in whole runs: losses on a
 //! lossy hop are repaired without TCP noticing, a full queue at the source still makes TCP back
 //! off, goodput over a clean path is TCP's own, a 30 %-lossy hop is usable, every routing scheme
-//! carries it, and runs repeat exactly with every packet accounted for. (Packet-trace tests of
-//! the protocol itself are in `src/transport/nc_layer/tests.rs`.)
+//! carries it, runs repeat exactly with every packet accounted for, and the layer's counters in
+//! the results add up. (Packet-trace tests of the protocol itself are in
+//! `src/transport/nc_layer/tests.rs`.)
 
 mod common;
 use airtcp::metrics::results::RunResults;
@@ -269,4 +270,67 @@ fn bad_nc_blocks_are_refused() {
     let parsed: Result<airtcp::ScenarioConfig, _> =
         serde_json::from_value(chain(0.0, 20, S, bulk(), t));
     assert!(parsed.is_err());
+}
+
+#[test]
+fn nc_counters_are_in_the_results_and_add_up() {
+    // 30 % loss on R -> B, 1 MB transfers (1000 segments of the default MSS). With a window of
+    // 10 segments A's queue never fills: no edge drops, no TCP retransmissions. With an
+    // unlimited window it overflows: edge drops, TCP retransmissions turned repairs, and repairs
+    // that arrive after the block's rank is already full (not innovative).
+    let bytes = 1_000_000u64;
+    let app = json!({"kind": "bulk", "bytes": bytes});
+    for rwnd in [10_000, 1 << 20] {
+        let r = run(&chain(0.3, 100, 60 * S, app.clone(), tcp(rwnd, true)));
+        let f = &r.flows[0];
+        let nc =
+            f.nc.as_ref()
+                .expect("a flow over the NC layer reports its counters");
+        let (s, k) = (&nc.source, &nc.sink);
+        eprintln!("rwnd {rwnd}: source {s:?}\n  sink {k:?}");
+        assert_eq!(f.bytes_delivered, bytes);
+        // The receiver's counters add up (docs/nc_layer.md).
+        assert_eq!(k.coded_received, k.innovative + k.non_innovative + k.late);
+        // Every segment TCP hands down is a new coded packet, a repair, or absorbed.
+        assert_eq!(
+            s.coded_sent + s.repairs_retransmitted + s.absorbed,
+            f.packets_sent
+        );
+        assert_eq!(s.repairs_retransmitted + s.absorbed, f.retransmissions);
+        // The transfer is complete: every segment was sent once as new and delivered, every
+        // block opened was decoded, and each segment took one innovative packet.
+        assert_eq!(s.coded_sent, bytes / 1000);
+        assert_eq!(k.segments_delivered, s.coded_sent);
+        assert_eq!(k.innovative, k.segments_delivered);
+        assert!(s.blocks > 0 && k.blocks_decoded == s.blocks);
+        // The lossy hop: packets lost, repairs asked for and sent.
+        let sent = s.coded_sent + s.repairs_requested + s.repairs_retransmitted;
+        assert!(k.coded_received < sent);
+        assert!(k.requests_sent > 0 && s.repairs_requested > 0);
+        assert!(s.requests <= k.requests_sent && s.nc_acks <= k.acks_sent);
+        assert!(k.acks_sent >= k.innovative + k.late && k.acks_sent <= k.coded_received);
+        assert!(s.tcp_acks > 0 && s.tcp_acks <= s.nc_acks);
+        // Only A's queue overflows into edge drops.
+        assert_eq!(s.edge_drops, queue_full_at(&r, "A->R"));
+        if rwnd == 10_000 {
+            assert_eq!((s.edge_drops, f.retransmissions), (0, 0));
+        } else {
+            assert!(s.edge_drops > 0 && s.repairs_retransmitted > 0 && k.non_innovative > 0);
+        }
+        // The JSON shape: "nc": {"source": {...}, "sink": {...}}.
+        let json = serde_json::to_value(&r).unwrap();
+        let nc_json = &json["flows"][0]["nc"];
+        assert_eq!(nc_json["source"]["coded_sent"], s.coded_sent);
+        assert_eq!(nc_json["source"]["requests_received"], s.requests);
+        assert_eq!(nc_json["source"]["edge_drops"], s.edge_drops);
+        assert_eq!(nc_json["sink"]["blocks_decoded"], k.blocks_decoded);
+        assert_eq!(nc_json["sink"]["non_innovative"], k.non_innovative);
+        assert_eq!(nc_json["source"].as_object().unwrap().len(), 9);
+        assert_eq!(nc_json["sink"].as_object().unwrap().len(), 8);
+    }
+    // Without the layer: no counters, and no "nc" key in the JSON.
+    let plain = run(&chain(0.3, 100, 60 * S, app, tcp(10_000, false)));
+    assert!(plain.flows[0].nc.is_none());
+    let plain_json = serde_json::to_value(&plain).unwrap();
+    assert!(plain_json["flows"][0].get("nc").is_none());
 }

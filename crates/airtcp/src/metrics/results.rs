@@ -3,6 +3,9 @@
 
 use serde::Serialize;
 
+use crate::transport::nc_layer::sink::NcSinkStats;
+use crate::transport::nc_layer::source::NcSourceStats;
+
 /// Results of one run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResults {
@@ -24,6 +27,8 @@ pub struct RunResults {
     pub links: Vec<LinkRow>,
     /// Per-user statistics of the base station's downlink (empty without one).
     pub downlink: Vec<DownlinkRow>,
+    /// Per-node counters of backpressure forwarding (empty unless routing is backpressure).
+    pub backpressure: Vec<BackpressureRow>,
     /// Packet conservation check.
     pub conservation: Conservation,
     /// Time series (goodput always, RTT and cwnd when enabled).
@@ -67,6 +72,20 @@ pub struct FlowResult {
     pub timeouts: u64,
     /// Mean of the RTT samples, s (None without samples).
     pub mean_rtt_s: Option<f64>,
+    /// The NC layer's counters (paper 000 §4.1.3) for a TCP flow over it; absent from the JSON
+    /// for flows without the layer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nc: Option<NcResult>,
+}
+
+/// The NC layer's counters of one flow, read at the end of the run (docs/nc_layer.md, "Counters
+/// in the results").
+#[derive(Debug, Clone, Serialize)]
+pub struct NcResult {
+    /// At the TCP source's node.
+    pub source: NcSourceStats,
+    /// At the TCP receiver's node.
+    pub sink: NcSinkStats,
 }
 
 /// Drop counter row.
@@ -92,6 +111,18 @@ pub struct QueueRow {
     pub transmitted: u64,
     /// Largest backlog seen, packets.
     pub max_backlog: u32,
+}
+
+/// One node's backpressure counters (paper 000 §4.1.2, §4.1.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct BackpressureRow {
+    /// The node.
+    pub node: String,
+    /// Packets dropped on overflow of its shared buffer (the newest packet of its largest
+    /// per-flow queue). Also counted in `drops` as `queue_full` of queue "radio NODE".
+    pub overflow_drops: u64,
+    /// Control packets (idle queue reports) it broadcast.
+    pub control_sent: u64,
 }
 
 /// What the MAC saw on one directed wireless link.

@@ -30,8 +30,8 @@ use crate::coding::rlnc::{BlockDecoder, CodedHeader, PayloadMode, Reception};
 use crate::sim::Time;
 use crate::transport::tcp::segment::DataHeader;
 
-/// Counters of the receiver side.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Counters of the receiver side (reported in the run results as they are).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct NcSinkStats {
     /// Coded packets received.
     pub coded_received: u64,

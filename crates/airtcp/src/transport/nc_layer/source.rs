@@ -44,8 +44,8 @@ use crate::scenario::config::NcBlock;
 use crate::sim::{Rng, Time};
 use crate::transport::tcp::segment::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 
-/// Counters of the source side.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Counters of the source side (reported in the run results, two of them renamed there).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct NcSourceStats {
     /// Blocks opened.
     pub blocks: u64,
@@ -58,8 +58,10 @@ pub struct NcSourceStats {
     /// TCP retransmissions of segments no longer held (nothing sent).
     pub absorbed: u64,
     /// Repair requests received.
+    #[serde(rename = "requests_received")]
     pub requests: u64,
     /// NC-ACKs received.
+    #[serde(rename = "acks_received")]
     pub nc_acks: u64,
     /// ACKs handed to TCP.
     pub tcp_acks: u64,
