@@ -872,7 +872,7 @@ class BackpressureRouting(_Model):
     # An idle node repeats an unchanged report this often (a lost control packet is not resent).
     report_repeat: PositiveDuration = 1_000_000_000
     # closer: only neighbours nearer (in hops) to the destination; any: every neighbour.
-    next_hops: Literal["any", "closer"] = "closer"
+    next_hops: Literal["any", "closer", "closer_etx"] = "closer"
     # per_packet: packets delivered within the MAC's retries; per_attempt: MAC attempts answered.
     loss_estimate: Literal["per_packet", "per_attempt"] = "per_attempt"
     # flow_first: the flow by its differential, then its next hop by D R (1 - p); per_link: the

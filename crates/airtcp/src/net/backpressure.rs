@@ -135,6 +135,10 @@ pub enum NextHops {
     /// Neighbours nearer (in hops) to the flow's destination than this node: backpressure
     /// chooses among the shortest-path directions only.
     Closer,
+    /// Neighbours nearer to the destination in ETX (expected transmissions, De Couto et al.,
+    /// MobiCom 2003, from the links' configured delivery ratios; [`Commodities::etx`]): still
+    /// loop-free, and a detour of clean links may beat a lossy direct link.
+    CloserEtx,
 }
 
 /// The flows (commodities) backpressure serves: one per direction of each transport flow.
@@ -145,6 +149,9 @@ pub struct Commodities {
     /// Hop distance from every node to each commodity's destination (`u32::MAX`: unreachable),
     /// `[commodity][node]`, over the routing links; used to break ties.
     pub hops: Vec<Vec<u32>>,
+    /// ETX distance from every node to each commodity's destination, `[commodity][node]`
+    /// (infinite: unreachable); only for [`NextHops::CloserEtx`], empty otherwise.
+    pub etx: Vec<Vec<f64>>,
 }
 
 impl Commodities {
@@ -421,7 +428,14 @@ impl BpNode {
                     continue;
                 }
                 let hops = c.hops[s][link.node as usize];
-                if p.next_hops == NextHops::Closer && hops >= c.hops[s][self.node as usize] {
+                let allowed = match p.next_hops {
+                    NextHops::Any => true,
+                    NextHops::Closer => hops < c.hops[s][self.node as usize],
+                    NextHops::CloserEtx => {
+                        c.etx[s][link.node as usize] < c.etx[s][self.node as usize]
+                    }
+                };
+                if !allowed {
                     continue;
                 }
                 let u_i = q.len() as f64;
@@ -596,7 +610,14 @@ mod tests {
         let dst = vec![1, 0, 2, 0];
         let hops = dst.iter().map(|&d| hops_to(3, &edges, d)).collect();
         let node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 4);
-        (node, Commodities { dst, hops })
+        (
+            node,
+            Commodities {
+                dst,
+                hops,
+                etx: Vec::new(),
+            },
+        )
     }
 
     fn fill(node: &mut BpNode, commodity: usize, n: u32, p: &BpParams) {
@@ -662,6 +683,7 @@ mod tests {
         let c = Commodities {
             dst: vec![2, 0],
             hops: vec![hops_to(3, &edges, 2), hops_to(3, &edges, 0)],
+            etx: Vec::new(),
         };
         let p = params(Differential::Classical);
         let mut node = BpNode::new(0, vec![BpLink::new(0, 1)], 2);
@@ -684,6 +706,7 @@ mod tests {
         let c = Commodities {
             dst: vec![3, 0],
             hops: vec![hops_to(4, &edges, 3), hops_to(4, &edges, 0)],
+            etx: Vec::new(),
         };
         let p = params(Differential::Classical);
         let mut node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 2);
@@ -747,6 +770,7 @@ mod tests {
         let c = Commodities {
             dst: vec![3, 0],
             hops: vec![hops_to(4, &edges, 3), hops_to(4, &edges, 0)],
+            etx: Vec::new(),
         };
         let p = BpParams {
             selection: Selection::FlowFirst,
@@ -767,6 +791,46 @@ mod tests {
         assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 1);
         // Relay 2 reports 4 queued: (5 - 0) x 0.5 via relay 1 beats (5 - 4) x 1 via relay 2.
         node.hear(2, &[4, 0]);
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+    }
+
+    #[test]
+    fn closer_in_etx_lets_a_flow_detour_around_a_lossy_link() {
+        // The diamond: A (0) - B (1) lossy (ETX 4), A - C (2), C - D (3), D - B clean (ETX 1).
+        // A flow from A to B: by hops only B is nearer than A; by ETX C (2 via D) is too (A: 3).
+        let edges = [
+            (0, 1),
+            (1, 0),
+            (0, 2),
+            (2, 0),
+            (2, 3),
+            (3, 2),
+            (3, 1),
+            (1, 3),
+        ];
+        let dst = vec![1, 0];
+        let hops = dst.iter().map(|&d| hops_to(4, &edges, d)).collect();
+        let etx = vec![vec![3.0, 0.0, 2.0, 1.0], vec![0.0, 3.0, 1.0, 2.0]];
+        let c = Commodities { dst, hops, etx };
+        let mut p = BpParams {
+            next_hops: NextHops::Closer,
+            selection: Selection::FlowFirst,
+            ..params(Differential::TcpAware(KRule::Fixed(10.0)))
+        };
+        let mut node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 2);
+        fill(&mut node, 0, 3, &p);
+        for i in 0..8 {
+            node.outcome(0, i % 4 == 0); // A-B: 1 attempt in 4 answered
+            node.outcome(1, true);
+        }
+        node.refresh_estimates(1000 * MS, &p);
+        // By hops the flow can only take the lossy link: 10 x 0.25.
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        // By ETX, C is nearer too, and (10 - 0) x 1 beats 10 x 0.25.
+        p.next_hops = NextHops::CloserEtx;
+        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 1);
+        // C reporting a backlog of 8: (10 - 8) x 1 < 10 x 0.25, back to B.
+        node.hear(2, &[8, 0]);
         assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
     }
 

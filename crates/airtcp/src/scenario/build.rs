@@ -403,6 +403,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             next_hops: match next_hops {
                 BpNextHopsConfig::Any => NextHops::Any,
                 BpNextHopsConfig::Closer => NextHops::Closer,
+                BpNextHopsConfig::CloserEtx => NextHops::CloserEtx,
             },
             loss_estimate: match loss_estimate {
                 BpLossEstimateConfig::PerPacket => LossEstimate::PerPacket,
@@ -413,7 +414,18 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 BpSelectionConfig::FlowFirst => Selection::FlowFirst,
             },
         };
-        install_backpressure(&mut net, &edges, &flows, params, radio.rx_threshold);
+        // ETX distances for `closer_etx`: the same link weights as static ETX routing.
+        let etx_weights = (params.next_hops == NextHops::CloserEtx).then(|| {
+            edge_etx(&edges, &net.channels, &net.wireless, None) // no downlink: checked
+        });
+        install_backpressure(
+            &mut net,
+            &edges,
+            &flows,
+            params,
+            radio.rx_threshold,
+            etx_weights.as_deref(),
+        );
     }
 
     let traces = Traces {
@@ -864,6 +876,7 @@ fn install_backpressure(
     flows: &[Flow],
     params: BpParams,
     rx_threshold_dbm: f64,
+    etx_weights: Option<&[f64]>,
 ) {
     let nodes = net.node_names.len();
     let dst: Vec<NodeId> = flows.iter().flat_map(|f| [f.dst, f.src]).collect();
@@ -873,7 +886,20 @@ fn install_backpressure(
         .map(|e| (e.from, e.to))
         .collect();
     let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
-    let commodities = Commodities { dst, hops };
+    let etx = match etx_weights {
+        Some(w) => {
+            let routes = weighted_next_hops(nodes, edges, &|i| w[i], &dst);
+            dst.iter()
+                .map(|&d| {
+                    (0..nodes as NodeId)
+                        .map(|v| routes.cost(v, d).unwrap_or(f64::INFINITY))
+                        .collect()
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let commodities = Commodities { dst, hops, etx };
     let rx_mw = dbm_to_mw(rx_threshold_dbm);
     let first_tick = params.report_idle;
     let wireless = &mut net.wireless;

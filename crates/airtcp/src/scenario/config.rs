@@ -1132,6 +1132,8 @@ pub enum BpNextHopsConfig {
     /// Only neighbours nearer (in hops) to the flow's destination.
     #[default]
     Closer,
+    /// Only neighbours nearer to the flow's destination in ETX (from the links' delivery ratios).
+    CloserEtx,
 }
 
 /// What backpressure's link loss estimate counts.
