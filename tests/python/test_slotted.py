@@ -89,6 +89,9 @@ BAD = [
     (lambda c: c["flows"][0].update(source={"kind": "controlled", "utility": {"kind": "log"}}),
      "flow_control", "required by controlled flows"),
     (lambda c: c.update(differential={"kind": "tcp_aware", "k": -1}), "differential.k", "finite and >= 0"),
+    # Beside a unit variant's tag, where serde's deny_unknown_fields does not look.
+    (lambda c: c.update(differential={"kind": "classical", "k": 5}), "differential.k", "unknown field"),
+    (lambda c: c.update(conflicts={"kind": "node_exclusive", "radius": 2}), "conflicts.radius", "unknown field"),
 ]
 
 

@@ -71,15 +71,18 @@ pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
         path: "<slotted>".into(),
         message: e.to_string(),
     })?;
+    scenario::strict::reject_unknown_fields(config_json, &cfg)?;
     let res = run_slotted(&cfg)?;
     Ok(serde_json::to_string(&res).expect("slotted results serialise"))
 }
 
 fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
-    serde_json::from_str(config_json).map_err(|e| ConfigError {
+    let cfg = serde_json::from_str(config_json).map_err(|e| ConfigError {
         path: "<scenario>".into(),
         message: e.to_string(),
-    })
+    })?;
+    scenario::strict::reject_unknown_fields(config_json, &cfg)?;
+    Ok(cfg)
 }
 
 /// Runs a scenario.

@@ -111,3 +111,17 @@ fn bad_utility_parameters_name_the_field() {
         assert_eq!(e.path, path, "{e}");
     }
 }
+
+#[test]
+fn a_field_beside_a_unit_variant_is_refused_with_its_path() {
+    // serde's deny_unknown_fields lets `alpha` beside `"kind": "log"` through; the JSON entry
+    // point names it.
+    let app = json!({"kind": "utility", "packet_size": 1000, "r_max": 1_000_000, "m": 1.0,
+                     "utility": {"kind": "log", "alpha": 3.0}});
+    let text = link(app, 2 * S, 1).to_string();
+    let e = airtcp::simulate_json(&text).expect_err("alpha beside log");
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("flows[0].app.utility.alpha", "unknown field")
+    );
+}

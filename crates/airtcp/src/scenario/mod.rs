@@ -2,5 +2,6 @@
 pub mod build;
 pub mod config;
 pub mod layout;
+pub mod strict;
 pub mod topology;
 pub mod wireless_build;
