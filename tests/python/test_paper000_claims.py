@@ -14,8 +14,8 @@ import airtcp
 from airtcp.papers.paper000 import SCHEMES, _scenario, _with_cc, grid_placement
 
 
-def _second_half_bytes(results: airtcp.results.Results, duration_s: float) -> dict[str, float]:
-    """Goodput samples of the second half of the run, summed per flow."""
+def _second_half_goodput(results: airtcp.results.Results, duration_s: float) -> dict[str, float]:
+    """Per flow, the sum of its goodput samples (b/s per bin) over the second half of the run."""
     g = results.goodput
     late = g[g["t_s"] >= duration_s / 2]
     out = late.groupby("flow")["goodput_bps"].sum()
@@ -36,11 +36,11 @@ def test_grid_tcp_aware_backpressure_keeps_every_flow_alive(cc: str) -> None:
     for placement in range(1, 6):
         scenario = copy.deepcopy(base)
         scenario["topology"] = {"kind": "explicit", "nodes": grid_placement(placement)}
-        late = _second_half_bytes(airtcp.run(scenario, seed=placement), 120.0)
+        late = _second_half_goodput(airtcp.run(scenario, seed=placement), 120.0)
         silent = [flow for flow, total in late.items() if total <= 0]
         if silent:
             scenario["routing"] = SCHEMES["AODV"]
-            under_aodv = _second_half_bytes(airtcp.run(scenario, seed=placement), 120.0)
+            under_aodv = _second_half_goodput(airtcp.run(scenario, seed=placement), 120.0)
             lost.append((placement, silent, {flow: under_aodv[flow] for flow in silent}))
     assert len(lost) <= 1, lost
     for placement, silent, under_aodv in lost:
