@@ -23,6 +23,10 @@ class Progress:
 def simulate_json_with_progress(config_json: str, progress: Progress) -> str | None:
     """Like `simulate_json`, publishing progress to `progress`; None if a stop was requested."""
 
+def check_json(config_json: str) -> None:
+    """Checks a scenario without simulating it: builds the world with every check a run makes and
+    drops it; raises `ValueError("<path>: <message>")` like `simulate_json`."""
+
 def layout_json(config_json: str) -> str:
     """The layout of a scenario (nodes and positions, radio ranges, links, static routes) as JSON.
 

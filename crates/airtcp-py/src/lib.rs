@@ -53,6 +53,14 @@ fn simulate_json_with_progress(
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Checks a scenario given as normalised JSON without simulating it (builds the world and drops
+/// it); raises ValueError("<path>: <message>") for whatever `simulate_json` would refuse.
+#[pyfunction]
+fn check_json(py: Python<'_>, config_json: String) -> PyResult<()> {
+    py.detach(|| airtcp::check_json(&config_json))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The layout of a scenario given as normalised JSON (nodes, ranges, links, routes), as JSON.
 #[pyfunction]
 fn layout_json(py: Python<'_>, config_json: String) -> PyResult<String> {
@@ -79,6 +87,7 @@ fn core_version() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_json, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_json_with_progress, m)?)?;
+    m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;

@@ -55,6 +55,13 @@ pub fn simulate_json_controlled(
     Ok(res.map(|r| serde_json::to_string(&r).expect("results serialise")))
 }
 
+/// Checks a scenario given as normalised JSON without simulating it: everything [`simulate_json`]
+/// refuses before its first event is refused here too, with the same `<path>: <message>`.
+pub fn check_json(config_json: &str) -> Result<(), ConfigError> {
+    let cfg = parse_config(config_json)?;
+    scenario::build::build(&cfg).map(drop)
+}
+
 /// The drawing of a scenario given as normalised JSON (see [`scenario::layout`]), as JSON.
 pub fn layout_json(config_json: &str) -> Result<String, ConfigError> {
     let cfg = parse_config(config_json)?;
