@@ -742,7 +742,8 @@ impl World {
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let ok = created == net.delivered + net.dropped + in_flight
-            && in_flight == net.count_in_flight();
+            && in_flight == net.count_in_flight()
+            && net.packets.double_frees() == 0;
         let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
         RunResults {
             name: self.name,

@@ -102,7 +102,10 @@ pub struct RadioState {
 
 struct FrameSlot {
     frame: Frame,
+    /// Radios still to see the frame end (its neighbours, then the sender itself).
     refs: u32,
+    /// The sender failed while the frame was on the air: nobody decodes it.
+    cut_off: bool,
 }
 
 /// What a MAC handed up during a call.
@@ -202,11 +205,19 @@ impl MacIo for MacEnv<'_> {
         let refs = self.radio.neighbors.len() as u32 + 1;
         let fid = match self.free_frames.pop() {
             Some(i) => {
-                self.frames[i as usize] = FrameSlot { frame, refs };
+                self.frames[i as usize] = FrameSlot {
+                    frame,
+                    refs,
+                    cut_off: false,
+                };
                 i
             }
             None => {
-                self.frames.push(FrameSlot { frame, refs });
+                self.frames.push(FrameSlot {
+                    frame,
+                    refs,
+                    cut_off: false,
+                });
                 (self.frames.len() - 1) as u32
             }
         };
@@ -565,14 +576,15 @@ impl Wireless {
         packets: &PacketArena,
     ) {
         let now = events.now();
-        let frame = self.frames[fid as usize].frame;
+        let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
         let radio = &mut self.radios[r as usize];
         if radio.failed {
             self.release(fid);
             return;
         }
         if let Some(rx) = radio.phy.signal_end(fid) {
-            let mut ok = !rx.collided
+            let mut ok = !cut_off
+                && !rx.collided
                 && radio.rng.bernoulli(crate::phy::error_rate::frame_success(
                     rx.min_sinr,
                     frame.rate_bps,
@@ -641,7 +653,18 @@ impl Wireless {
 
     /// Radio `r` fails for good. Returns the packets it held (queued, or being tried and not yet
     /// received by the next hop), for the caller to drop.
+    ///
+    /// Its frames still on the air are cut off: nobody decodes them. Were they decoded, the packet
+    /// a data frame carries would reach the next hop after the caller had dropped it, counted
+    /// twice. Simplification: the cut-off frame's energy still lasts its full airtime at the
+    /// neighbours (carrier sense, interference), and a frame whose last bit had left the antenna
+    /// but not yet reached a neighbour (under a microsecond of propagation) is cut off too.
     pub fn fail(&mut self, r: RadioId) -> Vec<PacketId> {
+        for slot in self.frames.iter_mut() {
+            if slot.refs > 0 && slot.frame.src == r {
+                slot.cut_off = true;
+            }
+        }
         let mut held = Vec::new();
         let radio = &mut self.radios[r as usize];
         radio.failed = true;
