@@ -127,19 +127,77 @@ impl LinkError {
                 in_high,
                 until,
             } => {
-                while now >= *until {
-                    if *until > 0 {
-                        *in_high = !*in_high;
-                    }
-                    let span = (*hold_max - *hold_min) as f64;
-                    *until += *hold_min + (rng.uniform() * span) as Time;
-                    if *until == 0 {
-                        *until = 1;
-                    }
-                }
+                let holds = BimodalHolds {
+                    min: *hold_min,
+                    max: *hold_max,
+                };
+                holds.catch_up(now, in_high, until, rng);
                 !rng.bernoulli(if *in_high { *high } else { *low })
             }
         }
+    }
+}
+
+/// The holding times of the bimodal process, uniform in [min, max].
+struct BimodalHolds {
+    min: Time,
+    max: Time,
+}
+
+impl BimodalHolds {
+    /// Holds simulated one by one before the process is taken to be in equilibrium.
+    const STEP_LIMIT: u32 = 4096;
+
+    /// One holding time, at least 1 ns so that the process always advances.
+    fn draw(&self, rng: &mut Rng) -> Time {
+        let span = self.max.saturating_sub(self.min) as f64;
+        self.min
+            .saturating_add((rng.uniform() * span) as Time)
+            .max(1)
+    }
+
+    /// Brings the state (`in_high`, ending at `until`; `until == 0`: not started) up to `now`.
+    ///
+    /// Holds are stepped one by one, at most [`Self::STEP_LIMIT`] of them per call. A gap longer
+    /// than that (tiny holds, or a link silent for a long time) is crossed at once, in O(1):
+    /// with fixed holds (min = max) exactly, by the parity of the number of switches; otherwise
+    /// from the equilibrium of the alternating renewal process: either state with probability
+    /// 1/2 (both states hold alike), and the time to the next switch the forward recurrence
+    /// time: a length-biased hold (density proportional to x on [min, max]) times U(0, 1).
+    /// This is exact in the limit of many holds and a stated approximation otherwise; without
+    /// it such a gap cost one loop turn per hold (a hold of 1 ns stalled the run).
+    fn catch_up(&self, now: Time, in_high: &mut bool, until: &mut Time, rng: &mut Rng) {
+        let mut steps = 0;
+        while now >= *until {
+            if steps == Self::STEP_LIMIT {
+                self.jump(now, in_high, until, rng);
+                return;
+            }
+            if *until > 0 {
+                *in_high = !*in_high;
+            }
+            *until = until.saturating_add(self.draw(rng));
+            steps += 1;
+        }
+    }
+
+    fn jump(&self, now: Time, in_high: &mut bool, until: &mut Time, rng: &mut Rng) {
+        if self.min >= self.max {
+            // Fixed holds h: switches at until, until + h, ...; the state after the last one
+            // at or before `now`.
+            let h = self.min.max(1);
+            let switches = (now - *until) / h + 1;
+            if switches % 2 == 1 {
+                *in_high = !*in_high;
+            }
+            *until += switches * h;
+            return;
+        }
+        *in_high = rng.bernoulli(0.5);
+        let (a, b) = (self.min as f64, self.max as f64);
+        let length = (a * a + rng.uniform() * (b * b - a * a)).sqrt();
+        let residual = ((rng.uniform() * length) as Time).max(1);
+        *until = now.saturating_add(residual);
     }
 }
 
@@ -179,5 +237,57 @@ mod tests {
         // Long-run: half the time in each state.
         let frac = (0..100_000).filter(|t| e.loses(t * ms, &mut r)).count() as f64 / 1e5;
         assert!((frac - 0.5).abs() < 0.05, "{frac}");
+    }
+
+    fn bimodal(hold_min: Time, hold_max: Time) -> LinkError {
+        LinkError::new(&ErrorProcessConfig::Bimodal {
+            low: 0.0,
+            high: 1.0,
+            hold_min,
+            hold_max,
+        })
+    }
+
+    #[test]
+    fn zero_holds_still_advance() {
+        // hold_min 0, hold_max 1 ns: every draw is 0 ns before the floor of 1 ns; this looped
+        // forever at time 0.
+        let mut e = bimodal(0, 1);
+        let mut r = Rng::stream(1, "zero");
+        for t in [0, 1, 2, 1_000, 10_000_000_000] {
+            e.loses(t, &mut r);
+        }
+    }
+
+    #[test]
+    fn long_gaps_are_crossed_in_one_step_with_the_right_statistics() {
+        // 1-2 ns holds seen every 1 ms: a million holds per frame, crossed at once. Each state
+        // is then equally likely.
+        let mut e = bimodal(1, 2);
+        let mut r = Rng::stream(1, "gap");
+        let n = 20_000u64;
+        let lost = (1..=n).filter(|t| e.loses(t * 1_000_000, &mut r)).count() as f64;
+        assert!((lost / n as f64 - 0.5).abs() < 0.02, "{lost}");
+    }
+
+    #[test]
+    fn fixed_holds_cross_long_gaps_exactly() {
+        // Holds of exactly 10 ns: high in [0, 10), low in [10, 20), ... whatever the gaps.
+        let mut stepped = bimodal(10, 10);
+        let mut jumped = bimodal(10, 10);
+        let mut r = Rng::stream(1, "fixed");
+        stepped.loses(0, &mut r);
+        jumped.loses(0, &mut r);
+        for t in [5, 15, 10_000_005, 10_000_015, 987_654_321] {
+            // `stepped` is brought along in steps below the limit, `jumped` in one call.
+            let mut s = 0;
+            while s + 10_000 < t {
+                s += 10_000;
+                stepped.loses(s, &mut r);
+            }
+            let expect_lost = (t / 10) % 2 == 1;
+            assert_eq!(stepped.loses(t, &mut r), expect_lost, "stepped at {t}");
+            assert_eq!(jumped.loses(t, &mut r), expect_lost, "jumped at {t}");
+        }
     }
 }

@@ -42,7 +42,8 @@ impl CbrSource {
     /// Emission time of the next datagram.
     pub fn next_time(&self) -> Time {
         let bits = self.sent as u128 * self.payload as u128 * 8 * 1_000_000_000u128;
-        self.start + (bits / self.rate_bps as u128) as Time
+        let offset = Time::try_from(bits / self.rate_bps as u128).unwrap_or(Time::MAX);
+        self.start.saturating_add(offset)
     }
 
     /// Takes the next datagram: returns its sequence number and payload length.
@@ -73,7 +74,7 @@ impl PoissonSource {
     /// the first one an exponential gap after `start`.
     pub fn new(payload: u32, rate_bps: u64, start: Time, mut rng: Rng) -> Self {
         let mean_gap_ns = payload as f64 * 8.0 * 1e9 / rate_bps as f64;
-        let next = start + rng.exponential(mean_gap_ns).round() as Time;
+        let next = start.saturating_add(rng.exponential(mean_gap_ns).round() as Time);
         PoissonSource {
             payload,
             mean_gap_ns,
@@ -87,7 +88,9 @@ impl PoissonSource {
     pub fn emit(&mut self) -> (u64, u32) {
         let seq = self.sent;
         self.sent += 1;
-        self.next += self.rng.exponential(self.mean_gap_ns).round() as Time;
+        // `as` saturates a huge gap at Time::MAX; the sum saturates too, never wraps.
+        let gap = self.rng.exponential(self.mean_gap_ns).round() as Time;
+        self.next = self.next.saturating_add(gap);
         (seq, self.payload)
     }
 }
@@ -185,8 +188,10 @@ impl UtilitySource {
                 self.next_update
             };
         }
+        // A tiny rate makes the wait astronomically long: `as` saturates it at Time::MAX and
+        // the sum must saturate too (a wrapped sum would lie in the past).
         let wait = ((1.0 - self.credit) * self.slot as f64 / self.rate).ceil() as Time;
-        (self.last + wait).min(self.next_update)
+        self.last.saturating_add(wait).min(self.next_update)
     }
 
     /// Current rate, packets per slot.
@@ -251,6 +256,32 @@ mod tests {
             })
             .collect();
         assert_eq!(times, vec![1_000, 40_001_000, 80_001_000]);
+    }
+
+    #[test]
+    fn a_vanishing_utility_rate_waits_for_the_next_decision_not_the_past() {
+        // M = 1e-6 with 1-byte packets and a backlog: the alpha-fair rate is ~1e-20 packets per
+        // slot, so the wait for one packet overflows Time; it must saturate, not wrap to
+        // `last - 1`.
+        let utility = Utility::AlphaFair { alpha: 0.5 };
+        let mut s = UtilitySource::new(1, 10_000_000, 1_000_000, 1e-6, utility, 0);
+        for now in [0, 10_000_000, 20_000_000] {
+            assert!(s.decision_due(now));
+            s.decide(now, 5);
+            assert!(s.try_emit(now).is_none());
+            assert!(s.rate() > 0.0 && s.rate() < 1e-6, "rate {}", s.rate());
+            assert_eq!(s.next_time(), now + 10_000_000);
+        }
+    }
+
+    #[test]
+    fn huge_gaps_saturate_instead_of_wrapping() {
+        let mut p = PoissonSource::new(u32::MAX, 1, Time::MAX - 5, Rng::stream(1, "t"));
+        p.emit();
+        assert_eq!(p.next, Time::MAX);
+        let mut c = CbrSource::new(u32::MAX, 1, Time::MAX - 5);
+        c.emit();
+        assert_eq!(c.next_time(), Time::MAX);
     }
 
     #[test]
