@@ -1,8 +1,15 @@
-"""Reading a scenario's raw data from a file, a YAML string or a mapping."""
+"""Reading a scenario's raw data from a file, a YAML string or a mapping.
+
+Whatever the input, the answer is data or a `ScenarioError`: a file is read only if it is a
+regular file of at most `MAX_SOURCE_BYTES`, and data nested more than `MAX_NESTING` levels is
+refused before anything recursive (the YAML composer, copying, validation) walks it.
+"""
 
 from __future__ import annotations
 
 import copy
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,56 +18,126 @@ import yaml
 
 from airtcp.errors import ScenarioError
 
-__all__ = ["read_source", "parse_yaml"]
+__all__ = ["MAX_NESTING", "MAX_SOURCE_BYTES", "check_nesting", "read_source", "parse_yaml"]
 
 _SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+
+# Scenario files are a few kilobytes. The limit keeps a wrong path (a device, a log) from
+# exhausting memory; it applies to YAML text given directly too.
+MAX_SOURCE_BYTES = 16 * 2**20
+# Scenarios nest fewer than ten levels. Deeper data is refused at this depth, well before
+# Python's recursion limit.
+MAX_NESTING = 64
+_TOO_DEEP = f"nested too deeply (more than {MAX_NESTING} levels)"
 
 
 def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
     """The scenario's raw data as a fresh dict the caller may modify.
 
-    A `str` is taken as a file name when it is a single line that names an existing file or ends
-    in .yaml/.yml/.json; otherwise it is YAML text. A scenario read from a file without a `name`
-    is named after the file.
+    A `str` is taken as a file name when it is a single line that names an existing file (or
+    directory, device...) or ends in .yaml/.yml/.json; otherwise it is YAML text. A scenario read
+    from a file without a `name` is named after the file.
     """
     if isinstance(source, Mapping):
+        check_nesting(source, "<scenario>")
         return _require_mapping(copy.deepcopy(dict(source)), "<scenario>")
     if isinstance(source, Path) or _looks_like_path(source):
         path = Path(source)
         raw = _require_mapping(parse_yaml(_read_text(path), str(path)), str(path))
-        raw.setdefault("name", path.stem)
+        raw.setdefault("name", _name_from_file(path))
         return raw
     if isinstance(source, str):
         return _require_mapping(parse_yaml(source, "<scenario>"), "<scenario>")
     raise ScenarioError(
-        "<scenario>", f"expected a file name, YAML text or a mapping, got {type(source).__name__}"
+        "scenario", f"expected a file name, YAML text or a mapping, got {type(source).__name__}"
     )
 
 
 def _looks_like_path(source: object) -> bool:
     if not isinstance(source, str) or "\n" in source or not source.strip():
         return False
-    return source.endswith(_SCENARIO_SUFFIXES) or Path(source).is_file()
+    if source.endswith(_SCENARIO_SUFFIXES):
+        return True
+    try:
+        # Anything that exists, so that a directory or a device is refused as such.
+        return Path(source).exists()
+    except (OSError, ValueError):  # too long for a file name, or a NUL in it: YAML text then
+        return False
+
+
+def _name_from_file(path: Path) -> str:
+    """The file's stem; bytes that are not UTF-8 (kept as lone surrogates by Python) become
+    U+FFFD, so an odd file name does not make an invalid scenario name."""
+    return path.stem.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _read_text(path: Path) -> str:
+    """The text of a regular file of at most MAX_SOURCE_BYTES.
+
+    Opened without blocking and checked before reading: a FIFO would wait for a writer forever and
+    /dev/zero never ends.
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise ScenarioError(str(path), "no such file") from None
     except IsADirectoryError:
-        raise ScenarioError(str(path), "is a directory, not a scenario file") from None
+        raise ScenarioError(str(path), _DIRECTORY) from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise ScenarioError(str(path), f"cannot read: {_reason(error)}") from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise ScenarioError(str(path), _DIRECTORY)
+        if not stat.S_ISREG(mode):
+            raise ScenarioError(str(path), "is not a regular file (a device, pipe or socket); give a scenario file")
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(MAX_SOURCE_BYTES + 1)
+    except OSError as error:
+        raise ScenarioError(str(path), f"cannot read: {_reason(error)}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ScenarioError(str(path), _too_large())
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError(str(path), "is not a text file (expected YAML)") from None
-    except OSError as error:
-        raise ScenarioError(str(path), f"cannot read: {error.strerror or error}") from None
+
+
+_DIRECTORY = "is a directory, not a scenario file"
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
+
+
+def _too_large() -> str:
+    return f"is larger than {MAX_SOURCE_BYTES // 2**20} MiB, the limit for a scenario"
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """YAML's safe loader, except that a key given twice in one mapping is an error.
+    """YAML's safe loader, except that a key given twice in one mapping is an error and nesting is
+    limited.
 
     Plain YAML keeps the last value silently, which hides mistakes such as two `loss:` lines.
     """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        # The composer recurses once per level of nesting: stop before Python's stack does.
+        self._depth += 1
+        try:
+            if self._depth > MAX_NESTING:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node: yaml.Node, deep: bool = False) -> Any:
         if isinstance(node, yaml.MappingNode):
@@ -77,23 +154,85 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
 
 
+class _TooDeep(Exception):
+    """Raised by the loader at the first node nested more than MAX_NESTING levels."""
+
+    def __init__(self, mark: yaml.Mark) -> None:
+        super().__init__(mark)
+        self.mark = mark
+
+
 def parse_yaml(text: str, origin: str) -> Any:
     """Parses YAML text; errors become `ScenarioError(origin, ...)` with line and column."""
+    if len(text) > MAX_SOURCE_BYTES:
+        raise ScenarioError(origin, _too_large())
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except _TooDeep as error:
+        raise ScenarioError(origin, f"{_TOO_DEEP}{_where(error.mark)}") from None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        raise ScenarioError(origin, f"not valid YAML{where}: {error.problem}") from None
+        raise ScenarioError(origin, f"not valid YAML{_where(error.problem_mark)}: {error.problem}") from None
+    except yaml.reader.ReaderError as error:
+        # Its text spans two lines; the position is a character offset.
+        where = _where(_mark_at(text, error.position))
+        problem = f"character U+{error.character:04X} is not allowed"
+        raise ScenarioError(origin, f"not valid YAML{where}: {problem}") from None
     except yaml.YAMLError as error:
         raise ScenarioError(origin, f"not valid YAML: {error}") from None
+    # Aliases nest without nesting the text (`b: &b [*a]`), and may even contain themselves.
+    check_nesting(data, origin)
+    return data
+
+
+def _where(mark: yaml.Mark | None) -> str:
+    return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+
+
+def _mark_at(text: str, position: int) -> yaml.Mark:
+    line = text.count("\n", 0, position)
+    column = position - (text.rfind("\n", 0, position) + 1)
+    return yaml.Mark("<text>", position, line, column, None, None)
+
+
+def check_nesting(data: Any, origin: str) -> None:
+    """Raises `ScenarioError(origin, ...)` if containers in `data` nest more than MAX_NESTING
+    levels. Data that contains itself nests infinitely deep.
+
+    Iterative, and a container shared by several parents (a YAML alias) is walked again only when
+    reached deeper than before, so the walk stays linear in practice.
+    """
+    deepest: dict[int, int] = {}  # id of a container -> the greatest depth it was walked at
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        children = _children(value)
+        if children is None or deepest.get(id(value), 0) >= depth:
+            continue
+        if depth > MAX_NESTING:
+            raise ScenarioError(origin, _TOO_DEEP)
+        deepest[id(value)] = depth
+        pending.extend((child, depth + 1) for child in children)
+
+
+def _children(value: Any) -> Any:
+    """The values inside a container, None for anything else."""
+    if isinstance(value, Mapping):
+        return value.values()
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return value
+    return None
 
 
 def _require_mapping(data: Any, origin: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        got = "nothing" if data is None else f"a {type(data).__name__}"
+        got = "nothing" if data is None else _a(type(data).__name__)
         raise ScenarioError(origin, f"expected a mapping of scenario fields at the top level, got {got}")
     for key in data:
         if not isinstance(key, str):
             raise ScenarioError(origin, f"field names must be strings, got {key!r}")
     return data
+
+
+def _a(noun: str) -> str:
+    """"a list", "an int"."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"

@@ -1,0 +1,178 @@
+"""Every input gets an answer: odd, huge, deep or malformed input is refused as bad input
+(`error: <path>: <message>`, exit 2, nothing written; `ScenarioError` in Python), never with a
+traceback, a hang or a failure of the core."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import airtcp
+from airtcp import api
+from airtcp.cli import app
+from airtcp.config import load_scenario, to_core_dict
+from airtcp.results import Results
+from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES
+from support import EXAMPLES, P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
+
+CHAIN3 = EXAMPLES / "chain3.yaml"
+
+TOO_DEEP = f"nested too deeply (more than {MAX_NESTING} levels)"
+DEPTH = 500  # far beyond the limit, and beyond what recursive code survives
+
+
+def write(directory: Path, text: str, name: str = "scenario.yaml") -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def p2p_with(extra: str) -> str:
+    """The p2p_lossy example with `extra` appended (top-level YAML)."""
+    return P2P_LOSSY.read_text(encoding="utf-8") + extra
+
+
+def assert_refused(result: subprocess.CompletedProcess[str], expected: str) -> None:
+    assert result.returncode == 2, result.stderr
+    assert f"error: {expected}" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def refused(source: Any, **kwargs: Any) -> airtcp.ScenarioError:
+    """The ScenarioError `load_scenario(source, ...)` raises (and nothing else)."""
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        load_scenario(source, **kwargs)
+    return caught.value
+
+
+def nested_dict(depth: int) -> dict[str, Any]:
+    """{"a": {"a": ... {}}} `depth` levels deep, built without recursion."""
+    top: dict[str, Any] = {}
+    inner = top
+    for _ in range(depth - 1):
+        inner["a"] = {}
+        inner = inner["a"]
+    return top
+
+
+# --- 1. Nesting --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("opening", ["[", "{a: "], ids=["lists", "mappings"])
+def test_deeply_nested_file_is_refused(tmp_path: Path, opening: str) -> None:
+    closing = "]" if opening == "[" else "}"
+    path = write(tmp_path, p2p_with(f"extra: {opening * DEPTH}1{closing * DEPTH}\n"))
+    assert_refused(run_cli("validate", path), f"{path}: {TOO_DEEP} at line 15")
+    out = tmp_path / "out"
+    assert_refused(run_cli("run", path, "--out", out), f"{path}: {TOO_DEEP}")
+    assert not out.exists()
+
+
+def test_nesting_through_aliases_is_refused(tmp_path: Path) -> None:
+    # Each alias nests one level without nesting the text.
+    chain = "".join(f"x{i}: &a{i} [*a{i - 1}]\n" for i in range(1, DEPTH))
+    path = write(tmp_path, "x0: &a0 [1]\n" + chain + P2P_LOSSY.read_text().replace("seed: 1", f"seed: *a{DEPTH - 1}"))
+    assert_refused(run_cli("validate", path), f"{path}: {TOO_DEEP}")
+
+
+def test_data_that_contains_itself_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, p2p_with("metrics: &m {bin: *m}\n").replace("seed: 1\n", ""))
+    assert refused(path).errors == [(str(path), TOO_DEEP)]
+    cyclic: dict[str, Any] = minimal_scenario()
+    cyclic["metrics"] = {"bin": cyclic}
+    assert refused(cyclic).errors == [("<scenario>", TOO_DEEP)]
+
+
+def test_deeply_nested_set_value_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli("run", P2P_LOSSY, "--out", out, "--set", "duration=" + "[" * DEPTH + "]" * DEPTH)
+    assert_refused(result, "--set: bad value in 'duration=[[[")
+    assert TOO_DEEP in result.stderr and not out.exists()
+
+
+def test_deeply_nested_python_input_is_refused() -> None:
+    assert refused(minimal_scenario() | {"extra": nested_dict(DEPTH)}).errors == [("<scenario>", TOO_DEEP)]
+    assert refused("extra: " + "[" * DEPTH + "]" * DEPTH).path == "<scenario>"
+    with pytest.raises(airtcp.ScenarioError, match=re.escape(TOO_DEEP)):
+        airtcp.run(minimal_scenario() | {"extra": nested_dict(DEPTH)})
+
+
+def test_nesting_up_to_the_limit_is_fine() -> None:
+    # Deep but legal data reaches validation, which names the unknown field.
+    error = refused(minimal_scenario() | {"extra": nested_dict(MAX_NESTING - 1)})
+    assert error.path == "extra" and error.message.startswith("unknown field")
+
+
+# --- 3. Files that are not scenario files --------------------------------------------------------
+
+
+def run_cli_quickly(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
+    """`python -m airtcp ARGS`, failing the test instead of waiting when it hangs."""
+    return subprocess.run(
+        [sys.executable, "-m", "airtcp", *map(str, args)], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_device_is_not_read(tmp_path: Path) -> None:
+    assert_refused(run_cli_quickly("validate", "/dev/zero"), "/dev/zero: is not a regular file")
+    out = tmp_path / "out"
+    assert_refused(run_cli_quickly("run", "/dev/zero", "--out", out), "/dev/zero: is not a regular file")
+    assert not out.exists()
+    assert refused("/dev/zero").errors == [
+        ("/dev/zero", "is not a regular file (a device, pipe or socket); give a scenario file")
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_is_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "scenario.yaml"
+    os.mkfifo(fifo)
+    assert_refused(run_cli_quickly("validate", fifo), f"{fifo}: is not a regular file")
+
+
+def test_a_directory_is_not_a_scenario(tmp_path: Path) -> None:
+    assert_refused(run_cli_quickly("validate", tmp_path), f"{tmp_path}: is a directory")
+    assert refused(str(tmp_path)).errors == [(str(tmp_path), "is a directory, not a scenario file")]
+
+
+def test_scenario_size_is_limited(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as file:
+        file.truncate(MAX_SOURCE_BYTES + 1)  # sparse: no time or disk spent
+    assert_refused(run_cli_quickly("validate", big), f"{big}: is larger than 16 MiB")
+    assert refused("#" * (MAX_SOURCE_BYTES + 1)).path == "<scenario>"
+
+
+def test_odd_single_line_strings_are_yaml_text_not_crashes() -> None:
+    # Too long for a file name: read as YAML text (a string, not a mapping).
+    assert "expected a mapping" in refused("a" * 5000).message
+    assert refused("a\0.yaml").path == "a\0.yaml"
+
+
+# --- 8. Other odd input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("42\n", "expected a mapping of scenario fields at the top level, got an int"),
+        ("name: a\x01b\n", "not valid YAML at line 1, column 8: character U+0001 is not allowed"),
+        ("!!python/object:os.system {}\n", "not valid YAML at line 1, column 1: could not determine a constructor"),
+        ("name: x\nname: y\n", "not valid YAML at line 2, column 1: duplicate key 'name'"),
+    ],
+    ids=["scalar", "control character", "python tag", "duplicate key"],
+)
+def test_odd_files_are_refused_in_one_line(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, text)
+    result = run_cli("validate", path)
+    assert_refused(result, f"{path}: {expected}")
+    assert result.stderr.count("\n") == 1
