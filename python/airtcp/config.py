@@ -40,6 +40,7 @@ from pydantic import (
 
 from airtcp import units
 from airtcp.errors import ScenarioError
+from airtcp.validation_messages import not_unicode_text
 
 __all__ = [
     "Scenario",
@@ -132,9 +133,10 @@ def _quantity(
             rule = "must not be negative" if minimum == 0 else f"must be at least {minimum}"
             if minimum == 1 and fmt is not None:
                 rule = "must be greater than 0"
-            raise ValueError(f"{rule}, got {value!r}")
+            raise ValueError(f"{rule}, got {units.brief_repr(value)}")
         if number > maximum:
-            raise ValueError(f"is too large (at most {fmt(maximum) if fmt else maximum}), got {value!r}")
+            most = fmt(maximum) if fmt else maximum
+            raise ValueError(f"is too large (at most {most}), got {units.brief_repr(value)}")
         return number
 
     def serialize(value: int, info: SerializationInfo) -> int | str:
@@ -167,7 +169,7 @@ def _real(parse: Callable[[object], float], fmt: Callable[[float], str] | None, 
     def validate(value: object) -> float:
         number = parse(value)
         if positive and not number > 0:
-            raise ValueError(f"must be greater than 0, got {value!r}")
+            raise ValueError(f"must be greater than 0, got {units.brief_repr(value)}")
         return number
 
     def serialize(value: float, info: SerializationInfo) -> float | str:
@@ -196,14 +198,33 @@ def _within(low: float, high: float, *, low_open: bool, high_open: bool) -> Call
         below = value < high if high_open else value <= high
         if not (above and below):
             interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
-            raise ValueError(f"must be within {interval}, got {value!r}")
+            raise ValueError(f"must be within {interval}, got {units.brief_repr(value)}")
         return value
 
     return check
 
 
 Probability = Annotated[float, BeforeValidator(units.parse_probability)]
-Name = Annotated[str, Field(strict=True, min_length=1)]
+
+
+def _unicode_text(value: str) -> str:
+    problem = not_unicode_text(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+def _not_empty(value: str) -> str:
+    if not value:
+        raise ValueError("must not be empty")
+    return value
+
+
+# Text the core receives: a Python string may hold lone surrogates ("\udc80", from a YAML escape or
+# an undecodable file name), which are not Unicode and which the core's UTF-8 JSON cannot carry.
+Text = Annotated[str, Field(strict=True), AfterValidator(_unicode_text)]
+# Not Field(min_length=1): pydantic would then refuse surrogates itself, in words of its own.
+Name = Annotated[Text, AfterValidator(_not_empty)]
 
 
 class _Model(BaseModel):
@@ -340,13 +361,13 @@ class CompoundParams(_Model):
 
 def _at_least_zero(value: float) -> float:
     if value < 0:
-        raise ValueError(f"must not be negative, got {value!r}")
+        raise ValueError(f"must not be negative, got {units.brief_repr(value)}")
     return value
 
 
 def _unit_interval(value: float) -> float:
     if not 0 <= value <= 1:
-        raise ValueError(f"must be within [0, 1], got {value!r}")
+        raise ValueError(f"must be within [0, 1], got {units.brief_repr(value)}")
     return value
 
 
@@ -391,9 +412,9 @@ def _nc_block(value: object) -> object:
     try:
         number = units.parse_count(value)
     except units.UnitError:
-        raise ValueError(f"must be 'cwnd' or a number of segments, got {value!r}") from None
+        raise ValueError(f"must be 'cwnd' or a number of segments, got {units.brief_repr(value)}") from None
     if not 1 <= number <= NC_MAX_BLOCK:
-        raise ValueError(f"must be from 1 to {NC_MAX_BLOCK}, got {value!r}")
+        raise ValueError(f"must be from 1 to {NC_MAX_BLOCK}, got {units.brief_repr(value)}")
     return number
 
 
@@ -895,7 +916,7 @@ RoutingConfig = Annotated[Union[StaticRouting, AodvRouting, BackpressureRouting]
 def _whole_within(low: int, high: int) -> Callable[[int], int]:
     def check(value: int) -> int:
         if not low <= value <= high:
-            raise ValueError(f"must be between {low} and {high}, got {value!r}")
+            raise ValueError(f"must be between {low} and {high}, got {units.brief_repr(value)}")
         return value
 
     return check
@@ -1042,7 +1063,7 @@ class Scenario(_Model):
     """A whole scenario: topology, flows and what to measure."""
 
     # Optional in files: a scenario read from a file is named after it, otherwise "scenario".
-    name: Annotated[str, Field(strict=True)] = "scenario"
+    name: Text = "scenario"
     duration: PositiveDuration
     # The core has no default seed; a fixed default keeps runs reproducible when none is given.
     seed: Seed = 1

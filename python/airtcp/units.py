@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
     "UnitError",
+    "brief_repr",
     "parse_duration",
     "parse_rate",
     "parse_size",
@@ -101,11 +103,31 @@ _MAX_DIGITS = 40
 _FLOAT_DIGITS = 400
 
 
+# Shows a rejected value in a message. A value may be megabytes long, hold YAML aliases that
+# expand exponentially, or contain itself; a plain repr would take the time and memory of all that.
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel = 2
+_BRIEF.maxstring = _BRIEF.maxother = 80
+_BRIEF.maxlong = 60
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = _BRIEF.maxfrozenset = 4
+_BRIEF_LENGTH = 160
+# Python refuses to turn integers of more than 4300 digits into text; this size is far below that.
+_LONGEST_INT_BITS = 1000
+
+
+def brief_repr(value: object) -> str:
+    """`repr(value)`, shortened to part of a line: "'abcd...wxyz'", "[[...], [...], ...]"."""
+    if isinstance(value, int) and value.bit_length() > _LONGEST_INT_BITS:
+        return f"a whole number of {int(value.bit_length() * math.log10(2)) + 1} digits or so"
+    text = _BRIEF.repr(value)
+    return text if len(text) <= _BRIEF_LENGTH else f"{text[:_BRIEF_LENGTH - 3]}..."
+
+
 def _describe(value: object) -> str:
     """How to show a rejected value in a message."""
     if isinstance(value, str):
-        return repr(value)
-    return f"{value!r} ({type(value).__name__})"
+        return brief_repr(value)
+    return f"{brief_repr(value)} ({type(value).__name__})"
 
 
 def _split(value: object, what: str, example: str, limit: int = _MAX_DIGITS) -> tuple[Decimal, str]:
@@ -113,16 +135,19 @@ def _split(value: object, what: str, example: str, limit: int = _MAX_DIGITS) -> 
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected {what} such as {example!r}, got {_describe(value)}")
     if isinstance(value, (int, float)):
-        return _to_decimal(str(value), value, limit), ""
+        return _to_decimal(value, value, limit), ""
     match = _QUANTITY.match(value)
     if match is None:
         raise UnitError(f"cannot read {value!r} as {what}; write a number and a unit, e.g. {example!r}")
     return _to_decimal(match["number"], value, limit), match["unit"]
 
 
-def _to_decimal(text: str, original: object, limit: int = _MAX_DIGITS) -> Decimal:
+def _to_decimal(number_or_text: str | int | float, original: object, limit: int = _MAX_DIGITS) -> Decimal:
+    # An int directly: Python does not write ints of more than 4300 digits as text. A float by its
+    # shortest text, so that 0.1 is 0.1 and not its binary expansion.
+    source = number_or_text if isinstance(number_or_text, int) else str(number_or_text)
     try:
-        number = Decimal(text)
+        number = Decimal(source)
     except InvalidOperation:
         raise UnitError(f"{_describe(original)} is not a number") from None
     if not number.is_finite():
@@ -208,13 +233,13 @@ def parse_probability(value: object) -> float:
             text, scale = text[:-1].strip(), Decimal(100)
         number, unit = _split(text, "a probability", "0.01")
         if unit:
-            raise UnitError(f"cannot read {value!r} as a probability; write e.g. 0.01 or '1%'")
-        result = float(number / scale)
+            raise UnitError(f"cannot read {brief_repr(value)} as a probability; write e.g. 0.01 or '1%'")
+        result: float = float(number / scale)
     else:
-        result = float(value)
-    if not 0.0 <= result <= 1.0:  # also false for NaN
+        result = value  # compared before float(), which overflows for a huge int
+    if not 0 <= result <= 1:  # also false for NaN
         raise UnitError(f"must be between 0 and 1, got {_describe(value)}")
-    return result
+    return float(result)
 
 
 def parse_count(value: object) -> int:
@@ -226,6 +251,8 @@ def parse_count(value: object) -> int:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        if len(value.strip().lstrip("+-")) > _MAX_DIGITS:
+            raise UnitError(f"{_describe(value)} is out of range")
         return int(value)
     raise UnitError(f"expected a whole number, got {_describe(value)}")
 
@@ -243,7 +270,7 @@ def parse_number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected a number, got {_describe(value)}")
     if not isinstance(value, str):
-        return _finite(_to_decimal(str(value), value, _FLOAT_DIGITS), value)
+        return _finite(_to_decimal(value, value, _FLOAT_DIGITS), value)
     match = _QUANTITY.match(value)
     if match is None:
         raise UnitError(f"expected a number, got {_describe(value)}")

@@ -16,8 +16,9 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ValidationError
 
 from airtcp.errors import ScenarioError, format_path
+from airtcp.units import brief_repr
 
-__all__ = ["translate_validation_error"]
+__all__ = ["not_unicode_text", "translate_validation_error"]
 
 
 def translate_validation_error(error: ValidationError, root: type[BaseModel]) -> ScenarioError:
@@ -114,6 +115,10 @@ def _field_names(model: type[BaseModel]) -> list[str]:
 def _reword(detail: Any, parts: list[str | int], model: type[BaseModel] | None) -> tuple[str, str]:
     """(path, message) for one pydantic error."""
     kind, ctx, value = detail["type"], detail.get("ctx") or {}, detail.get("input")
+    if parts and parts[-1] == "[key]":
+        # A mapping's key: pydantic adds "[key]" after a copy of the key that may be mangled
+        # (lone surrogates become U+FFFD); the key itself is the input.
+        parts = [*parts[:-2], value if isinstance(value, str) else str(parts[-2])]
     path = format_path(parts)
     if kind == "extra_forbidden":
         allowed = _field_names(model) if model is not None else []
@@ -134,17 +139,35 @@ def _reword(detail: Any, parts: list[str | int], model: type[BaseModel] | None) 
             f"unknown kind {ctx.get('tag')!r} (expected one of: {ctx.get('expected_tags')})",
         )
     if kind == "literal_error":
-        return path, f"must be {ctx.get('expected')}, got {value!r}"
+        return path, f"must be {ctx.get('expected')}, got {_describe(value)}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         return path, f"expected a mapping, got {_describe(value)}"
     if kind == "list_type":
         return path, f"expected a list, got {_describe(value)}"
+    if kind == "invalid_key":
+        # The key is the last part of the location; the mapping holding it is the place to fix.
+        return format_path(parts[:-1]), f"field names must be strings, got {_describe(value)}"
+    if kind == "string_unicode" and isinstance(value, str):
+        # A field name pydantic could not read (values go through our own check).
+        return format_path([*parts, value]), f"a field name {not_unicode_text(value) or 'is not valid text'}"
     if kind == "value_error":
         # Our own validators raise ValueError; pydantic prefixes "Value error, ".
         cause = ctx.get("error")
         return path, str(cause) if cause is not None else detail["msg"]
     message = detail["msg"]
     return path, f"{message[:1].lower()}{message[1:]}, got {_describe(value)}"
+
+
+def not_unicode_text(text: str) -> str | None:
+    """Why `text` is not Unicode text (it holds a lone surrogate), or None if it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return (
+            f"must be Unicode text, got {brief_repr(text)} "
+            f"(U+{ord(text[error.start]):04X} at position {error.start} is a lone surrogate)"
+        )
+    return None
 
 
 def _expected_tags(parts: list[str | int], model: type[BaseModel] | None) -> str:
@@ -157,4 +180,4 @@ def _expected_tags(parts: list[str | int], model: type[BaseModel] | None) -> str
 def _describe(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return f"a {type(value).__name__}"
-    return repr(value)
+    return brief_repr(value)

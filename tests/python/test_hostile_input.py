@@ -112,6 +112,56 @@ def test_nesting_up_to_the_limit_is_fine() -> None:
     assert error.path == "extra" and error.message.startswith("unknown field")
 
 
+# --- 2. Text that is not Unicode -----------------------------------------------------------------
+
+
+RADIO = {
+    "standard": "802.11b",
+    "data_rate": "2Mbps",
+    "basic_rate": "1Mbps",
+    "propagation": {"kind": "range", "range": "250m"},
+}
+
+
+CHAIN = {"kind": "chain", "hops": 1, "spacing": "100m"}
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"name": "\udc80"}, "name"),
+        ({"nodes": ["A", "B\ud800"]}, "nodes[1]"),
+        ({"flows": [{**minimal_scenario()["flows"][0], "id": "f\udc80"}]}, "flows[0].id"),
+        ({"links": [{**minimal_scenario()["links"][0], "from": "\udc80"}]}, "links[0].from"),
+        (
+            {"topology": CHAIN, "radio": {**RADIO, "node_channels": {"\udc80": [1]}}},
+            "radio.node_channels.\udc80",
+        ),
+        ({"metrics": {"\udc80": 1}}, "metrics.\udc80"),
+    ],
+    ids=["name", "node", "flow id", "link end", "node_channels key", "field name"],
+)
+def test_lone_surrogates_are_refused_with_the_field_path(change: dict[str, Any], path: str) -> None:
+    error = refused(minimal_scenario(**change))
+    assert error.path == path
+    assert "must be Unicode text" in error.message and "is a lone surrogate" in error.message
+
+
+def test_lone_surrogate_from_a_yaml_escape_never_reaches_the_core(tmp_path: Path) -> None:
+    path = write(tmp_path, P2P_LOSSY.read_text().replace("name: p2p-lossy", 'name: "\\udc80"'))
+    assert_refused(run_cli("validate", path), "name: must be Unicode text, got '\\udc80'")
+    with pytest.raises(airtcp.ScenarioError, match="^name: must be Unicode text"):
+        airtcp.run(minimal_scenario(name="\udc80", duration="1s"))
+
+
+def test_a_file_name_that_is_not_utf8_still_names_the_scenario(tmp_path: Path) -> None:
+    text = P2P_LOSSY.read_text().replace("name: p2p-lossy\n", "")
+    raw_name = os.fsencode(tmp_path) + b"/x\xff.yaml"
+    with open(raw_name, "w", encoding="utf-8") as file:
+        file.write(text)
+    assert load_scenario(Path(os.fsdecode(raw_name))).name == "x\ufffd"
+
+
 # --- 3. Files that are not scenario files --------------------------------------------------------
 
 
@@ -176,3 +226,40 @@ def test_odd_files_are_refused_in_one_line(tmp_path: Path, text: str, expected: 
     result = run_cli("validate", path)
     assert_refused(result, f"{path}: {expected}")
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "words"),
+    [
+        ({"links": [{**minimal_scenario()["links"][0], "loss": {"kind": "bernoulli", "per": 10**400}}]},
+         "links[0].loss.per", "must be between 0 and 1"),
+        ({"seed": 10**5000}, "seed", "is too large (at most 18446744073709551615), got a whole number of 5001 digits"),
+        ({"seed": "1" * 5000}, "seed", "is out of range"),
+        ({"duration": 10**5000}, "duration", "is out of range"),
+        ({"duration": float("nan")}, "duration", "is not a finite number"),
+        ({"duration": "1e400s"}, "duration", "is out of range"),
+        ({"metrics": {1: 2}}, "metrics", "field names must be strings, got 1"),
+    ],
+    ids=["huge probability", "huge seed", "huge seed text", "huge duration", "nan duration", "1e400s", "int key"],
+)
+def test_odd_values_are_refused_in_words(change: dict[str, Any], path: str, words: str) -> None:
+    error = refused(minimal_scenario(**change))
+    assert error.path == path and words in error.message
+    assert len(error.message) < 300 and "set_int_max_str_digits" not in error.message
+
+
+def test_aliases_that_expand_exponentially_are_described_briefly(tmp_path: Path) -> None:
+    # Nine levels of ten aliases each: 10^9 strings if written out.
+    lines = ["x0: &a0 [" + ", ".join(["lol"] * 10) + "]"]
+    lines += [f"x{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    path = write(tmp_path, "\n".join(lines) + "\n" + P2P_LOSSY.read_text().replace("seed: 1", "seed: *a8"))
+    started = time.monotonic()
+    error = refused(path)
+    assert time.monotonic() - started < 10
+    assert ("seed", True) in [(p, len(m) < 300) for p, m in error.errors]
+
+
+def test_negative_zero_is_zero() -> None:
+    scenario = load_scenario(minimal_scenario(flows=[{**minimal_scenario()["flows"][0], "start": "-0s"}]))
+    assert scenario.flows[0].start == 0
+    assert refused(minimal_scenario(duration="-0s")).message.startswith("must be greater than 0")
