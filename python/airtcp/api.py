@@ -35,13 +35,13 @@ def run(
     the command line's `--set`. Raises `ScenarioError` for bad input and `SimulationError` if the
     core fails.
     """
-    return simulate(load_scenario(scenario, seed=seed, overrides=overrides or ()))
+    return simulate(load_scenario(scenario, seed=seed, overrides=() if overrides is None else overrides))
 
 
 def simulate(scenario: Scenario, progress: Callable[[float], None] | None = None) -> Results:
     """Runs an already validated scenario. With `progress`, the run goes on in a worker thread
     and `progress(simulated_s)` is called about every 0.1 s (see `airtcp.run_progress`)."""
-    config = to_core_dict(scenario)
+    config = to_core_dict(_validated(scenario))
     try:
         if progress is None:
             output = _core.simulate_json(json.dumps(config))
@@ -52,6 +52,14 @@ def simulate(scenario: Scenario, progress: Callable[[float], None] | None = None
     except ValueError as error:
         raise _core_error(str(error)) from None
     return Results.from_json(output, scenario=config)
+
+
+def _validated(scenario: object) -> Scenario:
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(
+            "scenario", f"expected a Scenario (see airtcp.load_scenario), got {type(scenario).__name__}"
+        )
+    return scenario
 
 
 def _core_error(text: str) -> Exception:

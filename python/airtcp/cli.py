@@ -18,8 +18,9 @@ import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
-from airtcp.config import load_scenario, to_core_json
+from airtcp.config import Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
+from airtcp.overrides import parse_override
 from airtcp.units import format_duration
 
 __all__ = ["app", "main"]
@@ -61,6 +62,11 @@ def _bad_input(error: ScenarioError) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+def _load(file: Path, seed: Optional[int], overrides: Optional[List[str]]) -> Scenario:
+    """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`."""
+    return load_scenario(file, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
+
+
 def _failure(message: str, *, with_traceback: bool = False) -> NoReturn:
     if with_traceback:
         traceback.print_exc(file=sys.stderr)
@@ -97,7 +103,7 @@ def run(
 ) -> None:
     """Simulate a scenario, print per-flow results and write them to --out."""
     try:
-        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+        scenario = _load(file, seed, set_)
         # Checked before simulating so a long run is not wasted on an unusable --out.
         check_output_dir(out, replace=force)
     except ScenarioError as error:
@@ -153,7 +159,7 @@ def validate(
 ) -> None:
     """Check a scenario file without simulating it."""
     try:
-        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+        scenario = _load(file, seed, set_)
     except ScenarioError as error:
         _bad_input(error)
     if as_json:
@@ -202,7 +208,7 @@ def draw(
     from airtcp.draw import draw_scenario
 
     try:
-        scenario = load_scenario(file, seed=seed, overrides=set_ or [])
+        scenario = _load(file, seed, set_)
         paths = draw_scenario(scenario, out if out is not None else file.with_name(f"{file.stem}-topology"), run_dir=run_dir)
     except ScenarioError as error:
         _bad_input(error)

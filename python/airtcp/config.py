@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -1400,20 +1401,22 @@ def load_scenario(
     `source` is a path to a YAML file, YAML text, a mapping with the file's structure, or a
     `Scenario`. `overrides` are `"path=value"` strings (as given to `--set`), applied to the raw
     data before validation; `seed`, if given, replaces the scenario's seed after them.
-    Raises `ScenarioError` for any problem.
+    Raises `ScenarioError` for any problem, including arguments of the wrong type.
     """
     # Imported here: these modules use the models above.
-    from airtcp.overrides import apply_overrides, parse_override
+    from airtcp.overrides import apply_overrides, parse_overrides
     from airtcp.scenario_source import read_source
     from airtcp.validation_messages import translate_validation_error
 
-    parsed_overrides = [parse_override(text) for text in overrides]
+    parsed_overrides = parse_overrides(overrides)
+    if seed is not None:
+        seed = _checked_seed(seed)
     if isinstance(source, Scenario) and not parsed_overrides:
-        return source if seed is None else source.model_copy(update={"seed": _checked_seed(seed)})
+        return source if seed is None else source.model_copy(update={"seed": seed})
     raw = to_user_dict(source) if isinstance(source, Scenario) else read_source(source)
     apply_overrides(raw, parsed_overrides, Scenario)
     if seed is not None:
-        raw["seed"] = _checked_seed(seed)
+        raw["seed"] = seed
     try:
         return Scenario.model_validate(raw)
     except ValidationError as error:
@@ -1421,9 +1424,16 @@ def load_scenario(
 
 
 def _checked_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= U64_MAX:
-        raise ScenarioError("seed", f"must be a whole number between 0 and 2^64-1, got {seed!r}")
-    return seed
+    """`seed` as an int; NumPy's integers count, booleans do not."""
+    try:
+        number = operator.index(seed) if not isinstance(seed, bool) else None
+    except TypeError:
+        number = None
+    if number is None or not 0 <= number <= U64_MAX:
+        raise ScenarioError(
+            "seed", f"must be a whole number between 0 and 2^64-1, got {units.brief_repr(seed)} ({type(seed).__name__})"
+        )
+    return number
 
 
 def to_core_dict(scenario: Scenario) -> dict[str, Any]:

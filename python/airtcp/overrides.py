@@ -14,17 +14,18 @@ schema is left to validation, which reports unknown fields with the same path.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
 from airtcp.errors import ScenarioError, format_path
-from airtcp.scenario_source import parse_yaml
+from airtcp.scenario_source import MAX_NESTING, parse_yaml
+from airtcp.units import brief_repr
 from airtcp.validation_messages import _field_type, _is_model, _list_item, _union_members, _unwrap
 
-__all__ = ["Override", "parse_override", "apply_overrides"]
+__all__ = ["Override", "parse_override", "parse_overrides", "apply_overrides"]
 
 _PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
 _PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
@@ -32,33 +33,59 @@ _PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 
 @dataclass(frozen=True)
 class Override:
-    """One parsed `--set`: where, and the new value."""
+    """One parsed `--set`: where, and the new value. `origin` names where it was given (`--set`,
+    `overrides[2]`) for messages."""
 
     parts: tuple[str | int, ...]
     value: Any
     text: str
+    origin: str = "--set"
 
     @property
     def path(self) -> str:
         return format_path(self.parts)
 
+    def source(self) -> str:
+        """Where the override came from, for messages: from --set 'links[0].rate=1Mbps'."""
+        return f"from {self.origin} {brief_repr(self.text)}"
 
-def parse_override(text: str) -> Override:
-    """Parses `"links[0].loss.per=0.02"`; bad syntax raises `ScenarioError("--set", ...)`."""
+
+def parse_override(text: object, origin: str = "--set") -> Override:
+    """Parses `"links[0].loss.per=0.02"`; bad syntax raises `ScenarioError(origin, ...)`."""
+    if not isinstance(text, str):
+        raise ScenarioError(origin, f"expected a PATH=VALUE string, got {brief_repr(text)} ({type(text).__name__})")
     path, sep, value_text = text.partition("=")
     path = path.strip()
     if not sep:
-        raise ScenarioError("--set", f"expected PATH=VALUE (e.g. links[0].rate=2Mbps), got {text!r}")
+        raise ScenarioError(origin, f"expected PATH=VALUE (e.g. links[0].rate=2Mbps), got {brief_repr(text)}")
     if not _PATH.fullmatch(path):
         raise ScenarioError(
-            "--set", f"bad path {path!r} in {text!r}; write field names and [index], e.g. links[0].loss.per"
+            origin,
+            f"bad path {brief_repr(path)} in {brief_repr(text)}; write field names and [index], e.g. links[0].loss.per",
         )
     parts = tuple(name if name else int(index) for name, index in _PART.findall(path))
+    if len(parts) > MAX_NESTING:
+        raise ScenarioError(
+            origin, f"the path in {brief_repr(text)} is nested too deeply (more than {MAX_NESTING} levels)"
+        )
     try:
-        value = parse_yaml(value_text, "--set")
+        value = parse_yaml(value_text, origin)
     except ScenarioError as error:
-        raise ScenarioError("--set", f"bad value in {text!r}: {error.message}") from None
-    return Override(parts, value, text)
+        raise ScenarioError(origin, f"bad value in {brief_repr(text)}: {error.message}") from None
+    return Override(parts, value, text, origin)
+
+
+def parse_overrides(overrides: object, name: str = "overrides") -> list[Override]:
+    """Parses a list of `"PATH=VALUE"` strings (or already parsed `Override`s) given in Python.
+    Problems name `name[i]`, or `name` when it is not a list, such as a single string."""
+    if isinstance(overrides, (str, bytes, Mapping)) or not isinstance(overrides, Iterable):
+        raise ScenarioError(
+            name, f"expected a list of PATH=VALUE strings, got {brief_repr(overrides)} ({type(overrides).__name__})"
+        )
+    return [
+        item if isinstance(item, Override) else parse_override(item, f"{name}[{i}]")
+        for i, item in enumerate(overrides)
+    ]
 
 
 def apply_overrides(
@@ -80,18 +107,18 @@ def _apply(raw: dict[str, Any], override: Override, schema: type[BaseModel] | No
         if isinstance(part, int):
             if not isinstance(container, list):
                 raise ScenarioError(
-                    here, f"cannot index {_kind(container)} with [{part}] (from --set {override.text!r})"
+                    here, f"cannot index {_kind(container)} with [{part}] ({override.source()})"
                 )
             if part >= len(container):
                 count = len(container)
                 raise ScenarioError(
                     here,
                     f"index {part} out of range: {format_path(parts[:depth])} has {count} "
-                    f"entr{'y' if count == 1 else 'ies'} (from --set {override.text!r})",
+                    f"entr{'y' if count == 1 else 'ies'} ({override.source()})",
                 )
         elif not isinstance(container, dict):
             raise ScenarioError(
-                here, f"cannot set a field inside {_kind(container)} (from --set {override.text!r})"
+                here, f"cannot set a field inside {_kind(container)} ({override.source()})"
             )
         if is_last:
             container[part] = override.value
@@ -110,7 +137,7 @@ def _apply(raw: dict[str, Any], override: Override, schema: type[BaseModel] | No
                 raise ScenarioError(
                     format_path(parts[: depth + 2]),
                     f"index {parts[depth + 1]} out of range: the scenario has no {here} list "
-                    f"(from --set {override.text!r})",
+                    f"({override.source()})",
                 )
             child = container[part] = seed
         container, annotation = child, field_type
@@ -145,4 +172,4 @@ def _kind(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    return f"the value {value!r}"
+    return f"the value {brief_repr(value)}"

@@ -102,6 +102,10 @@ def test_deeply_nested_set_value_is_refused(tmp_path: Path) -> None:
 def test_deeply_nested_python_input_is_refused() -> None:
     assert refused(minimal_scenario() | {"extra": nested_dict(DEPTH)}).errors == [("<scenario>", TOO_DEEP)]
     assert refused("extra: " + "[" * DEPTH + "]" * DEPTH).path == "<scenario>"
+    error = refused(minimal_scenario(), overrides=["duration=" + "{a: " * DEPTH + "1" + "}" * DEPTH])
+    assert error.path == "overrides[0]" and TOO_DEEP in error.message
+    error = refused(minimal_scenario(), overrides=["a" + ".a" * DEPTH + "=1"])
+    assert error.path == "overrides[0]" and TOO_DEEP in error.message
     with pytest.raises(airtcp.ScenarioError, match=re.escape(TOO_DEEP)):
         airtcp.run(minimal_scenario() | {"extra": nested_dict(DEPTH)})
 
@@ -206,6 +210,55 @@ def test_odd_single_line_strings_are_yaml_text_not_crashes() -> None:
     # Too long for a file name: read as YAML text (a string, not a mapping).
     assert "expected a mapping" in refused("a" * 5000).message
     assert refused("a\0.yaml").path == "a\0.yaml"
+
+
+# --- 4. Arguments of airtcp.run / load_scenario ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overrides", "path", "words"),
+    [
+        ("duration=5s", "overrides", "expected a list of PATH=VALUE strings, got 'duration=5s' (str)"),
+        (b"duration=5s", "overrides", "expected a list of PATH=VALUE strings"),
+        (3, "overrides", "expected a list of PATH=VALUE strings, got 3 (int)"),
+        ({"duration": "5s"}, "overrides", "expected a list of PATH=VALUE strings"),
+        ([3], "overrides[0]", "expected a PATH=VALUE string, got 3 (int)"),
+        (["duration=5s", None], "overrides[1]", "expected a PATH=VALUE string, got None"),
+        ([b"duration=5s"], "overrides[0]", "expected a PATH=VALUE string, got b'duration=5s' (bytes)"),
+        (["duration"], "overrides[0]", "expected PATH=VALUE"),
+        (
+            ["links[9].rate=1Mbps"],
+            "links[9]",
+            "index 9 out of range: links has 1 entry (from overrides[0] 'links[9].rate=1Mbps')",
+        ),
+    ],
+)
+def test_bad_overrides_argument(overrides: Any, path: str, words: str) -> None:
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        airtcp.run(minimal_scenario(), overrides=overrides)
+    assert caught.value.path == path and words in caught.value.message
+
+
+@pytest.mark.parametrize("seed", ["3", 3.0, True, -1, 2**64, object()])
+def test_bad_seed_argument(seed: Any) -> None:
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        airtcp.run(minimal_scenario(), seed=seed)
+    assert caught.value.path == "seed" and "must be a whole number between 0 and 2^64-1" in caught.value.message
+
+
+def test_numpy_integers_are_seeds() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert load_scenario(minimal_scenario(), seed=numpy.uint64(2**64 - 1)).seed == 2**64 - 1
+
+
+@pytest.mark.parametrize("scenario", [3, None, b"name: x", ["a"]])
+def test_bad_scenario_argument(scenario: Any) -> None:
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        airtcp.run(scenario)
+    assert caught.value.path == "scenario" and "expected a file name, YAML text or a mapping" in caught.value.message
+    with pytest.raises(airtcp.ScenarioError) as caught:
+        airtcp.simulate(scenario)
+    assert caught.value.path == "scenario" and "expected a Scenario" in caught.value.message
 
 
 # --- 8. Other odd input --------------------------------------------------------------------------
