@@ -9,19 +9,21 @@ simulator or of airtcp itself.
 
 import importlib
 import json
+import re
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, List, NoReturn, Optional
+from typing import Annotated, Any, List, NoReturn, Optional
 
 import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
-from airtcp.config import Scenario, load_scenario, to_core_json
+from airtcp.config import U64_MAX, Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
 from airtcp.overrides import parse_override
-from airtcp.units import format_duration
+from airtcp.units import brief_repr, format_duration
 
 __all__ = ["app", "main"]
 
@@ -36,9 +38,32 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+def _whole_number(minimum: int, maximum: int) -> Callable[[str], int]:
+    """Reads an integer option, with errors in the form of every other bad input
+    (`error: --seed: not a whole number: 'abc'`) rather than click's."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"\s*[+-]?\d{1,40}\s*", text):
+            raise typer.BadParameter(f"not a whole number: {brief_repr(text)}")
+        number = int(text)
+        if not minimum <= number <= maximum:
+            raise typer.BadParameter(f"must be between {minimum} and {maximum}, got {number}")
+        return number
+
+    return parse
+
+
 ScenarioFile = Annotated[Path, typer.Argument(help="Scenario file (YAML).", show_default=False)]
 SeedOption = Annotated[
-    Optional[int], typer.Option("--seed", help="Master seed; replaces the file's `seed`.", show_default=False)
+    Optional[int],
+    typer.Option(
+        "--seed",
+        help="Master seed; replaces the file's `seed`.",
+        show_default=False,
+        parser=_whole_number(0, U64_MAX),
+        metavar="INTEGER",
+    ),
 ]
 SetOption = Annotated[
     Optional[List[str]],
@@ -51,7 +76,14 @@ SetOption = Annotated[
 ]
 
 WorkersOption = Annotated[
-    Optional[int], typer.Option("--workers", "-j", help="Local worker processes (default: the cores).")
+    Optional[int],
+    typer.Option(
+        "--workers",
+        "-j",
+        help="Local worker processes (default: the cores).",
+        parser=_whole_number(1, 2**16),
+        metavar="INTEGER",
+    ),
 ]
 ClusterOption = Annotated[Optional[str], typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")]
 
@@ -330,6 +362,65 @@ def bench(ctx: typer.Context) -> None:
     raise typer.Exit(code if isinstance(code, int) else 0)
 
 
-def main() -> None:
-    """Console-script entry point."""
-    app()
+def main(args: Optional[List[str]] = None) -> None:
+    """Console-script entry point. Usage errors (an unknown option, a missing argument, a value
+    of the wrong type) are reported like bad input: `error: <option>: <message>`, exit code 2."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=args, prog_name="airtcp", standalone_mode=False)
+    except _UsageError as error:
+        if _is_a(error, "NoArgsIsHelpError"):
+            # `airtcp` alone: the help (typer may have printed it already, leaving no message).
+            if error.format_message().strip():
+                typer.echo(error.format_message())
+        else:
+            path, message = _usage_problem(error)
+            typer.echo(f"error: {path}: {message}", err=True)
+        code = EXIT_BAD_INPUT
+    except typer.Abort:
+        code = EXIT_FAILURE
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+# Typer raises click's exceptions (from click itself or, in newer versions, from its own copy of
+# click), so they are found through the one class typer exports.
+_UsageError: Any = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "UsageError")
+
+
+def _is_a(error: BaseException, class_name: str) -> bool:
+    return any(cls.__name__ == class_name for cls in type(error).__mro__)
+
+
+def _usage_problem(error: Any) -> tuple[str, str]:
+    """(path, message) of a usage error: the option or argument at fault, else the command."""
+    context = getattr(error, "ctx", None)
+    command = context.command_path if context is not None else "airtcp"
+    see_help = f"(see '{command} --help')"
+    param = getattr(error, "param", None)
+    if param is not None:
+        name = _param_name(param)
+        if _is_a(error, "MissingParameter"):
+            return name, f"required {param.param_type_name} is missing {see_help}"
+        return name, error.message
+    option = getattr(error, "option_name", None)
+    if option:
+        if _is_a(error, "NoSuchOption"):
+            close = sorted(getattr(error, "possibilities", None) or [])
+            guess = f" (did you mean {' or '.join(close)}?)" if close else ""
+            return option, f"no such option{guess} {see_help}"
+        # "Option '--seed' requires an argument." -> "requires an argument"
+        return option, _sentence_part(error.message.replace(f"Option {option!r} ", ""))
+    return command, f"{_sentence_part(error.format_message())} {see_help}"
+
+
+def _param_name(param: Any) -> str:
+    """The name a user knows a parameter by: an option's long name (--workers), an argument's
+    name in capitals (FILE)."""
+    long_names = [name for name in getattr(param, "opts", []) if name.startswith("--")]
+    return long_names[0] if long_names else str(param.name).upper()
+
+
+def _sentence_part(text: str) -> str:
+    """Click's sentence ("No such command 'x'.") as a part of ours ("no such command 'x'")."""
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:]

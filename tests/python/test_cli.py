@@ -135,7 +135,7 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
 
 def test_negative_seed_is_bad_input(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    assert_bad_input(run_cli("run", P2P_LOSSY, "--out", out, "--seed", "-1"), out, "seed: ")
+    assert_bad_input(run_cli("run", P2P_LOSSY, "--out", out, "--seed", "-1"), out, "--seed: must be between 0 and")
 
 
 def test_validate_ok() -> None:

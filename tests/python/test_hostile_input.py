@@ -261,6 +261,44 @@ def test_bad_scenario_argument(scenario: Any) -> None:
     assert caught.value.path == "scenario" and "expected a Scenario" in caught.value.message
 
 
+# --- 5. Command-line usage ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["run", P2P_LOSSY, "--out", "x", "--seed", "abc"], "--seed: not a whole number: 'abc'"),
+        (["validate", P2P_LOSSY, "--seed", "1e3"], "--seed: not a whole number: '1e3'"),
+        (["validate", P2P_LOSSY, "--seed", "-1"], "--seed: must be between 0 and 18446744073709551615, got -1"),
+        (["validate", P2P_LOSSY, "--seed"], "--seed: requires an argument"),
+        (["run", P2P_LOSSY, "--out", "x", "--bogus"], "--bogus: no such option"),
+        (["run", P2P_LOSSY, "--out", "x", "--sed", "3"], "--sed: no such option (did you mean --seed or --set?)"),
+        (["run", P2P_LOSSY], "--out: required option is missing (see 'airtcp run --help')"),
+        (["run", "--out", "x"], "FILE: required argument is missing"),
+        (["validate", P2P_LOSSY, "extra"], "airtcp validate: got unexpected extra argument"),
+        (["sweep", "spec.yaml", "--out", "x", "-j", "many"], "--workers: not a whole number: 'many'"),
+        (["sweep", "spec.yaml", "--out", "x", "--workers", "0"], "--workers: must be between 1 and"),
+        (["run", P2P_LOSSY, "--out", "x", "--quiet=yes"], "--quiet: does not take a value"),
+        (["frobnicate"], "airtcp: no such command 'frobnicate'"),
+    ],
+    ids=lambda value: " ".join(map(str, value)) if isinstance(value, list) else None,
+)
+def test_usage_errors_use_the_error_form(tmp_path: Path, args: list[Any], expected: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "airtcp", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert_refused(result, expected)
+    assert result.stderr.count("\n") == 1 and "Usage" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_help_still_works() -> None:
+    result = run_cli("run", "--help")
+    assert result.returncode == 0 and "--seed" in result.stdout and "--out" in result.stdout
+    result = run_cli()
+    assert "Usage" in result.stdout + result.stderr and "Traceback" not in result.stderr
+
+
 # --- 8. Other odd input --------------------------------------------------------------------------
 
 
