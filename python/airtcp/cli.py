@@ -178,6 +178,9 @@ def run(
     if not quiet:
         typer.echo(format_report(results.summary, results.timing))
         typer.echo(f"results written to {out}")
+    if results.conservation_problem is not None:
+        # Written anyway (marked "valid": false) so the run can be examined, but not a success.
+        _failure(results.conservation_problem)
 
 
 @app.command()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     # not importing it up front keeps the command line quick to start.
     import pandas as pd
 
-__all__ = ["NC_COLUMNS", "Results", "TABLES", "flow_row"]
+__all__ = ["NC_COLUMNS", "Results", "TABLES", "conservation_problem", "flow_row"]
 
 # Column types of the tables. Fixing them keeps the Parquet schema the same whether or not a table
 # has rows or a column has nulls; columns the core adds later are written with inferred types.
@@ -153,11 +153,24 @@ class Results:
     @property
     def summary(self) -> dict[str, Any]:
         """Everything reproducible: the core's results without `timing` and `timeseries`, plus
-        the normalised scenario under "scenario"."""
+        `valid` and the normalised scenario under "scenario"."""
         summary = {key: value for key, value in self.raw.items() if key not in _NOT_IN_SUMMARY}
+        summary["valid"] = self.valid
         if self.scenario is not None:
             summary["scenario"] = self.scenario
         return summary
+
+    @property
+    def valid(self) -> bool:
+        """Whether the numbers can be trusted: False when the run lost track of packets (its
+        conservation check failed; `conservation_problem` says how)."""
+        return self.conservation_problem is None
+
+    @property
+    def conservation_problem(self) -> str | None:
+        """None when the packets add up, else the message: packet conservation violated: created X =
+        delivered Y + dropped Z + in flight W."""
+        return conservation_problem(self.raw)
 
     @property
     def timing(self) -> dict[str, Any]:
@@ -257,6 +270,17 @@ class Results:
     def __repr__(self) -> str:
         name = self.raw.get("name", "?")
         return f"<Results {name!r}: {len(self._tables['flows'])} flows>"
+
+
+def conservation_problem(raw: Mapping[str, Any]) -> str | None:
+    """What is wrong with the core results `raw` if their packets do not add up, else None."""
+    check = raw.get("conservation") or {}
+    if check.get("ok", True):
+        return None
+    return (
+        f"packet conservation violated: created {check.get('created')} = delivered {check.get('delivered')}"
+        f" + dropped {check.get('dropped')} + in flight {check.get('in_flight')}"
+    )
 
 
 def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:

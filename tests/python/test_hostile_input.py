@@ -299,6 +299,36 @@ def test_help_still_works() -> None:
     assert "Usage" in result.stdout + result.stderr and "Traceback" not in result.stderr
 
 
+# --- 6. Runs whose packets do not add up ----------------------------------------------------------
+
+
+def broken_conservation_results() -> Results:
+    raw = fake_core_output()
+    raw["conservation"] = {"created": 3150, "delivered": 3000, "dropped": 12, "in_flight": 8, "ok": False}
+    return Results(raw, scenario=to_core_dict(load_scenario(minimal_scenario())))
+
+
+def test_results_say_whether_they_are_valid() -> None:
+    results = broken_conservation_results()
+    assert results.valid is False and results.summary["valid"] is False
+    assert json.loads(results.summary_json())["valid"] is False
+    good = Results(fake_core_output())
+    assert good.valid is True and good.summary["valid"] is True
+
+
+def test_run_with_broken_conservation_writes_results_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(api, "simulate", lambda scenario, progress=None: broken_conservation_results())
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(P2P_LOSSY), "--out", str(out)])
+    assert result.exit_code == 1
+    error = "error: packet conservation violated: created 3150 = delivered 3000 + dropped 12 + in flight 8"
+    assert error in result.output
+    assert result.output.index("results written to") < result.output.index(error)
+    assert json.loads((out / "summary.json").read_text())["valid"] is False
+
+
 # --- 8. Other odd input --------------------------------------------------------------------------
 
 
