@@ -1,4 +1,4 @@
-"""The Python entry point: `airtcp.run(...)`."""
+"""The Python entry point: `airtcp.run(...)`; `check` for validation that asks the core too."""
 
 from __future__ import annotations
 
@@ -6,14 +6,17 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from airtcp import _core
-from airtcp.config import Scenario, load_scenario, to_core_dict
+from airtcp.config import Scenario, load_scenario, to_core_dict, to_core_json
 from airtcp.errors import ScenarioError, SimulationError
-from airtcp.results import Results
 
-__all__ = ["run", "simulate"]
+if TYPE_CHECKING:
+    # Imported when a run returns: it pulls in Arrow, which checking a scenario does not need.
+    from airtcp.results import Results
+
+__all__ = ["check", "run", "simulate"]
 
 # The core reports errors as "<path>: <message>"; "<scenario>" means it could not read the JSON we
 # produced, which is our bug rather than the user's.
@@ -51,7 +54,19 @@ def simulate(scenario: Scenario, progress: Callable[[float], None] | None = None
             output = simulate_json_watched(json.dumps(config), progress)
     except ValueError as error:
         raise _core_error(str(error)) from None
+    from airtcp.results import Results
+
     return Results.from_json(output, scenario=config)
+
+
+def check(scenario: Scenario) -> None:
+    """Every check of a run that needs no simulation: the core builds the scenario's world
+    (nodes, radios, routes) and drops it. Raises `ScenarioError` for what the core refuses, such
+    as AODV in a scenario without radios, which validation of the fields alone cannot see."""
+    try:
+        _core.check_json(to_core_json(_validated(scenario)))
+    except ValueError as error:
+        raise _core_error(str(error)) from None
 
 
 def _validated(scenario: object) -> Scenario:

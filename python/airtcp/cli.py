@@ -192,11 +192,17 @@ def validate(
         bool, typer.Option("--json", help="Print the normalised scenario the simulator would receive.")
     ] = False,
 ) -> None:
-    """Check a scenario file without simulating it."""
+    """Check a scenario file without simulating it: every check a run makes before it starts."""
+    from airtcp.api import check
+    from airtcp.errors import SimulationError
+
     try:
         scenario = _load(file, seed, set_)
+        check(scenario)
     except ScenarioError as error:
         _bad_input(error)
+    except SimulationError as error:
+        _failure(str(error))
     if as_json:
         typer.echo(to_core_json(scenario))
         return

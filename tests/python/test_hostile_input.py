@@ -125,8 +125,6 @@ RADIO = {
     "basic_rate": "1Mbps",
     "propagation": {"kind": "range", "range": "250m"},
 }
-
-
 CHAIN = {"kind": "chain", "hops": 1, "spacing": "100m"}
 
 
@@ -327,6 +325,25 @@ def test_run_with_broken_conservation_writes_results_and_exits_1(
     assert error in result.output
     assert result.output.index("results written to") < result.output.index(error)
     assert json.loads((out / "summary.json").read_text())["valid"] is False
+
+
+# --- 7. validate asks the core ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scenario", "overrides", "expected"),
+    [
+        (P2P_LOSSY, ["routing.kind=aodv"], "routing.kind: aodv routes over radios only"),
+        (CHAIN3, ["routing.kind=backpressure", "radio.node_channels={n1: [1, 6]}"],
+         "radio.node_channels: backpressure forwards with one radio per node"),
+    ],
+    ids=["aodv without radios", "backpressure with two channels"],
+)
+def test_validate_makes_the_checks_of_a_run(scenario: Path, overrides: list[str], expected: str) -> None:
+    sets = [item for override in overrides for item in ("--set", override)]
+    assert_refused(run_cli("validate", scenario, *sets), expected)
+    with pytest.raises(airtcp.ScenarioError, match=f"^{re.escape(expected)}"):
+        api.check(load_scenario(scenario, overrides=overrides))
 
 
 # --- 8. Other odd input --------------------------------------------------------------------------
