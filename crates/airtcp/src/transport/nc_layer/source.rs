@@ -35,7 +35,7 @@
 //!   block the receiver already has, the receiver answers with an NC-ACK, which gives TCP the ACK
 //!   of its retransmission.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use super::header::{NcAck, NcCoded, NcRepairRequest, MISSING_ALL, PAYLOAD_PREFIX_BYTES};
 use super::NcIo;
@@ -173,6 +173,13 @@ impl SourceBlock {
     }
 }
 
+/// The most segments withheld (or due to be) at once; see [`NcSource::on_edge_drop`]. Far above
+/// the windows of paper 000 (20 to 50 segments); it bounds the bookkeeping per drop and per ACK
+/// when a window of thousands of segments overflows the source's queue (without it, each drop
+/// scanned the window against every withheld segment and a run slowed with the cube of the
+/// window).
+pub const MAX_WITHHELD: usize = 256;
+
 /// A segment whose ACK is withheld from TCP because one of the flow's coded packets was dropped
 /// at the edge.
 #[derive(Debug, Clone, Copy)]
@@ -203,6 +210,8 @@ pub struct NcSource {
     floor: u64,
     window: u64,
     withheld: Vec<Withheld>,
+    /// The `seq` of every entry of `withheld`, for lookups in O(log n).
+    withheld_seqs: BTreeSet<u64>,
     /// Edge drops still to be charged to a segment (TCP had nothing unacknowledged when they
     /// happened): the next new segments are withheld.
     withhold_next: VecDeque<u64>,
@@ -239,6 +248,7 @@ impl NcSource {
             floor: 0,
             window: 1,
             withheld: Vec::new(),
+            withheld_seqs: BTreeSet::new(),
             withhold_next: VecDeque::new(),
             told_cum: 0,
             told_sacked: 0,
@@ -251,6 +261,11 @@ impl NcSource {
     /// The sender's window, whole segments: `H` of the next block to open (with `block: cwnd`).
     pub fn set_window(&mut self, segments: u64) {
         self.window = segments.max(1);
+    }
+
+    /// Segments whose ACK is withheld from TCP, and edge drops due to withhold the next new ones.
+    pub fn withheld(&self) -> usize {
+        self.withheld.len() + self.withhold_next.len()
     }
 
     /// Blocks held (not yet decoded by the receiver).
@@ -297,13 +312,6 @@ impl NcSource {
         blk.closed |= seg.last;
         self.next_seq = seg.seq + 1;
         self.stats.coded_sent += 1;
-        if let Some(dof_block) = self.withhold_next.pop_front() {
-            self.withheld.push(Withheld {
-                seq: seg.seq,
-                dof_block,
-                retransmitted: None,
-            });
-        }
         let header = NcCoded {
             block: blk.id,
             packet_id: self.coded.header.packet_id,
@@ -312,6 +320,9 @@ impl NcSource {
             closed: blk.closed,
         };
         let size = coded_size(self.header_bytes, &header, blk.longest);
+        if let Some(dof_block) = self.withhold_next.pop_front() {
+            self.withhold(seg.seq, dof_block);
+        }
         io.send_coded(header, size, &self.coded.payload);
     }
 
@@ -336,7 +347,11 @@ impl NcSource {
             self.stats.absorbed += 1;
             return;
         };
-        if let Some(i) = self.withheld.iter().position(|w| w.seq == seq) {
+        let withheld = self.withheld_seqs.contains(&seq);
+        if let Some(i) = withheld
+            .then(|| self.withheld.iter().position(|w| w.seq == seq))
+            .flatten()
+        {
             if let Some(j) = self.index_of_block(self.withheld[i].dof_block) {
                 if !self.blocks[j].complete {
                     target = j;
@@ -415,21 +430,62 @@ impl NcSource {
     /// One of the flow's coded packets was dropped on overflow at the source node: withhold the
     /// ACK of the newest segment TCP has not seen acknowledged (or, if there is none, of the next
     /// new one), so that TCP sees the loss.
+    ///
+    /// At most [`MAX_WITHHELD`] segments are withheld (or due to be) at a time; a drop beyond
+    /// that withholds nothing more: TCP already sees losses in this window, and the receiver's
+    /// repair requests recover the missing degree of freedom (they are not reduced by it).
     pub fn on_edge_drop(&mut self, coded: &NcCoded) {
         self.stats.edge_drops += 1;
+        if self.withheld.len() + self.withhold_next.len() >= MAX_WITHHELD {
+            return;
+        }
         self.compute_view(false);
         let lowest = self.floor.max(self.told_cum);
-        let pick = (lowest..self.next_seq)
-            .rev()
-            .find(|&s| !self.is_covered(s) && !self.withheld.iter().any(|w| w.seq == s));
-        match pick {
-            Some(seq) => self.withheld.push(Withheld {
-                seq,
-                dof_block: coded.block,
-                retransmitted: None,
-            }),
+        match self.newest_unacknowledged(lowest) {
+            Some(seq) => self.withhold(seq, coded.block),
             None => self.withhold_next.push_back(coded.block),
         }
+    }
+
+    fn withhold(&mut self, seq: u64, dof_block: u64) {
+        self.withheld.push(Withheld {
+            seq,
+            dof_block,
+            retransmitted: None,
+        });
+        self.withheld_seqs.insert(seq);
+    }
+
+    /// The newest segment in `[lowest, next_seq)` that TCP's view (`covered`, without the
+    /// withholding) does not acknowledge and that is not withheld yet. Walks the gaps between
+    /// the covered ranges from the top, so a long acknowledged stretch costs one step.
+    fn newest_unacknowledged(&self, lowest: u64) -> Option<u64> {
+        // `covered` lies within [floor, next_seq), sorted: walked from the top down.
+        let mut top = self.next_seq; // exclusive top of the stretch being looked at
+        let mut below = self.covered.iter().rev();
+        while top > lowest {
+            let (gap_start, next_top) = match below.next() {
+                // `top - 1` is covered: continue under this range.
+                Some(&(s, e)) if e >= top => {
+                    top = s;
+                    continue;
+                }
+                Some(&(s, e)) => (e, s),
+                None => (lowest, lowest),
+            };
+            let gap_start = gap_start.max(lowest);
+            // Withheld segments sit at the top of the gaps; skip them one by one (there are at
+            // most MAX_WITHHELD).
+            let mut seq = top;
+            while seq > gap_start {
+                seq -= 1;
+                if !self.withheld_seqs.contains(&seq) {
+                    return Some(seq);
+                }
+            }
+            top = next_top;
+        }
+        None
     }
 
     /// An NC-ACK arrived: the ACK to hand to TCP, if TCP's view changed.
@@ -453,18 +509,26 @@ impl NcSource {
         let complete = self
             .index_of_block(ack.block)
             .is_none_or(|i| self.blocks[i].complete);
-        self.withheld.retain(|w| match w.retransmitted {
-            None => true,
-            Some((block, rank)) => {
-                let answered = ack.block == block && (ack.rank > rank || complete);
-                !(answered || ack.decoded_below > block)
+        let released = &mut self.withheld_seqs;
+        self.withheld.retain(|w| {
+            let keep = match w.retransmitted {
+                None => true,
+                Some((block, rank)) => {
+                    let answered = ack.block == block && (ack.rank > rank || complete);
+                    !(answered || ack.decoded_below > block)
+                }
+            };
+            if !keep {
+                released.remove(&w.seq);
             }
+            keep
         });
         while let Some(front) = self.blocks.front() {
             let pinned = self
-                .withheld
-                .iter()
-                .any(|w| (front.base..front.end()).contains(&w.seq));
+                .withheld_seqs
+                .range(front.base..front.end())
+                .next()
+                .is_some();
             if front.id >= ack.decoded_below || pinned {
                 break;
             }
@@ -524,11 +588,8 @@ impl NcSource {
         self.covered.reverse();
         if withhold {
             for w in &self.withheld {
-                let Some(i) = self
-                    .covered
-                    .iter()
-                    .position(|&(s, e)| s <= w.seq && w.seq < e)
-                else {
+                let i = self.covered.partition_point(|&(s, _)| s <= w.seq);
+                let Some(i) = i.checked_sub(1).filter(|&i| w.seq < self.covered[i].1) else {
                     continue;
                 };
                 let (s, e) = self.covered[i];

@@ -532,6 +532,52 @@ fn a_congestion_drop_at_the_source_makes_tcp_back_off() {
 }
 
 #[test]
+fn edge_drops_withhold_the_newest_segments_and_at_most_max_withheld() {
+    // 400 segments sent, none acknowledged, 300 dropped at the edge: the newest 256 are
+    // withheld, and further drops withhold nothing more.
+    use super::source::MAX_WITHHELD;
+    let rng = Rng::stream(1, "t");
+    let mut source = NcSource::new(
+        NcBlock::Fixed(64),
+        64,
+        40,
+        PayloadMode::CoefficientsOnly,
+        rng,
+    );
+    let mut out = Out::default();
+    for seq in 0..400 {
+        let seg = DataHeader {
+            seq,
+            len: MSS,
+            last: false,
+            retransmission: false,
+        };
+        source.on_segment(seg, &[], &mut out);
+    }
+    let dropped = out.coded[0].0;
+    for k in 0..300 {
+        source.on_edge_drop(&dropped);
+        assert_eq!(
+            source.withheld(),
+            (k + 1).min(MAX_WITHHELD),
+            "after {k} drops"
+        );
+    }
+    assert_eq!(source.stats.edge_drops, 300);
+}
+
+#[test]
+fn a_burst_of_edge_drops_beyond_the_bound_still_completes() {
+    // Every packet of blocks 2 to 9 (8 x 8 = 64 drops, first transmissions) dropped in A's
+    // queue; a bound of withheld segments must not strand the transfer.
+    let drops: Vec<(u64, u32)> = (2..10).flat_map(|b| (1..=8).map(move |p| (b, p))).collect();
+    let mut c = Chain::new(NcBlock::Fixed(8), PayloadMode::CoefficientsOnly, 200_000)
+        .dropping_at_source(&drops);
+    c.run(60_000 * MILLIS);
+    c.assert_complete(200);
+}
+
+#[test]
 fn a_drop_at_the_source_is_not_hidden_by_a_later_wireless_repair() {
     // The edge drop and a wireless loss in one block: the wireless one is repaired on request,
     // the congestion one only by TCP's retransmission.
