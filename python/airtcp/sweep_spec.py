@@ -16,13 +16,22 @@ Parameters use the `--set` addressing of `airtcp run` (`links[0].loss.per`). The
 cartesian product of the grid, times the zipped rows, times the seeds; with neither grid nor zip
 there is one parameter point. A point whose values make an invalid scenario is not a spec error:
 it becomes a failed run with the scenario error, and the other runs go ahead.
+
+What is checked before anything runs: every value is one a scenario field can take (a number,
+text, a boolean, null, or lists and mappings of those: a YAML date or `!!binary` is not), no
+grid list repeats a value and no zip row repeats another (either would run the same point
+twice), seeds are distinct and fit in 64 bits, and the sweep has at most `MAX_RUNS` runs. The
+file itself must be a regular file of UTF-8 YAML of at most `MAX_SOURCE_BYTES`, nested at most
+`MAX_NESTING` levels, like a scenario file.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,12 +39,19 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
 
+from airtcp.config import U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.overrides import parse_override
-from airtcp.scenario_source import parse_yaml
+from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml
 from airtcp.validation_messages import translate_validation_error
 
-__all__ = ["SweepSpec", "RunPoint", "load_sweep_spec"]
+__all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
+
+# Every run gets a record file and a row in each table, all prepared up front: beyond this a
+# sweep would exhaust memory and disk long before it finished. Larger studies are several sweeps.
+MAX_RUNS = 1_000_000
+# Values visited in a spec at most: YAML aliases can repeat a list exponentially often.
+MAX_SPEC_VALUES = 4 * MAX_RUNS
 
 
 class SweepSpec(BaseModel):
@@ -70,8 +86,8 @@ class SweepSpec(BaseModel):
         else:
             if not value:
                 raise ValueError("needs at least one seed")
-            if any(seed < 0 for seed in value):
-                raise ValueError("seeds must not be negative")
+            if any(not 0 <= seed <= U64_MAX for seed in value):
+                raise ValueError("seeds must be between 0 and 2^64-1")
             if len(set(value)) != len(value):
                 raise ValueError("seeds must be distinct")
         return value
@@ -133,21 +149,22 @@ def load_sweep_spec(source: str | Path | Mapping[str, Any]) -> tuple[SweepSpec, 
     paths are resolved against. Raises `ScenarioError` naming the field, prefixed `sweep.`."""
     folder: Path | None = None
     if isinstance(source, Mapping):
+        check_nesting(source, "sweep")  # before anything recursive walks it (parse_yaml checks files)
         raw: Any = dict(source)
     else:
         path = Path(source)
-        if not path.is_file():
-            raise ScenarioError(str(source), "no such sweep file")
+        raw = parse_yaml(_read_spec_file(path), str(source))
         folder = path.resolve().parent
-        raw = parse_yaml(path.read_text(encoding="utf-8"), str(source))
     if not isinstance(raw, dict):
         raise ScenarioError("sweep", f"expected a mapping, got {type(raw).__name__}")
+    _raise_if_any(_ValueCheck().problems_in(raw))
     try:
         spec = SweepSpec.model_validate(raw)
     except ValidationError as error:
         translated = translate_validation_error(error, SweepSpec)
         problems = [(f"sweep.{path}" if path else "sweep", message) for path, message in translated.errors]
         raise ScenarioError.from_list(problems) from None
+    _raise_if_any(_repeated_points(spec) or _too_many_runs(spec))
     if isinstance(spec.base, str):
         base_path = Path(spec.base)
         if not base_path.is_absolute() and folder is not None:
@@ -155,6 +172,116 @@ def load_sweep_spec(source: str | Path | Mapping[str, Any]) -> tuple[SweepSpec, 
         if not base_path.is_file():
             raise ScenarioError("sweep.base", f"no such scenario file {spec.base!r}")
     return spec, folder
+
+
+def _read_spec_file(path: Path) -> str:
+    """The text of a regular file (a FIFO would block, /dev/zero never ends) of at most
+    `MAX_SOURCE_BYTES`."""
+    if path.is_dir():
+        raise ScenarioError(str(path), "is a directory, not a sweep file")
+    if not path.exists():
+        raise ScenarioError(str(path), "no such sweep file")
+    if not path.is_file():
+        raise ScenarioError(str(path), "is not a regular file (a device, pipe or socket); give a sweep file")
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_SOURCE_BYTES + 1)
+    except OSError as error:
+        raise ScenarioError(str(path), f"cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ScenarioError(str(path), f"larger than {MAX_SOURCE_BYTES // 2**20} MiB; a sweep spec is a short YAML file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(str(path), "is not a text file (expected YAML in UTF-8)") from None
+
+
+def _raise_if_any(problems: list[tuple[str, str]]) -> None:
+    if problems:
+        raise ScenarioError.from_list(problems)
+
+
+class _ValueCheck:
+    """Walks a raw spec (nested at most `MAX_NESTING` levels): every value must be one a scenario
+    field can take, because each is handed to the scenario as JSON text and stored in JSON
+    records."""
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []
+        self.visited = 0
+
+    def problems_in(self, raw: dict[str, Any]) -> list[tuple[str, str]]:
+        self._walk(raw, "sweep")
+        return self.problems
+
+    def _walk(self, value: Any, path: str) -> None:
+        self.visited += 1
+        if self.visited > MAX_SPEC_VALUES:
+            if self.visited == MAX_SPEC_VALUES + 1:
+                self.problems.append(("sweep", f"holds more than {MAX_SPEC_VALUES:,} values (YAML aliases repeating a list?)"))
+            return
+        if isinstance(value, dict):
+            self._walk_mapping(value, path)
+        elif isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                self._walk(item, f"{path}[{i}]")
+        elif (problem := _unusable_scalar(value)) is not None:
+            self.problems.append((path, problem))
+
+    def _walk_mapping(self, value: dict[Any, Any], path: str) -> None:
+        for key, item in value.items():
+            if not isinstance(key, str):
+                self.problems.append((path, f"field names must be text, got {key!r}"))
+            else:
+                self._walk(item, f"{path}.{key}")
+
+
+def _unusable_scalar(value: Any) -> str | None:
+    """Why `value` cannot be a scenario value, or None if it can."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} is not a finite number"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return f"a date or time ({value.isoformat()}) is not a value a field takes; quote it for text"
+    if isinstance(value, (bytes, bytearray)):
+        return "binary data (!!binary) is not a value a field takes"
+    return f"a {type(value).__name__} is not a value a field takes"
+
+
+def _same_run_value(value: Any) -> str:
+    """Equal for two values that make the same run: 1 and 1.0 alike, mappings in any key order."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = float(value)
+    return json.dumps(value, sort_keys=True)
+
+
+def _repeated_points(spec: SweepSpec) -> list[tuple[str, str]]:
+    """A repeated grid value or zip row would run the same point twice and count it twice."""
+    problems = []
+    for param, values in spec.grid.items():
+        first: dict[str, int] = {}
+        for i, value in enumerate(values):
+            j = first.setdefault(_same_run_value(value), i)
+            if j != i:
+                problems.append((f"sweep.grid.{param}[{i}]", f"duplicate value {json.dumps(value)} (already at [{j}])"))
+    first_row: dict[str, int] = {}
+    for i, row in enumerate(zip(*spec.zip.values())):
+        j = first_row.setdefault(json.dumps([_same_run_value(v) for v in row]), i)
+        if j != i:
+            problems.append(("sweep.zip", f"row {i} repeats row {j}"))
+    return problems
+
+
+def _too_many_runs(spec: SweepSpec) -> list[tuple[str, str]]:
+    grid = math.prod(len(values) for values in spec.grid.values())
+    rows = len(next(iter(spec.zip.values()))) if spec.zip else 1
+    seeds = spec.seeds if isinstance(spec.seeds, int) else len(spec.seeds)
+    runs = grid * rows * seeds
+    if runs <= MAX_RUNS:
+        return []
+    return [("sweep", f"expands to {runs:,} runs (grid x zip rows x seeds); a sweep has at most {MAX_RUNS:,}: "
+                      "split it into several")]
 
 
 def base_source(spec: SweepSpec, folder: Path | None) -> str | Path | dict[str, Any]:
