@@ -170,11 +170,17 @@ def _sweeps_table(sweeps: Sequence[Mapping[str, Any]]) -> str:
 
 def _sweep_section(folder: Path) -> tuple[str, str]:
     from airtcp.analysis import load_experiment
+    from airtcp.sweep import read_manifest
 
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    spec = manifest.get("spec", {})
+    manifest = read_manifest(folder)
+    spec = manifest["spec"]
     title = f"Sweep {spec.get('name', folder.name)}"
-    exp = load_experiment(folder)
+    try:
+        exp = load_experiment(folder)
+    except (OSError, ValueError) as error:  # Arrow's errors for a damaged table are ValueErrors
+        raise ScenarioError(
+            "DIR", f"cannot read the tables in {str(folder)!r} ({error}); run the sweep again to rebuild them"
+        ) from None
     runs = exp.runs
     done = int((runs["status"] == "done").sum()) if len(runs) else 0
     failed = int((runs["status"] == "failed").sum()) if len(runs) else 0
