@@ -2,9 +2,14 @@
 //! scoreboard of RFC 6675 §3-4 (`Update`, `IsLost`, `SetPipe`, `NextSeg` rules 1 and 3).
 //!
 //! Counters of un-SACKed lost and un-SACKed retransmitted segments are kept incrementally, so
-//! `pipe` is O(1); `mark_losses` scans the window, and only runs when SACK blocks are present.
+//! `pipe` is O(1). The SACKed segments are also kept as runs (disjoint ranges), so that a SACK
+//! block repeated in every ACK costs only its new segments, and the loss threshold of `IsLost`
+//! is read off the top runs. `mark_losses` and the `NextSeg` searches resume where they last
+//! stopped (what lies below is known not to change until a timeout), so each costs amortised
+//! O(1) per segment: with a window of a million segments a recovery no longer takes a million
+//! squared steps.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::segment::SackBlock;
 use crate::sim::Time;
@@ -33,6 +38,16 @@ pub struct Scoreboard {
     lost_unsacked: u32,
     retx_unsacked: u32,
     highest_sacked: Option<u64>,
+    /// The SACKed outstanding segments as disjoint, non-adjacent `[start, end)` runs, by start.
+    runs: BTreeMap<u64, u64>,
+    /// Scratch: runs a SACK block overlaps.
+    merged: Vec<(u64, u64)>,
+    /// Every un-SACKed segment below this has been marked lost.
+    lost_below: u64,
+    /// No segment in `[base, lost_hint)` is lost, un-SACKed and not retransmitted.
+    lost_hint: u64,
+    /// No segment in `[base, hole_hint)` is un-SACKed and not retransmitted.
+    hole_hint: u64,
 }
 
 impl Scoreboard {
@@ -106,6 +121,17 @@ impl Scoreboard {
         if self.highest_sacked.is_some_and(|h| h < self.base) {
             self.highest_sacked = None;
         }
+        // Runs below the new base go; one straddling it is cut.
+        while let Some((&start, &end)) = self.runs.first_key_value() {
+            if start >= self.base {
+                break;
+            }
+            self.runs.remove(&start);
+            if end > self.base {
+                self.runs.insert(self.base, end);
+                break;
+            }
+        }
         last
     }
 
@@ -116,24 +142,71 @@ impl Scoreboard {
         for b in blocks {
             let start = b.start.max(self.base);
             let end = b.end.min(self.end());
-            for seq in start..end {
-                let s = &mut self.segs[(seq - self.base) as usize];
-                if !s.sacked {
-                    s.sacked = true;
-                    self.sacked += 1;
-                    self.lost_unsacked -= s.lost as u32;
-                    self.retx_unsacked -= s.retransmitted as u32;
-                    newly += 1;
-                }
+            if end <= start {
+                continue;
             }
-            if end > start {
-                let top = end - 1;
-                if self.highest_sacked.is_none_or(|h| top > h) {
-                    self.highest_sacked = Some(top);
-                }
+            newly += self.sack_range(start, end);
+            let top = end - 1;
+            if self.highest_sacked.is_none_or(|h| top > h) {
+                self.highest_sacked = Some(top);
             }
         }
         newly
+    }
+
+    /// SACKs `[start, end)` (within the window): merges it with the runs it overlaps or
+    /// touches, and updates only the segments in the gaps between them.
+    fn sack_range(&mut self, start: u64, end: u64) -> u32 {
+        self.merged.clear();
+        if let Some((&s, &e)) = self.runs.range(..start).next_back() {
+            if e >= start {
+                self.merged.push((s, e));
+            }
+        }
+        self.merged
+            .extend(self.runs.range(start..=end).map(|(&s, &e)| (s, e)));
+        let mut newly = 0;
+        let mut cursor = start;
+        for i in 0..self.merged.len() {
+            let (s, e) = self.merged[i];
+            newly += self.sack_segments(cursor, s.min(end));
+            cursor = cursor.max(e);
+            self.runs.remove(&s);
+        }
+        newly += self.sack_segments(cursor, end);
+        let lo = self.merged.first().map_or(start, |&(s, _)| s.min(start));
+        let hi = self.merged.last().map_or(end, |&(_, e)| e.max(end));
+        self.runs.insert(lo, hi);
+        newly
+    }
+
+    /// Marks the segments of `[start, end)` SACKed (none of them is yet).
+    fn sack_segments(&mut self, start: u64, end: u64) -> u32 {
+        for seq in start..end {
+            let s = &mut self.segs[(seq - self.base) as usize];
+            debug_assert!(!s.sacked, "segment {seq} is in no run but SACKed");
+            s.sacked = true;
+            self.sacked += 1;
+            self.lost_unsacked -= s.lost as u32;
+            self.retx_unsacked -= s.retransmitted as u32;
+        }
+        end.saturating_sub(start) as u32
+    }
+
+    /// The `dupthresh`-th highest SACKed segment: exactly the segments below it have at least
+    /// `dupthresh` SACKed segments above them. `None` if fewer are SACKed.
+    fn loss_threshold(&self, dupthresh: u32) -> Option<u64> {
+        let mut need = dupthresh as u64;
+        if need == 0 {
+            return Some(self.end());
+        }
+        for (&start, &end) in self.runs.iter().rev() {
+            if end - start >= need {
+                return Some(end - need);
+            }
+            need -= end - start;
+        }
+        None
     }
 
     /// RFC 6675 `IsLost(seq)`: at least `dupthresh` SACKed segments lie above `seq`.
@@ -141,24 +214,23 @@ impl Scoreboard {
         if self.sacked < dupthresh || seq < self.base || seq >= self.end() {
             return false;
         }
-        let from = (seq - self.base) as usize + 1;
-        self.segs.iter().skip(from).filter(|s| s.sacked).count() as u32 >= dupthresh
+        self.loss_threshold(dupthresh).is_some_and(|t| seq < t)
     }
 
-    /// Marks every un-SACKed segment for which `IsLost` holds.
+    /// Marks every un-SACKed segment for which `IsLost` holds. The threshold only rises while
+    /// segments are outstanding (SACKs are never taken back), so the segments below the previous
+    /// one are done already.
     pub fn mark_losses(&mut self, dupthresh: u32) {
         if self.sacked < dupthresh {
             return;
         }
-        let mut sacked_above = 0u32;
-        for s in self.segs.iter_mut().rev() {
-            if s.sacked {
-                sacked_above += 1;
-            } else if sacked_above >= dupthresh && !s.lost {
-                s.lost = true;
-                self.lost_unsacked += 1;
-            }
+        let Some(threshold) = self.loss_threshold(dupthresh) else {
+            return;
+        };
+        for seq in self.lost_below.max(self.base)..threshold {
+            self.mark_lost(seq);
         }
+        self.lost_below = self.lost_below.max(threshold);
     }
 
     /// Marks one segment lost (the first segment retransmitted on entering recovery).
@@ -167,6 +239,7 @@ impl Scoreboard {
         if !s.lost && !s.sacked {
             s.lost = true;
             self.lost_unsacked += 1;
+            self.lost_hint = self.lost_hint.min(seq);
         }
     }
 
@@ -181,6 +254,9 @@ impl Scoreboard {
         }
         self.lost_unsacked = self.outstanding() - self.sacked;
         self.retx_unsacked = 0;
+        self.lost_below = self.end();
+        self.lost_hint = self.base;
+        self.hole_hint = self.base;
     }
 
     /// RFC 6675 `SetPipe()`: segments believed to be in the network.
@@ -188,26 +264,37 @@ impl Scoreboard {
         (self.outstanding() - self.sacked) - self.lost_unsacked + self.retx_unsacked
     }
 
-    /// NextSeg rule 1: the first lost, un-SACKed segment not yet retransmitted.
-    pub fn first_lost_unretransmitted(&self) -> Option<u64> {
+    /// NextSeg rule 1: the first lost, un-SACKed segment not yet retransmitted. The search
+    /// starts where the previous one ended (see `lost_hint`).
+    pub fn first_lost_unretransmitted(&mut self) -> Option<u64> {
         if self.lost_unsacked == 0 {
             return None;
         }
-        self.segs
-            .iter()
+        let from = self.lost_hint.max(self.base);
+        let found = self
+            .segs
+            .range((from - self.base) as usize..)
             .position(|s| s.lost && !s.sacked && !s.retransmitted)
-            .map(|i| self.base + i as u64)
+            .map(|i| from + i as u64);
+        self.lost_hint = found.unwrap_or(self.end());
+        found
     }
 
     /// NextSeg rule 3: the first un-SACKed segment below the highest SACKed one that has not
-    /// been retransmitted.
-    pub fn first_hole_unretransmitted(&self) -> Option<u64> {
+    /// been retransmitted. The search starts where the previous one ended (see `hole_hint`).
+    pub fn first_hole_unretransmitted(&mut self) -> Option<u64> {
         let top = self.highest_sacked?;
-        self.segs
-            .iter()
-            .take((top - self.base) as usize)
+        let from = self.hole_hint.max(self.base);
+        if from >= top {
+            return None;
+        }
+        let found = self
+            .segs
+            .range((from - self.base) as usize..(top - self.base) as usize)
             .position(|s| !s.sacked && !s.retransmitted)
-            .map(|i| self.base + i as u64)
+            .map(|i| from + i as u64);
+        self.hole_hint = found.unwrap_or(top);
+        found
     }
 }
 
@@ -278,5 +365,67 @@ mod tests {
                 prop_assert_eq!(b.sacked(), sacked);
             }
         }
+
+        /// The runs, thresholds and resumed searches give what RFC 6675's definitions give when
+        /// evaluated from scratch over the per-segment flags, whatever the sequence of
+        /// operations (SACKs overlapping, touching and repeating earlier ones included).
+        #[test]
+        fn incremental_rules_match_the_definitions(
+            ops in proptest::collection::vec((0u8..8, 0u64..40, 0u64..8), 1..120),
+            dupthresh in 1u32..4,
+        ) {
+            let mut b = Scoreboard::default();
+            for (op, x, len) in ops {
+                match op {
+                    0 => { for _ in 0..(x % 5 + 1) { b.push_new(0); } }
+                    1 | 2 => {
+                        let s = b.base() + x;
+                        let blocks = [SackBlock { start: s, end: s + len },
+                                      SackBlock { start: s + len + 1, end: s + 2 * len + 1 }];
+                        let before = b.sacked();
+                        let newly = b.apply_sack(&blocks[..op as usize]);
+                        prop_assert_eq!(b.sacked(), before + newly);
+                    }
+                    3 => {
+                        let expect = naive_lost(&b, dupthresh);
+                        b.mark_losses(dupthresh);
+                        let lost: Vec<bool> = (b.base()..b.end()).map(|q| b.get(q).lost).collect();
+                        prop_assert_eq!(lost, expect);
+                    }
+                    4 => {
+                        if let Some(q) = b.first_lost_unretransmitted().or(b.first_hole_unretransmitted()) {
+                            b.mark_retransmitted(q, 0);
+                        }
+                    }
+                    5 => { let a = (b.base() + x % 4).min(b.end()); b.advance(a); }
+                    6 => b.mark_all_lost(),
+                    _ => { if b.outstanding() > 0 { let q = b.base() + x % b.outstanding() as u64; b.mark_lost(q); } }
+                }
+                for q in b.base()..b.end() {
+                    let above = (q + 1..b.end()).filter(|&r| b.get(r).sacked).count() as u32;
+                    prop_assert_eq!(b.is_lost(q, dupthresh), above >= dupthresh, "IsLost({})", q);
+                }
+                let rule1 = (b.base()..b.end())
+                    .find(|&q| { let s = b.get(q); s.lost && !s.sacked && !s.retransmitted });
+                prop_assert_eq!(b.first_lost_unretransmitted(), rule1);
+                let top = (b.base()..b.end()).filter(|&q| b.get(q).sacked).max();
+                let rule3 = top.and_then(|t| (b.base()..t)
+                    .find(|&q| { let s = b.get(q); !s.sacked && !s.retransmitted }));
+                prop_assert_eq!(b.first_hole_unretransmitted(), rule3);
+                prop_assert_eq!(b.highest_sacked(), top);
+            }
+        }
+    }
+
+    /// The lost flags after RFC 6675's marking, computed from scratch: every un-SACKed segment
+    /// with at least `dupthresh` SACKed segments above it becomes lost.
+    fn naive_lost(b: &Scoreboard, dupthresh: u32) -> Vec<bool> {
+        (b.base()..b.end())
+            .map(|q| {
+                let s = b.get(q);
+                let above = (q + 1..b.end()).filter(|&r| b.get(r).sacked).count() as u32;
+                s.lost || (!s.sacked && b.sacked() >= dupthresh && above >= dupthresh)
+            })
+            .collect()
     }
 }

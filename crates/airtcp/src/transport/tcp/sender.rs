@@ -399,7 +399,7 @@ impl TcpSender {
 
     /// RFC 6675 NextSeg(): lost segments first, then new data, then (in recovery) holes below
     /// the highest SACKed segment.
-    fn next_seg(&self) -> Option<u64> {
+    fn next_seg(&mut self) -> Option<u64> {
         if let Some(seq) = self.board.first_lost_unretransmitted() {
             return Some(seq);
         }
