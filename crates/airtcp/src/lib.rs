@@ -51,7 +51,7 @@ pub fn simulate_json_controlled(
     control: &world::RunControl,
 ) -> Result<Option<String>, ConfigError> {
     let cfg = parse_config(config_json)?;
-    let res = scenario::build::build(&cfg)?.run_controlled(control);
+    let res = scenario::build::build(&cfg)?.run_controlled(control)?;
     Ok(res.map(|r| serde_json::to_string(&r).expect("results serialise")))
 }
 
@@ -94,5 +94,5 @@ fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
 
 /// Runs a scenario.
 pub fn simulate(cfg: &ScenarioConfig) -> Result<metrics::results::RunResults, ConfigError> {
-    Ok(scenario::build::build(cfg)?.run())
+    scenario::build::build(cfg)?.run()
 }

@@ -10,6 +10,7 @@ use crate::metrics::results::{
     RunResults, TimeSeries, Timing,
 };
 use crate::net::Network;
+use crate::scenario::budget::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
 use crate::sim::{
@@ -22,6 +23,7 @@ use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
+use crate::ConfigError;
 
 mod nc_io;
 
@@ -148,6 +150,9 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// Recordings.
     pub traces: Traces,
+    /// The memory budget (fixed allocations charged while building; growth checked while
+    /// running).
+    pub budget: MemoryBudget,
 }
 
 /// Connects a TCP endpoint to the network: segments become packets, timers become events.
@@ -274,14 +279,18 @@ impl RunControl {
 }
 
 impl World {
-    /// Runs to the end and returns the results.
-    pub fn run(self) -> RunResults {
-        self.run_controlled(&RunControl::default())
-            .expect("nobody else holds the control, so nobody stopped the run")
+    /// Runs to the end and returns the results; an error if the run outgrew its memory budget.
+    pub fn run(self) -> Result<RunResults, ConfigError> {
+        let results = self.run_controlled(&RunControl::default())?;
+        Ok(results.expect("nobody else holds the control, so nobody stopped the run"))
     }
 
-    /// Runs to the end, publishing progress to `control`; `None` if a stop was requested.
-    pub fn run_controlled(mut self, control: &RunControl) -> Option<RunResults> {
+    /// Runs to the end, publishing progress to `control`; `Ok(None)` if a stop was requested,
+    /// an error if the run outgrew its memory budget (checked at the same points).
+    pub fn run_controlled(
+        mut self,
+        control: &RunControl,
+    ) -> Result<Option<RunResults>, ConfigError> {
         let wall = Instant::now();
         let mut until_publish = RunControl::PUBLISH_EVERY;
         while let Some(t) = self.net.events.peek_time() {
@@ -295,14 +304,44 @@ impl World {
                 until_publish = RunControl::PUBLISH_EVERY;
                 control.now_ns.store(now, Ordering::Relaxed);
                 if control.stop_requested() {
-                    return None;
+                    return Ok(None);
                 }
+                self.check_growth(now)?;
             }
         }
         control.now_ns.store(self.duration, Ordering::Relaxed);
         let wall_s = wall.elapsed().as_secs_f64();
         let events = self.net.events.events_processed();
-        Some(self.results(wall_s, events))
+        Ok(Some(self.results(wall_s, events)))
+    }
+
+    /// What the run allocated beyond the fixed part, against the memory budget: the packet
+    /// arena, the event list and the RTT traces (the only structures that grow with what the run
+    /// produces rather than with the scenario).
+    fn check_growth(&self, now: Time) -> Result<(), ConfigError> {
+        let packets = self.net.packets.slots_allocated();
+        let events = self.net.events.capacity() as u64;
+        let rtt_samples: u64 = self
+            .flows
+            .iter()
+            .map(|f| match &f.endpoints {
+                Endpoints::Tcp { sender, .. } => {
+                    sender.rtt_log.as_ref().map_or(0, |l| l.len() as u64)
+                }
+                Endpoints::Udp { .. } => 0,
+            })
+            .sum();
+        let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
+            + events * self.net.events.entry_bytes()
+            + rtt_samples * crate::scenario::budget::SERIES_ROW_BYTES;
+        self.budget.check_growth(bytes, now, &|| {
+            format!(
+                "{} packets alive at once, {} events pending, {} RTT samples",
+                format_count(packets),
+                format_count(self.net.events.len() as u64),
+                format_count(rtt_samples)
+            )
+        })
     }
 
     fn dispatch(&mut self, now: Time, ev: Event) {

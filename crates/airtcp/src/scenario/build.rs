@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::budget::{charge_scenario, MemoryBudget};
 use super::config::{
     AppConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, BpSelectionConfig,
     CcKind, Direction, FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric, RoutingConfig,
@@ -54,6 +55,9 @@ fn positive(path: String, v: u64) -> Result<(), ConfigError> {
 /// Validates `cfg` and builds the world.
 pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     positive("duration".into(), cfg.duration)?;
+    // Before anything large is allocated (a placement of 10^9 nodes would abort the process).
+    let mut budget = MemoryBudget::new(cfg.limits.memory);
+    charge_scenario(cfg, &mut budget)?;
     // Node ids: wired-only nodes first, then the nodes the topology places.
     let placed: Vec<Placed> = cfg
         .topology
@@ -135,11 +139,11 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             let built = build_radios(
                 radio,
                 &placed,
-                cfg.nodes.len() as NodeId,
-                names.len(),
+                cfg.nodes.len() as NodeId..names.len() as NodeId,
                 cfg.seed,
                 &cfg.link_errors,
                 &node,
+                &mut budget,
             )?;
             edges.extend(built.edges);
             built.wireless
@@ -442,6 +446,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         net,
         flows,
         traces,
+        budget,
     })
 }
 

@@ -53,6 +53,31 @@ pub struct ScenarioConfig {
     /// What to record besides the per-flow totals.
     #[serde(default)]
     pub metrics: MetricsConfig,
+    /// Resource limits of the run.
+    #[serde(default)]
+    pub limits: LimitsConfig,
+}
+
+/// Resource limits of a run (see `scenario::budget`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Memory budget, bytes: a scenario whose allocations would exceed it is refused, and a run
+    /// that outgrows it stops with an error.
+    #[serde(default = "default_memory_limit")]
+    pub memory: u64,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            memory: default_memory_limit(),
+        }
+    }
+}
+
+fn default_memory_limit() -> u64 {
+    super::budget::DEFAULT_MEMORY_BYTES
 }
 
 /// A full-duplex point-to-point link with an independent queue and error process per direction.

@@ -1,4 +1,5 @@
 //! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
+pub mod budget;
 pub mod build;
 pub mod config;
 pub mod layout;

@@ -61,7 +61,7 @@ pub fn place(cfg: &TopologyConfig, seed: u64) -> Vec<Placed> {
             rows,
             cols,
             spacing,
-        } => (0..(*rows * *cols) as usize)
+        } => (0..*rows as usize * *cols as usize)
             .map(|i| {
                 let (r, c) = (i / *cols as usize, i % *cols as usize);
                 named(i, c as f64 * spacing, r as f64 * spacing)
@@ -102,6 +102,36 @@ pub fn place(cfg: &TopologyConfig, seed: u64) -> Vec<Placed> {
         TopologyConfig::Wheel { n, spacing } => name_all(wheel(*n, *spacing)),
         TopologyConfig::Butterfly { spacing } => name_all(butterfly(*spacing)),
         TopologyConfig::Ring { n, spacing } => name_all(ring(*n, *spacing)),
+    }
+}
+
+/// How many nodes [`place`] will place, computed without placing them (and without overflow),
+/// so that a scenario can be checked against its memory budget first.
+pub fn node_count(cfg: &TopologyConfig) -> u64 {
+    let product = |a: u32, b: u32| a as u64 * b as u64;
+    match cfg {
+        TopologyConfig::Explicit { nodes } => nodes.len() as u64,
+        TopologyConfig::Chain { hops, .. } => *hops as u64 + 1,
+        TopologyConfig::Grid { rows, cols, .. } => product(*rows, *cols),
+        TopologyConfig::Random { n, .. } => *n as u64,
+        TopologyConfig::Cells {
+            rows,
+            cols,
+            per_cell,
+            gateway,
+            ..
+        } => product(*rows, *cols)
+            .saturating_mul(*per_cell as u64)
+            .saturating_add(gateway.is_some() as u64),
+        TopologyConfig::Wheel { n, .. } => *n as u64 + 1,
+        TopologyConfig::Ring { n, .. } => *n as u64,
+        // The fixed layouts of the papers: a handful of nodes each.
+        TopologyConfig::Tree { .. }
+        | TopologyConfig::Diamond { .. }
+        | TopologyConfig::X { .. }
+        | TopologyConfig::AliceBob { .. }
+        | TopologyConfig::Cross { .. }
+        | TopologyConfig::Butterfly { .. } => place(cfg, 0).len() as u64,
     }
 }
 
@@ -241,6 +271,39 @@ fn ring(n: u32, s: f64) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_count_matches_placement() {
+        let small = [
+            TopologyConfig::Chain {
+                hops: 3,
+                spacing: 1.0,
+            },
+            TopologyConfig::Grid {
+                rows: 3,
+                cols: 4,
+                spacing: 1.0,
+            },
+            TopologyConfig::Random {
+                n: 7,
+                width: 10.0,
+                height: 10.0,
+            },
+            TopologyConfig::Wheel { n: 5, spacing: 1.0 },
+            TopologyConfig::Ring { n: 6, spacing: 1.0 },
+            TopologyConfig::Tree { spacing: 1.0 },
+            TopologyConfig::Butterfly { spacing: 1.0 },
+        ];
+        for cfg in small {
+            assert_eq!(node_count(&cfg), place(&cfg, 1).len() as u64, "{cfg:?}");
+        }
+        let huge = TopologyConfig::Grid {
+            rows: u32::MAX,
+            cols: u32::MAX,
+            spacing: 1.0,
+        };
+        assert_eq!(node_count(&huge), u32::MAX as u64 * u32::MAX as u64);
+    }
 
     #[test]
     fn chain_and_grid_layouts() {

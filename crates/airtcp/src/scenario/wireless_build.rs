@@ -7,6 +7,7 @@
 //! the same random streams as before multi-radio nodes existed. Channels are orthogonal: only
 //! radios on the same channel are neighbours (see `net::wireless`).
 
+use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound, MemoryBudget};
 use super::config::{
     AckRate, Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, ReceptionModel,
 };
@@ -24,7 +25,7 @@ use crate::queue::droptail::DropTail;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
 use crate::ConfigError;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Signals weaker than this much below the lower of the receive and carrier-sense thresholds are
 /// not delivered to a radio at all (they neither lock the receiver nor add noticeable energy).
@@ -38,7 +39,8 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     }
 }
 
-/// The radios of the placed nodes `placed`, whose node ids start at `first_node`.
+/// The radios of the placed nodes `placed`, whose node ids are `ids` (the last placed nodes of
+/// the scenario: `ids.end` is the number of nodes).
 pub struct BuiltRadios {
     /// Radios and medium.
     pub wireless: Wireless,
@@ -51,11 +53,11 @@ pub struct BuiltRadios {
 pub fn build_radios(
     cfg: &RadioConfig,
     placed: &[Placed],
-    first_node: NodeId,
-    total_nodes: usize,
+    ids: std::ops::Range<NodeId>,
     seed: u64,
     link_errors: &[LinkErrorConfig],
     node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+    budget: &mut MemoryBudget,
 ) -> Result<BuiltRadios, ConfigError> {
     for (field, rate) in [
         ("radio.data_rate", cfg.data_rate),
@@ -104,7 +106,7 @@ pub fn build_radios(
     for (name, list) in &cfg.node_channels {
         let path = format!("radio.node_channels.{name}");
         let n = node_id(path.clone(), name)?;
-        if n < first_node {
+        if n < ids.start {
             return Err(err(
                 path,
                 format!(
@@ -124,7 +126,7 @@ pub fn build_radios(
                 ));
             }
         }
-        channels_of[(n - first_node) as usize] = Some(list.as_slice());
+        channels_of[(n - ids.start) as usize] = Some(list.as_slice());
     }
     let default_channel = [cfg.channel];
     let mut specs: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
@@ -139,8 +141,16 @@ pub fn build_radios(
         .collect();
     let node_of_radio: Vec<NodeId> = specs
         .iter()
-        .map(|&(i, _)| first_node + i as NodeId)
+        .map(|&(i, _)| ids.start + i as NodeId)
         .collect();
+    // Dense placements have neighbour lists quadratic in the nodes: bound them first.
+    let pairs = neighbour_pairs_bound(&cell_occupancy(&positions, reach));
+    budget.charge(
+        "topology",
+        "radio neighbour pairs",
+        pairs,
+        neighbour_pair_bytes(),
+    )?;
     let neighbors = neighbor_lists(&positions, reach, |d| {
         loss.rx_dbm(cfg.tx_power, d)
             .filter(|&p| p >= floor)
@@ -157,7 +167,7 @@ pub fn build_radios(
         long_retry_limit: cfg.long_retry_limit,
         mac_overhead: cfg.mac_overhead,
     };
-    let mut radio_of_node = vec![NO_RADIO; total_nodes];
+    let mut radio_of_node = vec![NO_RADIO; ids.end as usize];
     let mut radios = Vec::with_capacity(specs.len());
     let mut macs = Vec::with_capacity(specs.len());
     let mut edges = Vec::new();
@@ -243,12 +253,28 @@ pub fn build_radios(
 /// For every radio (position and channel), the radios of the same channel within `reach` whose
 /// power (from `power_mw(distance)`) is delivered, sorted by index. A grid of `reach`-sized cells
 /// per channel keeps this near-linear.
+/// The cell of a coordinate in a grid of square cells `reach` wide.
+fn cell_of(v: f64, reach: f64) -> i64 {
+    (v / reach).floor() as i64
+}
+
+/// How many radios each non-empty cell (channel, column, row) holds.
+fn cell_occupancy(radios: &[(f64, f64, u32)], reach: f64) -> BTreeMap<(u32, i64, i64), u64> {
+    let mut cells = BTreeMap::new();
+    for &(x, y, ch) in radios {
+        *cells
+            .entry((ch, cell_of(x, reach), cell_of(y, reach)))
+            .or_insert(0) += 1;
+    }
+    cells
+}
+
 fn neighbor_lists(
     radios: &[(f64, f64, u32)],
     reach: f64,
     power_mw: impl Fn(f64) -> Option<f64>,
 ) -> Vec<Vec<Neighbor>> {
-    let cell = |v: f64| (v / reach).floor() as i64;
+    let cell = |v: f64| cell_of(v, reach);
     let mut grid: std::collections::BTreeMap<(u32, i64, i64), Vec<u32>> = Default::default();
     for (i, &(x, y, ch)) in radios.iter().enumerate() {
         grid.entry((ch, cell(x), cell(y)))

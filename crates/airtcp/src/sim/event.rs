@@ -108,6 +108,16 @@ impl<E> EventQueue<E> {
         self.heap.len()
     }
 
+    /// Events the list has room for without reallocating.
+    pub fn capacity(&self) -> usize {
+        self.heap.capacity()
+    }
+
+    /// Bytes one pending event takes.
+    pub fn entry_bytes(&self) -> u64 {
+        std::mem::size_of::<Entry<E>>() as u64
+    }
+
     /// Whether nothing is pending.
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()

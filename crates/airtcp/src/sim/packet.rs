@@ -197,6 +197,11 @@ impl PacketArena {
     pub fn live(&self) -> u64 {
         self.live
     }
+
+    /// Slots the arena has allocated: the most packets alive at once so far.
+    pub fn slots_allocated(&self) -> u64 {
+        self.slots.capacity() as u64
+    }
 }
 
 #[cfg(test)]

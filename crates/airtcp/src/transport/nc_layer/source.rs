@@ -608,11 +608,6 @@ impl NcSource {
         }
     }
 
-    fn is_covered(&self, seq: u64) -> bool {
-        let i = self.covered.partition_point(|&(s, _)| s <= seq);
-        i > 0 && seq < self.covered[i - 1].1
-    }
-
     fn index_of_block(&self, block: u64) -> Option<usize> {
         let first = self.blocks.front()?.id;
         let i = block.checked_sub(first)? as usize;

@@ -1,0 +1,311 @@
+//! The memory budget of a run: a scenario whose allocations would exceed it is refused with the
+//! path of the field that makes them large, instead of the process aborting when an allocation
+//! fails (which no caller can catch).
+//!
+//! Two parts:
+//!
+//! - **Fixed** allocations, known from the scenario before the first event and charged while the
+//!   world is built ([`MemoryBudget::charge`]): nodes and radios, radio neighbour lists (an upper
+//!   bound from the spatial grid, charged before the lists are built), static routing tables,
+//!   each TCP flow's largest possible window (its scoreboard entries and, with the NC layer, the
+//!   coefficient vectors the source keeps per segment), and the time series the results will
+//!   hold (goodput bins, cwnd samples).
+//! - **Growth** during the run (packets alive in queues, pending events, RTT samples), checked
+//!   every few thousand events by [`MemoryBudget::check_growth`]; a run that outgrows the budget
+//!   stops with an error naming `limits.memory`.
+//!
+//! The byte counts are estimates from the in-memory sizes of the structures (`size_of`) plus
+//! the per-row cost of the serialised results; they err on the high side. The default budget,
+//! 4 GiB, leaves room for two runs side by side on an 8 GiB machine; `limits.memory` sets it.
+
+use std::mem::size_of;
+
+use super::config::{AppConfig, NcBlock, ScenarioConfig, TransportConfig};
+use super::topology::{node_count, Placed};
+use crate::mac::dcf::Dcf;
+use crate::net::routing::{Edge, Hop};
+use crate::net::wireless::{Neighbor, NeighborStats, RadioState};
+use crate::sim::time::to_secs;
+use crate::sim::{Packet, Time};
+use crate::transport::tcp::scoreboard::SegState;
+use crate::transport::tcp::segment::DataHeader;
+use crate::ConfigError;
+
+/// The default memory budget of a run, bytes (4 GiB).
+pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;
+
+/// Bytes per row of a result time series: the row in memory (name, time, value) and the same row
+/// in the JSON the results travel as.
+pub const SERIES_ROW_BYTES: u64 = 128;
+
+/// Tracks what a run may allocate against its budget.
+#[derive(Debug, Clone)]
+pub struct MemoryBudget {
+    limit: u64,
+    fixed: u64,
+}
+
+impl MemoryBudget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: u64) -> Self {
+        MemoryBudget { limit, fixed: 0 }
+    }
+
+    /// The budget, bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes charged for fixed allocations so far.
+    pub fn fixed(&self) -> u64 {
+        self.fixed
+    }
+
+    /// Charges `count` items of `each` bytes for `what` (e.g. "nodes"), which the field at
+    /// `path` makes numerous; refuses them if the fixed allocations would exceed the budget.
+    pub fn charge(
+        &mut self,
+        path: &str,
+        what: &str,
+        count: u64,
+        each: u64,
+    ) -> Result<(), ConfigError> {
+        let bytes = count.saturating_mul(each);
+        self.fixed = self.fixed.saturating_add(bytes);
+        if self.fixed <= self.limit {
+            return Ok(());
+        }
+        Err(ConfigError {
+            path: path.into(),
+            message: format!(
+                "needs about {} for {} {what} before the run starts; with everything else the \
+                 scenario allocates that exceeds the memory budget of {} (limits.memory)",
+                format_bytes(bytes),
+                format_count(count),
+                format_bytes(self.limit)
+            ),
+        })
+    }
+
+    /// Checks what the run has grown to (`growth` bytes beyond the fixed allocations; `detail`
+    /// says where, asked only when the budget is exceeded) at simulated time `now`.
+    pub fn check_growth(
+        &self,
+        growth: u64,
+        now: Time,
+        detail: &dyn Fn() -> String,
+    ) -> Result<(), ConfigError> {
+        if self.fixed.saturating_add(growth) <= self.limit {
+            return Ok(());
+        }
+        Err(ConfigError {
+            path: "limits.memory".into(),
+            message: format!(
+                "the run outgrew the memory budget of {} at {:.6} s simulated ({}); raise \
+                 limits.memory, or make queues, windows or traces smaller",
+                format_bytes(self.limit),
+                to_secs(now),
+                detail()
+            ),
+        })
+    }
+}
+
+/// Bytes per node: its radio and MAC, its placement, name, id and per-node tables.
+fn node_bytes() -> u64 {
+    (size_of::<RadioState>() + size_of::<Dcf>() + size_of::<Placed>() + 256) as u64
+}
+
+/// Bytes per directed radio neighbour pair: the neighbour entry, its statistics, the routing
+/// edge and its index.
+pub fn neighbour_pair_bytes() -> u64 {
+    (size_of::<Neighbor>() + size_of::<NeighborStats>() + size_of::<Edge>() + 4) as u64
+}
+
+/// Charges what `cfg` fixes before its first event, except the radio neighbour lists (charged
+/// once the nodes are placed, see [`neighbour_pairs_bound`]).
+pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Result<(), ConfigError> {
+    let placed = cfg.topology.as_ref().map_or(0, node_count);
+    let nodes = placed.saturating_add(cfg.nodes.len() as u64);
+    budget.charge("topology", "nodes", nodes, node_bytes())?;
+    // Static routes: one next-hop table over all nodes per distinct flow end point.
+    let mut ends: Vec<&str> = cfg
+        .flows
+        .iter()
+        .flat_map(|f| [f.src.as_str(), f.dst.as_str()])
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    let tables = (ends.len() as u64).saturating_mul(nodes);
+    budget.charge(
+        "flows",
+        "routing table entries",
+        tables,
+        size_of::<Option<Hop>>() as u64,
+    )?;
+    let bins = cfg.duration.div_ceil(cfg.metrics.bin.max(1));
+    let flows = cfg.flows.len() as u64;
+    budget.charge(
+        "metrics.bin",
+        "goodput bins",
+        bins.saturating_mul(flows),
+        SERIES_ROW_BYTES,
+    )?;
+    let tcp_flows = cfg
+        .flows
+        .iter()
+        .filter(|f| matches!(f.transport, TransportConfig::Tcp(_)))
+        .count() as u64;
+    if cfg.metrics.trace_cwnd {
+        let samples = cfg.duration.div_ceil(cfg.metrics.trace_interval.max(1));
+        let rows = samples.saturating_mul(tcp_flows);
+        // A cwnd sample has five columns.
+        budget.charge(
+            "metrics.trace_interval",
+            "cwnd samples",
+            rows,
+            2 * SERIES_ROW_BYTES,
+        )?;
+    }
+    for (i, f) in cfg.flows.iter().enumerate() {
+        let (TransportConfig::Tcp(t), AppConfig::Bulk { .. }) = (&f.transport, &f.app) else {
+            continue;
+        };
+        // The window never exceeds rwnd; every segment in it has a scoreboard entry and may
+        // be a packet alive in a queue; the NC source keeps its header and up to H
+        // coefficient bytes.
+        let segments = t.rwnd.div_ceil(t.mss.max(1) as u64);
+        let mut each = (size_of::<SegState>() + size_of::<Packet>() + 16) as u64;
+        if let Some(nc) = &t.nc {
+            let h = match nc.block {
+                NcBlock::Cwnd => nc.max_block,
+                NcBlock::Fixed(h) => h,
+            };
+            each += (size_of::<DataHeader>() + 4) as u64 + h as u64;
+        }
+        budget.charge(
+            &format!("flows[{i}].transport.rwnd"),
+            "segments of window",
+            segments,
+            each,
+        )?;
+    }
+    Ok(())
+}
+
+/// `bytes` in binary units, e.g. "4.0 GiB".
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// `n` with thousands separators, e.g. "1,000,000,001".
+pub fn format_count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Upper bound on the directed neighbour pairs of points bucketed into square cells as wide as
+/// the reach: each point may neighbour every point of its own and the 8 surrounding cells
+/// (which is where `neighbor_lists` looks). `cells` holds the occupancy of every non-empty cell,
+/// keyed by (channel, column, row).
+pub fn neighbour_pairs_bound(cells: &std::collections::BTreeMap<(u32, i64, i64), u64>) -> u64 {
+    let mut pairs = 0u64;
+    for (&(ch, cx, cy), &own) in cells {
+        let mut around = 0u64;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                around += cells.get(&(ch, cx + dx, cy + dy)).copied().unwrap_or(0);
+            }
+        }
+        pairs = pairs.saturating_add(own.saturating_mul(around.saturating_sub(1)));
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charges_add_up_and_the_first_one_over_names_its_field() {
+        let mut b = MemoryBudget::new(1000);
+        b.charge("nodes", "nodes", 10, 50).unwrap();
+        b.charge("metrics.bin", "goodput bins", 5, 100).unwrap();
+        let e = b.charge("topology.hops", "nodes", 1, 1).unwrap_err();
+        assert_eq!(e.path, "topology.hops");
+        assert!(
+            e.message.contains("1000 B (limits.memory)"),
+            "{}",
+            e.message
+        );
+        assert_eq!(b.fixed(), 1001);
+    }
+
+    #[test]
+    fn huge_counts_saturate_instead_of_wrapping() {
+        let mut b = MemoryBudget::new(DEFAULT_MEMORY_BYTES);
+        let e = b
+            .charge("topology", "nodes", u64::MAX, u64::MAX)
+            .unwrap_err();
+        assert!(
+            e.message.contains("18,446,744,073,709,551,615 nodes"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn growth_is_checked_on_top_of_the_fixed_part() {
+        let mut b = MemoryBudget::new(1 << 20);
+        b.charge("x", "things", 1, 1 << 19).unwrap();
+        assert!(b.check_growth(1 << 19, 0, &String::new).is_ok());
+        let detail = || "7 packets alive".to_string();
+        let e = b
+            .check_growth((1 << 19) + 1, 2_500_000_000, &detail)
+            .unwrap_err();
+        assert_eq!(e.path, "limits.memory");
+        assert!(
+            e.message
+                .contains("1.0 MiB at 2.500000 s simulated (7 packets alive)"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(format_bytes(DEFAULT_MEMORY_BYTES), "4.0 GiB");
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_count(1_000_000_001), "1,000,000,001");
+        assert_eq!(format_count(999), "999");
+    }
+
+    #[test]
+    fn neighbour_bound_counts_the_nine_cells_around() {
+        // Three points in one cell, two in the cell to its right, one far away.
+        let mut cells = std::collections::BTreeMap::new();
+        cells.insert((1, 0, 0), 3);
+        cells.insert((1, 1, 0), 2);
+        cells.insert((1, 9, 9), 1);
+        // 3 x (5 - 1) + 2 x (5 - 1) + 1 x 0.
+        assert_eq!(neighbour_pairs_bound(&cells), 20);
+    }
+}
