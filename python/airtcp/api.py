@@ -21,7 +21,7 @@ __all__ = ["check", "run", "simulate"]
 # The core reports errors as "<path>: <message>"; "<scenario>" means it could not read the JSON we
 # produced, which is our bug rather than the user's.
 _CORE_ERROR = re.compile(
-    r"^(?P<path>(?:name|duration|seed|nodes|topology|radio|link_errors|routing|links|flows|metrics)\b[\w.\[\]]*): (?P<message>.*)$",
+    rf"^(?P<path>(?:{'|'.join(Scenario.model_fields)})\b[\w.\[\]]*): (?P<message>.*)$",
     re.DOTALL,
 )
 

@@ -1057,6 +1057,14 @@ class MetricsConfig(_Model):
     trace_interval: PositiveDuration = 100_000_000
 
 
+class LimitsConfig(_Model):
+    """Resource limits of a run (docs/scenario-schema.md, Limits)."""
+
+    # Bytes; the core's default (4 GiB). A scenario whose allocations would exceed it is refused,
+    # a run that outgrows it stops with an error.
+    memory: PositiveSize64 = 4 * 2**30
+
+
 # --- The scenario ----------------------------------------------------------------------------
 
 
@@ -1079,6 +1087,7 @@ class Scenario(_Model):
     downlink: Optional[DownlinkConfig] = None
     flows: list[FlowConfig] = Field(default_factory=list)
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
 
     def node_names(self) -> list[str]:
         """Every node's name in node-id order: `nodes`, then those the topology places."""

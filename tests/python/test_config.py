@@ -447,6 +447,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "TcpConfig": _untagged(scenario["flows"][0]["transport"]),
         "UdpConfig": _untagged(scenario["flows"][2]["transport"]),
         "MetricsConfig": scenario["metrics"],
+        "LimitsConfig": scenario["limits"],
         "TopologyConfig::Explicit": _untagged(explicit["topology"]),
         "TopologyConfig::Chain": _untagged(chain["topology"]),
         "TopologyConfig::Grid": _untagged(grid["topology"]),
@@ -684,6 +685,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("NcConfig", set(), _nc("{}")),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),
+        ("LimitsConfig", set(), wired["limits"]),
         ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),
         ("RadioConfig", {"standard", "data_rate", "basic_rate", "propagation"}, wireless["radio"]),
         ("PropagationConfig::FreeSpace", set(), propagation("free_space")),
@@ -714,7 +716,8 @@ def test_defaults_match_the_core() -> None:
             assert emitted[field] == value, f"{owner}.{field}"
             checked.add((owner, field))
     structs = {key for key, value in expected.items() if value == "<struct>"}
-    assert structs == {("ScenarioConfig", "metrics")}  # MetricsConfig's own defaults are checked above
+    # MetricsConfig's and LimitsConfig's own defaults are checked above.
+    assert structs == {("ScenarioConfig", "metrics"), ("ScenarioConfig", "limits")}
     assert checked == set(expected) - structs
     assert expected["RadioConfig", "queue"] == {"kind": "droptail", "packets": 50}
     assert expected["LinkConfig", "queue"] == {"kind": "droptail", "packets": 100}

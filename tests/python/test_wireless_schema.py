@@ -195,7 +195,7 @@ def test_wired_only_scenarios_are_unchanged() -> None:
     assert config["routing"] == {"kind": "static", "metric": "hops"}
     assert list(config) == ["name", "duration", "seed", "nodes", "topology", "radio", "link_errors", "routing",
                             "failures",
-                            "links", "downlink", "flows", "metrics"]
+                            "links", "downlink", "flows", "metrics", "limits"]
     assert config["downlink"] is None
 
 

@@ -31,7 +31,7 @@ use crate::transport::tcp::scoreboard::SegState;
 use crate::transport::tcp::segment::DataHeader;
 use crate::ConfigError;
 
-/// The default memory budget of a run, bytes (4 GiB).
+/// The default memory budget of a run, bytes (4 GiB; `limits.memory`'s default).
 pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;
 
 /// Bytes per row of a result time series: the row in memory (name, time, value) and the same row
@@ -127,7 +127,12 @@ pub fn neighbour_pair_bytes() -> u64 {
 pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Result<(), ConfigError> {
     let placed = cfg.topology.as_ref().map_or(0, node_count);
     let nodes = placed.saturating_add(cfg.nodes.len() as u64);
-    budget.charge("topology", "nodes", nodes, node_bytes())?;
+    let path = if cfg.topology.is_some() {
+        "topology"
+    } else {
+        "nodes"
+    };
+    budget.charge(path, "nodes", nodes, node_bytes())?;
     // Static routes: one next-hop table over all nodes per distinct flow end point.
     let mut ends: Vec<&str> = cfg
         .flows
@@ -288,6 +293,12 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn the_scenario_default_is_the_budget_default() {
+        let limits = super::super::config::LimitsConfig::default();
+        assert_eq!(limits.memory, DEFAULT_MEMORY_BYTES);
     }
 
     #[test]

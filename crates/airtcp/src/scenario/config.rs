@@ -77,7 +77,7 @@ impl Default for LimitsConfig {
 }
 
 fn default_memory_limit() -> u64 {
-    super::budget::DEFAULT_MEMORY_BYTES
+    4 << 30
 }
 
 /// A full-duplex point-to-point link with an independent queue and error process per direction.
