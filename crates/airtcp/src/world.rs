@@ -594,7 +594,7 @@ impl World {
                 c.in_flight.push(sender.in_flight() as f64);
             }
         }
-        let next = now + interval;
+        let next = now.saturating_add(interval);
         if next <= self.duration {
             self.net
                 .events

@@ -7,12 +7,15 @@ use crate::sim::Time;
 ///
 /// Only deliveries within the flow's active period `[start, stop]` count, so that goodput is
 /// bytes x 8 / (stop - start) as the papers define it. Bins are aligned to time 0 so that the
-/// series of different flows line up.
+/// series of different flows line up. They are allocated as deliveries reach them, so a meter
+/// costs memory for the time its flow delivers, not for the run's whole length in bins.
 #[derive(Debug, Clone)]
 pub struct GoodputMeter {
     start: Time,
     stop: Time,
     bin: Time,
+    /// Bins of the run `[0, duration)`, up to the last one anything was delivered in.
+    n_bins: usize,
     bins: Vec<u64>,
     /// Bytes delivered within `[start, stop]`.
     pub bytes: u64,
@@ -26,7 +29,8 @@ impl GoodputMeter {
             start,
             stop,
             bin,
-            bins: vec![0; n.max(1)],
+            n_bins: n.max(1),
+            bins: Vec::new(),
             bytes: 0,
         }
     }
@@ -37,7 +41,10 @@ impl GoodputMeter {
             return;
         }
         self.bytes += bytes;
-        let i = ((now / self.bin) as usize).min(self.bins.len() - 1);
+        let i = ((now / self.bin) as usize).min(self.n_bins - 1);
+        if i >= self.bins.len() {
+            self.bins.resize(i + 1, 0);
+        }
         self.bins[i] += bytes;
     }
 
@@ -53,7 +60,8 @@ impl GoodputMeter {
 
     /// (bin start in s, goodput in bit/s) per bin; the last bin may be shorter than the others.
     pub fn series(&self, duration: Time) -> impl Iterator<Item = (f64, f64)> + '_ {
-        self.bins.iter().enumerate().map(move |(i, &b)| {
+        (0..self.n_bins).map(move |i| {
+            let b = self.bins.get(i).copied().unwrap_or(0);
             let t0 = i as Time * self.bin;
             let width = (t0 + self.bin).min(duration.max(t0 + 1)) - t0;
             (to_secs(t0), b as f64 * 8.0 / to_secs(width))
@@ -97,5 +105,17 @@ mod tests {
         assert_eq!(s.len(), 4);
         assert_eq!(s[1], (1.0, 8000.0));
         assert_eq!(s[2], (2.0, 4000.0));
+        assert_eq!(s[3], (3.0, 0.0));
+    }
+
+    #[test]
+    fn bins_are_allocated_only_up_to_the_last_delivery() {
+        // A year of nanosecond bins: nothing is allocated until something is delivered.
+        let year = 365 * 24 * 3600 * SECS;
+        let mut m = GoodputMeter::new(0, year, 1, year);
+        assert_eq!(m.bins.capacity(), 0);
+        m.record(10, 1);
+        assert_eq!(m.bins.len(), 11);
+        assert_eq!(m.goodput_bps(), 8.0 / to_secs(year));
     }
 }
