@@ -324,7 +324,7 @@ impl Dcf {
         self.on_phy_busy(io);
         let now = io.now();
         let t = self.p.timing;
-        let end = now + frame.airtime;
+        let end = now.saturating_add(frame.airtime);
         match (frame.kind, frame.dst) {
             (FrameKind::Data, None) => {
                 // Broadcast: done once it is on the air.
@@ -428,7 +428,7 @@ impl Dcf {
             }
             Some(_) => {
                 // Virtual carrier sense: honour the reservation of others' exchanges.
-                self.nav_until = self.nav_until.max(now + frame.nav);
+                self.nav_until = self.nav_until.max(now.saturating_add(frame.nav));
                 if frame.kind == FrameKind::Data {
                     io.overheard(frame);
                 }
@@ -438,7 +438,10 @@ impl Dcf {
 
     fn respond(&mut self, frame: Frame, io: &mut impl MacIo) {
         self.response = Some(frame);
-        io.set_timer(MacTimer::Response, Some(io.now() + self.p.timing.sifs));
+        io.set_timer(
+            MacTimer::Response,
+            Some(io.now().saturating_add(self.p.timing.sifs)),
+        );
     }
 
     /// The receiver of our data frame has it (its reception succeeded); retransmissions from now

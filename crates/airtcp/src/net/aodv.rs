@@ -224,7 +224,7 @@ impl Aodv {
             r.valid = false;
             return None;
         }
-        r.expires = r.expires.max(now + ACTIVE_ROUTE_TIMEOUT);
+        r.expires = r.expires.max(now.saturating_add(ACTIVE_ROUTE_TIMEOUT));
         Some(r.next)
     }
 
@@ -283,7 +283,7 @@ impl Aodv {
             ttl,
         };
         me.seen
-            .insert((node, me.rreq_id), now + PATH_DISCOVERY_TIME);
+            .insert((node, me.rreq_id), now.saturating_add(PATH_DISCOVERY_TIME));
         let attempt = d.attempt;
         self.out.push(AodvAction::Send {
             node,
@@ -293,7 +293,7 @@ impl Aodv {
         self.out.push(AodvAction::Timer {
             node,
             dst,
-            at: now + wait,
+            at: now.saturating_add(wait),
             attempt,
         });
     }
@@ -389,7 +389,14 @@ impl Aodv {
     /// `node` received `msg` from neighbour `from`.
     pub fn on_message(&mut self, node: NodeId, from: NodeId, msg: AodvMsg, now: Time) {
         // Every control message gives a route to the neighbour it came from.
-        self.update_route(node, from, from, 1, None, now + ACTIVE_ROUTE_TIMEOUT);
+        self.update_route(
+            node,
+            from,
+            from,
+            1,
+            None,
+            now.saturating_add(ACTIVE_ROUTE_TIMEOUT),
+        );
         match msg {
             AodvMsg::Rreq {
                 orig,
@@ -444,11 +451,13 @@ impl Aodv {
         if me.seen.contains_key(&(orig, id)) {
             return;
         }
-        me.seen.insert((orig, id), now + PATH_DISCOVERY_TIME);
+        me.seen
+            .insert((orig, id), now.saturating_add(PATH_DISCOVERY_TIME));
         let hops = hops.saturating_add(1);
         // Reverse route (§6.5).
-        let lifetime =
-            (now + 2 * NET_TRAVERSAL_TIME).saturating_sub(2 * hops as Time * NODE_TRAVERSAL_TIME);
+        let lifetime = now
+            .saturating_add(2 * NET_TRAVERSAL_TIME)
+            .saturating_sub(2 * hops as Time * NODE_TRAVERSAL_TIME);
         self.update_route(node, orig, from, hops, Some(orig_seq), lifetime);
         if dst == node {
             // §6.6.1: the destination answers with a fresh sequence number.
@@ -538,7 +547,14 @@ impl Aodv {
         lifetime: Time,
     ) {
         let hops = hops.saturating_add(1);
-        self.update_route(node, dst, from, hops, Some(dst_seq), now + lifetime);
+        self.update_route(
+            node,
+            dst,
+            from,
+            hops,
+            Some(dst_seq),
+            now.saturating_add(lifetime),
+        );
         if orig == node {
             if self.nodes[node as usize].discoveries.remove(&dst).is_some() {
                 self.out.push(AodvAction::RouteReady { node, dst });

@@ -83,8 +83,11 @@ impl Network {
             self.offer_radio(r, id);
         }
         if !self.wireless.radios[r as usize].failed {
-            self.events
-                .schedule(now + idle, EventClass::Timer, Event::BackpressureTick(r));
+            self.events.schedule(
+                now.saturating_add(idle),
+                EventClass::Timer,
+                Event::BackpressureTick(r),
+            );
         }
     }
 }

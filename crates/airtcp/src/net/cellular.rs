@@ -103,7 +103,7 @@ impl Network {
         let mut served = std::mem::take(&mut bs.served);
         served.clear();
         served.extend_from_slice(bs.downlink.on_slot(now));
-        let next = now + bs.downlink.slot_len();
+        let next = now.saturating_add(bs.downlink.slot_len());
         for s in &served {
             if s.delivered {
                 bs.on_air += 1;

@@ -166,7 +166,7 @@ impl Network {
         let c = &mut self.channels[ch as usize];
         c.busy = true;
         c.stats.transmitted += 1;
-        let done = now + tx_time(self.packets.get(id).size, c.rate_bps);
+        let done = now.saturating_add(tx_time(self.packets.get(id).size, c.rate_bps));
         let arrival = done + c.delay;
         self.events
             .schedule(done, EventClass::Transmit, Event::TxDone(ch));

@@ -212,8 +212,11 @@ impl Network {
                 } else {
                     let a = self.aodv.as_mut().expect("aodv");
                     let delay = (a.jitter.uniform() * MAX_JITTER as f64) as Time;
-                    self.events
-                        .schedule(now + delay, EventClass::App, Event::Deferred(id));
+                    self.events.schedule(
+                        now.saturating_add(delay),
+                        EventClass::App,
+                        Event::Deferred(id),
+                    );
                 }
             }
             AodvAction::RouteReady { node, dst } => {

@@ -194,7 +194,7 @@ impl MacIo for MacEnv<'_> {
 
     fn transmit(&mut self, frame: Frame) {
         let now = self.events.now();
-        let end = now + frame.airtime;
+        let end = now.saturating_add(frame.airtime);
         self.radio.phy.start_transmission(end);
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
@@ -225,7 +225,7 @@ impl MacIo for MacEnv<'_> {
             let gain = self
                 .fading
                 .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
-            let at = now + nb.delay;
+            let at = now.saturating_add(nb.delay);
             self.events.schedule(
                 at,
                 EventClass::Arrival,

@@ -28,12 +28,18 @@ pub fn from_secs(s: f64) -> Time {
 /// never exceeds its rate.
 pub fn tx_time(bytes: u32, rate_bps: u64) -> Time {
     let bits = bytes as u128 * 8 * SECS as u128;
-    bits.div_ceil(rate_bps as u128) as Time
+    // 4 GB at 1 bit/s is longer than Time holds: saturate ("never"), do not truncate.
+    Time::try_from(bits.div_ceil(rate_bps.max(1) as u128)).unwrap_or(Time::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tx_time_saturates() {
+        assert_eq!(tx_time(u32::MAX, 1), Time::MAX);
+    }
 
     #[test]
     fn tx_time_rounds_up() {

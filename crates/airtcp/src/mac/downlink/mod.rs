@@ -299,7 +299,9 @@ impl Downlink {
                 // complete zero-byte packets, at once.)
                 let finish = match budget {
                     0 => now,
-                    _ => now + (slot_len as u128 * used as u128).div_ceil(budget as u128) as Time,
+                    _ => now.saturating_add(
+                        (slot_len as u128 * used as u128).div_ceil(budget as u128) as Time,
+                    ),
                 };
                 let delivered = match erasure.as_deref_mut() {
                     Some(e) => e.delivered(now),

@@ -279,7 +279,7 @@ impl NcSink {
                 let req = NcRepairRequest { block, missing };
                 io.send_feedback(NcHeader::Repair(req), self.feedback_bytes);
                 self.stats.requests_sent += 1;
-                let next = now + interval;
+                let next = now.saturating_add(interval);
                 let blk = &mut self.blocks[i];
                 blk.next_request = next;
                 blk.requested_at = blk.requested_at.or(Some(now));

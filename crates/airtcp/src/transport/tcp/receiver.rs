@@ -115,7 +115,7 @@ impl TcpReceiver {
                 self.ack_now(None, io);
             } else if !self.timer_armed {
                 self.timer_armed = true;
-                io.set_timer(Some(io.now() + self.delayed_ack_timeout));
+                io.set_timer(Some(io.now().saturating_add(self.delayed_ack_timeout)));
             }
         }
         bytes

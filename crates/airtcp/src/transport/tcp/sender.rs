@@ -282,7 +282,7 @@ impl TcpSender {
         if self.board.outstanding() == 0 {
             self.set_timer(None, io);
         } else if restart_timer {
-            self.set_timer(Some(now + self.rto.rto_ns()), io);
+            self.set_timer(Some(now.saturating_add(self.rto.rto_ns())), io);
         }
         self.send_more(io);
     }
@@ -434,7 +434,7 @@ impl TcpSender {
             retransmission,
         });
         if self.timer.is_none() {
-            self.set_timer(Some(now + self.rto.rto_ns()), io);
+            self.set_timer(Some(now.saturating_add(self.rto.rto_ns())), io);
         }
     }
 

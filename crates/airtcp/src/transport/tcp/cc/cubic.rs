@@ -273,7 +273,7 @@ mod tests {
 
         /// Runs for `duration`, calling `sample(now, flow)` after every ACK.
         fn run(&mut self, duration: Time, mut sample: impl FnMut(Time, &Flow)) {
-            let end = self.now + duration;
+            let end = self.now.saturating_add(duration);
             while self.now < end {
                 let w = self.state.cwnd.floor().max(1.0) as u64;
                 let gap = self.rtt / w;

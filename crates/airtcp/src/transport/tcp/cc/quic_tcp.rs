@@ -89,13 +89,14 @@ impl QuicTcp {
             Some(t) if now < t => false,
             Some(t) => {
                 // The next multiple of the interval after `now`, on the grid that started at t.
-                self.next_update = Some(now + interval - (now - t) % interval);
+                let to_grid = interval - (now - t) % interval;
+                self.next_update = Some(now.saturating_add(to_grid));
                 true
             }
             None => {
                 // The first ACK after slow start starts the grid; the law first runs one
                 // interval later, once AvgRTT has seen that interval's samples.
-                self.next_update = Some(now + interval);
+                self.next_update = Some(now.saturating_add(interval));
                 false
             }
         }
