@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run examples test setup build browser rust-test py-test lint bench bench-wifi bench-cc clean
+.PHONY: run examples test setup build browser rust-test py-test lint bench bench-wifi bench-cc fuzz fuzz-seeds clean
 
 # The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
 # figures, the table of published vs airtcp numbers) and print where the HTML report is.
@@ -46,6 +46,22 @@ rust-test:
 
 py-test: build browser
 	$(PY) -m pytest -q
+
+# The fuzzers' long form (their short form runs in `make test`): the core's JSON entry point
+# (crates/airtcp/tests/fuzz_core.rs) and the Python entry points, scenario files and sweep specs
+# (tests/python/test_fuzz.py), FUZZ_CASES cases each; the counts by outcome go to
+# $(OUT)/fuzz-core.json and $(OUT)/fuzz-python.json.
+FUZZ_CASES ?= 5000
+fuzz: build
+	AIRTCP_FUZZ_CASES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(OUT)/fuzz-core.json \
+	  cargo test -p airtcp --release -q --test fuzz_core -- --nocapture
+	AIRTCP_FUZZ_EXAMPLES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(OUT)/fuzz-python.json \
+	  $(PY) -m pytest -q -p no:cacheprovider tests/python/test_fuzz.py
+
+# Rewrites the core fuzzer's seeds (the normalised form of every shipped scenario); a test fails
+# when they are stale.
+fuzz-seeds: build
+	$(PY) tests/python/test_fuzz_seeds.py
 
 # Debian's Chromium, which the tests use to render the HTML reports headless and check them
 # (tests/python/browser_check.py); installed with apt-get when missing, as root or with sudo.
