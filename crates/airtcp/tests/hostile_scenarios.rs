@@ -128,3 +128,27 @@ fn a_bimodal_process_with_nanosecond_holds_runs() {
     let r = run(&v);
     assert!(r.flows[0].bytes_delivered > 0);
 }
+
+#[test]
+fn timers_at_the_end_of_time_saturate() {
+    // An RTO of 2^64-1 ns was added to the clock and wrapped into the past (a panic); so would a
+    // delayed-ACK timeout or a cwnd sampling interval that long.
+    let tcp = json!({"kind": "tcp", "initial_rto": u64::MAX, "min_rto": u64::MAX / 4,
+                     "max_rto": u64::MAX, "delayed_ack_timeout": u64::MAX});
+    let mut v = wired(2 * S, bulk(tcp));
+    v["metrics"] = json!({"trace_cwnd": true, "trace_interval": u64::MAX});
+    let r = run(&v);
+    assert!(r.flows[0].bytes_delivered > 0);
+}
+
+#[test]
+fn a_frame_longer_than_time_itself_never_ends() {
+    // 4 GB datagrams at 1 bit/s: the serialisation time does not fit in 64 bits of nanoseconds.
+    let cbr = json!({"id": "f1", "src": "A", "dst": "B",
+                     "app": {"kind": "cbr", "rate": 1_000_000, "packet_size": u32::MAX - 100},
+                     "transport": {"kind": "udp"}});
+    let mut v = wired(S, cbr);
+    v["links"][0]["rate"] = json!(1);
+    let r = run(&v);
+    assert_eq!(r.flows[0].bytes_delivered, 0);
+}

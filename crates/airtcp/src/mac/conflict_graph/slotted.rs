@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use super::flow_control::{self, Utility};
 use super::max_weight::{Greedy, LinkScheduler, MaxWeight};
 use super::{ChannelStates, ConflictGraph, Link};
+use crate::scenario::budget::{MemoryBudget, DEFAULT_MEMORY_BYTES};
 use crate::sim::{NodeId, Rng};
 use crate::ConfigError;
 
@@ -268,6 +269,7 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 }
 
 fn validate(cfg: &SlottedConfig) -> Result<(), ConfigError> {
+    charge_memory(cfg)?;
     let n = cfg.num_nodes;
     for (i, l) in cfg.links.iter().enumerate() {
         if l.from as usize >= n || l.to as usize >= n {
@@ -390,6 +392,30 @@ fn poisson(rng: &mut Rng, mut mean: f64) -> f64 {
         }
     }
     count as f64
+}
+
+/// Refuses a model whose tables would exceed the default memory budget of a run
+/// ([`DEFAULT_MEMORY_BYTES`]): per node a queue per flow, the conflict graph's bit matrix (links
+/// squared), the links each flow may use, and the backlog trace.
+fn charge_memory(cfg: &SlottedConfig) -> Result<(), ConfigError> {
+    let (n, nl, nf) = (
+        cfg.num_nodes as u64,
+        cfg.links.len() as u64,
+        cfg.flows.len() as u64,
+    );
+    let mut budget = MemoryBudget::new(DEFAULT_MEMORY_BYTES);
+    budget.charge(
+        "num_nodes",
+        "per-node queue entries",
+        n.saturating_mul(nf + 1),
+        8,
+    )?;
+    budget.charge("links", "conflict graph bits", nl.saturating_mul(nl) / 8, 1)?;
+    budget.charge("flows", "flow-link permissions", nl.saturating_mul(nf), 1)?;
+    if let Some(samples) = cfg.slots.checked_div(cfg.trace_every) {
+        budget.charge("trace_every", "backlog samples", samples, 16)?;
+    }
+    Ok(())
 }
 
 impl SlottedSim {
@@ -692,6 +718,16 @@ mod tests {
             seed: 1,
             trace_every: 0,
         }
+    }
+
+    #[test]
+    fn tables_beyond_the_memory_budget_are_refused() {
+        let mut cfg = single_link(1, 1.0, FlowSource::Bernoulli { lambda: 0.5 }, 10);
+        cfg.num_nodes = 1 << 40;
+        assert_eq!(validate(&cfg).unwrap_err().path, "num_nodes");
+        let mut cfg = single_link(1, 1.0, FlowSource::Bernoulli { lambda: 0.5 }, u64::MAX);
+        cfg.trace_every = 1;
+        assert_eq!(validate(&cfg).unwrap_err().path, "trace_every");
     }
 
     #[test]
