@@ -22,7 +22,7 @@ text, a boolean, null, or lists and mappings of those: a YAML date or `!!binary`
 grid list repeats a value and no zip row repeats another (either would run the same point
 twice), seeds are distinct and fit in 64 bits, and the sweep has at most `MAX_RUNS` runs. The
 file itself must be a regular file of UTF-8 YAML of at most `MAX_SOURCE_BYTES`, nested at most
-`MAX_NESTING` levels, like a scenario file.
+`MAX_NESTING` levels, like a scenario file, and so must a base given as a file, holding a mapping.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, V
 from airtcp.config import U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.overrides import parse_override
-from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml
+from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
 from airtcp.validation_messages import translate_validation_error
 
 __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
@@ -171,6 +171,10 @@ def load_sweep_spec(source: str | Path | Mapping[str, Any]) -> tuple[SweepSpec, 
             base_path = folder / base_path
         if not base_path.is_file():
             raise ScenarioError("sweep.base", f"no such scenario file {spec.base!r}")
+        # A base that is no scenario file at all (not YAML, not a mapping, binary, too large or
+        # too deep) would fail every run alike: refused now, naming the file, like a scenario
+        # file given to `airtcp run`.
+        read_source(base_path)
     return spec, folder
 
 

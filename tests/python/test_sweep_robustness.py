@@ -273,6 +273,27 @@ def test_unusable_spec_files_exit_2(tmp_path: Path, content: bytes | None, expec
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "expected a mapping of scenario fields at the top level, got nothing"),
+        (b"- a\n- b\n", "expected a mapping of scenario fields at the top level, got a list"),
+        (b"duration: [1s\n", "not valid YAML at line 2, column 1"),
+        (b"\xff\xfe\x00binary", "is not a text file (expected YAML)"),
+        (NESTED.encode(), "nested too deeply"),
+    ],
+    ids=["empty", "list", "broken", "binary", "nested"],
+)
+def test_a_base_file_that_is_no_scenario_is_refused_before_any_run(tmp_path: Path, content: bytes, expected: str) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_bytes(content)
+    out = tmp_path / "out"
+    result = run_cli("sweep", write_spec(tmp_path, "base: base.yaml\nseeds: 2\n"), "--out", out, "--quiet")
+    assert result.returncode == 2, result.stderr
+    assert f"error: {base}: {expected}" in result.stderr, result.stderr
+    assert not out.exists()
+
+
 def test_dev_zero_as_the_spec_is_refused(tmp_path: Path) -> None:
     result = run_cli("sweep", "/dev/zero", "--out", tmp_path / "out", "--quiet")
     assert result.returncode == 2, result.stderr
