@@ -189,7 +189,7 @@ impl Dcf {
     /// The PHY went from busy to idle: an idle period starts (after the NAV, if it runs longer).
     pub fn on_phy_idle(&mut self, io: &mut impl MacIo) {
         let start = io.phy_idle_since().max(self.nav_until);
-        self.count_from = Some(start + self.ifs());
+        self.count_from = Some(start.saturating_add(self.ifs()));
         self.schedule_access(io);
     }
 

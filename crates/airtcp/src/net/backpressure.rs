@@ -526,7 +526,7 @@ impl BpNode {
     /// estimate halved, so that a link once judged dead is tried again. Returns whether the
     /// interval rolled.
     pub fn refresh_estimates(&mut self, now: Time, p: &BpParams) -> bool {
-        if now < self.window_start + p.estimate_interval {
+        if now < self.window_start.saturating_add(p.estimate_interval) {
             return false;
         }
         for link in &mut self.links {

@@ -167,7 +167,7 @@ impl Network {
         c.busy = true;
         c.stats.transmitted += 1;
         let done = now.saturating_add(tx_time(self.packets.get(id).size, c.rate_bps));
-        let arrival = done + c.delay;
+        let arrival = done.saturating_add(c.delay);
         self.events
             .schedule(done, EventClass::Transmit, Event::TxDone(ch));
         self.events

@@ -232,7 +232,7 @@ impl MacIo for MacEnv<'_> {
                 Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
             );
             self.events.schedule(
-                at + frame.airtime,
+                at.saturating_add(frame.airtime),
                 EventClass::Arrival,
                 Event::SignalEnd(nb.radio, fid),
             );

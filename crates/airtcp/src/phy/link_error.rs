@@ -7,6 +7,7 @@
 //! - Bimodal: the success probability alternates between `low` and `high`, each state held for
 //!   a duration uniform in [hold_min, hold_max] (paper 004 §IV's channel).
 
+use super::holds::{Crossed, Holds};
 use crate::scenario::config::ErrorProcessConfig;
 use crate::sim::{Rng, Time};
 
@@ -127,77 +128,26 @@ impl LinkError {
                 in_high,
                 until,
             } => {
-                let holds = BimodalHolds {
+                let holds = Holds {
                     min: *hold_min,
                     max: *hold_max,
                 };
-                holds.catch_up(now, in_high, until, rng);
+                // The states alternate; `until == 0`: the first hold is yet to be drawn, and
+                // its start is no switch.
+                let crossed = holds.cross(now, until, rng, &mut |_, started| {
+                    if started {
+                        *in_high = !*in_high;
+                    }
+                });
+                match crossed {
+                    Crossed::Stepped => {}
+                    Crossed::Fixed { switches } => *in_high ^= switches % 2 == 1,
+                    // Both states hold alike: either is as likely.
+                    Crossed::Equilibrium => *in_high = rng.bernoulli(0.5),
+                }
                 !rng.bernoulli(if *in_high { *high } else { *low })
             }
         }
-    }
-}
-
-/// The holding times of the bimodal process, uniform in [min, max].
-struct BimodalHolds {
-    min: Time,
-    max: Time,
-}
-
-impl BimodalHolds {
-    /// Holds simulated one by one before the process is taken to be in equilibrium.
-    const STEP_LIMIT: u32 = 4096;
-
-    /// One holding time, at least 1 ns so that the process always advances.
-    fn draw(&self, rng: &mut Rng) -> Time {
-        let span = self.max.saturating_sub(self.min) as f64;
-        self.min
-            .saturating_add((rng.uniform() * span) as Time)
-            .max(1)
-    }
-
-    /// Brings the state (`in_high`, ending at `until`; `until == 0`: not started) up to `now`.
-    ///
-    /// Holds are stepped one by one, at most [`Self::STEP_LIMIT`] of them per call. A gap longer
-    /// than that (tiny holds, or a link silent for a long time) is crossed at once, in O(1):
-    /// with fixed holds (min = max) exactly, by the parity of the number of switches; otherwise
-    /// from the equilibrium of the alternating renewal process: either state with probability
-    /// 1/2 (both states hold alike), and the time to the next switch the forward recurrence
-    /// time: a length-biased hold (density proportional to x on [min, max]) times U(0, 1).
-    /// This is exact in the limit of many holds and a stated approximation otherwise; without
-    /// it such a gap cost one loop turn per hold (a hold of 1 ns stalled the run).
-    fn catch_up(&self, now: Time, in_high: &mut bool, until: &mut Time, rng: &mut Rng) {
-        let mut steps = 0;
-        while now >= *until {
-            if steps == Self::STEP_LIMIT {
-                self.jump(now, in_high, until, rng);
-                return;
-            }
-            if *until > 0 {
-                *in_high = !*in_high;
-            }
-            *until = until.saturating_add(self.draw(rng));
-            steps += 1;
-        }
-    }
-
-    fn jump(&self, now: Time, in_high: &mut bool, until: &mut Time, rng: &mut Rng) {
-        if self.min >= self.max {
-            // Fixed holds h: switches at until, until + h, ...; the state after the last one
-            // at or before `now`.
-            let h = self.min.max(1);
-            let switches = (now - *until) / h + 1;
-            if switches % 2 == 1 {
-                *in_high = !*in_high;
-            }
-            *until += switches * h;
-            return;
-        }
-        *in_high = rng.bernoulli(0.5);
-        let (a, b) = (self.min as f64, self.max as f64);
-        let length = (a * a + rng.uniform() * (b * b - a * a)).sqrt();
-        let residual = ((rng.uniform() * length) as Time).max(1);
-        *until = now.saturating_add(residual);
     }
 }
 

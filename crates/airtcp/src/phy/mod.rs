@@ -15,6 +15,7 @@
 
 pub mod error_rate;
 pub mod fading;
+pub mod holds;
 pub mod link_error;
 pub mod propagation;
 

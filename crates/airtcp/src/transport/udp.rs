@@ -157,7 +157,7 @@ impl UtilitySource {
             },
             self.r_max,
         );
-        self.next_update += self.slot;
+        self.next_update = self.next_update.saturating_add(self.slot);
     }
 
     fn accrue(&mut self, now: Time) {

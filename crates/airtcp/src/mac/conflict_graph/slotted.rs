@@ -621,7 +621,7 @@ impl SlottedSim {
         self.backlog_sum += self.total_backlog;
         if self.slot == self.next_trace {
             self.backlog_trace.push((self.slot, self.total_backlog));
-            self.next_trace += self.trace_every;
+            self.next_trace = self.next_trace.saturating_add(self.trace_every);
         }
     }
 
