@@ -1,0 +1,490 @@
+"""Scenario documents in the file's form (units as text, node names), mostly valid and short.
+
+Two sources: every shipped scenario under scenarios/, with its run shortened, and scenarios
+composed from the schema's building blocks (docs/scenario-schema.md): wired links, generated and
+named topologies with a radio, the routing kinds, flows of every app over TCP (with its options
+and the NC layer) or UDP, link errors, failures, metrics, limits and a downlink.
+
+Runs are kept short (at most 2 s simulated) and networks small, so that a run takes well under
+a second; the extremes (hours of simulated time, a million nodes, 1 ns bins) are drawn now and
+then, since the core must refuse them by its memory budget or run them.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import strategies as st
+
+REPO = Path(__file__).resolve().parents[3]
+SCENARIO_DIRS = ("examples", "topologies", "validation", "000_tcp_aware_bp")
+
+Doc = dict[str, Any]
+
+# The longest simulated time of a usual case, in milliseconds.
+SHORT_MS = 2000
+
+
+def shipped_scenarios() -> list[tuple[str, Doc]]:
+    """(relative path, data) of every scenario file shipped in the repository."""
+    found = []
+    for folder in SCENARIO_DIRS:
+        for path in sorted((REPO / "scenarios" / folder).glob("*.yaml")):
+            found.append((str(path.relative_to(REPO)), yaml.safe_load(path.read_text(encoding="utf-8"))))
+    return found
+
+
+SHIPPED = shipped_scenarios()
+
+
+def rarely(common: st.SearchStrategy[Any], extreme: st.SearchStrategy[Any], one_in: int = 20) -> st.SearchStrategy[Any]:
+    """`common` most of the time, `extreme` about once in `one_in` draws."""
+    return st.integers(1, one_in).flatmap(lambda n: extreme if n == 1 else common)
+
+
+# --- Quantities ------------------------------------------------------------------------------
+
+# Simulated lengths far beyond a quick run: the watchdog stops them, or the core refuses them.
+LONG_DURATIONS = ["60s", "3600s", "1000000s", "18446744073709551615ns", "1ns", "1us"]
+
+
+def milliseconds(ms: int) -> str:
+    return f"{ms}ms"
+
+
+durations_ms = rarely(st.integers(1, SHORT_MS), st.sampled_from([1, 5, 10_000]))
+rates = rarely(
+    st.sampled_from(["64kbps", "1Mbps", "2Mbps", "10Mbps", "100Mbps", "1Gbps"]),
+    st.sampled_from(["1bps", "1kbps", "100Gbps", "1000Gbps"]),
+)
+delays = rarely(st.sampled_from(["0s", "1ms", "5ms", "20ms", "100ms"]), st.sampled_from(["1ns", "10s", "1000s"]))
+queue_packets = rarely(st.integers(1, 200), st.sampled_from([1, 100_000, 2**32 - 1]))
+probabilities = st.one_of(st.sampled_from([0, 0.0, 1, 0.5, "1%", "50%", "100%"]), st.floats(0, 1))
+distances = rarely(st.integers(1, 400).map(lambda m: f"{m}m"), st.sampled_from(["1e-9m", "0.001m", "1000km"]))
+mss_sizes = rarely(st.integers(100, 1500), st.sampled_from([1, 2, 65535, 1_000_000]))
+packet_sizes = rarely(st.integers(20, 1500), st.sampled_from([1, 65535, 10_000_000]))
+bins = rarely(st.sampled_from(["1s", "100ms", "250ms", "10ms"]), st.sampled_from(["1ns", "1us", "1000s"]))
+snrs = st.integers(-5, 30).map(lambda db: f"{db}dB")
+memory_limits = rarely(st.sampled_from(["16MiB", "256MiB", "1GiB", "4GiB"]), st.sampled_from(["1B", "1KiB", "64KiB", "1MiB"]), one_in=3)
+
+
+def seeds() -> st.SearchStrategy[int]:
+    return rarely(st.integers(0, 100), st.sampled_from([0, 2**63, 2**64 - 1]))
+
+
+# --- Wired part ------------------------------------------------------------------------------
+
+WIRED_NAMES = ["A", "B", "C", "D", "E", "srv", "gw", "R1", "R2", "host-9"]
+
+
+@st.composite
+def losses(draw: st.DrawFn) -> Doc:
+    direction = draw(st.sampled_from(["forward", "reverse", "both"]))
+    if draw(st.booleans()):
+        return {"kind": "bernoulli", "per": draw(probabilities), "direction": direction}
+    seqs = draw(st.lists(st.integers(0, 50), max_size=6))
+    return {"kind": "segments", "seqs": seqs, "direction": direction}
+
+
+@st.composite
+def links_between(draw: st.DrawFn, a: str, b: str) -> Doc:
+    link: Doc = {"from": a, "to": b, "rate": draw(rates), "delay": draw(delays)}
+    if draw(st.booleans()):
+        link["queue"] = {"kind": "droptail", "packets": draw(queue_packets)}
+    if draw(st.booleans()):
+        link["loss"] = draw(losses())
+    return link
+
+
+@st.composite
+def wired_network(draw: st.DrawFn, minimum: int = 2) -> tuple[list[str], list[Doc]]:
+    """Nodes and links forming a connected network (a random tree plus a few extra links)."""
+    names = draw(st.lists(st.sampled_from(WIRED_NAMES), min_size=minimum, max_size=6, unique=True))
+    links = []
+    pairs = set()
+    for i in range(1, len(names)):
+        parent = names[draw(st.integers(0, i - 1))]
+        pairs.add(frozenset((parent, names[i])))
+        links.append(draw(links_between(parent, names[i])))
+    for _ in range(draw(st.integers(0, 2))):
+        a, b = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+        if a != b and frozenset((a, b)) not in pairs:
+            pairs.add(frozenset((a, b)))
+            links.append(draw(links_between(a, b)))
+    return names, links
+
+
+# --- Wireless part ---------------------------------------------------------------------------
+
+# Named layouts and how many nodes they place.
+NAMED_LAYOUTS = {"tree": 4, "diamond": 4, "x": 5, "alice_bob": 3, "cross": 5, "butterfly": 6}
+
+
+def generated_names(count: int) -> list[str]:
+    return [f"n{i}" for i in range(count)]
+
+
+@st.composite
+def topologies(draw: st.DrawFn) -> tuple[Doc, list[str]]:
+    """A topology and the names of the nodes it places (only the first 50 of a huge one)."""
+    kind = draw(st.sampled_from(["chain", "grid", "random", "cells", "explicit", "named", "wheel", "ring"]))
+    # Within the usual 250 m radio range, so that most networks are connected.
+    spacing = draw(rarely(st.integers(50, 200).map(lambda m: f"{m}m"), st.sampled_from(["1e-9m", "300m", "1000km"])))
+    big = draw(st.integers(1, 25)) == 1  # now and then a network far too large for a quick run
+    if kind == "chain":
+        hops = draw(st.sampled_from([1000, 10**6, 10**9, 2**32 - 1])) if big else draw(st.integers(1, 6))
+        return {"kind": "chain", "hops": hops, "spacing": spacing}, generated_names(min(hops + 1, 50))
+    if kind == "grid":
+        rows, cols = (draw(st.sampled_from([100, 1000, 65536])), 1000) if big else (draw(st.integers(1, 4)), draw(st.integers(1, 4)))
+        return {"kind": "grid", "rows": rows, "cols": cols, "spacing": spacing}, generated_names(min(rows * cols, 50))
+    if kind == "random":
+        n = draw(st.sampled_from([5000, 10**7])) if big else draw(st.integers(1, 10))
+        side = draw(st.integers(100, 1000))
+        return {"kind": "random", "n": n, "width": f"{side}m", "height": f"{side}m"}, generated_names(min(n, 50))
+    if kind == "cells":
+        rows, cols, per_cell = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        topology: Doc = {"kind": "cells", "rows": rows, "cols": cols, "width": "600m", "height": "600m", "per_cell": per_cell}
+        count = rows * cols * per_cell
+        if draw(st.booleans()):
+            topology["gateway"] = {"x": "300m", "y": "300m"}
+            count += 1
+        return topology, generated_names(count)
+    if kind == "explicit":
+        names = draw(st.lists(st.sampled_from(["a", "b", "c", "relay", "sink", "m1", "m2", "n0", "n1"]), min_size=1, max_size=6, unique=True))
+        nodes = [{"name": name, "x": f"{draw(st.integers(-300, 300))}m", "y": f"{draw(st.integers(-300, 300))}m"} for name in names]
+        return {"kind": "explicit", "nodes": nodes}, names
+    if kind == "named":
+        layout = draw(st.sampled_from(sorted(NAMED_LAYOUTS)))
+        return {"kind": layout, "spacing": spacing}, generated_names(NAMED_LAYOUTS[layout])
+    if kind == "wheel":
+        n = 2 * draw(st.integers(1, 5))
+        return {"kind": "wheel", "n": n, "spacing": spacing}, generated_names(n + 1)
+    n = draw(st.integers(3, 10))
+    return {"kind": "ring", "n": n, "spacing": spacing}, generated_names(n)
+
+
+@st.composite
+def propagations(draw: st.DrawFn) -> Doc:
+    kind = draw(st.sampled_from(["range", "free_space", "two_ray_ground", "log_distance"]))
+    if kind == "range":
+        return {"kind": "range", "range": draw(rarely(st.just("250m"), st.sampled_from(["100m", "1km", "1m"]), one_in=5))}
+    if kind == "log_distance":
+        return {"kind": "log_distance", "exponent": draw(st.sampled_from([2, 3, 3.5])), "reference_distance": "1m",
+                "reference_loss": draw(st.sampled_from(["46.6777dB", "40dB"]))}
+    if kind == "free_space":
+        return {"kind": "free_space", "frequency": draw(st.sampled_from(["914MHz", "2.4GHz"]))}
+    return {"kind": "two_ray_ground"}
+
+
+@st.composite
+def fadings(draw: st.DrawFn) -> Doc:
+    kind = draw(st.sampled_from(["none", "rayleigh", "block"]))
+    if kind != "block":
+        return {"kind": kind}
+    if draw(st.booleans()):
+        return {"kind": "block", "coherence": draw(st.sampled_from(["10ms", "1s", "1ns"]))}
+    return {"kind": "block", "doppler": draw(st.sampled_from(["10Hz", "1kHz", "1GHz"]))}
+
+
+RADIO_RATES = ["1Mbps", "2Mbps", "5.5Mbps", "11Mbps"]
+
+# Optional radio settings and the values drawn for them.
+RADIO_OPTIONS: dict[str, list[Any]] = {
+    "tx_power": ["24.499998dBm", "100mW", "0.28183815W", "0dBm"],
+    "rx_threshold": ["-64.374692dBm", "-80dBm"],
+    "cs_threshold": ["-78.071539dBm", "-90dBm"],
+    "capture_threshold": ["10dB", "0dB"],
+    "reception": ["capture", "sinr"],
+    "ack_rate": ["basic", "data"],
+    "noise": ["-93.58dBm", "-100dBm"],
+    "preamble": ["long", "short"],
+    "short_retry_limit": [0, 1, 7],
+    "long_retry_limit": [0, 4],
+    "mac_overhead": [0, 36, 1000],
+    "channel": [0, 1, 6],
+}
+
+
+@st.composite
+def radios(draw: st.DrawFn, placed: list[str]) -> Doc:
+    radio: Doc = {
+        "standard": "802.11b",
+        "data_rate": draw(st.sampled_from(RADIO_RATES)),
+        "basic_rate": draw(st.sampled_from(RADIO_RATES)),
+        "rts_cts": draw(st.booleans()),
+        "propagation": draw(propagations()),
+    }
+    if draw(st.booleans()):
+        radio["fading"] = draw(fadings())
+    for option in draw(st.lists(st.sampled_from(sorted(RADIO_OPTIONS)), max_size=4, unique=True)):
+        radio[option] = draw(st.sampled_from(RADIO_OPTIONS[option]))
+    if draw(st.booleans()):
+        radio["queue"] = {"kind": "droptail", "packets": draw(queue_packets)}
+    if placed and draw(st.integers(1, 5)) == 1:
+        chosen = draw(st.lists(st.sampled_from(placed), min_size=1, max_size=3, unique=True))
+        radio["node_channels"] = {name: draw(st.lists(st.sampled_from([1, 6, 11]), min_size=1, max_size=2, unique=True)) for name in chosen}
+    return radio
+
+
+@st.composite
+def error_processes(draw: st.DrawFn) -> Doc:
+    kind = draw(st.sampled_from(["bernoulli", "gilbert_elliott", "bimodal"]))
+    if kind == "bernoulli":
+        return {"kind": "bernoulli", "per": draw(probabilities)}
+    if kind == "gilbert_elliott":
+        return {"kind": "gilbert_elliott", **{field: draw(probabilities) for field in ("p_good_bad", "p_bad_good", "per_good", "per_bad")}}
+    hold_min = draw(st.sampled_from(["0s", "1ns", "1ms", "100ms"]))
+    hold_max = draw(st.sampled_from(["1ns", "1ms", "100ms", "1s"]))
+    return {"kind": "bimodal", "low": draw(probabilities), "high": draw(probabilities), "hold_min": hold_min, "hold_max": hold_max}
+
+
+@st.composite
+def link_errors(draw: st.DrawFn, placed: list[str]) -> list[Doc]:
+    if len(placed) < 2:
+        return []
+    errors = []
+    for _ in range(draw(st.integers(0, 2))):
+        a, b = draw(st.lists(st.sampled_from(placed), min_size=2, max_size=2, unique=True))
+        errors.append({"from": a, "to": b, "direction": draw(st.sampled_from(["forward", "reverse", "both"])),
+                       "error": draw(error_processes())})
+    return errors
+
+
+@st.composite
+def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
+    kinds = ["static", "aodv", "backpressure"] if wireless_only else ["static"]
+    kind = draw(rarely(st.sampled_from(kinds), st.sampled_from(["aodv", "backpressure"])))  # sometimes a misfit
+    if kind == "static":
+        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx"]))}
+    if kind == "aodv":
+        return {"kind": "aodv", "local_repair": draw(st.booleans())}
+    routing: Doc = {"kind": "backpressure", "differential": draw(st.sampled_from(["tcp_aware", "classical"]))}
+    options = {
+        "estimate_interval": ["1s", "100ms", "1ns"],
+        "report_idle": ["100ms", "1ms"],
+        "report_repeat": ["1s", "10ms"],
+        "next_hops": ["closer", "closer_etx", "any"],
+        "loss_estimate": ["per_attempt", "per_packet"],
+        "selection": ["flow_first", "per_link"],
+    }
+    for option in draw(st.lists(st.sampled_from(sorted(options)), max_size=3, unique=True)):
+        routing[option] = draw(st.sampled_from(options[option]))
+    if routing["differential"] == "tcp_aware" and draw(st.booleans()):
+        routing["k"] = draw(st.sampled_from([0, 0.5, 10, 1e6]))
+    return routing
+
+
+# --- Traffic ---------------------------------------------------------------------------------
+
+CC_BLOCKS: dict[str, dict[str, list[Any]]] = {
+    "cubic": {"c": [0.4, 1e-6, 100], "beta": [0.7, 0.01, 0.99], "fast_convergence": [True, False], "reno_friendly": [True, False]},
+    "compound": {"alpha": [0.125, 1], "beta": [0.5, 0.9], "k": [0.75, 1], "gamma": [30, 1], "zeta": [1, 0.1]},
+    "vegas": {"alpha": [0, 1, 2], "beta": [3, 4], "gamma": [1, 0]},
+    "fast": {"alpha": [200, 1], "gamma": [0.5, 1]},
+    "quic_tcp": {"kappa": [0.05, 1], "rho": [0, 0.5, 1], "p_s": [200, 1], "update_interval": ["0s", "20ms"]},
+}
+CCS = ["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "quic_tcp"]
+
+TCP_OPTIONS: dict[str, list[Any]] = {
+    "sack": [True, False],
+    "header_bytes": [0, 40, 1000],
+    "delayed_ack": [1, 2, 8],
+    "delayed_ack_timeout": ["200ms", "1ms", "1ns"],
+    "initial_cwnd": [1, 2, 10, 1000],
+    "initial_ssthresh": [1, 2, 64],
+    "dupthresh": [1, 3, 10],
+    "ssthresh_basis": ["flight_size", "cwnd", "pipe"],
+    "min_rto": ["1s", "200ms", "1ms"],
+    "max_rto": ["60s", "2s"],
+    "initial_rto": ["1s", "3s", "1ms"],
+    "clock_granularity": ["1ms", "0s", "10ms"],
+}
+
+
+@st.composite
+def tcp_transports(draw: st.DrawFn) -> Doc:
+    cc = draw(st.sampled_from(CCS))
+    tcp: Doc = {"kind": "tcp", "cc": cc}
+    mss = 1000  # the default
+    if draw(st.booleans()):
+        mss = tcp["mss"] = draw(mss_sizes)
+    if draw(st.booleans()):  # the receiver window must hold a segment
+        tcp["rwnd"] = draw(st.sampled_from([mss, 20 * mss, max(mss, 1 << 20), 2**32]))
+    for option in draw(st.lists(st.sampled_from(sorted(TCP_OPTIONS)), max_size=4, unique=True)):
+        tcp[option] = draw(st.sampled_from(TCP_OPTIONS[option]))
+    if cc in CC_BLOCKS and draw(st.booleans()):
+        params = CC_BLOCKS[cc]
+        block = {name: draw(st.sampled_from(values)) for name, values in params.items() if draw(st.booleans())}
+        if cc == "vegas" and block.get("beta", 3) < block.get("alpha", 1):
+            block.pop("beta")
+        tcp[cc] = block
+    if draw(st.integers(1, 4)) == 1:
+        nc: Doc = {}
+        if draw(st.booleans()):
+            nc["block"] = draw(st.sampled_from(["cwnd", 1, 8, 4096]))
+        if draw(st.booleans()):
+            nc["max_block"] = draw(st.sampled_from([1, 16, 64, 4096]))
+        if draw(st.booleans()):
+            nc["repair_interval"] = draw(st.sampled_from(["100ms", "1ms", "1ns"]))
+        tcp["nc"] = nc
+    return tcp
+
+
+@st.composite
+def apps(draw: st.DrawFn, kind: str) -> Doc:
+    if kind == "bulk":
+        app: Doc = {"kind": "bulk"}
+        if draw(st.booleans()):
+            app["bytes"] = draw(st.sampled_from([1, 1000, 100_000, "1MB"]))
+        return app
+    if kind in ("cbr", "poisson"):
+        return {"kind": kind, "rate": draw(rates), "packet_size": draw(packet_sizes)}
+    app = {"kind": "utility", "packet_size": draw(packet_sizes), "r_max": draw(rates), "m": draw(st.sampled_from([1, 10, 1e6, 1e-6]))}
+    if draw(st.booleans()):
+        app["utility"] = draw(st.sampled_from([{"kind": "log"}, {"kind": "alpha_fair", "alpha": 2}, {"kind": "alpha_fair", "alpha": 0.5}]))
+    if draw(st.booleans()):
+        app["slot"] = draw(st.sampled_from(["10ms", "1ms", "1ns"]))
+    return app
+
+
+@st.composite
+def flows(draw: st.DrawFn, names: list[str], duration_ms: int, tcp_only: bool = False) -> list[Doc]:
+    """Up to three flows between distinct nodes, starting within the run."""
+    if len(names) < 2:
+        return []
+    made = []
+    for i in range(draw(st.integers(1, 3))):
+        src, dst = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
+        app_kind = "bulk" if tcp_only else draw(st.sampled_from(["bulk", "bulk", "cbr", "poisson", "utility"]))
+        flow: Doc = {"id": f"f{i}", "src": src, "dst": dst, "app": draw(apps(app_kind)),
+                     "transport": draw(tcp_transports()) if app_kind == "bulk" else {"kind": "udp"}}
+        start = draw(st.integers(0, duration_ms - 1))
+        flow["start"] = milliseconds(start)
+        if draw(st.integers(1, 4)) == 1:
+            flow["start_jitter"] = milliseconds(draw(st.integers(0, duration_ms - start)))
+        if draw(st.integers(1, 4)) == 1:
+            flow["stop"] = milliseconds(draw(st.integers(start + 1, duration_ms + 1000)))
+        made.append(flow)
+    return made
+
+
+@st.composite
+def metrics(draw: st.DrawFn) -> Doc:
+    return {"bin": draw(bins), "trace_rtt": draw(st.booleans()), "trace_cwnd": draw(st.booleans()),
+            "trace_interval": draw(rarely(st.sampled_from(["100ms", "10ms"]), st.sampled_from(["1ns", "1us"])))}
+
+
+# --- Whole scenarios -------------------------------------------------------------------------
+
+
+@st.composite
+def downlink_scenario(draw: st.DrawFn, doc: Doc, duration_ms: int) -> Doc:
+    """A base station serving users over the slotted downlink, fed by wired servers."""
+    users = [f"U{i}" for i in range(draw(st.integers(1, 4)))]
+    servers = [f"S{i}" for i in range(draw(st.integers(1, 2)))]
+    doc["nodes"] = [*servers, "BS", *users]
+    doc["links"] = [{"from": server, "to": "BS", "rate": draw(rates), "delay": draw(delays)} for server in servers]
+    downlink: Doc = {"base_station": "BS", "users": [{"node": user, "mean_snr": draw(snrs)} for user in users]}
+    options: dict[str, list[Any]] = {
+        "slot": ["10ms", "1ms", "5ms"],
+        "bandwidth": ["10MHz", "1Hz"],
+        "rate_scale": [1.0, 0.198],
+        "amc": [{"kind": "ieee802_16e"}, {"kind": "liu2004", "count": 5, "target_per": 0.01},
+                {"kind": "custom", "modes": [{"min_snr": "0dB", "efficiency": 1}, {"min_snr": "10dB", "efficiency": 2}]}],
+        "fading": [{"kind": "none"}, {"kind": "rayleigh"}, {"kind": "gauss_markov", "doppler": "128Hz"},
+                   {"kind": "clarke", "doppler": "10Hz", "sinusoids": 16}],
+        "scheduler": [{"kind": kind} for kind in ("round_robin", "max_snr", "max_weight", "delay_max_weight", "mlwdf")],
+        "queue_packets": [1, 2000],
+        "service": ["fragment", "whole_packets"],
+        "average_window": [1, 256],
+        "uplink_rate": ["1Gbps", "1kbps"],
+        "uplink_delay": ["0s", "10ms"],
+        "erasure": [{"kind": "bimodal", "low": 0.5, "high": 1, "low_probability": 0.1, "hold_min": "100ms", "hold_max": "200ms"}],
+    }
+    for option in draw(st.lists(st.sampled_from(sorted(options)), max_size=4, unique=True)):
+        downlink[option] = copy.deepcopy(draw(st.sampled_from(options[option])))
+    doc["downlink"] = downlink
+    pairs = [(draw(st.sampled_from(servers)), user) for user in users]
+    made = []
+    for i, (server, user) in enumerate(pairs[: draw(st.integers(1, len(pairs)))]):
+        app_kind = draw(st.sampled_from(["bulk", "cbr"]))
+        made.append({"id": f"d{i}", "src": server, "dst": user, "start": milliseconds(draw(st.integers(0, duration_ms - 1))),
+                     "app": draw(apps(app_kind)), "transport": draw(tcp_transports()) if app_kind == "bulk" else {"kind": "udp"}})
+    doc["flows"] = made
+    return doc
+
+
+@st.composite
+def composed_scenarios(draw: st.DrawFn) -> Doc:
+    """A scenario built from the schema's pieces: wired, wireless, both, or a downlink cell."""
+    shape = draw(st.sampled_from(["wired", "wireless", "wireless", "mixed", "downlink"]))
+    duration_ms = draw(durations_ms)
+    doc: Doc = {"name": f"fuzz-{shape}", "duration": milliseconds(duration_ms), "seed": draw(seeds())}
+    if draw(st.integers(1, 30)) == 1:
+        doc["duration"] = draw(st.sampled_from(LONG_DURATIONS))
+    if shape == "downlink":
+        draw(downlink_scenario(doc, duration_ms))
+    else:
+        names: list[str] = []
+        if shape in ("wired", "mixed"):
+            wired, links = draw(wired_network(minimum=2 if shape == "wired" else 1))
+            doc["nodes"], doc["links"] = wired, links
+            names += wired
+        if shape in ("wireless", "mixed"):
+            topology, placed = draw(topologies())
+            doc["topology"], doc["radio"] = topology, draw(radios(placed))
+            if shape == "mixed" and placed:  # a wired server behind a placed gateway
+                doc["links"].append(draw(links_between(doc["nodes"][0], placed[0])))
+            if errors := draw(link_errors(placed)):
+                doc["link_errors"] = errors
+            if placed and draw(st.integers(1, 6)) == 1:
+                doc["failures"] = [{"node": draw(st.sampled_from(placed)), "at": milliseconds(draw(st.integers(0, duration_ms)))}]
+            names += placed
+        doc["routing"] = draw(routings(wireless_only=shape == "wireless"))
+        doc["flows"] = draw(flows(names, duration_ms, tcp_only=doc["routing"]["kind"] == "backpressure" and draw(st.booleans())))
+    if draw(st.integers(1, 3)) == 1:
+        doc["metrics"] = draw(metrics())
+    if draw(st.integers(1, 10)) == 1:
+        doc["limits"] = {"memory": draw(memory_limits)}
+    return doc
+
+
+def shortened(doc: Doc, duration_ms: int) -> Doc:
+    """A copy of a shipped scenario that runs `duration_ms` instead of minutes: flows start at
+    the same fraction of the run, and stops and failures move with them."""
+    from airtcp.units import parse_duration
+
+    short = copy.deepcopy(doc)
+    old_ns = parse_duration(short["duration"])
+    new_ns = duration_ms * 1_000_000
+    short["duration"] = milliseconds(duration_ms)
+
+    def scaled(text: Any) -> str:
+        return f"{parse_duration(text) * new_ns // old_ns}ns"
+
+    for flow in short.get("flows") or []:
+        for field in ("start", "start_jitter", "stop"):
+            if field in flow:
+                flow[field] = scaled(flow[field])
+        if "stop" in flow and flow["stop"] == flow.get("start", "0ns"):
+            del flow["stop"]
+    for failure in short.get("failures") or []:
+        failure["at"] = scaled(failure["at"])
+    return short
+
+
+@st.composite
+def shipped_shortened(draw: st.DrawFn) -> Doc:
+    """A shipped scenario, shortened to a quick run (or, rarely, left at its full length)."""
+    _, doc = draw(st.sampled_from(SHIPPED))
+    if draw(st.integers(1, 40)) == 1:
+        return copy.deepcopy(doc)
+    return shortened(doc, draw(st.integers(50, SHORT_MS)))
+
+
+def scenario_documents() -> st.SearchStrategy[Doc]:
+    """Every kind of valid-looking scenario the fuzzer starts from."""
+    return st.one_of(shipped_shortened(), composed_scenarios())
