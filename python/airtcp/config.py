@@ -1307,6 +1307,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         # `--set duration=...` shorten a run without editing every flow.
         if flow.stop is not None and flow.stop <= flow.start:
             yield f"{where}.stop", f"must be after start ({units.format_duration(flow.start)})"
+        elif flow.stop is not None and flow.stop < flow.start + flow.start_jitter:
+            # The flow starts up to start_jitter late, drawn per seed: a stop before that would
+            # make the scenario fail for some seeds only.
+            latest = units.format_duration(flow.start + flow.start_jitter)
+            yield f"{where}.stop", f"must not be before start + start_jitter ({latest}), the latest the flow may start"
 
         if isinstance(flow.transport, TcpConfig):
             tcp = flow.transport
