@@ -1,8 +1,9 @@
 """Reading a scenario's raw data from a file, a YAML string or a mapping.
 
 Whatever the input, the answer is data or a `ScenarioError`: a file is read only if it is a
-regular file of at most `MAX_SOURCE_BYTES`, and data nested more than `MAX_NESTING` levels is
-refused before anything recursive (the YAML composer, copying, validation) walks it.
+regular file of at most `MAX_SOURCE_BYTES`, and data nested more than `MAX_NESTING` levels, or
+holding more than `MAX_VALUES` values once YAML aliases are expanded, is refused before anything
+recursive (the YAML composer, copying, validation) walks it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import yaml
 
 from airtcp.errors import ScenarioError
 
-__all__ = ["MAX_NESTING", "MAX_SOURCE_BYTES", "check_nesting", "read_source", "parse_yaml"]
+__all__ = ["MAX_NESTING", "MAX_SOURCE_BYTES", "MAX_VALUES", "check_expanded_size", "check_nesting", "read_source", "parse_yaml"]
 
 _SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -29,6 +30,10 @@ MAX_SOURCE_BYTES = 16 * 2**20
 # Python's recursion limit.
 MAX_NESTING = 64
 _TOO_DEEP = f"nested too deeply (more than {MAX_NESTING} levels)"
+# Values a scenario may hold with its YAML aliases expanded: as many as 16 MiB of text can write
+# without aliases (two characters each, `1,`). Validation walks data that way, so an alias bomb
+# (ten aliases of ten aliases of ... a billion values) would otherwise take hours and all memory.
+MAX_VALUES = MAX_SOURCE_BYTES // 2
 
 
 def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
@@ -40,6 +45,7 @@ def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
     """
     if isinstance(source, Mapping):
         check_nesting(source, "<scenario>")
+        check_expanded_size(source, "<scenario>")
         return _require_mapping(copy.deepcopy(dict(source)), "<scenario>")
     if isinstance(source, Path) or _looks_like_path(source):
         path = Path(source)
@@ -153,6 +159,26 @@ class _StrictLoader(yaml.SafeLoader):
                 seen.add(key_node.value)
         return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
 
+    def construct_long_int(self, node: yaml.ScalarNode) -> Any:
+        # Python turns at most 4300 decimal digits into an integer (sys.get_int_max_str_digits)
+        # and raises a ValueError beyond, which is none of YAML's errors.
+        try:
+            return self.construct_yaml_int(node)
+        except ValueError:
+            raise _NumberTooLong(node) from None
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_long_int)
+
+
+class _NumberTooLong(Exception):
+    """Raised by the loader at an integer too long for Python to read."""
+
+    def __init__(self, node: yaml.ScalarNode) -> None:
+        super().__init__(node.start_mark)
+        self.mark = node.start_mark
+        self.digits = sum(c.isalnum() for c in node.value)
+
 
 class _TooDeep(Exception):
     """Raised by the loader at the first node nested more than MAX_NESTING levels."""
@@ -170,6 +196,8 @@ def parse_yaml(text: str, origin: str) -> Any:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except _TooDeep as error:
         raise ScenarioError(origin, f"{_TOO_DEEP}{_where(error.mark)}") from None
+    except _NumberTooLong as error:
+        raise ScenarioError(origin, f"a whole number of {error.digits} digits{_where(error.mark)}, beyond the range of any field") from None
     except yaml.MarkedYAMLError as error:
         raise ScenarioError(origin, f"not valid YAML{_where(error.problem_mark)}: {error.problem}") from None
     except yaml.reader.ReaderError as error:
@@ -181,6 +209,7 @@ def parse_yaml(text: str, origin: str) -> Any:
         raise ScenarioError(origin, f"not valid YAML: {error}") from None
     # Aliases nest without nesting the text (`b: &b [*a]`), and may even contain themselves.
     check_nesting(data, origin)
+    check_expanded_size(data, origin)
     return data
 
 
@@ -212,6 +241,29 @@ def check_nesting(data: Any, origin: str) -> None:
             raise ScenarioError(origin, _TOO_DEEP)
         deepest[id(value)] = depth
         pending.extend((child, depth + 1) for child in children)
+
+
+def check_expanded_size(data: Any, origin: str) -> None:
+    """Raises `ScenarioError(origin, ...)` if `data` holds more than MAX_VALUES values when every
+    container shared through a YAML alias is counted each time it is reached. `data` must have
+    passed `check_nesting` (data containing itself never ends)."""
+    count = 1
+    pending = [data]
+    while pending:
+        children = _children(pending.pop())
+        if children is None:
+            continue
+        count += len(children)
+        if count > MAX_VALUES:
+            raise ScenarioError(
+                origin,
+                f"holds more than {MAX_VALUES:,} values once its YAML aliases are expanded, more than "
+                f"{MAX_SOURCE_BYTES // 2**20} MiB of text could write",
+            )
+        pending.extend(child for child in children if isinstance(child, _CONTAINERS))
+
+
+_CONTAINERS = (Mapping, list, tuple, set, frozenset)
 
 
 def _children(value: Any) -> Any:

@@ -136,7 +136,7 @@ def _reword(detail: Any, parts: list[str | int], model: type[BaseModel] | None) 
     if kind == "union_tag_invalid":
         return (
             format_path([*parts, "kind"]),
-            f"unknown kind {ctx.get('tag')!r} (expected one of: {ctx.get('expected_tags')})",
+            f"unknown kind {brief_repr(ctx.get('tag'))} (expected one of: {ctx.get('expected_tags')})",
         )
     if kind == "literal_error":
         return path, f"must be {ctx.get('expected')}, got {_describe(value)}"
