@@ -43,6 +43,7 @@ from airtcp.config import U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.overrides import parse_override
 from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
+from airtcp.units import brief_repr
 from airtcp.validation_messages import translate_validation_error
 
 __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
@@ -52,6 +53,9 @@ __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
 MAX_RUNS = 1_000_000
 # Values visited in a spec at most: YAML aliases can repeat a list exponentially often.
 MAX_SPEC_VALUES = 4 * MAX_RUNS
+# Integers beyond a float's range are beyond every field's (counts and sizes stop at 2^64); the
+# longest ones cannot even be written as JSON, the form of the run records.
+_LONGEST_FIELD_BITS = 1024
 
 
 class SweepSpec(BaseModel):
@@ -242,6 +246,8 @@ class _ValueCheck:
 
 def _unusable_scalar(value: Any) -> str | None:
     """Why `value` cannot be a scenario value, or None if it can."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _LONGEST_FIELD_BITS:
+        return f"{brief_repr(value)} is beyond the range of every field"
     if value is None or isinstance(value, (bool, int, str)):
         return None
     if isinstance(value, float):
@@ -253,25 +259,37 @@ def _unusable_scalar(value: Any) -> str | None:
     return f"a {type(value).__name__} is not a value a field takes"
 
 
-def _same_run_value(value: Any) -> str:
-    """Equal for two values that make the same run: 1 and 1.0 alike, mappings in any key order."""
+def _same_run_value(value: Any) -> Any:
+    """Equal for two values that make the same run: 1 and 1.0 alike (Python compares and hashes
+    numbers by their exact value, so 2^53 and 2^53 + 1 stay apart), booleans apart from numbers,
+    mappings in any key order."""
+    if isinstance(value, dict):
+        return ("mapping", frozenset((key, _same_run_value(item)) for key, item in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_same_run_value(item) for item in value))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = float(value)
-    return json.dumps(value, sort_keys=True)
+        return ("number", value)
+    return (type(value).__name__, value)
+
+
+def _shown(value: Any) -> str:
+    """A value in a message, as JSON (the form of the records) unless that is long."""
+    text = json.dumps(value)
+    return text if len(text) <= 80 else brief_repr(value)
 
 
 def _repeated_points(spec: SweepSpec) -> list[tuple[str, str]]:
     """A repeated grid value or zip row would run the same point twice and count it twice."""
     problems = []
     for param, values in spec.grid.items():
-        first: dict[str, int] = {}
+        first: dict[Any, int] = {}
         for i, value in enumerate(values):
             j = first.setdefault(_same_run_value(value), i)
             if j != i:
-                problems.append((f"sweep.grid.{param}[{i}]", f"duplicate value {json.dumps(value)} (already at [{j}])"))
-    first_row: dict[str, int] = {}
+                problems.append((f"sweep.grid.{param}[{i}]", f"duplicate value {_shown(value)} (already at [{j}])"))
+    first_row: dict[Any, int] = {}
     for i, row in enumerate(zip(*spec.zip.values())):
-        j = first_row.setdefault(json.dumps([_same_run_value(v) for v in row]), i)
+        j = first_row.setdefault(tuple(_same_run_value(v) for v in row), i)
         if j != i:
             problems.append(("sweep.zip", f"row {i} repeats row {j}"))
     return problems

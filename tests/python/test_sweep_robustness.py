@@ -21,7 +21,8 @@ import pytest
 import airtcp.sweep
 from airtcp.sweep import _execute as real_execute
 from airtcp.sweep import _pool_size, run_sweep
-from airtcp.sweep_spec import MAX_RUNS
+from airtcp.errors import ScenarioError
+from airtcp.sweep_spec import MAX_RUNS, load_sweep_spec
 from support import EXAMPLES, run_cli
 
 P2P = str(EXAMPLES / "p2p_lossy.yaml")
@@ -238,6 +239,8 @@ REFUSED_SPECS = [
     ("seeds: 1000000000", f"sweep: expands to 1,000,000,000 runs (grid x zip rows x seeds); a sweep has at most {MAX_RUNS:,}"),
     ("grid: {duration: [1s, 2s]}\nseeds: 600000", "sweep: expands to 1,200,000 runs"),
     (f"seeds: [1, {2**64}]", "sweep.seeds: seeds must be between 0 and 2^64-1"),
+    # Beyond a float's range, beyond every field's: the duplicate check turned it into a float.
+    (f"zip: {{duration: [{10**400}]}}", "sweep.zip.duration[0]: a whole number of 401 digits or so is beyond the range of every field"),
 ]
 
 
@@ -258,8 +261,9 @@ def test_bad_spec_values_exit_2_and_write_nothing(tmp_path: Path, text: str, exp
         (NESTED.encode(), "nested too deeply"),
         (b"x" * (16 * 2**20 + 1), "larger than 16 MiB"),
         (None, "is a directory, not a sweep file"),
+        (f"base: {P2P}\ngrid: {{seed: [1{'0' * 5000}]}}\n".encode(), "a whole number of 5001 digits at line 2, column 15"),
     ],
-    ids=["binary", "nested", "huge", "directory"],
+    ids=["binary", "nested", "huge", "directory", "long integer"],
 )
 def test_unusable_spec_files_exit_2(tmp_path: Path, content: bytes | None, expected: str) -> None:
     path = tmp_path / "sweep.yaml"
@@ -292,6 +296,14 @@ def test_a_base_file_that_is_no_scenario_is_refused_before_any_run(tmp_path: Pat
     assert result.returncode == 2, result.stderr
     assert f"error: {base}: {expected}" in result.stderr, result.stderr
     assert not out.exists()
+
+
+def test_large_distinct_values_are_not_duplicates() -> None:
+    # As floats, 2^53 and 2^53 + 1 are equal; as seeds they are two runs.
+    spec, _ = load_sweep_spec({"base": P2P, "grid": {"seed": [2**53, 2**53 + 1], "links[0].loss.per": [True, 1]}})
+    assert spec.grid["seed"] == [2**53, 2**53 + 1]
+    with pytest.raises(ScenarioError, match=r"sweep.grid.seed\[1\]: duplicate value 1.0 \(already at \[0\]\)"):
+        load_sweep_spec({"base": P2P, "grid": {"seed": [1, 1.0]}})
 
 
 def test_dev_zero_as_the_spec_is_refused(tmp_path: Path) -> None:
