@@ -298,7 +298,63 @@ def _list_abuse(draw: st.DrawFn, doc: Any, path: Path) -> Any:
     return doc
 
 
-MUTATIONS: list[Mutation] = [
+# Extremes that stay well-formed, by quantity: these pass validation and reach the core.
+EXTREMES_OF: dict[str, list[Any]] = {
+    "duration": ["0s", "1ns", "1us", "999999s", "18446744073709551615ns"],
+    "rate": ["1bps", "1kbps", "1000Gbps", "18446744073709551615bps"],
+    "size": ["0B", "1B", "4GiB", "18446744073709551615B"],
+    "distance": ["0m", "1e-9m", "1e9m", "1e300m", "-1e300m"],
+    "frequency": ["1Hz", "1e-9Hz", "1e300Hz"],
+    "power": ["-1000dBm", "1000dBm", "1e-300mW"],
+    "ratio": ["-1000dB", "0dB", "1000dB"],
+}
+EXTREME_COUNTS = [0, 1, 2, 2**16, 2**31 - 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+EXTREME_REALS = [0.0, 1.0, 1e-300, 5e-324, 1e300, 0.999999999]
+
+
+def quantity_of(value: str) -> str | None:
+    """Which quantity a text value is written as (`20ms` a duration), None if none."""
+    from airtcp import units
+
+    parsers = [("duration", units.parse_duration), ("rate", units.parse_rate), ("distance", units.parse_distance),
+               ("frequency", units.parse_frequency), ("power", units.parse_power), ("ratio", units.parse_ratio),
+               ("size", units.parse_size)]
+    for name, parse in parsers:
+        try:
+            parse(value)
+        except Exception:  # noqa: BLE001 - not this quantity
+            continue
+        return name
+    return None
+
+
+def _extreme_of_its_kind(draw: st.DrawFn, doc: Any, path: Path) -> Any:
+    """The value at `path` replaced by an extreme of the same quantity (a duration by 1 ns or
+    584 years, a count by 2^32), so that validation lets it through to the core."""
+    value = value_at(doc, path)
+    if isinstance(value, bool):
+        return replace_at(doc, path, not value)
+    if isinstance(value, int):
+        return replace_at(doc, path, draw(st.sampled_from(EXTREME_COUNTS)))
+    if isinstance(value, float):
+        return replace_at(doc, path, draw(st.sampled_from(EXTREME_REALS)))
+    quantity = quantity_of(value) if isinstance(value, str) else None
+    if quantity is None:
+        return doc
+    return replace_at(doc, path, draw(st.sampled_from(EXTREMES_OF[quantity])))
+
+
+@st.composite
+def stretched(draw: st.DrawFn, doc: Any, most: int = 3) -> Any:
+    """`doc` (left untouched) with one to `most` of its numbers and quantities at an extreme."""
+    doc = copy.deepcopy(doc)
+    leaves = [path for path in places(doc) if path and not isinstance(value_at(doc, path), (dict, list))]
+    for path in draw(st.lists(st.sampled_from(leaves), min_size=1, max_size=most)) if leaves else []:
+        doc = _extreme_of_its_kind(draw, doc, path)
+    return doc
+
+
+MUTATIONS: list[Mutation] = [_extreme_of_its_kind, 
     _delete, _delete, _wrong_type, _wrong_type, _extreme_number, _extreme_number, _garbled_quantity,
     _garbled_quantity, _odd_text, _unknown_key, _too_deep, _self_containing, _raw_yaml, _raw_yaml, _shared,
     _copied, _list_abuse,

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from airtcp.errors import format_path
-from fuzzing.abuse import GARBLED_QUANTITIES, mutated, odd_values, places, yaml_texts
+from fuzzing.abuse import GARBLED_QUANTITIES, mutated, odd_values, places, stretched, yaml_texts
 from fuzzing.api_check import ApiCase
 from fuzzing.documents import scenario_documents
 
@@ -27,10 +27,14 @@ ODD_OVERRIDES: list[Any] = [
 
 @st.composite
 def damaged_documents(draw: st.DrawFn) -> Any:
-    """A scenario document, damaged two times out of three."""
+    """A scenario document: as it is, with extreme but well-formed values (for the core), or
+    damaged (for validation), a third of the time each."""
     doc = draw(scenario_documents())
-    if draw(st.integers(1, 3)) > 1:
-        doc = draw(mutated(doc))
+    how = draw(st.sampled_from(["as it is", "stretched", "damaged"]))
+    if how == "stretched":
+        return draw(stretched(doc))
+    if how == "damaged":
+        return draw(mutated(doc))
     return doc
 
 
