@@ -436,6 +436,14 @@ impl NcSource {
     /// repair requests recover the missing degree of freedom (they are not reduced by it).
     pub fn on_edge_drop(&mut self, coded: &NcCoded) {
         self.stats.edge_drops += 1;
+        if coded.packet_id > coded.block_size as u32 {
+            // A repair packet: the layer's own answer to a repair request, not TCP's data. The
+            // receiver asks again; withholding a segment of TCP's for it would hold TCP to
+            // ransom for a packet it never sent: a window far above the source queue then lost
+            // repair bursts at the edge, each withholding another segment, and the flow stalled
+            // for good once the withheld segments outnumbered the repairs let through.
+            return;
+        }
         if self.withheld.len() + self.withhold_next.len() >= MAX_WITHHELD {
             return;
         }
