@@ -22,6 +22,7 @@ from airtcp.cli import app
 from airtcp.config import load_scenario, to_core_dict
 from airtcp.results import Results
 from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, MAX_VALUES
+from fuzzing.api_check import ApiCase, check_api
 from support import EXAMPLES, P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
 
 CHAIN3 = EXAMPLES / "chain3.yaml"
@@ -433,3 +434,19 @@ def test_negative_zero_is_zero() -> None:
     scenario = load_scenario(minimal_scenario(flows=[{**minimal_scenario()["flows"][0], "start": "-0s"}]))
     assert scenario.flows[0].start == 0
     assert refused(minimal_scenario(duration="-0s")).message.startswith("must be greater than 0")
+
+
+# --- 9. Found by the fuzzer in the core (tests/python/test_fuzz.py) ------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core: a Poisson source whose mean gap is far below 1 ns draws gaps that round to 0 ns, "
+    "so simulated time stands still at 0 s while packets are created and dropped forever",
+)
+def test_a_poisson_source_faster_than_the_clock_does_not_stop_time() -> None:
+    flow = {**minimal_scenario()["flows"][0], "app": {"kind": "poisson", "rate": "1000Gbps", "packet_size": 1},
+            "transport": {"kind": "udp"}}
+    outcome = check_api(ApiCase(minimal_scenario(duration="1s", flows=[flow])), 3.0)
+    assert outcome.kind in ("ok", "slow", "refused"), outcome
+
