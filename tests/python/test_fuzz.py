@@ -84,13 +84,20 @@ def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[IsolatedCheck
     checker.close()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def report(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After the tests: the counts on the terminal (long run) and in the report file."""
+@pytest.fixture(autouse=True)
+def report_so_far() -> Iterator[None]:
+    """The report file, rewritten after each test: a long run stopped early keeps what it found."""
     yield
     target = os.environ.get(REPORT_VARIABLE)
     if target:
         TALLY.write(Path(target))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After the tests, in a long run: the counts on the terminal."""
+    yield
+    target = os.environ.get(REPORT_VARIABLE)
     if LONG_RUN is not None:
         capture = request.config.pluginmanager.getplugin("capturemanager")
         with capture.global_and_fixture_disabled():

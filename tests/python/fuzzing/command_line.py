@@ -64,7 +64,8 @@ def _common_failure(finished: Finished, what: str) -> Outcome | None:
 
 
 def _refusal(finished: Finished, what: str, out: Path | None, file: Path) -> Outcome:
-    """Exit 2: every stderr line in the error form, nothing written."""
+    """Exit 2: every stderr line in the error form, nothing written. A refusal naming one of the
+    case's files (the scenario, a spec or the base beside it) is counted under `<file>`."""
     lines = finished.stderr.splitlines()
     bad = [line for line in lines if not ERROR_LINE.match(line)]
     if not lines or bad:
@@ -72,7 +73,7 @@ def _refusal(finished: Finished, what: str, out: Path | None, file: Path) -> Out
     if out is not None and out.exists():
         return Outcome("output_left", f"{what} refused the input but left {out}: {lines[0]}")
     path = ERROR_LINE.match(lines[0])[1]  # type: ignore[index]
-    return Outcome("refused", finished.stderr.strip()[:2000], path="<file>" if path == str(file) else path)
+    return Outcome("refused", finished.stderr.strip()[:2000], path="<file>" if path.startswith(str(file.parent)) else path)
 
 
 def _failed(finished: Finished, what: str) -> Outcome:
