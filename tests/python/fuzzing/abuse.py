@@ -59,7 +59,7 @@ class RawYaml:
     def build(self) -> Any:
         try:
             return yaml.safe_load(self.text.replace("ANCHOR", "a"))
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError):  # ValueError: an integer longer than Python reads
             return self.text
 
 

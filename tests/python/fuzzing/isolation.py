@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -101,7 +102,10 @@ def _serve(connection: Connection, log: str) -> None:
             check, args = connection.recv()
         except (EOFError, OSError):
             return
-        outcome = check(*args)
+        try:
+            outcome = check(*args)
+        except BaseException:  # noqa: BLE001 - a bug of the fuzzer itself: say so, and go on
+            outcome = Outcome("traceback", f"in the fuzzer's own check: {traceback.format_exc()[-3000:]}")
         connection.send(outcome)
         if outcome.process_spoiled:
             os._exit(3)  # a simulation thread that would not stop keeps a core busy: go

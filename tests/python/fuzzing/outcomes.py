@@ -103,7 +103,12 @@ class Tally:
                                       "input": reproducer[:LONGEST_REPRODUCER]})
 
     def failures(self, entry: str) -> list[dict[str, Any]]:
+        """The failures kept with their input (at most `EXAMPLES_PER_CLASS` of each class)."""
         return [e for e in self.examples if e["entry"] == entry and e["class"] in FAILURES]
+
+    def failure_count(self, entry: str) -> int:
+        counts = self.counts.get(entry, Counter())
+        return sum(counts[kind] for kind in FAILURES)
 
     def report(self) -> dict[str, Any]:
         total: Counter[str] = Counter()
