@@ -14,7 +14,8 @@
 //!   so an allocation the budget misses aborts this test instead of passing unnoticed.
 //!
 //! The short form runs in every `cargo test` (a fixed seed, [`SHORT_CASES`] cases); the long form
-//! is `AIRTCP_FUZZ_CASES=N` (and `AIRTCP_FUZZ_REPORT=path` for the counts as JSON), `make fuzz`.
+//! is `AIRTCP_FUZZ_CASES=N` (and `AIRTCP_FUZZ_REPORT=path` for the counts as JSON), `make fuzz`;
+//! `AIRTCP_FUZZ_TRACE=path` keeps the case being run in that file, for a crash of the process.
 //! A failing case is printed whole, shrunk by proptest; every one found becomes a regression test
 //! in `tests/hostile_scenarios.rs`.
 
@@ -653,10 +654,15 @@ fn the_core_answers_every_scenario() {
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(config, rng);
     let counts: Mutex<BTreeMap<String, u64>> = Mutex::default();
+    let trace = std::env::var("AIRTCP_FUZZ_TRACE").ok();
     let started = Instant::now();
     let result = runner.run(&case(), |case| {
         let v = scenario(&case, &seeds, &fragments);
         let json = serde_json::to_string(&v).expect("serialises");
+        if let Some(path) = &trace {
+            // The case about to run, for a crash that takes the whole process (an abort).
+            std::fs::write(path, &json).expect("trace written");
+        }
         let outcome = run_case(&json).map_err(|why| {
             *counts.lock().unwrap().entry("FAILED".into()).or_default() += 1;
             TestCaseError::fail(format!("{why}\nscenario: {json}"))

@@ -117,9 +117,10 @@ fn node_bytes() -> u64 {
 }
 
 /// Bytes per directed radio neighbour pair: the neighbour entry, its statistics, the routing
-/// edge and its index.
+/// edge, its index and weight, and its share of a shortest-path search's heap (an edge may push
+/// one entry).
 pub fn neighbour_pair_bytes() -> u64 {
-    (size_of::<Neighbor>() + size_of::<NeighborStats>() + size_of::<Edge>() + 4) as u64
+    (size_of::<Neighbor>() + size_of::<NeighborStats>() + size_of::<Edge>() + 4 + 8 + 32) as u64
 }
 
 /// Charges what `cfg` fixes before its first event, except the radio neighbour lists (charged

@@ -65,6 +65,10 @@ pub struct PoissonSource {
     payload: u32,
     mean_gap_ns: f64,
     next: Time,
+    /// The fraction of a nanosecond the exact arrival time lies beyond `next`, carried to the
+    /// next gap: gaps far below 1 ns (a rate of 10^12 datagrams per second) then still add up
+    /// and move time on, where rounding each to 0 ns froze the clock.
+    carry: f64,
     sent: u64,
     rng: Rng,
 }
@@ -72,25 +76,34 @@ pub struct PoissonSource {
 impl PoissonSource {
     /// A source of `payload`-byte datagrams at a mean of `rate_bps` payload bits per second,
     /// the first one an exponential gap after `start`.
-    pub fn new(payload: u32, rate_bps: u64, start: Time, mut rng: Rng) -> Self {
+    pub fn new(payload: u32, rate_bps: u64, start: Time, rng: Rng) -> Self {
         let mean_gap_ns = payload as f64 * 8.0 * 1e9 / rate_bps as f64;
-        let next = start.saturating_add(rng.exponential(mean_gap_ns).round() as Time);
-        PoissonSource {
+        let mut s = PoissonSource {
             payload,
             mean_gap_ns,
-            next,
+            next: start,
+            carry: 0.0,
             sent: 0,
             rng,
-        }
+        };
+        s.advance();
+        s
+    }
+
+    /// Moves `next` on by an exponential gap (whole nanoseconds, the fraction carried over).
+    fn advance(&mut self) {
+        let exact = self.carry + self.rng.exponential(self.mean_gap_ns);
+        let whole = exact.floor();
+        self.carry = exact - whole;
+        // `as` saturates a huge gap at Time::MAX; the sum saturates too, never wraps.
+        self.next = self.next.saturating_add(whole as Time);
     }
 
     /// Takes the next datagram and draws the gap to the one after.
     pub fn emit(&mut self) -> (u64, u32) {
         let seq = self.sent;
         self.sent += 1;
-        // `as` saturates a huge gap at Time::MAX; the sum saturates too, never wraps.
-        let gap = self.rng.exponential(self.mean_gap_ns).round() as Time;
-        self.next = self.next.saturating_add(gap);
+        self.advance();
         (seq, self.payload)
     }
 }
@@ -272,6 +285,17 @@ mod tests {
             assert!(s.rate() > 0.0 && s.rate() < 1e-6, "rate {}", s.rate());
             assert_eq!(s.next_time(), now + 10_000_000);
         }
+    }
+
+    #[test]
+    fn gaps_below_a_nanosecond_add_up() {
+        // 1-byte datagrams at 10^12 bit/s: a mean gap of 0.008 ns. Each gap used to round to
+        // 0 ns and time stood still; now 125 datagrams share a nanosecond on average.
+        let mut s = PoissonSource::new(1, 1_000_000_000_000, 0, Rng::stream(1, "fast"));
+        for _ in 0..125_000 {
+            s.emit();
+        }
+        assert!((s.next as f64 - 1000.0).abs() < 60.0, "{}", s.next);
     }
 
     #[test]
