@@ -21,7 +21,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -546,19 +545,38 @@ enum Outcome {
     Slow,
 }
 
-/// Runs `json` under the watchdog; `Err` for a broken invariant.
-fn run_case(json: &str) -> Result<Outcome, String> {
+type Answer = std::thread::Result<Result<Option<String>, airtcp::ConfigError>>;
+type Job = (String, Arc<RunControl>, mpsc::Sender<Answer>);
+
+/// The one thread every case runs on. One thread rather than one per case: memory a case frees
+/// is then reused by the next, where threads of their own spread it over the allocator's
+/// per-thread arenas and the process grew to many times the budget of any one case.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Worker {
+    fn start() -> Self {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        std::thread::spawn(move || {
+            for (input, control, reply) in inbox {
+                let result =
+                    std::panic::catch_unwind(|| airtcp::simulate_json_controlled(&input, &control));
+                let _ = reply.send(result);
+            }
+        });
+        Worker { jobs }
+    }
+}
+
+/// Runs `json` on `worker` under the watchdog; `Err` for a broken invariant.
+fn run_case(worker: &Worker, json: &str) -> Result<Outcome, String> {
     let control = Arc::new(RunControl::default());
     let (tx, rx) = mpsc::channel();
-    let input = json.to_owned();
-    let c = Arc::clone(&control);
-    let done = Arc::new(AtomicBool::new(false));
-    let d = Arc::clone(&done);
-    std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(|| airtcp::simulate_json_controlled(&input, &c));
-        d.store(true, Ordering::Relaxed);
-        let _ = tx.send(result);
-    });
+    worker
+        .jobs
+        .send((json.to_owned(), Arc::clone(&control), tx))
+        .map_err(|_| "the worker is gone (a case before hung or panicked)".to_string())?;
     let started = Instant::now();
     let (mut last_time, mut last_change) = (0, Instant::now());
     let result = loop {
@@ -655,6 +673,7 @@ fn the_core_answers_every_scenario() {
     let mut runner = TestRunner::new_with_rng(config, rng);
     let counts: Mutex<BTreeMap<String, u64>> = Mutex::default();
     let trace = std::env::var("AIRTCP_FUZZ_TRACE").ok();
+    let worker = Worker::start();
     let started = Instant::now();
     let result = runner.run(&case(), |case| {
         let v = scenario(&case, &seeds, &fragments);
@@ -663,8 +682,11 @@ fn the_core_answers_every_scenario() {
             // The case about to run, for a crash that takes the whole process (an abort).
             std::fs::write(path, &json).expect("trace written");
         }
-        let outcome = run_case(&json).map_err(|why| {
+        let outcome = run_case(&worker, &json).map_err(|why| {
             *counts.lock().unwrap().entry("FAILED".into()).or_default() += 1;
+            // Printed at once: after a hang the worker stays stuck, so the cases proptest
+            // shrinks to afterwards fail for that reason and the minimal one may mislead.
+            eprintln!("fuzz failure: {why}\nscenario: {json}");
             TestCaseError::fail(format!("{why}\nscenario: {json}"))
         })?;
         let key = match outcome {
