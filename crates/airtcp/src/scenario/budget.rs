@@ -117,10 +117,11 @@ fn node_bytes() -> u64 {
 }
 
 /// Bytes per directed radio neighbour pair: the neighbour entry, its statistics, the routing
-/// edge, its index and weight, and its share of a shortest-path search's heap (an edge may push
-/// one entry).
+/// edge, its index and weight, its share of a shortest-path search's heap (an edge may push one
+/// entry) and its entry in ETX's table of incoming deliveries (sender id and ratio).
 pub fn neighbour_pair_bytes() -> u64 {
-    (size_of::<Neighbor>() + size_of::<NeighborStats>() + size_of::<Edge>() + 4 + 8 + 32) as u64
+    (size_of::<Neighbor>() + size_of::<NeighborStats>() + size_of::<Edge>() + 4 + 8 + 32 + 16)
+        as u64
 }
 
 /// Charges what `cfg` fixes before its first event, except the radio neighbour lists (charged

@@ -24,7 +24,7 @@ use crate::net::backpressure::{
 use crate::net::cellular::BaseStation;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
-use crate::net::wireless::{Wireless, NO_RADIO};
+use crate::net::wireless::{Neighbor, Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
 use crate::phy::propagation::dbm_to_mw;
 use crate::queue::droptail::DropTail;
@@ -572,6 +572,7 @@ fn edge_etx(
             wired_delivery(channels, from, to)
         }
     };
+    let incoming = incoming_deliveries(wireless);
     edges
         .iter()
         .map(|e| match e.iface {
@@ -580,7 +581,7 @@ fn edge_etx(
                 match wireless.peer_radio(e.to, channel) {
                     Some(peer) => etx(
                         radio_delivery(wireless, r, peer),
-                        radio_delivery(wireless, peer, r),
+                        delivery_from(&incoming[r as usize], peer),
                     ),
                     None => f64::INFINITY,
                 }
@@ -588,6 +589,29 @@ fn edge_etx(
             Iface::Channel(_) | Iface::Downlink(_) => etx(wired(e.from, e.to), wired(e.to, e.from)),
         })
         .collect()
+}
+
+/// For each radio, the delivery ratio of every radio that hears it *to* it, sorted by sender:
+/// `(sender, fraction delivered)`. ETX weighs an edge by both directions; looking the reverse
+/// direction up in the sender's neighbour list would visit a different list (out of cache) for
+/// every edge of a dense mesh, here both lookups of a radio's edges stay in that radio's lists.
+fn incoming_deliveries(wireless: &Wireless) -> Vec<Vec<(u32, f64)>> {
+    let mut incoming: Vec<Vec<(u32, f64)>> = vec![Vec::new(); wireless.radios.len()];
+    // Senders in increasing order, so every list comes out sorted.
+    for (rf, radio) in wireless.radios.iter().enumerate() {
+        for nb in &radio.neighbors {
+            let delivery = neighbour_delivery(wireless, rf as u32, nb);
+            incoming[nb.radio as usize].push((rf as u32, delivery));
+        }
+    }
+    incoming
+}
+
+/// The delivery ratio from `sender` in a radio's incoming list (0 if `sender` is not heard).
+fn delivery_from(incoming: &[(u32, f64)], sender: u32) -> f64 {
+    incoming
+        .binary_search_by_key(&sender, |&(rf, _)| rf)
+        .map_or(0.0, |i| incoming[i].1)
 }
 
 /// Fraction of packets the wired channel `from -> to` delivers (1 - its Bernoulli loss rate;
@@ -612,8 +636,12 @@ fn radio_delivery(wireless: &Wireless, rf: u32, rt: u32) -> f64 {
     let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
         return 0.0;
     };
-    let nb = &neighbors[i];
-    let receiver = &wireless.radios[rt as usize];
+    neighbour_delivery(wireless, rf, &neighbors[i])
+}
+
+/// [`radio_delivery`] for a neighbour entry of radio `rf`'s list.
+fn neighbour_delivery(wireless: &Wireless, rf: u32, nb: &Neighbor) -> f64 {
+    let receiver = &wireless.radios[nb.radio as usize];
     let phy = crate::phy::error_rate::frame_success(
         nb.mean_mw / receiver.phy.noise_mw(),
         wireless.macs[rf as usize].data_rate(),
@@ -936,4 +964,60 @@ fn jittered_delay(seed: u64, i: usize, jitter: u64) -> u64 {
     }
     let mut rng = Rng::stream(seed, &format!("flow/{i}/start"));
     ((rng.uniform() * jitter as f64) as u64).min(jitter - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Radios scattered so that some pairs are out of range, with an error process on one
+    /// direction of one pair only: the two directions of that pair differ.
+    fn scattered_with_one_way_errors() -> ScenarioConfig {
+        serde_json::from_value(serde_json::json!({
+            "name": "incoming", "duration": 1_000_000, "seed": 3,
+            "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+                      "propagation": {"kind": "log_distance", "exponent": 3.0}},
+            "topology": {"kind": "random", "n": 40, "width": 900.0, "height": 900.0},
+            "link_errors": [{"from": "n0", "to": "n1", "direction": "forward",
+                             "error": {"kind": "bernoulli", "per": 0.5}}],
+            "routing": {"kind": "static", "metric": "etx"},
+            "flows": []
+        }))
+        .expect("valid scenario")
+    }
+
+    #[test]
+    fn incoming_deliveries_hold_each_reverse_direction_exactly_once() {
+        let world = build(&scattered_with_one_way_errors()).expect("builds");
+        let wireless = &world.net.wireless;
+        let incoming = incoming_deliveries(wireless);
+        let mut pairs = 0;
+        for (rf, radio) in wireless.radios.iter().enumerate() {
+            for nb in &radio.neighbors {
+                pairs += 1;
+                let direct = radio_delivery(wireless, rf as u32, nb.radio);
+                let looked_up = delivery_from(&incoming[nb.radio as usize], rf as u32);
+                assert_eq!(
+                    direct.to_bits(),
+                    looked_up.to_bits(),
+                    "{rf} -> {}",
+                    nb.radio
+                );
+            }
+        }
+        assert!(
+            pairs > 0 && pairs < 40 * 39,
+            "{pairs} pairs: some, not all, in range"
+        );
+        assert_eq!(incoming.iter().map(Vec::len).sum::<usize>(), pairs);
+        for list in &incoming {
+            assert!(list.windows(2).all(|w| w[0].0 < w[1].0), "sorted by sender");
+        }
+        // A radio that does not hear a sender gets nothing from it.
+        let deaf = (0..40u32)
+            .flat_map(|a| (0..40u32).map(move |b| (a, b)))
+            .find(|&(a, b)| a != b && radio_delivery(wireless, a, b) == 0.0)
+            .expect("an out-of-range pair");
+        assert_eq!(delivery_from(&incoming[deaf.1 as usize], deaf.0), 0.0);
+    }
 }
