@@ -53,7 +53,7 @@ py-test: build browser
 # $(OUT)/fuzz-core.json and $(OUT)/fuzz-python.json.
 FUZZ_CASES ?= 5000
 fuzz: build
-	AIRTCP_FUZZ_CASES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(OUT)/fuzz-core.json \
+	AIRTCP_FUZZ_CASES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(abspath $(OUT))/fuzz-core.json \
 	  cargo test -p airtcp --release -q --test fuzz_core -- --nocapture
 	AIRTCP_FUZZ_EXAMPLES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(OUT)/fuzz-python.json \
 	  $(PY) -m pytest -q -p no:cacheprovider tests/python/test_fuzz.py
