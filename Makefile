@@ -92,11 +92,11 @@ bench: build
 # airtcp vs ns-3 3.44 on 802.11b chains and an AODV grid, plus a 10,000-node scale run
 # (bench/wifi/README.md); e.g. `make bench-wifi BENCH_ARGS=--quick`.
 bench-wifi: build
-	$(PY) -m airtcp.bench_wifi $(BENCH_ARGS)
+	$(PY) -m airtcp.bench.wifi $(BENCH_ARGS)
 
 # airtcp's NewReno, Linux Reno, Vegas and Cubic vs ns-3 3.44's on the p2p case (bench/README.md).
 bench-cc: build
-	$(PY) -m airtcp.bench_cc $(BENCH_ARGS)
+	$(PY) -m airtcp.bench.cc $(BENCH_ARGS)
 
 clean:
 	rm -rf target $(VENV) $(OUT) bench/out

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from airtcp import _core
-from airtcp.config import Scenario, load_scenario, to_core_dict, to_core_json
+from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_core_json
 from airtcp.errors import ScenarioError, SimulationError
 
 if TYPE_CHECKING:

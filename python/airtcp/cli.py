@@ -20,10 +20,10 @@ import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
-from airtcp.config import U64_MAX, Scenario, load_scenario, to_core_json
+from airtcp.scenario.schema import U64_MAX, Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
-from airtcp.overrides import parse_override
-from airtcp.units import brief_repr, format_duration
+from airtcp.scenario.overrides import parse_override
+from airtcp.scenario.units import brief_repr, format_duration
 
 __all__ = ["app", "main"]
 
@@ -218,7 +218,7 @@ def plot(
     directory: Annotated[Path, typer.Argument(help="A directory written by `airtcp run`.", show_default=False)],
 ) -> None:
     """Draw goodput over time per flow into DIRECTORY/goodput.png."""
-    from airtcp.plot import plot_goodput
+    from airtcp.experiments.plot import plot_goodput
 
     try:
         target = plot_goodput(directory)
@@ -246,7 +246,7 @@ def draw(
     set_: SetOption = None,
 ) -> None:
     """Draw a scenario's topology: positions, radio ranges, links, each flow's route (or link usage)."""
-    from airtcp.draw import draw_scenario
+    from airtcp.experiments.draw import draw_scenario
 
     try:
         scenario = _load(file, seed, set_)
@@ -269,7 +269,7 @@ def sweep(
 
     Exit code 0 when every run succeeded, 1 when some failed (each is recorded with its error),
     2 for a bad spec or --out (nothing written)."""
-    from airtcp.sweep import run_sweep
+    from airtcp.experiments.sweep import run_sweep
 
     try:
         outcome = run_sweep(spec, out, workers=workers, cluster=cluster, quiet=quiet)
@@ -296,7 +296,7 @@ def report(
     ],
 ) -> None:
     """Write DIRECTORY/report.html: one self-contained page with the figures and tables."""
-    from airtcp.html_report import write_report
+    from airtcp.experiments.html_report import write_report
 
     try:
         target = write_report(directory)
@@ -326,7 +326,7 @@ def reproduce(
     Exit code 0 when everything ran (targets missed are reported, not errors), 1 when runs or the
     analysis failed, 2 for an unknown paper or an unusable --out."""
     from airtcp.papers import registry
-    from airtcp.reproduce import reproduce as run_reproduction
+    from airtcp.papers.reproduce import reproduce as run_reproduction
 
     if list_:
         for key, item in registry().items():
@@ -340,7 +340,7 @@ def reproduce(
         typer.echo("interrupted: finished runs are kept; run the same command to continue", err=True)
         raise typer.Exit(130) from None
     if not quiet:
-        from airtcp.reproduce import format_targets
+        from airtcp.papers.reproduce import format_targets
 
         for key in outcome.keys:
             record = json.loads((outcome.out / key / "reproduction.json").read_text(encoding="utf-8"))
@@ -362,11 +362,11 @@ def reproduce(
 def bench(ctx: typer.Context) -> None:
     """Run the benchmarks (arguments are passed on; see `airtcp bench --help`)."""
     try:
-        module = importlib.import_module("airtcp.bench")
+        module = importlib.import_module("airtcp.bench.wired")
     except ModuleNotFoundError as error:
-        if error.name != "airtcp.bench":
+        if error.name != "airtcp.bench.wired":
             raise
-        _failure("bench: the benchmark module airtcp.bench is not installed")
+        _failure("bench: the benchmark module airtcp.bench.wired is not installed")
     code = module.main(list(ctx.args))
     raise typer.Exit(code if isinstance(code, int) else 0)
 

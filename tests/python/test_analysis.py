@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from airtcp.analysis import cdf, improvement, jain, load_experiment, mean_ci, summarize, t_quantile_975
-from airtcp.sweep import run_sweep
+from airtcp.experiments.analysis import cdf, improvement, jain, load_experiment, mean_ci, summarize, t_quantile_975
+from airtcp.experiments.sweep import run_sweep
 from support import EXAMPLES
 
 
@@ -63,7 +63,7 @@ def test_a_sweep_loads_with_parameters_as_columns(tmp_path: Path) -> None:
 
 
 def test_experiment_figures_are_written_as_png_and_svg(tmp_path: Path) -> None:
-    from airtcp.plot_experiment import plot_cdf, plot_metric_vs_parameter
+    from airtcp.experiments.figures import plot_cdf, plot_metric_vs_parameter
 
     frame = pd.DataFrame({
         "per": [0.0, 0.0, 0.01, 0.01] * 2,

@@ -47,19 +47,19 @@ def test_bad_input_reaches_the_caller_as_scenario_error() -> None:
 
 def test_bench_hands_its_arguments_over(monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[list[str]] = []
-    fake = types.ModuleType("airtcp.bench")
+    fake = types.ModuleType("airtcp.bench.wired")
     fake.main = lambda argv: received.append(argv) or 3  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "airtcp.bench", fake)
+    monkeypatch.setitem(sys.modules, "airtcp.bench.wired", fake)
     result = CliRunner().invoke(app, ["bench", "--quick", "--out", "x", "--help"])
     assert received == [["--quick", "--out", "x", "--help"]]
     assert result.exit_code == 3
 
 
 def test_bench_without_its_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "airtcp.bench", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "airtcp.bench.wired", None)  # makes the import fail
     result = CliRunner().invoke(app, ["bench"])
     assert result.exit_code == 1
-    assert "airtcp.bench is not installed" in result.output
+    assert "airtcp.bench.wired is not installed" in result.output
 
 
 class _Panic(BaseException):

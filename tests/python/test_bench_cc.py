@@ -1,10 +1,10 @@
-"""The TCP-variant comparison's plumbing (running it needs ns-3: `python -m airtcp.bench_cc`)."""
+"""The TCP-variant comparison's plumbing (running it needs ns-3: `python -m airtcp.bench.cc`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from airtcp import bench_cc
+from airtcp.bench import cc as bench_cc
 
 
 def test_variants_are_distinct_and_pinned_to_airtcp_values() -> None:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from airtcp import bench_wifi as bw
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.bench import wifi as bw
+from airtcp.scenario.schema import load_scenario, to_core_dict
 
 REPO = Path(__file__).resolve().parents[2]
 WIFI = REPO / "bench" / "wifi"

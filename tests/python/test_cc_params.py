@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 import airtcp
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.errors import ScenarioError
 from support import P2P_LOSSY, assert_run_refused, minimal_scenario, run_cli
 

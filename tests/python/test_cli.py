@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.results import Results
 from support import P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
 

@@ -10,10 +10,11 @@ from typing import Any, Literal
 
 import pytest
 
-from airtcp import _core, config
-from airtcp.config import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
+from airtcp import _core
+from airtcp.scenario import schema as config
+from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
 from airtcp.errors import ScenarioError
-from airtcp.validation_messages import _union_members, _unwrap
+from airtcp.scenario.messages import _union_members, _unwrap
 from support import CORE_CONFIG_RS, DUMBBELL, P2P_LOSSY, minimal_scenario
 
 P2P_LOSSY_TEXT = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from support import P2P_LOSSY, run_cli
 
 # Three flows of different algorithms over one 10 Mbps link with a 200-packet buffer.

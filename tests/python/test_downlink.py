@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from airtcp import simulate
-from airtcp.config import load_scenario
+from airtcp.scenario.schema import load_scenario
 from support import EXAMPLES, assert_run_refused, run_cli
 
 CELL = EXAMPLES / "cell_downlink.yaml"

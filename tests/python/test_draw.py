@@ -1,4 +1,4 @@
-"""`airtcp draw` and `airtcp.draw`: what the drawing of a scenario shows (read back from the SVG's
+"""`airtcp draw` and `airtcp.experiments.draw`: what the drawing of a scenario shows (read back from the SVG's
 text), link usage from a real run, the substitute layout of nodes without positions, and bad input
 (exit 2, nothing written)."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import airtcp
-from airtcp import draw
-from airtcp.config import load_scenario
-from airtcp.draw import Edge, draw_scenario, load_layout, read_usage
+from airtcp.experiments import draw
+from airtcp.scenario.schema import load_scenario
+from airtcp.experiments.draw import Edge, draw_scenario, load_layout, read_usage
 from support import DUMBBELL, EXAMPLES, P2P_LOSSY, REPO, minimal_scenario, run_cli
 
 CHAIN3 = EXAMPLES / "chain3.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from airtcp import simulate
-from airtcp.config import load_scenario
+from airtcp.scenario.schema import load_scenario
 from support import EXAMPLES, REPO
 
 SCENARIOS = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "crates" / "airtcp" / "tests" / "fuzz_seeds"

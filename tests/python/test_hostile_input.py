@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 import airtcp
 from airtcp import api
 from airtcp.cli import app
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.results import Results
-from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, MAX_VALUES
+from airtcp.scenario.source import MAX_NESTING, MAX_SOURCE_BYTES, MAX_VALUES
 from fuzzing.api_check import ApiCase, check_api
 from support import EXAMPLES, P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from airtcp.reproduce import reproduce
-from airtcp.sweep import run_sweep
+from airtcp.papers.reproduce import reproduce
+from airtcp.experiments.sweep import run_sweep
 from browser_check import check_page, chromium  # noqa: F401 - chromium is a fixture
 from support import EXAMPLES, run_cli
 

@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from airtcp import simulate
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.errors import ScenarioError
 from support import EXAMPLES, assert_run_refused, run_cli
 

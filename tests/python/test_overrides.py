@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.errors import ScenarioError
-from airtcp.overrides import apply_overrides, parse_override
+from airtcp.scenario.overrides import apply_overrides, parse_override
 from support import P2P_LOSSY, minimal_scenario
 
 

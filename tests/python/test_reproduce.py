@@ -11,7 +11,7 @@ import pytest
 from airtcp.errors import ScenarioError
 from airtcp.papers import registry
 from airtcp.papers.validation import bianchi_throughput_bps
-from airtcp.reproduce import reproduce
+from airtcp.papers.reproduce import reproduce
 from support import run_cli
 
 

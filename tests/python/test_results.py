@@ -11,7 +11,7 @@ import pytest
 
 import airtcp.results
 from airtcp.atomic_dir import OutputDirError
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.report import format_report
 from airtcp.results import TABLES, Results
 from support import fake_core_output, minimal_scenario

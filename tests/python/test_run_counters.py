@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 
 import airtcp
 from airtcp.results import NC_COLUMNS, Results
-from airtcp.sweep import run_sweep
+from airtcp.experiments.sweep import run_sweep
 from support import fake_core_output
 
 # The flows table's columns before the NC counters were added: unchanged, and first.

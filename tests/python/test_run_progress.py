@@ -10,7 +10,7 @@ import pytest
 
 from airtcp import _core, run_progress
 from airtcp.api import simulate
-from airtcp.config import load_scenario, to_core_json
+from airtcp.scenario.schema import load_scenario, to_core_json
 from support import EXAMPLES
 
 

@@ -1,5 +1,5 @@
-"""The slotted model of paper 000 §2-3 from Python (`airtcp.slotted`), its stability region and
-utility optimum (`airtcp.capacity_region`), and Theorems 1 and 2 measured against them.
+"""The slotted model of paper 000 §2-3 from Python (`airtcp.models.slotted`), its stability region and
+utility optimum (`airtcp.models.capacity_region`), and Theorems 1 and 2 measured against them.
 
 The numbers these tests print (`pytest -s`) are the ones quoted in docs/conflict_graph.md,
 "Theorems 1 and 2, as measured"."""
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from scipy.optimize import LinearConstraint, minimize
 
-from airtcp import capacity_region as cr
-from airtcp import slotted as sl
+from airtcp.models import capacity_region as cr
+from airtcp.models import slotted as sl
 from airtcp.errors import ScenarioError
 from support import REPO
 

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from airtcp.errors import ScenarioError
-from airtcp.sweep import run_sweep
-from airtcp.sweep_spec import expand, load_sweep_spec
+from airtcp.experiments.sweep import run_sweep
+from airtcp.experiments.spec import expand, load_sweep_spec
 from support import EXAMPLES, run_cli
 
 P2P = str(EXAMPLES / "p2p_lossy.yaml")
@@ -174,7 +174,7 @@ def test_an_unreachable_cluster_is_bad_input(tmp_path: Path) -> None:
 
 
 def test_the_progress_bar_shows_the_share_of_finished_runs() -> None:
-    from airtcp.sweep import _Progress
+    from airtcp.experiments.sweep import _Progress
 
     progress = _Progress(total=12, quiet=True)
     assert progress.bar(0, width=12) == "[------------]"

@@ -18,11 +18,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-import airtcp.sweep
-from airtcp.sweep import _execute as real_execute
-from airtcp.sweep import _pool_size, run_sweep
+import airtcp.experiments.sweep
+from airtcp.experiments.sweep import _execute as real_execute
+from airtcp.experiments.sweep import _pool_size, run_sweep
 from airtcp.errors import ScenarioError
-from airtcp.sweep_spec import MAX_RUNS, load_sweep_spec
+from airtcp.experiments.spec import MAX_RUNS, load_sweep_spec
 from support import EXAMPLES, run_cli
 
 P2P = str(EXAMPLES / "p2p_lossy.yaml")
@@ -92,7 +92,7 @@ def test_a_run_that_kills_its_worker_fails_alone(
 ) -> None:
     """The two seed-2 runs kill their workers; the other two finish, with any number of workers,
     and the tables are the same for all of them."""
-    monkeypatch.setattr(airtcp.sweep, "_execute", crash)
+    monkeypatch.setattr(airtcp.experiments.sweep, "_execute", crash)
     tables = []
     for workers in (1, 2, 3):
         out = tmp_path / f"w{workers}"
@@ -104,7 +104,7 @@ def test_a_run_that_kills_its_worker_fails_alone(
     pd.testing.assert_frame_equal(tables[0], tables[1])
     pd.testing.assert_frame_equal(tables[0], tables[2])
 
-    monkeypatch.setattr(airtcp.sweep, "_execute", real_execute)
+    monkeypatch.setattr(airtcp.experiments.sweep, "_execute", real_execute)
     outcome = run_sweep(spec(), tmp_path / "w2", workers=2, quiet=True)
     assert (outcome.executed, outcome.skipped, outcome.failed) == (2, 2, 0)
 
@@ -194,12 +194,12 @@ def test_sigterm_stops_the_sweep_like_ctrl_c(tmp_path: Path) -> None:
 def test_the_pool_has_no_more_workers_than_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
 
-    class RecordingPool(airtcp.sweep.ProcessPoolExecutor):  # type: ignore[misc]
+    class RecordingPool(airtcp.experiments.sweep.ProcessPoolExecutor):  # type: ignore[misc]
         def __init__(self, max_workers: int, **kwargs: Any):
             sizes.append(max_workers)
             super().__init__(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(airtcp.sweep, "ProcessPoolExecutor", RecordingPool)
+    monkeypatch.setattr(airtcp.experiments.sweep, "ProcessPoolExecutor", RecordingPool)
     outcome = run_sweep(spec(), tmp_path / "out", workers=100_000, quiet=True)
     assert outcome.executed == 4
     assert sizes == [4]
@@ -210,7 +210,7 @@ def test_pool_size_caps() -> None:
     assert _pool_size(None, 100_000) == cores
     assert _pool_size(None, 1) == 1
     assert _pool_size(3, 2) == 2
-    assert _pool_size(100_000, 100_000) == airtcp.sweep.MAX_WORKERS_PER_CORE * cores
+    assert _pool_size(100_000, 100_000) == airtcp.experiments.sweep.MAX_WORKERS_PER_CORE * cores
 
 
 @pytest.mark.parametrize("workers", ["0", "-3"])
@@ -391,7 +391,7 @@ def test_report_on_damaged_tables_is_bad_input(tmp_path: Path) -> None:
 def test_a_run_breaking_packet_conservation_fails_with_its_results_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(airtcp.sweep, "_execute", packets_lost_on_seed_2)
+    monkeypatch.setattr(airtcp.experiments.sweep, "_execute", packets_lost_on_seed_2)
     out = tmp_path / "out"
     outcome = run_sweep(spec(grid={"duration": ["5s"]}), out, workers=2, quiet=True)
     message = "packet conservation violated: created 10 = delivered 6 + dropped 1 + in flight 2"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from airtcp import simulate
-from airtcp.config import load_scenario, to_core_dict
+from airtcp.scenario.schema import load_scenario, to_core_dict
 from support import EXAMPLES, assert_run_refused
 
 P2P = EXAMPLES / "p2p_lossy.yaml"

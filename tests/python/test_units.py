@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from airtcp.units import (
+from airtcp.scenario.units import (
     DISTANCE_UNITS,
     DURATION_UNITS,
     FREQUENCY_UNITS,

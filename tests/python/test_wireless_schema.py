@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from airtcp.config import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
+from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
 from airtcp.errors import ScenarioError
 from support import EXAMPLES, REPO, minimal_scenario, run_cli
 

@@ -7,7 +7,7 @@ A reproduction is a `Reproduction`:
   `--quick` form. Quick is the reduced version CI runs: fewer seeds and shorter runs, the same
   claims checked;
 - `analyse(experiments, figures_dir, quick)`: from the finished sweeps (loaded as
-  `airtcp.analysis.Experiment`s, by sweep name) draws the figures into `figures_dir` and
+  `airtcp.experiments.analysis.Experiment`s, by sweep name) draws the figures into `figures_dir` and
   returns them with the table of published vs airtcp numbers (`Target` rows).
 
 Adding a paper: write `papers/<name>.py` exposing `REPRODUCTION`, and list the module in
@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from airtcp.analysis import Experiment
+from airtcp.experiments.analysis import Experiment
 
 __all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry", "repository_file", "scenario_path"]
 

@@ -42,10 +42,10 @@ from typing import Any
 
 import pandas as pd
 
-from airtcp.analysis import Experiment, jain, mean_ci
+from airtcp.experiments.analysis import Experiment, jain, mean_ci
 from airtcp.papers import Figure, Reproduction, SweepPlan, Target, scenario_path
-from airtcp.plot_experiment import plot_goodput_vs_time, plot_metric_vs_parameter
-from airtcp.scenario_source import parse_yaml
+from airtcp.experiments.figures import plot_goodput_vs_time, plot_metric_vs_parameter
+from airtcp.scenario.source import parse_yaml
 
 __all__ = ["REPRODUCTION", "SCHEMES", "grid_placement", "lossy_links"]
 

@@ -4,7 +4,7 @@ TCP on a wired link against ns-3, and its 802.11 DCF against Bianchi's saturatio
 1. **TCP NewReno vs ns-3 3.44** on a 2 Mbps / 20 ms point-to-point link with a packet error rate
    on the data direction, 1000-byte segments, 200 s (`bench/p2p_bench.yaml`, which maps every
    field to its ns-3 setting in `bench/README.md`). The published numbers are ns-3's goodputs
-   measured with its defaults (`airtcp.bench.REFERENCE_NS3_KBPS`: 1896.8, 1538.8, 1165.4, 737.2,
+   measured with its defaults (`airtcp.bench.wired.REFERENCE_NS3_KBPS`: 1896.8, 1538.8, 1165.4, 737.2,
    349.9 kb/s at PER 0, 0.005, 0.01, 0.02, 0.05). ns-3 sets ssthresh to half of the bytes in
    flight (the RFC 6675 pipe), so airtcp runs with `ssthresh_basis: pipe` here; ns-3's PRR
    recovery has no airtcp counterpart (stated in docs/tcp.md). Tolerance +-10 %, the
@@ -29,11 +29,11 @@ from typing import Any
 
 import pandas as pd
 
-from airtcp.analysis import Experiment, mean_ci
-from airtcp.bench import REFERENCE_NS3_KBPS
+from airtcp.experiments.analysis import Experiment, mean_ci
+from airtcp.bench.wired import REFERENCE_NS3_KBPS
 from airtcp.papers import Figure, Reproduction, SweepPlan, Target, repository_file, scenario_path
-from airtcp.plot_experiment import plot_goodput_vs_time, plot_metric_vs_parameter
-from airtcp.scenario_source import parse_yaml
+from airtcp.experiments.figures import plot_goodput_vs_time, plot_metric_vs_parameter
+from airtcp.scenario.source import parse_yaml
 
 __all__ = ["REPRODUCTION", "bianchi_throughput_bps"]
 

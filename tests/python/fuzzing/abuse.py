@@ -314,7 +314,7 @@ EXTREME_REALS = [0.0, 1.0, 1e-300, 5e-324, 1e300, 0.999999999]
 
 def quantity_of(value: str) -> str | None:
     """Which quantity a text value is written as (`20ms` a duration), None if none."""
-    from airtcp import units
+    from airtcp.scenario import units
 
     parsers = [("duration", units.parse_duration), ("rate", units.parse_rate), ("distance", units.parse_distance),
                ("frequency", units.parse_frequency), ("power", units.parse_power), ("ratio", units.parse_ratio),

@@ -17,7 +17,7 @@ from typing import Any
 
 from airtcp import _core
 from airtcp.api import _core_error, check
-from airtcp.config import Scenario, load_scenario, to_core_dict
+from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict
 from airtcp.errors import ScenarioError, SimulationError
 from fuzzing.abuse import materialize, render
 from fuzzing.outcomes import Outcome, agreement

@@ -455,7 +455,7 @@ def composed_scenarios(draw: st.DrawFn) -> Doc:
 def shortened(doc: Doc, duration_ms: int) -> Doc:
     """A copy of a shipped scenario that runs `duration_ms` instead of minutes: flows start at
     the same fraction of the run, and stops and failures move with them."""
-    from airtcp.units import parse_duration
+    from airtcp.scenario.units import parse_duration
 
     short = copy.deepcopy(doc)
     old_ns = parse_duration(short["duration"])

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from airtcp import _core
-from airtcp.config import Scenario, to_core_json
+from airtcp.scenario.schema import Scenario, to_core_json
 from airtcp.errors import ScenarioError
 
 __all__ = ["Layout", "Usage", "draw_scenario", "load_layout", "read_usage"]
@@ -356,7 +356,7 @@ def draw_scenario(scenario: Scenario, out: str | Path, *, run_dir: str | Path | 
     With `run_dir` (a directory written by `airtcp run` of this scenario) the links are also drawn
     as wide as they were used. Raises `ScenarioError` for bad input, before anything is written.
     """
-    from airtcp.plot_experiment import _pyplot, _save
+    from airtcp.experiments.figures import _pyplot, _save
 
     layout = load_layout(scenario)
     usage = read_usage(run_dir, layout) if run_dir is not None else None

@@ -39,9 +39,9 @@ from pydantic import (
     model_validator,
 )
 
-from airtcp import units
+from airtcp.scenario import units
 from airtcp.errors import ScenarioError
-from airtcp.validation_messages import not_unicode_text
+from airtcp.scenario.messages import not_unicode_text
 
 __all__ = [
     "Scenario",
@@ -1418,9 +1418,9 @@ def load_scenario(
     Raises `ScenarioError` for any problem, including arguments of the wrong type.
     """
     # Imported here: these modules use the models above.
-    from airtcp.overrides import apply_overrides, parse_overrides
-    from airtcp.scenario_source import read_source
-    from airtcp.validation_messages import translate_validation_error
+    from airtcp.scenario.overrides import apply_overrides, parse_overrides
+    from airtcp.scenario.source import read_source
+    from airtcp.scenario.messages import translate_validation_error
 
     parsed_overrides = parse_overrides(overrides)
     if seed is not None:

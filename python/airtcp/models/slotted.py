@@ -7,14 +7,14 @@ lives in the Rust core (`crates/airtcp/src/mac/conflict_graph/`, described in
 `docs/conflict_graph.md`); this module only writes its configuration and reads its results, so the
 serde schema stays the one source of truth:
 
-    from airtcp import slotted as sl
+    from airtcp.models import slotted as sl
     net = sl.diamond(p_on=0.8, bidirectional=True)
     flows = [sl.Flow(0, 1, sl.Controlled()), sl.Flow(0, 3, sl.Controlled())]
     cfg = sl.slotted_config(net, flows, k=5, m=20, slots=100_000)
     run = sl.run(cfg, warmup=10_000)
     run.flows[["flow", "admitted_rate"]]
 
-The same `cfg` feeds `airtcp.capacity_region` (`max_scaling`, `num_optimum`), so the optimum and
+The same `cfg` feeds `airtcp.models.capacity_region` (`max_scaling`, `num_optimum`), so the optimum and
 the simulation describe one scenario. Node numbering of the paper-000 topologies follows
 `scenarios/topologies/{tree,diamond}.yaml`: A = 0, B = 1, C = 2, D = 3.
 """
@@ -248,7 +248,7 @@ def grid(
 ) -> Network:
     """A `cols x rows` grid, node `v` at `(v % cols, v // cols) * spacing`, links to the right and
     downward neighbours (then their reverses). The 4 x 3 grid with both directions has the 34 links
-    of paper 000's Fig. 5c; it is too large for `airtcp.capacity_region` unless every `p_on` is 1."""
+    of paper 000's Fig. 5c; it is too large for `airtcp.models.capacity_region` unless every `p_on` is 1."""
     if cols < 1 or rows < 1 or cols * rows < 2:
         raise ScenarioError("grid", "needs at least 2 nodes")
     positions = [((v % cols) * spacing, (v // cols) * spacing) for v in range(cols * rows)]

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from airtcp.analysis import cdf, summarize
+from airtcp.experiments.analysis import cdf, summarize
 
 __all__ = ["METRICS", "plot_metric_vs_parameter", "plot_goodput_vs_time", "plot_cdf"]
 

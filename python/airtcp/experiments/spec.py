@@ -39,12 +39,12 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
 
-from airtcp.config import U64_MAX
+from airtcp.scenario.schema import U64_MAX
 from airtcp.errors import ScenarioError
-from airtcp.overrides import parse_override
-from airtcp.scenario_source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
-from airtcp.units import brief_repr
-from airtcp.validation_messages import translate_validation_error
+from airtcp.scenario.overrides import parse_override
+from airtcp.scenario.source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
+from airtcp.scenario.units import brief_repr
+from airtcp.scenario.messages import translate_validation_error
 
 __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
 

@@ -2,7 +2,7 @@
 confidence intervals over seeds, Jain's fairness index, CDFs, improvement over a baseline.
 
 ```python
-from airtcp.analysis import load_experiment, summarize, improvement
+from airtcp.experiments.analysis import load_experiment, summarize, improvement
 exp = load_experiment("out/sweep")
 table = summarize(exp.flows, by=["links[0].loss.per", "flows[0].transport.cc"], metric="goodput_bps")
 gain = improvement(table, scheme="flows[0].transport.cc", baseline="reno")

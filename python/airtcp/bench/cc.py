@@ -1,7 +1,7 @@
 """Benchmark: airtcp's TCP variants against ns-3 3.44's on the wired point-to-point case.
 
 One bulk flow over 2 Mbps / 20 ms with a 1 % packet error rate on the data direction for 200 s
-(bench/p2p_bench.yaml and bench/ns3/p2p_tcp.cc, as in `airtcp.bench`), once per congestion
+(bench/p2p_bench.yaml and bench/ns3/p2p_tcp.cc, as in `airtcp.bench.wired`), once per congestion
 control that both simulators have, seeds 1..N each, both run in this benchmark run. It prints
 each variant's mean goodput in both and their ratio against the ±15 % target, and the speed
 ratio. A missed target is reported, not an error; the exit code is non-zero only if a run failed
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from airtcp import bench
+from airtcp.bench import wired as bench
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ PER = 0.01
 
 def _airtcp_ccs() -> set[str]:
     """The `cc` values this airtcp accepts."""
-    from airtcp import config
+    from airtcp.scenario import schema as config
 
     annotation = config.TcpConfig.model_fields["cc"].annotation
     return set(getattr(annotation, "__args__", ()))
@@ -160,7 +160,7 @@ def format_table(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m airtcp.bench_cc", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m airtcp.bench.cc", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="bench/out/cc", help="output folder (default bench/out/cc)")
     parser.add_argument("--seeds", type=int, default=5, help="seeds per variant (default 5)")
     parser.add_argument("--duration", type=float, default=200.0, help="simulated seconds (default 200)")

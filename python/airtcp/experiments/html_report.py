@@ -169,8 +169,8 @@ def _sweeps_table(sweeps: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _sweep_section(folder: Path) -> tuple[str, str]:
-    from airtcp.analysis import load_experiment
-    from airtcp.sweep import read_manifest
+    from airtcp.experiments.analysis import load_experiment
+    from airtcp.experiments.sweep import read_manifest
 
     manifest = read_manifest(folder)
     spec = manifest["spec"]
@@ -227,7 +227,7 @@ def _short(value: Any) -> str:
 
 
 def _flow_table(flows: Any, params: Sequence[str]) -> str:
-    from airtcp.analysis import summarize
+    from airtcp.experiments.analysis import summarize
 
     done = flows[flows["status"] == "done"]
     if not len(done):
@@ -243,7 +243,7 @@ def _flow_table(flows: Any, params: Sequence[str]) -> str:
 
 
 def _sweep_figures(exp: Any, params: Sequence[str], figures_dir: Path) -> list[str]:
-    from airtcp.plot_experiment import plot_cdf, plot_goodput_vs_time, plot_metric_vs_parameter
+    from airtcp.experiments.figures import plot_cdf, plot_goodput_vs_time, plot_metric_vs_parameter
 
     done_flows = exp.flows[exp.flows["status"] == "done"]
     done_series = exp.goodput[exp.goodput["status"] == "done"] if len(exp.goodput) else exp.goodput

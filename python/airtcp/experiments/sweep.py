@@ -44,10 +44,10 @@ import pyarrow.parquet as pq
 
 from airtcp import __version__
 from airtcp.atomic_dir import atomic_write_bytes
-from airtcp.config import load_scenario, to_core_json
+from airtcp.scenario.schema import load_scenario, to_core_json
 from airtcp.errors import ScenarioError
 from airtcp.results import _rows_table, conservation_problem, flow_row
-from airtcp.sweep_spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
+from airtcp.experiments.spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
 
 __all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "read_manifest", "write_tables"]
 

@@ -16,7 +16,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ValidationError
 
 from airtcp.errors import ScenarioError, format_path
-from airtcp.units import brief_repr
+from airtcp.scenario.units import brief_repr
 
 __all__ = ["not_unicode_text", "translate_validation_error"]
 

@@ -8,7 +8,7 @@ comparable, and each reports the wall time of its own simulation loop. This is a
 test: the targets are printed beside the numbers, and only a run that fails makes the exit code
 non-zero.
 
-    python -m airtcp.bench [--quick] [--out DIR] [--cases 0,0.01] [--seeds N]
+    python -m airtcp.bench.wired [--quick] [--out DIR] [--cases 0,0.01] [--seeds N]
     airtcp bench [same options]
 
 ns-3 comes from PyPI's prebuilt `ns3` wheel: its C++ headers and shared libraries are unpacked
@@ -76,7 +76,7 @@ class BenchError(RuntimeError):
 
 def find_bench_dir() -> Path:
     """The repository's `bench/` folder (from the working directory, else from this file)."""
-    candidates = [Path.cwd() / "bench", Path(__file__).resolve().parents[2] / "bench"]
+    candidates = [Path.cwd() / "bench", Path(__file__).resolve().parents[3] / "bench"]
     for candidate in candidates:
         if (candidate / "p2p_bench.yaml").is_file() and (
             candidate / "ns3" / "p2p_tcp.cc"

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from airtcp import __version__
-from airtcp.analysis import load_experiment
+from airtcp.experiments.analysis import load_experiment
 from airtcp.errors import ScenarioError
 from airtcp.papers import Reproduction, registry
 from airtcp.atomic_dir import atomic_write_bytes
-from airtcp.sweep import run_sweep
+from airtcp.experiments.sweep import run_sweep
 
 __all__ = ["ReproduceOutcome", "default_out", "reproduce", "resolve_keys"]
 
@@ -78,7 +78,7 @@ def reproduce(
 ) -> ReproduceOutcome:
     """Runs (or resumes) the reproductions `which` (a key or `all`) into `out` and writes the
     report. Raises `ScenarioError` for an unknown key or an unusable folder."""
-    from airtcp.html_report import write_report
+    from airtcp.experiments.html_report import write_report
 
     keys = resolve_keys(which)
     out = Path(out) if out is not None else default_out(quick)

@@ -21,9 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from airtcp.errors import ScenarioError, format_path
-from airtcp.scenario_source import MAX_NESTING, parse_yaml
-from airtcp.units import brief_repr
-from airtcp.validation_messages import _field_type, _is_model, _list_item, _union_members, _unwrap
+from airtcp.scenario.source import MAX_NESTING, parse_yaml
+from airtcp.scenario.units import brief_repr
+from airtcp.scenario.messages import _field_type, _is_model, _list_item, _union_members, _unwrap
 
 __all__ = ["Override", "parse_override", "parse_overrides", "apply_overrides"]
 

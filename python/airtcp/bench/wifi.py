@@ -1,8 +1,8 @@
 """airtcp against ns-3 3.44 on TCP over multi-hop 802.11b, and ns-3's reference figures.
 
-The benchmark (`python -m airtcp.bench_wifi`, `make bench-wifi`) runs both simulators in the same
+The benchmark (`python -m airtcp.bench.wifi`, `make bench-wifi`) runs both simulators in the same
 run, each as a separate command, on the cases of `bench/wifi/` (C++ programs for ns-3, compiled
-against the same prebuilt ns-3 as the wired benchmark `airtcp.bench`; YAML templates for airtcp,
+against the same prebuilt ns-3 as the wired benchmark `airtcp.bench.wired`; YAML templates for airtcp,
 varied with `--set`):
 
 - `chain`: N = 1..8 hops on a line, 200 m apart, range 250 m, static routes, one bulk TCP NewReno
@@ -16,7 +16,7 @@ simulation loop and of each whole command with their ratios, and for the scale c
 and peak memory, each beside its target. `--ns3-from-reference` takes ns-3's figures from
 `bench/wifi/ns3_reference.json` instead of running it.
 
-    python -m airtcp.bench_wifi [--cases chain,grid,scale] [--quick] [--out DIR] [--seeds N]
+    python -m airtcp.bench.wifi [--cases chain,grid,scale] [--quick] [--out DIR] [--seeds N]
                                 [--hops 3,6] [--ns3-from-reference]
 
 Writes `OUT/bench_wifi.json` (every run of both) and `OUT/bench_wifi.md`.
@@ -50,7 +50,7 @@ from typing import Any
 
 import yaml
 
-from airtcp.bench import (
+from airtcp.bench.wired import (
     NS3_REQUIREMENT,
     NS3_VERSION,
     BenchError,
@@ -135,7 +135,7 @@ def find_wifi_dir() -> Path:
     """The repository's `bench/wifi/` folder (from the working directory, else this file)."""
     candidates = [
         Path.cwd() / "bench" / "wifi",
-        Path(__file__).resolve().parents[2] / "bench" / "wifi",
+        Path(__file__).resolve().parents[3] / "bench" / "wifi",
     ]
     for candidate in candidates:
         if all((candidate / f"{name}.cc").is_file() for name in PROGRAMS):
@@ -480,7 +480,7 @@ def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) 
             "range_m": 250.0,
             "flows": GRID_FLOWS,
             "pairs": [list(p) for p in pairs],
-            "pair_draw": f"airtcp.bench_wifi.draw_pairs(100, 10, seed={GRID_PAIR_SEED})",
+            "pair_draw": f"airtcp.bench.wifi.draw_pairs(100, 10, seed={GRID_PAIR_SEED})",
             "start_s": [round(GRID_START_S + i * GRID_STAGGER_S, 6) for i in range(len(pairs))],
             "duration_s": duration_s,
             "goodput": "per flow: bytes received x 8 / (duration - flow start); total: sum",
@@ -575,7 +575,7 @@ def run_saturation(
             "window_s": window_s,
             "throughput": "UDP payload bytes received in [warmup, warmup + window) x 8 / window",
             "queue_disc": "none (removed after address assignment)",
-            "bianchi": "airtcp.bench_wifi.bianchi_throughput with ns-3's slot, SIFS, DIFS, CW, "
+            "bianchi": "airtcp.bench.wifi.bianchi_throughput with ns-3's slot, SIFS, DIFS, CW, "
             "retry limit and frame durations (long preamble; ACK/CTS at the rates ns-3 used)",
             "seeds": list(range(1, seeds + 1)),
         },
@@ -672,7 +672,7 @@ def reference_from(report: dict[str, Any]) -> dict[str, Any]:
 
     ref: dict[str, Any] = {
         "about": "ns-3 reference figures for airtcp's 802.11b model; regenerate with "
-        "`python -m airtcp.bench_wifi --update-reference` (bench/wifi/README.md)",
+        "`python -m airtcp.bench.wifi --update-reference` (bench/wifi/README.md)",
         "ns3": report["ns3"],
         "ns3_package": report["ns3_package"],
         "date": report["date"],
@@ -1051,7 +1051,7 @@ def template_problems(case: str, normalised: dict[str, Any]) -> list[str]:
 
 def check_templates(wifi_dir: Path, cases: Iterable[str] = BENCH_CASES) -> list[str]:
     """Validates the templates of `cases` as airtcp does and compares them with ns-3's settings."""
-    from airtcp.config import load_scenario, to_core_dict
+    from airtcp.scenario.schema import load_scenario, to_core_dict
     from airtcp.errors import ScenarioError
 
     problems = []
@@ -1193,7 +1193,7 @@ def mesh_scenario(
     topology would give them), and the flows are copies of the template's flows[0] with flow i
     from pairs[i] starting at flows[0].start + i x stagger.
     """
-    from airtcp.units import format_duration, parse_duration
+    from airtcp.scenario.units import format_duration, parse_duration
 
     scenario = copy.deepcopy(template)
     scenario["topology"] = {
@@ -1507,7 +1507,7 @@ def run_scale(
     errors: list[str],
 ) -> dict[str, Any]:
     """Places the mesh, writes its scenario, runs airtcp once; the cost against the targets."""
-    from airtcp.units import parse_distance, parse_duration
+    from airtcp.scenario.units import parse_distance, parse_duration
 
     template_path = wifi_dir / BENCH_TEMPLATES["scale"]
     template = yaml.safe_load(template_path.read_text(encoding="utf-8"))
@@ -1546,7 +1546,7 @@ def run_scale(
         "mean_degree": round(sum(len(nb) for nb in neighbours) / n, 2),
         "flows": len(pairs),
         "pairs": [list(p) for p in pairs],
-        "pair_draw": f"airtcp.bench_wifi.draw_pairs({n}, {SCALE_FLOWS}, seed={SCALE_PAIR_SEED})",
+        "pair_draw": f"airtcp.bench.wifi.draw_pairs({n}, {SCALE_FLOWS}, seed={SCALE_PAIR_SEED})",
         "hops_mean": _round(_mean(found), 1),
         "hops_min": min(found, default=None),
         "hops_max": max(found, default=None),
@@ -1938,7 +1938,7 @@ def _name_list(text: str) -> list[str]:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m airtcp.bench_wifi",
+        prog="python -m airtcp.bench.wifi",
         description="airtcp against ns-3 3.44 on TCP over multi-hop 802.11b (chains, a 10x10 "
         "AODV grid) and airtcp alone on a 10,000-node mesh; with --ns3-only, the ns-3 reference "
         "runs alone (chain, grid, saturation). See bench/wifi/README.md.",
@@ -2055,7 +2055,7 @@ def _main_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: `python -m airtcp.bench_wifi ARGS`, or `main([...])` from Python.
+    """Entry point: `python -m airtcp.bench.wifi ARGS`, or `main([...])` from Python.
 
     The exit code is non-zero only if a run failed or the options were wrong; missed targets are
     reported, not failures.

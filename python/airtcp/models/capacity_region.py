@@ -1,5 +1,5 @@
 """The stability region of paper 000 §2 and the utility optimum of Theorem 2, by linear programming,
-for small slotted networks (the `SlottedConfig` dicts of `airtcp.slotted`).
+for small slotted networks (the `SlottedConfig` dicts of `airtcp.models.slotted`).
 
 Model (paper 000 §2). Links `l = (i, j)` carry `R_l` packets in a slot when their channel is ON,
 which happens with probability `p_l` independently over links and i.i.d. over slots; links that
@@ -51,7 +51,7 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from airtcp.errors import ScenarioError, SimulationError
-from airtcp.slotted import conflict_pairs
+from airtcp.models.slotted import conflict_pairs
 
 __all__ = [
     "maximal_independent_sets",

@@ -1,0 +1,6 @@
+"""Benchmarks against ns-3 on the same scenarios (they need a prebuilt ns-3; see bench/README.md).
+
+- `wired` — point-to-point links (`make bench`), and the helpers the others share;
+- `wifi`  — 802.11b chains and an AODV grid (`make bench-wifi`);
+- `cc`    — TCP congestion-control variants (`make bench-cc`).
+"""
