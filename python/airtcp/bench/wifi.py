@@ -132,15 +132,12 @@ QUICK_SEEDS = 1
 
 
 def find_wifi_dir() -> Path:
-    """The repository's `bench/wifi/` folder (from the working directory, else this file)."""
-    candidates = [
-        Path.cwd() / "bench" / "wifi",
-        Path(__file__).resolve().parents[3] / "bench" / "wifi",
-    ]
-    for candidate in candidates:
-        if all((candidate / f"{name}.cc").is_file() for name in PROGRAMS):
-            return candidate
-    raise BenchError("cannot find bench/wifi/*.cc; run from the repository root")
+    """The `bench/wifi/` folder of the airtcp source checkout the command runs in (a developer
+    tool, not in the installed package: see `airtcp.bench.wired.find_bench_dir`)."""
+    candidate = Path.cwd() / "bench" / "wifi"
+    if all((candidate / f"{name}.cc").is_file() for name in PROGRAMS):
+        return candidate
+    raise BenchError("cannot find bench/wifi/*.cc; the benchmarks run from the root of an airtcp source checkout")
 
 
 def build_programs(wifi_dir: Path | None = None, *, force: bool = False) -> dict[str, Path]:

@@ -11,7 +11,9 @@ A reproduction is a `Reproduction`:
   returns them with the table of published vs airtcp numbers (`Target` rows).
 
 Adding a paper: write `papers/<name>.py` exposing `REPRODUCTION`, and list the module in
-`_MODULES` below (in the order `all` runs them).
+`_MODULES` below (in the order `all` runs them). Its scenario files go in the package
+(`python/airtcp/data/scenarios/<folder>/`, read with `airtcp.scenario.bundled.read_data`), so an
+installed wheel reproduces it without a source checkout.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 
 from airtcp.experiments.analysis import Experiment
 
-__all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry", "repository_file", "scenario_path"]
+__all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry"]
 
 _MODULES = ("validation", "paper000")
 
@@ -89,16 +91,3 @@ def registry() -> dict[str, Reproduction]:
         reproduction: Reproduction = module.REPRODUCTION
         found[reproduction.key] = reproduction
     return found
-
-
-def repository_file(*parts: str) -> Path:
-    """A file of the airtcp source checkout this package runs from (scenarios live there)."""
-    path = Path(__file__).resolve().parents[3].joinpath(*parts)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: reproductions read the scenarios of an airtcp source checkout")
-    return path
-
-
-def scenario_path(*parts: str) -> Path:
-    """A scenario file shipped in the repository's `scenarios/` folder."""
-    return repository_file("scenarios", *parts)

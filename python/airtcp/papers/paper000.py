@@ -43,9 +43,9 @@ from typing import Any
 import pandas as pd
 
 from airtcp.experiments.analysis import Experiment, jain, mean_ci
-from airtcp.papers import Figure, Reproduction, SweepPlan, Target, scenario_path
+from airtcp.papers import Figure, Reproduction, SweepPlan, Target
 from airtcp.experiments.figures import plot_goodput_vs_time, plot_metric_vs_parameter
-from airtcp.scenario.source import parse_yaml
+from airtcp.scenario import bundled
 
 __all__ = ["REPRODUCTION", "SCHEMES", "grid_placement", "lossy_links"]
 
@@ -61,10 +61,7 @@ QUICK_LOSS_RATES = (0.0, 0.3, 0.5)
 
 
 def _scenario(name: str) -> dict[str, Any]:
-    path = scenario_path(FOLDER, f"{name}.yaml")
-    data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    assert isinstance(data, dict), path
-    return data
+    return bundled.read_data(f"{FOLDER}/{name}")
 
 
 def _with_cc(base: dict[str, Any], cc: str) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 TCP on a wired link against ns-3, and its 802.11 DCF against Bianchi's saturation model.
 
 1. **TCP NewReno vs ns-3 3.44** on a 2 Mbps / 20 ms point-to-point link with a packet error rate
-   on the data direction, 1000-byte segments, 200 s (`bench/p2p_bench.yaml`, which maps every
-   field to its ns-3 setting in `bench/README.md`). The published numbers are ns-3's goodputs
+   on the data direction, 1000-byte segments, 200 s (`scenarios/validation/p2p_bench.yaml`, the
+   benchmark's `bench/p2p_bench.yaml`; `bench/README.md` maps every field to its ns-3 setting). The published numbers are ns-3's goodputs
    measured with its defaults (`airtcp.bench.wired.REFERENCE_NS3_KBPS`: 1896.8, 1538.8, 1165.4, 737.2,
    349.9 kb/s at PER 0, 0.005, 0.01, 0.02, 0.05). ns-3 sets ssthresh to half of the bytes in
    flight (the RFC 6675 pipe), so airtcp runs with `ssthresh_basis: pipe` here; ns-3's PRR
@@ -31,9 +31,9 @@ import pandas as pd
 
 from airtcp.experiments.analysis import Experiment, mean_ci
 from airtcp.bench.wired import REFERENCE_NS3_KBPS
-from airtcp.papers import Figure, Reproduction, SweepPlan, Target, repository_file, scenario_path
+from airtcp.papers import Figure, Reproduction, SweepPlan, Target
 from airtcp.experiments.figures import plot_goodput_vs_time, plot_metric_vs_parameter
-from airtcp.scenario.source import parse_yaml
+from airtcp.scenario import bundled
 
 __all__ = ["REPRODUCTION", "bianchi_throughput_bps"]
 
@@ -45,14 +45,8 @@ DCF_TOLERANCE = 0.05
 DCF_WARMUP_S = 2.0
 
 
-def _yaml(path: Path) -> dict[str, Any]:
-    data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    assert isinstance(data, dict), path
-    return data
-
-
 def _p2p_spec(quick: bool) -> dict[str, Any]:
-    base = _yaml(repository_file("bench", "p2p_bench.yaml"))
+    base = bundled.read_data("validation/p2p_bench")
     base["flows"][0]["transport"]["ssthresh_basis"] = "pipe"  # ns-3's rule (module docs)
     return {
         "name": "p2p-newreno-vs-ns3",
@@ -78,7 +72,7 @@ def _saturation_case(base: Mapping[str, Any], senders: int) -> tuple[list[Any], 
 
 
 def _saturation_spec(quick: bool) -> dict[str, Any]:
-    base = _yaml(scenario_path("validation", "saturation.yaml"))
+    base = bundled.read_data("validation/saturation")
     base["duration"] = "6s" if quick else "21s"
     cases = [_saturation_case(base, n) for n in SENDERS]
     return {
