@@ -20,9 +20,11 @@ import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
+from airtcp.scenario import bundled
 from airtcp.scenario.schema import U64_MAX, Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
 from airtcp.scenario.overrides import parse_override
+from airtcp.scenario.source import SCENARIO_SUFFIXES
 from airtcp.scenario.units import brief_repr, format_duration
 
 __all__ = ["app", "main"]
@@ -55,6 +57,16 @@ def _whole_number(minimum: int, maximum: int) -> Callable[[str], int]:
 
 
 ScenarioFile = Annotated[Path, typer.Argument(help="Scenario file (YAML).", show_default=False)]
+# `run` and `validate` also take a bundled scenario's name; `draw` takes files only, since it
+# writes its drawing next to the scenario file by default.
+ScenarioFileOrName = Annotated[
+    Path,
+    typer.Argument(
+        help="Scenario file (YAML), or the name of a bundled scenario (`airtcp scenarios list`); "
+        "a file of that name always wins.",
+        show_default=False,
+    ),
+]
 SeedOption = Annotated[
     Optional[int],
     typer.Option(
@@ -94,9 +106,25 @@ def _bad_input(error: ScenarioError) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _load(file: Path, seed: Optional[int], overrides: Optional[List[str]]) -> Scenario:
-    """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`."""
-    return load_scenario(file, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
+def _load(
+    file: Path, seed: Optional[int], overrides: Optional[List[str]], *, bundled_names: bool = False
+) -> Scenario:
+    """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`. With
+    `bundled_names`, a FILE that does not exist may name a bundled scenario instead."""
+    source = _file_or_bundled(file) if bundled_names else file
+    return load_scenario(source, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
+
+
+def _file_or_bundled(file: Path) -> Path | dict[str, Any]:
+    """FILE if it exists (a file always wins), else the bundled scenario of that name."""
+    name = file.as_posix()
+    if file.exists():
+        return file
+    if bundled.is_bundled(name):
+        return bundled.read_data(name)
+    if name.endswith(SCENARIO_SUFFIXES):
+        return file  # meant as a file: its absence is reported as before, `no such file`
+    raise bundled.unknown(name, "no such file or bundled scenario")
 
 
 def _failure(message: str, *, with_traceback: bool = False) -> NoReturn:
@@ -124,7 +152,7 @@ def _root(
 
 @app.command()
 def run(
-    file: ScenarioFile,
+    file: ScenarioFileOrName,
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Directory to write the results to (must not exist or be empty).")
     ],
@@ -135,7 +163,7 @@ def run(
 ) -> None:
     """Simulate a scenario, print per-flow results and write them to --out."""
     try:
-        scenario = _load(file, seed, set_)
+        scenario = _load(file, seed, set_, bundled_names=True)
         # Checked before simulating so a long run is not wasted on an unusable --out.
         check_output_dir(out, replace=force)
     except ScenarioError as error:
@@ -185,7 +213,7 @@ def run(
 
 @app.command()
 def validate(
-    file: ScenarioFile,
+    file: ScenarioFileOrName,
     seed: SeedOption = None,
     set_: SetOption = None,
     as_json: Annotated[
@@ -197,7 +225,7 @@ def validate(
     from airtcp.errors import SimulationError
 
     try:
-        scenario = _load(file, seed, set_)
+        scenario = _load(file, seed, set_, bundled_names=True)
         check(scenario)
     except ScenarioError as error:
         _bad_input(error)
@@ -211,6 +239,39 @@ def validate(
         f"{len(scenario.links)} links, {len(scenario.flows)} flows, "
         f"{format_duration(scenario.duration)}, seed {scenario.seed}"
     )
+
+
+scenarios_app = typer.Typer(
+    name="scenarios",
+    help="The scenarios shipped with airtcp: list them, copy one out to edit it.",
+    no_args_is_help=True,
+)
+app.add_typer(scenarios_app)
+
+
+@scenarios_app.command("list")
+def scenarios_list() -> None:
+    """List the bundled scenarios by name, each with its description; `airtcp run NAME` runs one."""
+    names = bundled.names()
+    width = max(map(len, names))
+    for name in names:
+        typer.echo(f"{name:<{width}}  {bundled.description(name)}".rstrip())
+
+
+@scenarios_app.command("copy")
+def scenarios_copy(
+    name: Annotated[str, typer.Argument(help="A bundled scenario (see `airtcp scenarios list`).", show_default=False)],
+    dest: Annotated[
+        Path, typer.Argument(help="The file to write, or an existing directory (gets NAME's file name).", show_default=False)
+    ],
+    force: Annotated[bool, typer.Option("--force", help="Replace DEST's file if it exists.")] = False,
+) -> None:
+    """Write a bundled scenario's YAML to DEST, to read or edit it."""
+    try:
+        target = bundled.copy_to(name, dest, force=force)
+    except ScenarioError as error:
+        _bad_input(error)
+    typer.echo(f"wrote {target}")
 
 
 @app.command()

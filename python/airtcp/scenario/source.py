@@ -19,9 +19,9 @@ import yaml
 
 from airtcp.errors import ScenarioError
 
-__all__ = ["MAX_NESTING", "MAX_SOURCE_BYTES", "MAX_VALUES", "check_expanded_size", "check_nesting", "read_source", "parse_yaml"]
+__all__ = ["MAX_NESTING", "MAX_SOURCE_BYTES", "MAX_VALUES", "SCENARIO_SUFFIXES", "check_expanded_size", "check_nesting", "read_source", "parse_yaml"]
 
-_SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
 # Scenario files are a few kilobytes. The limit keeps a wrong path (a device, a log) from
 # exhausting memory; it applies to YAML text given directly too.
@@ -62,7 +62,7 @@ def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
 def _looks_like_path(source: object) -> bool:
     if not isinstance(source, str) or "\n" in source or not source.strip():
         return False
-    if source.endswith(_SCENARIO_SUFFIXES):
+    if source.endswith(SCENARIO_SUFFIXES):
         return True
     try:
         # Anything that exists, so that a directory or a device is refused as such.
