@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run examples test setup build browser rust-test py-test lint bench bench-wifi bench-cc fuzz fuzz-seeds clean
+.PHONY: run examples test setup build wheel browser rust-test py-test lint bench bench-wifi bench-cc fuzz fuzz-seeds clean
 
 # The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
 # figures, the table of published vs airtcp numbers) and print where the HTML report is.
@@ -41,11 +41,22 @@ setup: $(VENV)/.deps
 build: setup
 	$(VENV)/bin/maturin develop --release -q
 
+# The wheel users `pip install` (everything a run, a sweep or a reproduction reads is inside it),
+# into $(WHEELS). Same release profile and cargo target folder as `build`, so after `build` it
+# only packs: the core is not compiled twice. Older airtcp wheels there are removed first, so
+# the folder holds exactly the one the tests install.
+WHEELS ?= $(OUT)/wheels
+wheel: setup
+	rm -f $(WHEELS)/airtcp-*.whl
+	$(VENV)/bin/maturin build --release -q --out $(WHEELS)
+
 rust-test:
 	cargo test -p airtcp --release -q
 
-py-test: build browser
-	$(PY) -m pytest -q
+# tests/python/test_wheel.py installs the wheel named by AIRTCP_WHEEL into a fresh venv and runs
+# it away from the checkout (it is skipped when a developer runs pytest without it).
+py-test: build browser wheel
+	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q
 
 # The fuzzers' long form (their short form runs in `make test`): the core's JSON entry point
 # (crates/airtcp/tests/fuzz_core.rs) and the Python entry points, scenario files and sweep specs
