@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run examples test setup build wheel browser rust-test py-test lint bench bench-wifi bench-cc fuzz fuzz-seeds clean
+.PHONY: run examples test setup build wheel browser rust-test py-test lint docs bench bench-wifi bench-cc fuzz fuzz-seeds clean
 
 # The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
 # figures, the table of published vs airtcp numbers) and print where the HTML report is.
@@ -26,14 +26,15 @@ examples: build
 	  $(AIRTCP) plot $(OUT)/$$n; \
 	done
 
-# Every test: formatting and lints, Rust unit/integration/property tests, Python tests.
-test: build lint rust-test py-test
+# Every test: formatting and lints, the documentation site's strict build, Rust
+# unit/integration/property tests, Python tests.
+test: build lint docs rust-test py-test
 
 $(VENV)/.deps: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q "maturin>=1.5,<2"
-	$(PIP) install -q $$($(PY) -c 'import tomllib;d=tomllib.load(open("pyproject.toml","rb"))["project"];print(" ".join(repr(x) for x in d["dependencies"]+d["optional-dependencies"]["test"]))' | tr -d "'")
+	$(PIP) install -q $$($(PY) -c 'import tomllib;d=tomllib.load(open("pyproject.toml","rb"))["project"];o=d["optional-dependencies"];print(" ".join(repr(x) for x in d["dependencies"]+o["test"]+o["docs"]))' | tr -d "'")
 	touch $@
 
 setup: $(VENV)/.deps
@@ -94,6 +95,14 @@ browser:
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --release -q -- -D warnings
+
+# The documentation site (mkdocs.yml): docs/*.md, the benchmark READMEs and the API reference
+# from the package's docstrings, into $(OUT)/site (open $(OUT)/site/index.html). Strict: a broken
+# link or anchor, a page missing from the nav or a docstring that does not render fails it.
+# The API reference reads the sources without importing them, so no build is needed. (No
+# --quiet: it silences the warnings, and so strict mode with them.)
+docs: setup
+	$(VENV)/bin/mkdocs build --strict --site-dir $(OUT)/site
 
 # airtcp vs ns-3 on the same scenarios (fetches and compiles ns-3 3.44 on first use);
 # e.g. `make bench BENCH_ARGS=--quick`.

@@ -61,7 +61,7 @@ fn wireless_runs_are_deterministic() {
     assert_ne!(once(1), once(2));
 }
 
-/// ns-3 3.44's figures for the same chains, measured by `python -m airtcp.bench_wifi` and stored
+/// ns-3 3.44's figures for the same chains, measured by `python -m airtcp.bench.wifi` and stored
 /// in bench/wifi/ns3_reference.json (mean of seeds 1-3, basic access, classic recovery).
 fn ns3_chain_reference() -> Vec<f64> {
     let path = concat!(

@@ -286,6 +286,14 @@ def _timed(cmd: Sequence[str]) -> tuple[subprocess.CompletedProcess[str], float,
     return proc, wall, cpu
 
 
+def _json_result(stdout: str, program: str) -> dict[str, Any]:
+    """The last line of `stdout` that is a JSON object: what a benchmark program prints."""
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise BenchError(f"{program} printed no result: {_tail(stdout)}")
+    return json.loads(lines[-1])
+
+
 def run_ns3(
     binary: Path,
     per: float,
@@ -309,10 +317,7 @@ def run_ns3(
     proc, cmd_wall, cmd_cpu = _timed(cmd)
     if proc.returncode != 0:
         raise BenchError(f"ns-3 exited with {proc.returncode}: {_tail(proc.stderr or proc.stdout)}")
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise BenchError(f"ns-3 printed no result: {_tail(proc.stdout)}")
-    result = json.loads(lines[-1])
+    result = _json_result(proc.stdout, "ns-3")
     result["cmd_wall_s"] = cmd_wall
     result["cmd_cpu_s"] = cmd_cpu
     return result
@@ -542,7 +547,11 @@ def _headers() -> list[str]:
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     """Plain-text table for the terminal."""
-    table = [_headers()] + [_cells(r) for r in rows]
+    return _text_table([_headers()] + [_cells(r) for r in rows])
+
+
+def _text_table(table: list[list[str]]) -> str:
+    """Right-aligned columns, the first row (the headers) underlined."""
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     out = []
     for n, line in enumerate(table):

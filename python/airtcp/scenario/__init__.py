@@ -4,5 +4,6 @@
 - `units`    — quantities with units (`10Mbps`, `2ms`, `1500B`) and their parsing;
 - `overrides`— `--set key.path=value` edits applied to a scenario before validation;
 - `messages` — pydantic's validation errors reworded as `error: <field path>: <message>`;
-- `source`   — reading scenario files safely (size, nesting, encoding limits).
+- `source`   — reading scenario files safely (size, nesting, encoding limits);
+- `bundled`  — the scenarios shipped inside the package (`airtcp scenarios list`, `copy`).
 """

@@ -1,0 +1,175 @@
+"""The command line: `python -m airtcp.bench.wifi ARGS` (`make bench-wifi`), or `main([...])`."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from airtcp.bench.wired import BenchError, _log
+
+from .benchmark import QUICK_BENCH_HOPS, run_benchmark
+from .chain import QUICK_CHAIN_DURATION_S
+from .common import DEFAULT_OUT, FULL_SEEDS, QUICK_SEEDS
+from .ns3 import build_programs
+from .reference import CASES, run_reference, update_reference_file
+from .report import print_bench, print_report
+from .scale import QUICK_SCALE_DURATION_S
+from .templates import BENCH_CASES
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def _name_list(text: str) -> list[str]:
+    names = [c.strip() for c in text.split(",") if c.strip()]
+    known = set(BENCH_CASES) | set(CASES)
+    unknown = [c for c in names if c not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown case(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    return names
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m airtcp.bench.wifi",
+        description="airtcp against ns-3 3.44 on TCP over multi-hop 802.11b (chains, a 10x10 "
+        "AODV grid) and airtcp alone on a 10,000-node mesh; with --ns3-only, the ns-3 reference "
+        "runs alone (chain, grid, saturation). See bench/wifi/README.md.",
+    )
+    parser.add_argument(
+        "--cases",
+        type=_name_list,
+        help="comma-separated; benchmark: chain,grid,scale (default all); with --ns3-only: "
+        "chain,grid,saturation (default all)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run, one seed: benchmark chains N={','.join(map(str, QUICK_BENCH_HOPS))} "
+        f"and the grid for {QUICK_CHAIN_DURATION_S:g} s (100 s with --ns3-from-reference), the "
+        f"mesh for {QUICK_SCALE_DURATION_S:g} s; --ns3-only: chain N=1,2,4 for 20 s, grid 20 s, "
+        "saturation N=1,5 at 2 Mbps for 5 s",
+    )
+    parser.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument(
+        "--seeds", type=int, help=f"seeds 1..N (default {FULL_SEEDS}, quick {QUICK_SEEDS})"
+    )
+    parser.add_argument("--hops", type=_int_list, help="chain hop counts, e.g. 3,6")
+    parser.add_argument(
+        "--ns3-from-reference",
+        action="store_true",
+        help="do not run ns-3: compare with the figures stored in bench/wifi/ns3_reference.json",
+    )
+    parser.add_argument(
+        "--ns3-only",
+        action="store_true",
+        help="run only ns-3's reference cases and write ns3_wifi.json/md (no airtcp)",
+    )
+    parser.add_argument(
+        "--stations", type=_int_list, help="saturation station counts (--ns3-only), e.g. 1,5"
+    )
+    parser.add_argument(
+        "--update-reference",
+        action="store_true",
+        help="run ns-3's reference cases (implies --ns3-only) and rewrite "
+        "bench/wifi/ns3_reference.json (full runs only)",
+    )
+    parser.add_argument("--build", action="store_true", help="only compile the programs, then exit")
+    return parser
+
+
+def _cases(args: argparse.Namespace, known: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The cases asked for (all of `known` by default) and those among them not in `known`."""
+    cases = args.cases or list(known)
+    return cases, [c for c in cases if c not in known]
+
+
+def _run_options(args: argparse.Namespace, cases: list[str]) -> dict[str, Any]:
+    """The options `run_reference` and `run_benchmark` both take."""
+    return {
+        "cases": cases,
+        "quick": args.quick,
+        "out": args.out,
+        "seeds": args.seeds,
+        "hops": args.hops,
+    }
+
+
+def _main_reference(args: argparse.Namespace) -> int:
+    """--ns3-only / --update-reference: the ns-3 reference runs alone."""
+    cases, wrong = _cases(args, CASES)
+    if wrong:
+        _log(f"error: --ns3-only runs {', '.join(CASES)}; not {', '.join(wrong)}")
+        return 2
+    reduced = args.quick or args.hops or args.stations or args.seeds not in (None, FULL_SEEDS)
+    if args.update_reference and reduced:
+        # The committed reference is always the full set, so tests can rely on its shape.
+        _log("error: --update-reference needs a full run (no --quick/--hops/--stations/--seeds)")
+        return 2
+    report, all_ok = run_reference(**_run_options(args, cases), stations=args.stations)
+    print_report(report)
+    out = Path(args.out)
+    written = [out / "ns3_wifi.json", out / "ns3_wifi.md"]
+    if args.update_reference:
+        if not all_ok:
+            _log("error: some runs failed; the reference file was left unchanged")
+            return 1
+        written.append(update_reference_file(report, cases))
+    print("written: " + ", ".join(str(p) for p in written))
+    return 0 if all_ok else 1
+
+
+def _main_bench(args: argparse.Namespace) -> int:
+    cases, wrong = _cases(args, BENCH_CASES)
+    if wrong:
+        _log(
+            f"error: the benchmark runs {', '.join(BENCH_CASES)}; {', '.join(wrong)} only with "
+            "--ns3-only"
+        )
+        return 2
+    if args.stations:
+        _log("error: --stations is for the saturation case, which only --ns3-only runs")
+        return 2
+    report, all_ok = run_benchmark(
+        **_run_options(args, cases), ns3_from_reference=args.ns3_from_reference
+    )
+    print_bench(report)
+    out = Path(args.out)
+    print(f"written: {out / 'bench_wifi.json'}, {out / 'bench_wifi.md'}")
+    return 0 if all_ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: `python -m airtcp.bench.wifi ARGS`, or `main([...])` from Python.
+
+    The exit code is non-zero only if a run failed or the options were wrong; missed targets are
+    reported, not failures.
+    """
+    try:
+        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as stop:  # --help, or a usage error already printed
+        return stop.code if isinstance(stop.code, int) else 2
+    if args.ns3_from_reference and (args.ns3_only or args.update_reference):
+        _log("error: --ns3-from-reference compares airtcp with stored figures; it runs no ns-3")
+        return 2
+    try:
+        if args.build:
+            for path in build_programs().values():
+                print(path)
+            return 0
+        if args.ns3_only or args.update_reference:
+            return _main_reference(args)
+        return _main_bench(args)
+    except (BenchError, subprocess.TimeoutExpired) as error:
+        _log(f"error: {error}")
+        return 1
