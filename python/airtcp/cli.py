@@ -14,16 +14,19 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, List, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, List, NoReturn, Optional
 
 import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
-from airtcp.scenario.schema import U64_MAX, Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
-from airtcp.scenario.overrides import parse_override
-from airtcp.scenario.units import brief_repr, format_duration
+from airtcp.scenario.units import U64_MAX, brief_repr, format_duration
+
+if TYPE_CHECKING:
+    # Imported where a command needs them: the schema's pydantic models take about 0.1 s to build,
+    # which `airtcp --help` and the commands that read no scenario should not wait for.
+    from airtcp.scenario.schema import Scenario
 
 __all__ = ["app", "main"]
 
@@ -36,6 +39,9 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain help text: rich's boxes would import rich, markdown-it and pygments, which take longer
+    # than all the rest of `airtcp --help`.
+    rich_markup_mode=None,
 )
 
 
@@ -94,8 +100,11 @@ def _bad_input(error: ScenarioError) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _load(file: Path, seed: Optional[int], overrides: Optional[List[str]]) -> Scenario:
+def _load(file: Path, seed: Optional[int], overrides: Optional[List[str]]) -> "Scenario":
     """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`."""
+    from airtcp.scenario.overrides import parse_override
+    from airtcp.scenario.schema import load_scenario
+
     return load_scenario(file, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
 
 
@@ -204,6 +213,8 @@ def validate(
     except SimulationError as error:
         _failure(str(error))
     if as_json:
+        from airtcp.scenario.schema import to_core_json
+
         typer.echo(to_core_json(scenario))
         return
     typer.echo(
