@@ -9,6 +9,7 @@ simulator or of airtcp itself.
 
 import importlib
 import json
+import os
 import re
 import sys
 import traceback
@@ -152,6 +153,10 @@ def run(
     except OutputDirError as error:
         _bad_input(ScenarioError("--out", str(error)))
 
+    # Arrow imports NumPy, whose OpenBLAS starts a thread per core as it loads; a run does no
+    # linear algebra, and on a busy machine those threads cost a fifth of its start-up. A value
+    # the user set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # Imported here: Arrow is only needed once there is something to simulate.
     from airtcp.api import simulate
     from airtcp.errors import SimulationError
