@@ -297,6 +297,7 @@ def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _table(columns: Mapping[str, Sequence[Any]], types: Mapping[str, pa.DataType]) -> pa.Table:
+    # `arrow_array` rather than `pa.array`, whose check for pandas objects imports pandas.
     arrays = {name: arrow_array(values, types.get(name)) for name, values in columns.items()}
     return pa.table(arrays)
 
