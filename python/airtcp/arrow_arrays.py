@@ -60,6 +60,7 @@ def _assembled(values: Sequence[Any], arrow_type: pa.DataType) -> pa.Array | Non
     nulls = type(None) in found
     found.discard(type(None))
     validity = _bitmap([value is not None for value in values]) if nulls else None
+    null_count = sum(value is None for value in values) if nulls else 0
     if arrow_type == pa.string() and found <= {str} and _OFFSET_CODE is not None:
         encoded = [b"" if value is None else value.encode("utf-8") for value in values]
         offsets = array.array(_OFFSET_CODE, itertools.accumulate(map(len, encoded), initial=0))
@@ -68,11 +69,10 @@ def _assembled(values: Sequence[Any], arrow_type: pa.DataType) -> pa.Array | Non
         buffers = [validity, _bitmap([value is True for value in values])]
     elif arrow_type in _LAYOUTS and found <= {_LAYOUTS[arrow_type][0]}:
         python_type, code = _LAYOUTS[arrow_type]
-        filled = [python_type() if value is None else value for value in values] if nulls else values
+        filled = [python_type() if v is None else v for v in values] if nulls else values
         buffers = [validity, pa.py_buffer(array.array(code, filled))]
     else:
         return None
-    null_count = sum(value is None for value in values) if nulls else 0
     return pa.Array.from_buffers(arrow_type, len(values), buffers, null_count=null_count)
 
 

@@ -15,7 +15,15 @@ from typing import Any
 
 from airtcp.bench.tables import cell, mark, markdown_table, text_table
 
-__all__ = ["CMD_TARGET", "SHORT_COMMANDS", "SHORT_TARGET", "format_startup", "startup_markdown", "summarise_startup"]
+__all__ = [
+    "CMD_TARGET",
+    "SHORT_COMMANDS",
+    "SHORT_TARGET",
+    "format_startup",
+    "startup_markdown",
+    "summarise_startup",
+    "targets_text",
+]
 
 # ns-3's whole command / airtcp's, at least: airtcp's loop is far faster, its command should be too.
 CMD_TARGET = 2.0
@@ -63,7 +71,8 @@ def targets_text() -> str:
 def format_startup(rows: Iterable[Mapping[str, Any]]) -> str:
     """The start-up table for the terminal, with its targets."""
     table = text_table(_headers(), [_cells(row) for row in rows])
-    return f"start-up: whole-command wall time, summed over seeds\n{table}\ntargets: {targets_text()}"
+    title = "start-up: whole-command wall time, summed over seeds"
+    return f"{title}\n{table}\ntargets: {targets_text()}"
 
 
 def startup_markdown(rows: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -71,9 +80,9 @@ def startup_markdown(rows: Iterable[Mapping[str, Any]]) -> list[str]:
     return [
         "## Start-up",
         "",
-        "Whole-command wall time, summed over seeds: `run` is `airtcp run` (the same runs as the table "
-        "above), `validate` is `airtcp validate` of the same scenario and overrides, `help` is "
-        f"`airtcp --help`, `ns-3` the ns-3 program. Targets: {targets_text()}.",
+        "Whole-command wall time, summed over seeds: `run` is `airtcp run` (the same runs as the "
+        "table above), `validate` is `airtcp validate` of the same scenario and overrides, `help` "
+        f"is `airtcp --help`, `ns-3` the ns-3 program. Targets: {targets_text()}.",
         "",
         *markdown_table(_headers(), [_cells(row) for row in rows]),
     ]

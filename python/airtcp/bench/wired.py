@@ -5,9 +5,9 @@ queue and a packet error rate on the data direction (`bench/p2p_bench.yaml` for 
 `bench/ns3/p2p_tcp.cc` for ns-3; `bench/README.md` maps one onto the other). For every packet
 error rate both simulators run as separate commands, so that the wall time of the whole command is
 comparable, and each reports the wall time of its own simulation loop; `airtcp validate` and
-`airtcp --help` are timed beside each airtcp run (`airtcp.bench.startup`). This is a benchmark, not a
-test: the targets are printed beside the numbers, and only a run that fails makes the exit code
-non-zero.
+`airtcp --help` are timed beside each airtcp run (`airtcp.bench.startup`). This is a benchmark,
+not a test: the targets are printed beside the numbers, and only a run that fails makes the exit
+code non-zero.
 
     python -m airtcp.bench.wired [--quick] [--out DIR] [--cases 0,0.01] [--seeds N]
     airtcp bench [same options]
@@ -373,7 +373,9 @@ def run_airtcp(
     """One airtcp run through its command line (`sets`: more `--set` overrides); the figures the
     comparison needs."""
     args = airtcp_scenario_args(scenario, per, duration_s, seed, ssthresh, sets)
-    proc, cmd_wall, cmd_cpu = _timed([*command, "run", *args, "--out", str(out_dir), "--force", "--quiet"])
+    proc, cmd_wall, cmd_cpu = _timed(
+        [*command, "run", *args, "--out", str(out_dir), "--force", "--quiet"]
+    )
     if proc.returncode != 0:
         detail = _tail(proc.stderr or proc.stdout)
         raise BenchError(f"airtcp exited with {proc.returncode}: {detail}")
@@ -421,7 +423,8 @@ def run_airtcp_short(command: Sequence[str], name: str, args: Sequence[str]) -> 
     """One of airtcp's short commands (`startup.SHORT_COMMANDS`): its whole command's times."""
     proc, cmd_wall, cmd_cpu = _timed([*command, *args])
     if proc.returncode != 0:
-        raise BenchError(f"airtcp {name} exited with {proc.returncode}: {_tail(proc.stderr or proc.stdout)}")
+        detail = _tail(proc.stderr or proc.stdout)
+        raise BenchError(f"airtcp {name} exited with {proc.returncode}: {detail}")
     return {"simulator": f"airtcp {name}", "cmd_wall_s": cmd_wall, "cmd_cpu_s": cmd_cpu}
 
 
@@ -721,9 +724,9 @@ def run_benchmark(
                 )
                 # Timed right after the run they are compared with, under the same load.
                 scenario_args = airtcp_scenario_args(scenario, per, duration_s, seed, ns3_ssthresh)
-                for name, args in startup.SHORT_COMMANDS.items():
-                    args = args if args is not None else [name, *scenario_args]
-                    timed = _fastest(repeat, run_airtcp_short, command, name, args)
+                for name, fixed in startup.SHORT_COMMANDS.items():
+                    argv = fixed if fixed is not None else [name, *scenario_args]
+                    timed = _fastest(repeat, run_airtcp_short, command, name, argv)
                     short_runs[name].append({**timed, "per": per, "seed": seed})
             except (BenchError, subprocess.TimeoutExpired) as error:
                 errors.append(f"airtcp seed {seed}: {error}")
