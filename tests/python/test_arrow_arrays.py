@@ -64,7 +64,9 @@ def test_other_values_are_pyarrows_to_convert(values: list[Any], arrow_type: pa.
         assert arrow_array(values, arrow_type).equals(expected)
 
 
-@pytest.mark.parametrize(("values", "arrow_type"), [([-1], pa.uint64()), ([2**64], pa.uint64()), ([2**32], pa.uint32())])
+@pytest.mark.parametrize(
+    ("values", "arrow_type"), [([-1], pa.uint64()), ([2**64], pa.uint64()), ([2**32], pa.uint32())]
+)
 def test_out_of_range_integers_fail_as_in_pyarrow(values: list[int], arrow_type: pa.DataType) -> None:
     with pytest.raises((OverflowError, pa.ArrowInvalid)):
         pa.array(values, type=arrow_type)
