@@ -1,9 +1,11 @@
 """airtcp: a fast, deterministic packet-level simulator for TCP over wireless networks.
 
-    import airtcp
-    results = airtcp.run("scenarios/examples/p2p_lossy.yaml", seed=2)
-    print(results.flows[["id", "goodput_bps"]])
-    results.write("out/p2p_lossy")
+```python
+import airtcp
+results = airtcp.run("scenarios/examples/p2p_lossy.yaml", seed=2)
+print(results.flows[["id", "goodput_bps"]])
+results.write("out/p2p_lossy")
+```
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from airtcp import _core
-from airtcp.scenario.schema import Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError, SimulationError
 
 if TYPE_CHECKING:
     from airtcp.api import run, simulate
     from airtcp.results import Results
+    from airtcp.scenario.schema import Scenario, load_scenario, to_core_json
 
 __version__ = _core.core_version()
 
@@ -33,9 +35,18 @@ __all__ = [
     "SimulationError",
 ]
 
-# Imported on first use: they pull in Arrow, which `airtcp validate` and error reporting do not
-# need, and a quick start matters for a command-line tool.
-_LAZY = {"run": "airtcp.api", "simulate": "airtcp.api", "Results": "airtcp.results"}
+# Imported on first use, so that `import airtcp` (and with it every command of the command line,
+# `airtcp --help` too) costs only what it uses: the schema builds its pydantic models on import
+# (about 0.1 s), and the results pull in Arrow.
+_SCHEMA = "airtcp.scenario.schema"
+_LAZY = {
+    "run": "airtcp.api",
+    "simulate": "airtcp.api",
+    "Results": "airtcp.results",
+    "Scenario": _SCHEMA,
+    "load_scenario": _SCHEMA,
+    "to_core_json": _SCHEMA,
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,6 @@ half-written result set can never be mistaken for a complete one.
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -77,7 +76,9 @@ def _remove_empty(directories: list[Path]) -> None:
 def _make_sibling(target: Path, tag: str) -> Path:
     """A fresh hidden directory next to `target` (same file system, so renames are atomic)."""
     while True:
-        candidate = target.with_name(f".{target.name}.{tag}-{secrets.token_hex(4)}")
+        # os.urandom is what secrets.token_hex uses; importing secrets (hmac, hashlib) would cost
+        # every command that checks an output directory, `airtcp --help` included.
+        candidate = target.with_name(f".{target.name}.{tag}-{os.urandom(4).hex()}")
         try:
             candidate.mkdir()  # honours the umask, unlike tempfile.mkdtemp's private mode
             return candidate

@@ -9,23 +9,25 @@ simulator or of airtcp itself.
 
 import importlib
 import json
+import os
 import re
 import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, List, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, List, NoReturn, Optional
 
 import typer
 
 from airtcp import _core
 from airtcp.atomic_dir import OutputDirError, check_output_dir
-from airtcp.scenario import bundled
-from airtcp.scenario.schema import U64_MAX, Scenario, load_scenario, to_core_json
 from airtcp.errors import ScenarioError
-from airtcp.scenario.overrides import parse_override
-from airtcp.scenario.source import SCENARIO_SUFFIXES
-from airtcp.scenario.units import brief_repr, format_duration
+from airtcp.scenario.units import U64_MAX, brief_repr, format_duration
+
+if TYPE_CHECKING:
+    # Imported where a command needs them: the schema's pydantic models take about 0.1 s to build,
+    # which `airtcp --help` and the commands that read no scenario should not wait for.
+    from airtcp.scenario.schema import Scenario
 
 __all__ = ["app", "main"]
 
@@ -38,6 +40,9 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain help text: rich's boxes would import rich, markdown-it and pygments, which take longer
+    # than all the rest of `airtcp --help`.
+    rich_markup_mode=None,
 )
 
 
@@ -108,15 +113,21 @@ def _bad_input(error: ScenarioError) -> NoReturn:
 
 def _load(
     file: Path, seed: Optional[int], overrides: Optional[List[str]], *, bundled_names: bool = False
-) -> Scenario:
+) -> "Scenario":
     """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`. With
     `bundled_names`, a FILE that does not exist may name a bundled scenario instead."""
+    from airtcp.scenario.overrides import parse_override
+    from airtcp.scenario.schema import load_scenario
+
     source = _file_or_bundled(file) if bundled_names else file
     return load_scenario(source, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
 
 
-def _file_or_bundled(file: Path) -> Path | dict[str, Any]:
+def _file_or_bundled(file: Path) -> "Path | dict[str, Any]":
     """FILE if it exists (a file always wins), else the bundled scenario of that name."""
+    from airtcp.scenario import bundled
+    from airtcp.scenario.source import SCENARIO_SUFFIXES
+
     name = file.as_posix()
     if file.exists():
         return file
@@ -171,6 +182,10 @@ def run(
     except OutputDirError as error:
         _bad_input(ScenarioError("--out", str(error)))
 
+    # Arrow imports NumPy, whose OpenBLAS starts a thread per core as it loads; a run does no
+    # linear algebra, and on a busy machine those threads cost a fifth of its start-up. A value
+    # the user set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # Imported here: Arrow is only needed once there is something to simulate.
     from airtcp.api import simulate
     from airtcp.errors import SimulationError
@@ -232,6 +247,8 @@ def validate(
     except SimulationError as error:
         _failure(str(error))
     if as_json:
+        from airtcp.scenario.schema import to_core_json
+
         typer.echo(to_core_json(scenario))
         return
     typer.echo(
@@ -252,6 +269,8 @@ app.add_typer(scenarios_app)
 @scenarios_app.command("list")
 def scenarios_list() -> None:
     """List the bundled scenarios by name, each with its description; `airtcp run NAME` runs one."""
+    from airtcp.scenario import bundled
+
     names = bundled.names()
     width = max(map(len, names))
     for name in names:
@@ -267,6 +286,8 @@ def scenarios_copy(
     force: Annotated[bool, typer.Option("--force", help="Replace DEST's file if it exists.")] = False,
 ) -> None:
     """Write a bundled scenario's YAML to DEST, to read or edit it."""
+    from airtcp.scenario import bundled
+
     try:
         target = bundled.copy_to(name, dest, force=force)
     except ScenarioError as error:

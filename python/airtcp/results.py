@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from airtcp.arrow_arrays import arrow_array
 from airtcp.atomic_dir import atomic_directory
 
 if TYPE_CHECKING:
@@ -296,7 +297,8 @@ def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _table(columns: Mapping[str, Sequence[Any]], types: Mapping[str, pa.DataType]) -> pa.Table:
-    arrays = {name: pa.array(values, type=types.get(name)) for name, values in columns.items()}
+    # `arrow_array` rather than `pa.array`, whose check for pandas objects imports pandas.
+    arrays = {name: arrow_array(values, types.get(name)) for name, values in columns.items()}
     return pa.table(arrays)
 
 

@@ -2,5 +2,7 @@
 
 - `wired` — point-to-point links (`make bench`), and the helpers the others share;
 - `wifi`  — 802.11b chains and an AODV grid (`make bench-wifi`);
-- `cc`    — TCP congestion-control variants (`make bench-cc`).
+- `cc`    — TCP congestion-control variants (`make bench-cc`);
+- `startup` — the whole-command start-up table of the wired benchmark;
+- `tables` — the plain-text and markdown tables of the reports.
 """

@@ -4,9 +4,10 @@ One bulk NewReno/SACK flow over a 2 Mbps / 20 ms point-to-point link with a 100-
 queue and a packet error rate on the data direction (`bench/p2p_bench.yaml` for airtcp,
 `bench/ns3/p2p_tcp.cc` for ns-3; `bench/README.md` maps one onto the other). For every packet
 error rate both simulators run as separate commands, so that the wall time of the whole command is
-comparable, and each reports the wall time of its own simulation loop. This is a benchmark, not a
-test: the targets are printed beside the numbers, and only a run that fails makes the exit code
-non-zero.
+comparable, and each reports the wall time of its own simulation loop; `airtcp validate` and
+`airtcp --help` are timed beside each airtcp run (`airtcp.bench.startup`). This is a benchmark,
+not a test: the targets are printed beside the numbers, and only a run that fails makes the exit
+code non-zero.
 
     python -m airtcp.bench.wired [--quick] [--out DIR] [--cases 0,0.01] [--seeds N]
     airtcp bench [same options]
@@ -30,10 +31,13 @@ import sys
 import tempfile
 import time
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from airtcp.bench import startup
+from airtcp.bench.tables import cell, mark, markdown_table, text_table
 
 __all__ = ["build_ns3", "compile_ns3_program", "main", "run_benchmark"]
 
@@ -347,6 +351,24 @@ def _drops(summary: dict[str, Any], reason: str) -> int:
 AIRTCP_SSTHRESH_BASIS = {"pipe": "pipe", "flightsize": "flight_size"}
 
 
+def airtcp_scenario_args(
+    scenario: Path,
+    per: float,
+    duration_s: float,
+    seed: int,
+    ssthresh: str = "pipe",
+    sets: Sequence[str] = (),
+) -> list[str]:
+    """The scenario with the case's seed and overrides, as `airtcp run` and `validate` take it."""
+    overrides = [
+        f"links[0].loss.per={per!r}",
+        f"duration={_format_seconds(duration_s)}",
+        f"flows[0].transport.ssthresh_basis={AIRTCP_SSTHRESH_BASIS[ssthresh]}",
+        *sets,
+    ]
+    return [str(scenario), "--seed", str(seed), *(item for o in overrides for item in ("--set", o))]
+
+
 def run_airtcp(
     command: Sequence[str],
     scenario: Path,
@@ -359,25 +381,10 @@ def run_airtcp(
 ) -> dict[str, Any]:
     """One airtcp run through its command line (`sets`: more `--set` overrides); the figures the
     comparison needs."""
-    cmd = [
-        *command,
-        "run",
-        str(scenario),
-        "--out",
-        str(out_dir),
-        "--seed",
-        str(seed),
-        "--set",
-        f"links[0].loss.per={per!r}",
-        "--set",
-        f"duration={_format_seconds(duration_s)}",
-        "--set",
-        f"flows[0].transport.ssthresh_basis={AIRTCP_SSTHRESH_BASIS[ssthresh]}",
-        *(item for override in sets for item in ("--set", override)),
-        "--force",
-        "--quiet",
-    ]
-    proc, cmd_wall, cmd_cpu = _timed(cmd)
+    args = airtcp_scenario_args(scenario, per, duration_s, seed, ssthresh, sets)
+    proc, cmd_wall, cmd_cpu = _timed(
+        [*command, "run", *args, "--out", str(out_dir), "--force", "--quiet"]
+    )
     if proc.returncode != 0:
         detail = _tail(proc.stderr or proc.stdout)
         raise BenchError(f"airtcp exited with {proc.returncode}: {detail}")
@@ -421,6 +428,15 @@ def run_airtcp(
     }
 
 
+def run_airtcp_short(command: Sequence[str], name: str, args: Sequence[str]) -> dict[str, Any]:
+    """One of airtcp's short commands (`startup.SHORT_COMMANDS`): its whole command's times."""
+    proc, cmd_wall, cmd_cpu = _timed([*command, *args])
+    if proc.returncode != 0:
+        detail = _tail(proc.stderr or proc.stdout)
+        raise BenchError(f"airtcp {name} exited with {proc.returncode}: {detail}")
+    return {"simulator": f"airtcp {name}", "cmd_wall_s": cmd_wall, "cmd_cpu_s": cmd_cpu}
+
+
 # --------------------------------------------------------------------------------------------
 # Aggregation and reports
 
@@ -454,8 +470,10 @@ def summarise_case(
     ns3_runs: list[dict[str, Any]],
     prr_runs: list[dict[str, Any]],
     errors: list[str],
+    short_runs: Mapping[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """One table row: means over seeds, wall times summed over seeds."""
+    """One table row: means over seeds, wall times summed over seeds; `short_runs` are airtcp's
+    short commands by name (`startup.SHORT_COMMANDS`), for the start-up figures."""
     a_good = _mean(r["goodput_bps"] for r in airtcp_runs)
     n_good = _mean(r["goodput_bps"] for r in ns3_runs)
     a_sim = _sum(r["sim_wall_s"] for r in airtcp_runs) if airtcp_runs else None
@@ -466,7 +484,7 @@ def summarise_case(
     n_hops = _sum(r["packets"] for r in ns3_runs) if ns3_runs else None
     goodput_ratio = _ratio(a_good, n_good)
     speed = _ratio(n_sim, a_sim)
-    return {
+    row = {
         "per": per,
         "seeds": max(len(airtcp_runs), len(ns3_runs)),
         "goodput_airtcp_kbps": a_good / 1e3 if a_good is not None else None,
@@ -500,22 +518,13 @@ def summarise_case(
         "speed_ok": None if speed is None else speed >= SPEED_TARGET,
         "errors": errors,
     }
+    return {**row, **startup.summarise_startup(a_cmd, n_cmd, short_runs or {})}
 
 
 def _div(a: float | None, b: float | None, scale: float = 1.0) -> float | None:
     if a is None or b is None or b == 0:
         return None
     return a / b * scale
-
-
-def _fmt(value: Any, spec: str) -> str:
-    if value is None:
-        return "n/a"
-    return format(value, spec)
-
-
-def _mark(ok: bool | None) -> str:
-    return "n/a" if ok is None else ("ok" if ok else "MISS")
 
 
 COLUMNS = (
@@ -536,8 +545,8 @@ COLUMNS = (
 
 
 def _cells(row: dict[str, Any]) -> list[str]:
-    cells = [_fmt(row[key], spec) for _, key, spec in COLUMNS]
-    cells.append(f"goodput {_mark(row['goodput_ok'])}, speed {_mark(row['speed_ok'])}")
+    cells = [cell(row[key], spec) for _, key, spec in COLUMNS]
+    cells.append(f"goodput {mark(row['goodput_ok'])}, speed {mark(row['speed_ok'])}")
     return cells
 
 
@@ -547,18 +556,7 @@ def _headers() -> list[str]:
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     """Plain-text table for the terminal."""
-    return _text_table([_headers()] + [_cells(r) for r in rows])
-
-
-def _text_table(table: list[list[str]]) -> str:
-    """Right-aligned columns, the first row (the headers) underlined."""
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    out = []
-    for n, line in enumerate(table):
-        out.append("  ".join(cell.rjust(w) for cell, w in zip(line, widths)))
-        if n == 0:
-            out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out)
+    return text_table(_headers(), [_cells(r) for r in rows])
 
 
 def format_markdown(report: dict[str, Any]) -> str:
@@ -581,11 +579,10 @@ def format_markdown(report: dict[str, Any]) -> str:
         "loop alone, `cmd` the whole command (process start, scenario loading, output). "
         "`ns/hop` is simulation-loop wall time per packet transmission on a link.",
         "",
-        "| " + " | ".join(_headers()) + " |",
-        "|" + "|".join("---:" for _ in _headers()) + "|",
+        *markdown_table(_headers(), [_cells(row) for row in report["cases"]]),
     ]
-    for row in report["cases"]:
-        lines.append("| " + " | ".join(_cells(row)) + " |")
+    if not cfg["ns3_only"]:
+        lines += ["", *startup.startup_markdown(report["cases"])]
     errors = [(row["per"], e) for row in report["cases"] for e in row["errors"]]
     if errors:
         lines += ["", "## Failed runs", ""]
@@ -697,6 +694,7 @@ def run_benchmark(
         a_runs: list[dict[str, Any]] = []
         n_runs: list[dict[str, Any]] = []
         p_runs: list[dict[str, Any]] = []
+        short_runs: dict[str, list[dict[str, Any]]] = {name: [] for name in startup.SHORT_COMMANDS}
         errors: list[str] = []
         for seed in range(1, seeds + 1):
             _log(f"PER {per:g} seed {seed}: ns-3 ...")
@@ -733,11 +731,17 @@ def run_benchmark(
                         ns3_ssthresh,
                     )
                 )
+                # Timed right after the run they are compared with, under the same load.
+                scenario_args = airtcp_scenario_args(scenario, per, duration_s, seed, ns3_ssthresh)
+                for name, fixed in startup.SHORT_COMMANDS.items():
+                    argv = fixed if fixed is not None else [name, *scenario_args]
+                    timed = _fastest(repeat, run_airtcp_short, command, name, argv)
+                    short_runs[name].append({**timed, "per": per, "seed": seed})
             except (BenchError, subprocess.TimeoutExpired) as error:
                 errors.append(f"airtcp seed {seed}: {error}")
         all_ok = all_ok and not errors
-        rows.append(summarise_case(per, a_runs, n_runs, p_runs, errors))
-        raw += a_runs + n_runs + p_runs
+        rows.append(summarise_case(per, a_runs, n_runs, p_runs, errors, short_runs))
+        raw += a_runs + n_runs + p_runs + [run for runs in short_runs.values() for run in runs]
 
     report = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -750,11 +754,17 @@ def run_benchmark(
             "ns3_recovery": recovery,
             "ns3_ssthresh": ns3_ssthresh,
             "repeat": repeat,
+            "ns3_only": ns3_only,
             "ns3_binary": str(binary),
             "airtcp_command": command,
             "scenario_mismatches": mismatches,
         },
-        "targets": {"goodput_tolerance": GOODPUT_TOLERANCE, "speed_min": SPEED_TARGET},
+        "targets": {
+            "goodput_tolerance": GOODPUT_TOLERANCE,
+            "speed_min": SPEED_TARGET,
+            "cmd_min": startup.CMD_TARGET,
+            "short_command_max": startup.SHORT_TARGET,
+        },
         "environment": _environment(),
         "cases": rows,
         "runs": raw,
@@ -888,6 +898,9 @@ def main(
         f"targets: goodput ratio within 1 ± {GOODPUT_TOLERANCE:.2f}, "
         f"speed (ns-3/airtcp simulation loop) >= {SPEED_TARGET:g}x"
     )
+    if not cfg["ns3_only"]:
+        print()
+        print(startup.format_startup(report["cases"]))
     for row in report["cases"]:
         for error in row["errors"]:
             print(f"failed: PER {row['per']:g}: {error}")

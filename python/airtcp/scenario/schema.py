@@ -14,7 +14,9 @@ propagation models.
 Entry points: `load_scenario` (file, YAML text or dict -> `Scenario`) and `to_core_json`.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: pydantic would then read every field's type from a
+# string, compiling and evaluating each, about a sixth of the time the models take to build on
+# import (and so of every command that reads a scenario). Methods name their own class in quotes.
 
 import json
 import math
@@ -40,6 +42,7 @@ from pydantic import (
 )
 
 from airtcp.scenario import units
+from airtcp.scenario.units import U32_MAX, U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.scenario.messages import not_unicode_text
 
@@ -110,9 +113,6 @@ __all__ = [
     "to_core_dict",
     "to_user_dict",
 ]
-
-U32_MAX = 2**32 - 1
-U64_MAX = 2**64 - 1
 
 # Serialisation context key: dump unit fields back as strings ("200s") instead of integers, so a
 # model can be turned back into input for `load_scenario` (used to apply overrides to a model).
@@ -760,7 +760,7 @@ class BlockFading(_Model):
     doppler: Optional[PositiveFrequency] = None
 
     @model_validator(mode="after")
-    def _one_of_coherence_or_doppler(self) -> BlockFading:
+    def _one_of_coherence_or_doppler(self) -> "BlockFading":
         # Both would be two answers to one question; the core takes exactly one.
         given = [name for name in ("coherence", "doppler") if getattr(self, name) is not None]
         if len(given) != 1:
@@ -1101,7 +1101,7 @@ class Scenario(_Model):
         return len(self.nodes) + placed + (_generated_count(topology) if topology is not None else 0)
 
     @model_validator(mode="after")
-    def _check_consistency(self) -> Scenario:
+    def _check_consistency(self) -> "Scenario":
         # ScenarioError is not a ValueError, so pydantic lets it through unchanged with its path.
         problems = list(_consistency_problems(self))
         if problems:

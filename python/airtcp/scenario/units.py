@@ -61,7 +61,14 @@ __all__ = [
     "FREQUENCY_UNITS",
     "POWER_UNITS",
     "RATIO_UNITS",
+    "U32_MAX",
+    "U64_MAX",
 ]
+
+# The largest values of the core's unsigned integer fields. Here rather than in the schema so the
+# command line can check a --seed without importing pydantic.
+U32_MAX = 2**32 - 1
+U64_MAX = 2**64 - 1
 
 
 class UnitError(ValueError):

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import BenchError, _log, _mean, _sd, _text_table
+from airtcp.bench.tables import markdown_table, text_table
+from airtcp.bench.wired import BenchError, _log, _mean, _sd
 
 FULL_SEEDS = 3
 QUICK_SEEDS = 1
@@ -124,10 +125,8 @@ def _fmt(value: Any, spec: str = ".1f") -> str:
 def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], markdown: bool) -> str:
     body = [list(r) for r in rows]
     if markdown:
-        lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in body]
-        return "\n".join(lines)
-    return _text_table([list(headers)] + body)
+        return "\n".join(markdown_table(headers, body))
+    return text_table(headers, body)
 
 
 def failed_runs_markdown(errors: Sequence[str]) -> list[str]:

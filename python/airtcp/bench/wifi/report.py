@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from airtcp.bench.wired import _mark
+from airtcp.bench.tables import mark as _mark
 
 from .chain import ONE_HOP_QUOTED_KBPS, ONE_HOP_TOLERANCE
 from .common import (
