@@ -116,26 +116,12 @@ def _load(
 ) -> "Scenario":
     """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`. With
     `bundled_names`, a FILE that does not exist may name a bundled scenario instead."""
+    from airtcp.scenario import bundled
     from airtcp.scenario.overrides import parse_override
     from airtcp.scenario.schema import load_scenario
 
-    source = _file_or_bundled(file) if bundled_names else file
+    source = bundled.file_or_bundled(file) if bundled_names else file
     return load_scenario(source, seed=seed, overrides=[parse_override(text, "--set") for text in overrides or []])
-
-
-def _file_or_bundled(file: Path) -> "Path | dict[str, Any]":
-    """FILE if it exists (a file always wins), else the bundled scenario of that name."""
-    from airtcp.scenario import bundled
-    from airtcp.scenario.source import SCENARIO_SUFFIXES
-
-    name = file.as_posix()
-    if file.exists():
-        return file
-    if bundled.is_bundled(name):
-        return bundled.read_data(name)
-    if name.endswith(SCENARIO_SUFFIXES):
-        return file  # meant as a file: its absence is reported as before, `no such file`
-    raise bundled.unknown(name, "no such file or bundled scenario")
 
 
 def _failure(message: str, *, with_traceback: bool = False) -> NoReturn:

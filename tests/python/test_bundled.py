@@ -166,6 +166,12 @@ def test_cli_a_file_of_the_same_name_wins(tmp_path: Path) -> None:
         ("examples/dumbell", "examples/dumbell: no such file or bundled scenario (did you mean examples/dumbbell?); see airtcp scenarios list"),
         # Spelt as a file: reported as a missing file, as before bundled scenarios existed.
         ("examples/dumbell.yaml", "examples/dumbell.yaml: no such file"),
+        # The README's path of a checkout, run where there is none: the bundled name to use.
+        (
+            "scenarios/examples/p2p_lossy.yaml",
+            "scenarios/examples/p2p_lossy.yaml: no such file; the bundled scenario examples/p2p_lossy "
+            "has this name: give examples/p2p_lossy instead of the path",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", ["run", "validate"])
@@ -175,3 +181,24 @@ def test_cli_unknown_name_or_missing_file(tmp_path: Path, command: str, argument
     assert result.returncode == 2
     assert result.stderr == f"error: {expected}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_base_may_name_a_bundled_scenario(tmp_path: Path) -> None:
+    spec = {"name": "bundled-base", "base": "examples/p2p_lossy", "grid": {"duration": ["1s", "2s"]}, "seeds": 1}
+    (tmp_path / "sweep.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = run_cli("sweep", "sweep.yaml", "--out", "exp", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in (tmp_path / "exp" / "runs").glob("*.json")]
+    ran = sorted((r["status"], r["results"]["name"], r["results"]["duration_s"]) for r in records)
+    assert ran == [("done", "p2p-lossy", 1.0), ("done", "p2p-lossy", 2.0)]
+
+
+def test_a_sweep_base_naming_neither_a_file_nor_a_bundled_scenario_is_refused(tmp_path: Path) -> None:
+    spec = {"name": "bad-base", "base": "examples/p2p", "grid": {"duration": ["1s"]}, "seeds": 1}
+    (tmp_path / "sweep.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = run_cli("sweep", "sweep.yaml", "--out", "exp", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: sweep.base: no such scenario file 'examples/p2p' (nor a bundled scenario: see airtcp scenarios list)\n"
+    )
+    assert not (tmp_path / "exp").exists()

@@ -2,7 +2,8 @@
 
 ```yaml
 name: loss-sweep
-base: scenarios/examples/p2p_lossy.yaml     # a path (relative to this file) or an inline scenario
+base: scenarios/examples/p2p_lossy.yaml     # a path (relative to this file), a bundled scenario's
+                                            # name (examples/p2p_lossy) or an inline scenario
 grid:                                       # every combination of these ...
   links[0].loss.per: [0, 0.01, 0.02]
   flows[0].transport.cc: [reno, newreno]
@@ -39,6 +40,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
 
+from airtcp.scenario import bundled
 from airtcp.scenario.schema import U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.scenario.overrides import parse_override
@@ -170,11 +172,14 @@ def load_sweep_spec(source: str | Path | Mapping[str, Any]) -> tuple[SweepSpec, 
         raise ScenarioError.from_list(problems) from None
     _raise_if_any(_repeated_points(spec) or _too_many_runs(spec))
     if isinstance(spec.base, str):
-        base_path = Path(spec.base)
-        if not base_path.is_absolute() and folder is not None:
-            base_path = folder / base_path
+        base_path = _base_path(spec.base, folder)
         if not base_path.is_file():
-            raise ScenarioError("sweep.base", f"no such scenario file {spec.base!r}")
+            if bundled.is_bundled(spec.base):
+                return spec, folder
+            raise ScenarioError(
+                "sweep.base",
+                f"no such scenario file {spec.base!r} (nor a bundled scenario: see airtcp scenarios list)",
+            )
         # A base that is no scenario file at all (not YAML, not a mapping, binary, too large or
         # too deep) would fail every run alike: refused now, naming the file, like a scenario
         # file given to `airtcp run`.
@@ -310,5 +315,13 @@ def base_source(spec: SweepSpec, folder: Path | None) -> str | Path | dict[str, 
     """The base scenario as `load_scenario` takes it."""
     if isinstance(spec.base, dict):
         return spec.base
-    path = Path(spec.base)
+    path = _base_path(spec.base, folder)
+    if not path.is_file() and bundled.is_bundled(spec.base):
+        return bundled.read_data(spec.base)
+    return path
+
+
+def _base_path(base: str, folder: Path | None) -> Path:
+    """A base given as a path: relative to the spec's folder (if it came from a file)."""
+    path = Path(base)
     return path if path.is_absolute() or folder is None else folder / path

@@ -16,9 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from airtcp.errors import ScenarioError
-from airtcp.scenario.source import read_source
+from airtcp.scenario.source import SCENARIO_SUFFIXES, read_source
 
-__all__ = ["copy_to", "description", "is_bundled", "names", "read_data", "read_text", "unknown"]
+__all__ = [
+    "copy_to",
+    "description",
+    "file_or_bundled",
+    "is_bundled",
+    "names",
+    "read_data",
+    "read_text",
+    "unknown",
+]
 
 _SUFFIX = ".yaml"
 # The place `airtcp scenarios list` is mentioned in errors, so a wrong name leads to the right ones.
@@ -118,3 +127,29 @@ def unknown(name: str, problem: str = "unknown bundled scenario") -> ScenarioErr
     close = [other for other in known if other.endswith(f"/{stem}")] or difflib.get_close_matches(name, known, n=2, cutoff=0.75)
     guess = f" (did you mean {' or '.join(close)}?)" if close else ""
     return ScenarioError(name, f"{problem}{guess}; {_SEE_LIST}")
+
+
+def file_or_bundled(file: Path) -> Path | dict[str, Any]:
+    """What `airtcp run FILE` reads: FILE if it exists (a file always wins), else the bundled
+    scenario of that name (its mapping). A FILE that names neither raises `ScenarioError`: a path
+    with a scenario file's ending is reported missing as a file (`no such file`), pointing at the
+    bundled scenario of the same name when there is one (`scenarios/examples/p2p_lossy.yaml` from
+    a checkout's README, run where there is no checkout); anything else as an unknown name."""
+    name = file.as_posix()
+    if file.exists():
+        return file
+    if is_bundled(name):
+        return read_data(name)
+    if not name.endswith(SCENARIO_SUFFIXES):
+        raise unknown(name, "no such file or bundled scenario")
+    same = _bundled_name_of_path(name)
+    hint = f"; the bundled scenario {same} has this name: give {same} instead of the path" if same else ""
+    raise ScenarioError(name, f"no such file{hint}")
+
+
+def _bundled_name_of_path(path: str) -> str | None:
+    """The bundled scenario a path of a checkout's `scenarios/` folder points at, if any:
+    `scenarios/examples/p2p_lossy.yaml` -> `examples/p2p_lossy`."""
+    parts = Path(path).with_suffix("").parts
+    name = "/".join(parts[-2:])
+    return name if len(parts) >= 2 and is_bundled(name) else None
