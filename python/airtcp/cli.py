@@ -61,9 +61,7 @@ def _whole_number(minimum: int, maximum: int) -> Callable[[str], int]:
     return parse
 
 
-ScenarioFile = Annotated[Path, typer.Argument(help="Scenario file (YAML).", show_default=False)]
-# `run` and `validate` also take a bundled scenario's name; `draw` takes files only, since it
-# writes its drawing next to the scenario file by default.
+# `run`, `validate` and `draw` also take a bundled scenario's name.
 ScenarioFileOrName = Annotated[
     Path,
     typer.Argument(
@@ -297,13 +295,14 @@ def plot(
 
 @app.command()
 def draw(
-    file: ScenarioFile,
+    file: ScenarioFileOrName,
     out: Annotated[
         Optional[Path],
         typer.Option(
             "--out",
             "-o",
-            help="Output file stem: writes STEM.png and STEM.svg (default: SCENARIO-topology next to the scenario).",
+            help="Output file stem: writes STEM.png and STEM.svg (default: SCENARIO-topology next to the "
+            "scenario file, or in the working directory for a bundled scenario).",
         ),
     ] = None,
     run_dir: Annotated[
@@ -317,8 +316,10 @@ def draw(
     from airtcp.experiments.draw import draw_scenario
 
     try:
-        scenario = _load(file, seed, set_)
-        paths = draw_scenario(scenario, out if out is not None else file.with_name(f"{file.stem}-topology"), run_dir=run_dir)
+        scenario = _load(file, seed, set_, bundled_names=True)
+        # Beside a scenario file; a bundled scenario's drawing goes to the working directory.
+        default = file.with_name(f"{file.stem}-topology") if file.exists() else Path(f"{file.name}-topology")
+        paths = draw_scenario(scenario, out if out is not None else default, run_dir=run_dir)
     except ScenarioError as error:
         _bad_input(error)
     for path in paths:

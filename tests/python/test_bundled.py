@@ -202,3 +202,9 @@ def test_a_sweep_base_naming_neither_a_file_nor_a_bundled_scenario_is_refused(tm
         "error: sweep.base: no such scenario file 'examples/p2p' (nor a bundled scenario: see airtcp scenarios list)\n"
     )
     assert not (tmp_path / "exp").exists()
+
+
+def test_cli_draws_a_bundled_scenario_into_the_working_directory(tmp_path: Path) -> None:
+    result = run_cli("draw", "topologies/diamond", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["diamond-topology.png", "diamond-topology.svg"]
