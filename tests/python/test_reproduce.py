@@ -12,6 +12,7 @@ from airtcp.errors import ScenarioError
 from airtcp.papers import registry
 from airtcp.papers.validation import bianchi_throughput_bps
 from airtcp.papers.reproduce import reproduce
+import golden_digests
 from support import run_cli
 
 
@@ -94,3 +95,6 @@ def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Pat
     windows = [t for t in record["targets"] if t["section"] == "Fig. 6 tree, TCP window"]
     assert len(windows) == 3 * 2
     assert len(record["figures"]) == 2 * 2 * 2 + 2 * 2 + 2 + 2 * 2 + 3 + 2
+    # Every number of the table, against its golden digest (golden_digests.py).
+    table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)
+    golden_digests.check("reproduce/000-quick/targets", table.encode("utf-8"))
