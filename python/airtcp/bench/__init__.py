@@ -4,5 +4,6 @@
 - `wifi`  — 802.11b chains and an AODV grid (`make bench-wifi`);
 - `cc`    — TCP congestion-control variants (`make bench-cc`);
 - `startup` — the whole-command start-up table of the wired benchmark;
-- `tables` — the plain-text and markdown tables of the reports.
+- `tables` — the plain-text and markdown tables of the reports;
+- `ab`    — this checkout's simulation loop against another git revision's build (`make bench-ab`).
 """

@@ -1,0 +1,32 @@
+"""`python -m airtcp.bench.ab`: its refusals, which come before any build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from airtcp.bench import ab
+from support import REPO
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--baseline", "HEAD", "--cases", "p2p PER 0,bogus"], "error: --cases: unknown bogus; known: p2p PER 0, "),
+        (["--baseline", "HEAD", "--rounds", "0"], "error: --rounds: must be at least 1"),
+        (["--baseline", "no-such-revision-anywhere"], "error: --baseline: 'no-such-revision-anywhere' is no git revision of this repository\n"),
+    ],
+)
+def test_bad_options_are_refused_before_building(
+    argv: list[str], expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(REPO)
+    assert ab.main([*argv, "--out", str(tmp_path / "ab")]) == 2
+    assert capsys.readouterr().err.startswith(expected)
+    assert not (tmp_path / "ab").exists()
+
+
+def test_every_case_names_a_scenario_of_the_checkout() -> None:
+    for case in ab.CASES:
+        assert (REPO / case.scenario).is_file(), case
