@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -32,6 +34,41 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subproces
         timeout=600,
         env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
     )
+
+
+class CliResult(NamedTuple):
+    """What `invoke_cli` saw: the exit code, each stream, and both as they were written."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    output: str
+
+
+class _Both(io.StringIO):
+    """One of the two streams, copying what it is given to `both` as well."""
+
+    def __init__(self, both: io.StringIO) -> None:
+        super().__init__()
+        self.both = both
+
+    def write(self, text: str) -> int:
+        self.both.write(text)
+        return super().write(text)
+
+
+def invoke_cli(*args: str | os.PathLike[str]) -> CliResult:
+    """Runs `airtcp ARGS` in this interpreter (`airtcp.cli.main`), so that the test's
+    monkeypatches apply, and catches the exit that ends it."""
+    from airtcp.cli import main
+
+    both = io.StringIO()
+    stdout, stderr = _Both(both), _Both(both)
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exited:
+        main([str(arg) for arg in args])
+    code = exited.value.code
+    assert isinstance(code, int), f"exit with {code!r}"
+    return CliResult(code, stdout.getvalue(), stderr.getvalue(), both.getvalue())
 
 
 def assert_run_refused(scenario: Path, overrides: str | list[str], expected: str, out: Path) -> None:

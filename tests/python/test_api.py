@@ -7,12 +7,10 @@ import types
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import airtcp
 from airtcp import api
-from airtcp.cli import app
-from support import P2P_LOSSY, minimal_scenario
+from support import P2P_LOSSY, invoke_cli, minimal_scenario
 
 
 def test_public_names() -> None:
@@ -50,14 +48,14 @@ def test_bench_hands_its_arguments_over(monkeypatch: pytest.MonkeyPatch) -> None
     fake = types.ModuleType("airtcp.bench.wired")
     fake.main = lambda argv: received.append(argv) or 3  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "airtcp.bench.wired", fake)
-    result = CliRunner().invoke(app, ["bench", "--quick", "--out", "x", "--help"])
+    result = invoke_cli("bench", "--quick", "--out", "x", "--help")
     assert received == [["--quick", "--out", "x", "--help"]]
     assert result.exit_code == 3
 
 
 def test_bench_without_its_module(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "airtcp.bench.wired", None)  # makes the import fail
-    result = CliRunner().invoke(app, ["bench"])
+    result = invoke_cli("bench")
     assert result.exit_code == 1
     assert "airtcp.bench.wired is not installed" in result.output
 
@@ -81,7 +79,7 @@ def test_internal_failures_exit_1_without_output(
 
     monkeypatch.setattr(api, "simulate", broken)
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["run", str(P2P_LOSSY), "--out", str(out)])
+    result = invoke_cli("run", P2P_LOSSY, "--out", out)
     assert result.exit_code == 1
     assert expected in result.output
     assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,5 @@
-"""The command line, run in a subprocess: bad input exits 2 and leaves no output behind."""
+"""The command line, run in a subprocess: bad input exits 2 and leaves no output behind. Its
+parsing and help, run in this process."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import yaml
 
 from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.results import Results
-from support import P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
+from support import P2P_LOSSY, fake_core_output, invoke_cli, minimal_scenario, run_cli
 
 
 def write_scenario(directory: Path, scenario: dict[str, Any], name: str = "scenario.yaml") -> Path:
@@ -183,3 +184,83 @@ def test_plot_needs_a_results_directory(tmp_path: Path) -> None:
     assert result.returncode == 2 and f"error: {tmp_path / 'absent'}: no such directory" in result.stderr
     result = run_cli("plot", tmp_path)
     assert result.returncode == 2 and "goodput.parquet: missing" in result.stderr
+
+
+# --- Parsing and help --------------------------------------------------------------------------
+
+HELP = {
+    "run": [
+        "Usage: airtcp run [OPTIONS] FILE",
+        "FILE Scenario file (YAML)",
+        "-o, --out PATH Directory to write",
+        "--seed INTEGER Master seed",
+        "--set PATH=VALUE Override a field",
+        "--force Replace --out",
+        "-q, --quiet Print nothing",
+        "--help Show this message",
+    ],
+    "sweep": [
+        "Usage: airtcp sweep [OPTIONS] SPEC",
+        "Exit code 0 when every run succeeded",
+        "-j, --workers INTEGER Local worker",
+        "--cluster ADDRESS Dask scheduler",
+    ],
+    "reproduce": ["Usage: airtcp reproduce [OPTIONS] [PAPER]", "--quick The reduced form", "--list List the"],
+    "scenarios copy": ["Usage: airtcp scenarios copy [OPTIONS] NAME DEST", "DEST The file to write", "--force"],
+}
+
+
+@pytest.mark.parametrize(("command", "expected"), HELP.items(), ids=list(HELP))
+def test_help_lists_arguments_and_options(command: str, expected: list[str]) -> None:
+    result = invoke_cli(*command.split(), "--help")
+    assert result.exit_code == 0 and result.stderr == ""
+    text = " ".join(result.stdout.split())  # as if unwrapped
+    for words in expected:
+        assert words in text
+
+
+def test_no_command_prints_the_help_as_a_usage_error() -> None:
+    result = invoke_cli()
+    assert result.exit_code == 2
+    assert result.stdout.startswith("Usage: airtcp [OPTIONS] COMMAND")
+    for name in ["run", "validate", "plot", "draw", "sweep", "report", "reproduce", "bench", "scenarios"]:
+        assert f"\n  {name} " in result.stdout
+    assert invoke_cli("--help").exit_code == 0
+
+
+def test_options_and_arguments_in_any_order(tmp_path: Path) -> None:
+    result = invoke_cli("scenarios", "copy", "examples/p2p_lossy", "--force", tmp_path / "copy.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "copy.yaml").is_file()
+    result = invoke_cli("validate", "--seed", "4", "--", P2P_LOSSY)
+    assert result.exit_code == 0 and result.stdout.endswith("seed 4\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["validate", "--seed", "x"], "--seed: not a whole number: 'x'"),  # before FILE is missing
+        (["validate", P2P_LOSSY, "--", "--json"], "airtcp validate: got unexpected extra argument (--json)"),
+        (["scenarios"], None),  # the group's help
+        (["scenarios", "lst"], "airtcp scenarios: no such command 'lst' (did you mean list?)"),
+        (["--version=1"], "--version: does not take a value"),
+    ],
+)
+def test_usage_error_details(args: list[Any], expected: str | None) -> None:
+    result = invoke_cli(*args)
+    assert result.exit_code == 2
+    if expected is None:
+        assert result.stdout.startswith("Usage: airtcp scenarios [OPTIONS] COMMAND") and result.stderr == ""
+    else:
+        assert result.stderr.startswith(f"error: {expected}")
+
+
+def test_interrupted_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from airtcp.scenario import bundled
+
+    def interrupted() -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bundled, "names", interrupted)
+    result = invoke_cli("scenarios", "list")
+    assert result.exit_code == 130 and "interrupted" in result.stderr

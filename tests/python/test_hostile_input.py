@@ -14,16 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 import airtcp
 from airtcp import api
-from airtcp.cli import app
 from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.results import Results
 from airtcp.scenario.source import MAX_NESTING, MAX_SOURCE_BYTES, MAX_VALUES
 from fuzzing.api_check import ApiCase, check_api
-from support import EXAMPLES, P2P_LOSSY, fake_core_output, minimal_scenario, run_cli
+from support import EXAMPLES, P2P_LOSSY, fake_core_output, invoke_cli, minimal_scenario, run_cli
 
 CHAIN3 = EXAMPLES / "chain3.yaml"
 
@@ -320,7 +318,7 @@ def test_run_with_broken_conservation_writes_results_and_exits_1(
 ) -> None:
     monkeypatch.setattr(api, "simulate", lambda scenario, progress=None: broken_conservation_results())
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["run", str(P2P_LOSSY), "--out", str(out)])
+    result = invoke_cli("run", P2P_LOSSY, "--out", out)
     assert result.exit_code == 1
     error = "error: packet conservation violated: created 3150 = delivered 3000 + dropped 12 + in flight 8"
     assert error in result.output

@@ -1,5 +1,5 @@
 """What starting airtcp imports: `import airtcp` and the short commands stay clear of the heavy
-libraries that only plotting, reports and sweep analysis use.
+libraries that only plotting, reports and sweep analysis use, and of command-line frameworks.
 
 A run of a few milliseconds of simulation is dominated by imports (pandas alone took longer than
 the rest of `airtcp run`), so this checks the modules loaded, not times: each case runs in a fresh
@@ -23,6 +23,10 @@ HEAVY = ("pandas", "matplotlib", "scipy", "dask", "distributed", "pyarrow.pandas
 ARROW = ("pyarrow", "numpy")
 # The scenario schema's models and the YAML reader.
 SCHEMA = ("pydantic", "yaml", "airtcp.scenario.schema")
+# The command line is built on argparse: typer and click (and pydantic, which typer converts
+# parameters with) took longer to import than the rest of `airtcp --help`. Still installed as
+# other packages' dependencies, so nothing should bring them back by accident.
+CLI_FRAMEWORKS = ("typer", "click")
 
 # Runs CODE, then writes the names in sys.modules to the file named by the first argument, even
 # when CODE ends in sys.exit as the command line does.
@@ -57,18 +61,25 @@ def assert_none_of(names: tuple[str, ...], modules: set[str]) -> None:
 
 def test_import_airtcp(tmp_path: Path) -> None:
     modules = loaded_modules(tmp_path, "import airtcp")
-    assert_none_of(HEAVY + ARROW + SCHEMA, modules)
+    assert_none_of(HEAVY + ARROW + SCHEMA + CLI_FRAMEWORKS, modules)
 
 
-def test_help(tmp_path: Path) -> None:
-    modules = cli_modules(tmp_path, "--help")
-    assert_none_of(HEAVY + ARROW + SCHEMA, modules)
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["run", "--help"]], ids=" ".join)
+def test_help_and_version(tmp_path: Path, args: list[str]) -> None:
+    modules = cli_modules(tmp_path, *args)
+    assert_none_of(HEAVY + ARROW + SCHEMA + CLI_FRAMEWORKS, modules)
+
+
+def test_scenarios_list(tmp_path: Path) -> None:
+    # Reads the bundled files' comments (with the YAML reader's module), never the schema.
+    modules = cli_modules(tmp_path, "scenarios", "list")
+    assert_none_of(HEAVY + ARROW + ("pydantic", "airtcp.scenario.schema") + CLI_FRAMEWORKS, modules)
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["summary", "json"])
 def test_validate(tmp_path: Path, json_flag: list[str]) -> None:
     modules = cli_modules(tmp_path, "validate", str(P2P_LOSSY), *json_flag)
-    assert_none_of(HEAVY + ARROW, modules)
+    assert_none_of(HEAVY + ARROW + CLI_FRAMEWORKS, modules)
     assert "airtcp.scenario.schema" in modules  # the probe saw a real validation
 
 
@@ -76,7 +87,7 @@ def test_validate(tmp_path: Path, json_flag: list[str]) -> None:
 def test_run(tmp_path: Path, quiet: list[str]) -> None:
     out = tmp_path / "out"
     modules = cli_modules(tmp_path, "run", str(P2P_LOSSY), "--out", str(out), *quiet)
-    assert_none_of(HEAVY, modules)
+    assert_none_of(HEAVY + CLI_FRAMEWORKS, modules)
     assert (out / "flows.parquet").is_file()  # ... and the run wrote its tables
 
 
