@@ -512,6 +512,10 @@ def main(args: Sequence[str] | None = None) -> None:
     """Console-script entry point: runs the command ARGS (default: the process's arguments) and
     exits with its code. Usage errors (an unknown option, a missing argument, a value of the
     wrong type) are reported like bad input: `error: <option>: <message>`, exit code 2."""
+    # Pydantic looks for plugins among the installed packages' entry points (importlib.metadata
+    # reads every distribution's metadata) the first time it builds a validator: 10-20 ms of every
+    # command that reads a scenario. The command line uses none; a value the user set is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         code = _dispatch("airtcp", _ROOT, list(sys.argv[1:] if args is None else args))
     except _UsageError as error:
