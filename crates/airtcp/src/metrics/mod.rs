@@ -1,3 +1,4 @@
-//! Measurements: goodput meters, fairness, the results record.
+//! Measurements: goodput meters, fairness, the results record and the Parquet files of its tables.
 pub mod goodput;
+pub mod parquet;
 pub mod results;

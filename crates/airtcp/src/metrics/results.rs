@@ -1,5 +1,6 @@
 //! What a run returns. Serialised to JSON for the Python front end, which writes `summary.json`
-//! (everything but `timing` and `timeseries`), `timing.json` and the Parquet tables.
+//! (everything but `timing` and `timeseries`), `timing.json` and the Parquet tables (with
+//! [`super::parquet`]).
 
 use serde::Serialize;
 

@@ -1,0 +1,643 @@
+//! The Parquet files of the result tables, written here so that saving a run's results needs
+//! neither a Parquet library in the core nor Arrow (and NumPy) in the Python front end, whose
+//! imports cost more than a short run.
+//!
+//! The format is Apache Parquet's (<https://github.com/apache/parquet-format>): the file and page
+//! metadata are the structs of `src/main/thrift/parquet.thrift` (`FileMetaData`,
+//! `SchemaElement`, `RowGroup`, `ColumnChunk`, `ColumnMetaData`, `PageHeader`, `DataPageHeader`)
+//! in Thrift's compact protocol
+//! (<https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md>), and
+//! definition levels are the RLE/bit-packed hybrid of `Encodings.md`. A file is `PAR1`, the column
+//! chunks, the `FileMetaData`, its length (4 bytes, little-endian) and `PAR1` again.
+//!
+//! Only what the tables need is written:
+//! - one row group with every row, also for a table without rows (its pages then hold no values;
+//!   the schema is in the footer either way);
+//! - per column one uncompressed data page (v1), its values PLAIN-encoded (little-endian numbers,
+//!   booleans one bit each, strings as a 4-byte length and the UTF-8 bytes), nulls left out;
+//! - every column OPTIONAL, so any value may be null: its definition levels (bit width 1, 1 for
+//!   a value and 0 for a null) come first, as RLE runs only after their 4-byte length (bit-packed
+//!   runs would be shorter for scattered nulls, but a column here is almost always all values or
+//!   all nulls); no repetition levels, as nothing is nested;
+//! - no statistics, dictionaries, indexes, checksums or key-value metadata.
+//!
+//! Column types, with the Arrow type pyarrow reads back: [`Values::String`] BYTE_ARRAY annotated
+//! STRING (UTF8) as `string`, [`Values::Bool`] BOOLEAN as `bool`, [`Values::Float64`] DOUBLE as
+//! `double`, [`Values::UInt64`] INT64 annotated INTEGER(64, unsigned) (UINT_64) as `uint64`,
+//! [`Values::UInt32`] INT32 annotated INTEGER(32, unsigned) (UINT_32) as `uint32`, and
+//! [`Values::Int64`] plain INT64 as `int64`. Unsigned values are stored as the signed type of the
+//! same width with the same bits, as the format prescribes.
+
+use std::fmt;
+
+/// One column's values in row order; None is null.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values<'a> {
+    /// UTF-8 text.
+    String(Vec<Option<&'a str>>),
+    /// Booleans.
+    Bool(Vec<Option<bool>>),
+    /// 64-bit floats, NaN and infinities included.
+    Float64(Vec<Option<f64>>),
+    /// Unsigned 64-bit integers.
+    UInt64(Vec<Option<u64>>),
+    /// Unsigned 32-bit integers.
+    UInt32(Vec<Option<u32>>),
+    /// Signed 64-bit integers.
+    Int64(Vec<Option<i64>>),
+}
+
+/// A named column of a table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column<'a> {
+    /// Column name.
+    pub name: &'a str,
+    /// Its values.
+    pub values: Values<'a>,
+}
+
+/// Why a table cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParquetError(String);
+
+impl fmt::Display for ParquetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParquetError {}
+
+/// The Parquet file of a table made of `columns`, which must all have the same number of rows.
+pub fn encode(columns: &[Column<'_>]) -> Result<Vec<u8>, ParquetError> {
+    let rows = columns.first().map_or(0, |column| column.values.len());
+    if let Some(other) = columns.iter().find(|column| column.values.len() != rows) {
+        return Err(ParquetError(format!(
+            "column {:?} has {} values where column {:?} has {rows}",
+            other.name,
+            other.values.len(),
+            columns[0].name
+        )));
+    }
+    // A data page counts its values in an i32.
+    let page_values = i32::try_from(rows)
+        .map_err(|_| ParquetError(format!("{rows} rows are more than a data page can hold")))?;
+    let mut file = MAGIC.to_vec();
+    let mut chunks = Vec::with_capacity(columns.len());
+    for column in columns {
+        let mut page = Vec::new();
+        column.values.page_body(&mut page);
+        // `page_body` writes string lengths in 4 bytes, cutting short that of a string over 4 GiB;
+        // such a string makes the page too large here, so it never reaches a file.
+        let page_size = i32::try_from(page.len()).map_err(|_| {
+            ParquetError(format!(
+                "column {:?}: its {} bytes are more than a Parquet page can hold (2 GiB)",
+                column.name,
+                page.len()
+            ))
+        })?;
+        let header = page_header(page_values, page_size);
+        chunks.push(Chunk {
+            offset: file.len() as i64,
+            size: (header.len() + page.len()) as i64,
+        });
+        file.extend_from_slice(&header);
+        file.extend_from_slice(&page);
+    }
+    let footer = file_metadata(columns, rows as i64, &chunks);
+    file.extend_from_slice(&footer);
+    file.extend_from_slice(&(footer.len() as u32).to_le_bytes());
+    file.extend_from_slice(MAGIC);
+    Ok(file)
+}
+
+const MAGIC: &[u8] = b"PAR1";
+
+// Enum values of parquet.thrift.
+const TYPE_BOOLEAN: i32 = 0;
+const TYPE_INT32: i32 = 1;
+const TYPE_INT64: i32 = 2;
+const TYPE_DOUBLE: i32 = 5;
+const TYPE_BYTE_ARRAY: i32 = 6;
+const CONVERTED_UTF8: i32 = 0;
+const CONVERTED_UINT_32: i32 = 13;
+const CONVERTED_UINT_64: i32 = 14;
+const REPETITION_OPTIONAL: i32 = 1;
+const ENCODING_PLAIN: i32 = 0;
+const ENCODING_RLE: i32 = 3;
+const CODEC_UNCOMPRESSED: i32 = 0;
+const PAGE_DATA: i32 = 0;
+/// The format version in `FileMetaData`: 2, as the INTEGER logical type came with format 2.
+const FORMAT_VERSION: i32 = 2;
+
+/// How a column is stored: physical type and what the schema says on top of it.
+enum Annotation {
+    None,
+    Utf8,
+    Unsigned(i8),
+}
+
+/// Where a column chunk (its one page, header included) is in the file.
+struct Chunk {
+    offset: i64,
+    size: i64,
+}
+
+impl Values<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Values::String(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::Float64(v) => v.len(),
+            Values::UInt64(v) => v.len(),
+            Values::UInt32(v) => v.len(),
+            Values::Int64(v) => v.len(),
+        }
+    }
+
+    fn storage(&self) -> (i32, Annotation) {
+        match self {
+            Values::String(_) => (TYPE_BYTE_ARRAY, Annotation::Utf8),
+            Values::Bool(_) => (TYPE_BOOLEAN, Annotation::None),
+            Values::Float64(_) => (TYPE_DOUBLE, Annotation::None),
+            Values::UInt64(_) => (TYPE_INT64, Annotation::Unsigned(64)),
+            Values::UInt32(_) => (TYPE_INT32, Annotation::Unsigned(32)),
+            Values::Int64(_) => (TYPE_INT64, Annotation::None),
+        }
+    }
+
+    /// Appends the data page's body: definition levels, then the values that are not null.
+    fn page_body(&self, out: &mut Vec<u8>) {
+        match self {
+            Values::String(v) => plain(v, out, |s, out| {
+                out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }),
+            Values::Bool(v) => {
+                definition_levels(v, out);
+                let bits: Vec<bool> = v.iter().flatten().copied().collect();
+                // Eight to a byte, the first value in the least significant bit.
+                out.extend(bits.chunks(8).map(|eight| {
+                    eight
+                        .iter()
+                        .rev()
+                        .fold(0u8, |byte, &bit| byte << 1 | u8::from(bit))
+                }));
+            }
+            Values::Float64(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
+            Values::UInt64(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
+            Values::UInt32(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
+            Values::Int64(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
+        }
+    }
+}
+
+/// Appends the definition levels of `values`, then each value that is not null as `write` does.
+fn plain<T: Copy>(values: &[Option<T>], out: &mut Vec<u8>, write: impl Fn(T, &mut Vec<u8>)) {
+    definition_levels(values, out);
+    for &value in values.iter().flatten() {
+        write(value, out);
+    }
+}
+
+/// Appends the definition levels of `values` (1 for a value, 0 for a null) in the RLE/bit-packed
+/// hybrid at bit width 1 after their length in 4 bytes, little-endian. Each run of equal levels is
+/// an RLE run: the varint `run length << 1` (the low bit 0 says RLE) and the level in one byte.
+fn definition_levels<T>(values: &[Option<T>], out: &mut Vec<u8>) {
+    let mut runs = Vec::new();
+    for run in values.chunk_by(|a, b| a.is_some() == b.is_some()) {
+        varint((run.len() as u64) << 1, &mut runs);
+        runs.push(u8::from(run[0].is_some()));
+    }
+    out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
+    out.extend_from_slice(&runs);
+}
+
+/// The `PageHeader` of a data page of `values` values (nulls included) in `size` bytes.
+fn page_header(values: i32, size: i32) -> Vec<u8> {
+    let mut w = Compact::default();
+    w.struct_value(|w| {
+        w.i32(1, PAGE_DATA);
+        w.i32(2, size); // uncompressed_page_size
+        w.i32(3, size); // compressed_page_size
+        w.struct_field(5, |w| {
+            w.i32(1, values);
+            w.i32(2, ENCODING_PLAIN);
+            w.i32(3, ENCODING_RLE); // definition levels
+            w.i32(4, ENCODING_RLE); // repetition levels (there are none)
+        });
+    });
+    w.out
+}
+
+/// The `FileMetaData`: schema, one row group, where each column chunk is.
+fn file_metadata(columns: &[Column<'_>], rows: i64, chunks: &[Chunk]) -> Vec<u8> {
+    let total: i64 = chunks.iter().map(|chunk| chunk.size).sum();
+    let mut w = Compact::default();
+    w.struct_value(|w| {
+        w.i32(1, FORMAT_VERSION);
+        // The schema is a tree flattened depth first: the root, then its leaves.
+        w.list(2, STRUCT, columns.len() + 1);
+        w.struct_value(|w| {
+            w.binary(4, b"schema");
+            w.i32(5, columns.len() as i32); // num_children
+        });
+        for column in columns {
+            w.struct_value(|w| schema_element(w, column));
+        }
+        w.i64(3, rows);
+        w.list(4, STRUCT, 1);
+        w.struct_value(|w| {
+            w.list(1, STRUCT, columns.len());
+            for (column, chunk) in columns.iter().zip(chunks) {
+                w.struct_value(|w| column_chunk(w, column, chunk, rows));
+            }
+            w.i64(2, total); // total_byte_size
+            w.i64(3, rows);
+            w.i64(
+                5,
+                chunks
+                    .first()
+                    .map_or(MAGIC.len() as i64, |chunk| chunk.offset),
+            );
+            w.i64(6, total); // total_compressed_size
+        });
+        w.binary(
+            6,
+            concat!("airtcp version ", env!("CARGO_PKG_VERSION")).as_bytes(),
+        );
+    });
+    w.out
+}
+
+/// A leaf `SchemaElement`.
+fn schema_element(w: &mut Compact, column: &Column<'_>) {
+    let (physical, annotation) = column.values.storage();
+    w.i32(1, physical);
+    w.i32(3, REPETITION_OPTIONAL);
+    w.binary(4, column.name.as_bytes());
+    // Both the converted type and the logical type, for readers that know only the older one.
+    match annotation {
+        Annotation::None => {}
+        Annotation::Utf8 => {
+            w.i32(6, CONVERTED_UTF8);
+            w.struct_field(10, |w| w.struct_field(1, |_| {})); // LogicalType.STRING, no fields
+        }
+        Annotation::Unsigned(bits) => {
+            w.i32(
+                6,
+                if bits == 32 {
+                    CONVERTED_UINT_32
+                } else {
+                    CONVERTED_UINT_64
+                },
+            );
+            w.struct_field(10, |w| {
+                w.struct_field(10, |w| {
+                    // LogicalType.INTEGER
+                    w.i8(1, bits);
+                    w.bool(2, false); // isSigned
+                });
+            });
+        }
+    }
+}
+
+/// A `ColumnChunk` with its `ColumnMetaData`.
+fn column_chunk(w: &mut Compact, column: &Column<'_>, chunk: &Chunk, rows: i64) {
+    // file_offset: deprecated, and 0 as parquet.thrift now asks, since writers used it for
+    // different things.
+    w.i64(2, 0);
+    w.struct_field(3, |w| {
+        w.i32(1, column.values.storage().0);
+        w.list(2, I32, 2);
+        w.i32_value(ENCODING_PLAIN);
+        w.i32_value(ENCODING_RLE);
+        w.list(3, BINARY, 1); // path_in_schema
+        w.binary_value(column.name.as_bytes());
+        w.i32(4, CODEC_UNCOMPRESSED);
+        w.i64(5, rows); // num_values
+        w.i64(6, chunk.size); // total_uncompressed_size, page header included
+        w.i64(7, chunk.size); // total_compressed_size
+        w.i64(9, chunk.offset); // data_page_offset
+    });
+}
+
+// Type codes of the compact protocol; a boolean field has its value in the code.
+const TRUE: u8 = 1;
+const FALSE: u8 = 2;
+const I8: u8 = 3;
+const I32: u8 = 5;
+const I64: u8 = 6;
+const BINARY: u8 = 8;
+const LIST: u8 = 9;
+const STRUCT: u8 = 12;
+const STOP: u8 = 0;
+
+/// A writer of Thrift's compact protocol, the part the Parquet metadata needs. A struct is its
+/// fields in increasing id order, then a stop byte. A field starts with its type code and its id:
+/// as the difference from the previous field's id in the high nibble of the same byte when that
+/// is 1 to 15, else in a zigzag varint after the code. Integers are zigzag varints, binaries a
+/// varint length then the bytes, and a list a byte with its size (if under 15) and element
+/// code, then the elements without field headers.
+#[derive(Default)]
+struct Compact {
+    out: Vec<u8>,
+    /// The id of the last field written in the struct being written.
+    last_id: i16,
+}
+
+impl Compact {
+    fn field(&mut self, id: i16, code: u8) {
+        match id - self.last_id {
+            delta @ 1..=15 => self.out.push((delta as u8) << 4 | code),
+            _ => {
+                self.out.push(code);
+                varint(zigzag(id.into()), &mut self.out);
+            }
+        }
+        self.last_id = id;
+    }
+
+    fn bool(&mut self, id: i16, value: bool) {
+        self.field(id, if value { TRUE } else { FALSE });
+    }
+
+    fn i8(&mut self, id: i16, value: i8) {
+        self.field(id, I8);
+        self.out.push(value as u8);
+    }
+
+    fn i32(&mut self, id: i16, value: i32) {
+        self.field(id, I32);
+        self.i32_value(value);
+    }
+
+    fn i64(&mut self, id: i16, value: i64) {
+        self.field(id, I64);
+        varint(zigzag(value), &mut self.out);
+    }
+
+    fn binary(&mut self, id: i16, bytes: &[u8]) {
+        self.field(id, BINARY);
+        self.binary_value(bytes);
+    }
+
+    fn struct_field(&mut self, id: i16, fields: impl FnOnce(&mut Self)) {
+        self.field(id, STRUCT);
+        self.struct_value(fields);
+    }
+
+    /// The header of a list field of `len` elements of type `code`; the caller writes them next
+    /// with the `*_value` methods.
+    fn list(&mut self, id: i16, code: u8, len: usize) {
+        self.field(id, LIST);
+        if len < 15 {
+            self.out.push((len as u8) << 4 | code);
+        } else {
+            self.out.push(0xf0 | code);
+            varint(len as u64, &mut self.out);
+        }
+    }
+
+    fn i32_value(&mut self, value: i32) {
+        varint(zigzag(value.into()), &mut self.out);
+    }
+
+    fn binary_value(&mut self, bytes: &[u8]) {
+        varint(bytes.len() as u64, &mut self.out);
+        self.out.extend_from_slice(bytes);
+    }
+
+    /// A struct whose fields `fields` writes; its field ids count from 0 again.
+    fn struct_value(&mut self, fields: impl FnOnce(&mut Self)) {
+        let outer = std::mem::replace(&mut self.last_id, 0);
+        fields(self);
+        self.out.push(STOP);
+        self.last_id = outer;
+    }
+}
+
+/// Zigzag encoding: small magnitudes of either sign become small unsigned numbers (0, -1, 1, -2
+/// -> 0, 1, 2, 3). The same for i16 and i32 values widened to i64.
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+/// ULEB128: seven bits a byte, least significant first, the high bit set on all but the last.
+fn varint(mut value: u64, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn varint_bytes(value: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        varint(value, &mut out);
+        out
+    }
+
+    fn written(body: impl FnOnce(&mut Compact)) -> Vec<u8> {
+        let mut w = Compact::default();
+        body(&mut w);
+        w.out
+    }
+
+    #[test]
+    fn varints() {
+        assert_eq!(varint_bytes(0), [0]);
+        assert_eq!(varint_bytes(1), [1]);
+        assert_eq!(varint_bytes(127), [0x7f]);
+        assert_eq!(varint_bytes(128), [0x80, 0x01]);
+        assert_eq!(varint_bytes(300), [0xac, 0x02]);
+        let max = varint_bytes(u64::MAX);
+        assert_eq!(max.len(), 10);
+        assert_eq!(max[9], 0x01);
+        assert!(max[..9].iter().all(|&byte| byte == 0xff));
+    }
+
+    #[test]
+    fn zigzag_interleaves_signs() {
+        let pairs = [(0, 0), (-1, 1), (1, 2), (-2, 3), (2, 4)];
+        for (value, encoded) in pairs {
+            assert_eq!(zigzag(value), encoded);
+        }
+        assert_eq!(zigzag(i64::MAX), u64::MAX - 1);
+        assert_eq!(zigzag(i64::MIN), u64::MAX);
+        assert_eq!(zigzag(i32::MIN.into()), u64::from(u32::MAX));
+    }
+
+    #[test]
+    fn field_ids_go_in_the_header_as_deltas_up_to_15() {
+        let bytes = written(|w| {
+            w.i32(1, 3);
+            w.i32(16, -1); // delta 15: still short
+            w.i64(40, 1); // delta 24: long form, type byte then zigzag id
+            w.i32(2, 0); // going back: long form too
+        });
+        assert_eq!(
+            bytes,
+            [0x15, 0x06, 0xf5, 0x01, 0x06, 0x50, 0x02, 0x05, 0x04, 0x00]
+        );
+    }
+
+    #[test]
+    fn structs_restart_field_ids_and_end_with_a_stop() {
+        let bytes = written(|w| {
+            w.struct_value(|w| {
+                w.i32(3, 1);
+                w.struct_field(4, |w| w.i32(1, 2));
+                w.i32(5, 3); // delta from field 4, not from the inner field 1
+            });
+        });
+        assert_eq!(
+            bytes,
+            [0x35, 0x02, 0x1c, 0x15, 0x04, 0x00, 0x15, 0x06, 0x00]
+        );
+        assert_eq!(written(|w| w.struct_value(|_| {})), [0x00]);
+    }
+
+    #[test]
+    fn booleans_and_bytes() {
+        let bytes = written(|w| {
+            w.bool(1, true);
+            w.bool(2, false);
+            w.i8(3, 64);
+            w.i8(4, -1);
+        });
+        assert_eq!(bytes, [0x11, 0x12, 0x13, 0x40, 0x13, 0xff]);
+    }
+
+    #[test]
+    fn binaries_carry_their_length() {
+        assert_eq!(
+            written(|w| w.binary(4, b"abc")),
+            [0x48, 3, b'a', b'b', b'c']
+        );
+        assert_eq!(written(|w| w.binary(1, b"")), [0x18, 0]);
+        let long = vec![7u8; 200];
+        let bytes = written(|w| w.binary_value(&long));
+        assert_eq!(bytes[..2], [0xc8, 0x01]);
+        assert_eq!(bytes.len(), 202);
+    }
+
+    #[test]
+    fn lists_have_a_short_and_a_long_header() {
+        let short = written(|w| {
+            w.list(2, I32, 2);
+            w.i32_value(0);
+            w.i32_value(3);
+        });
+        assert_eq!(short, [0x29, 0x25, 0x00, 0x06]);
+        assert_eq!(written(|w| w.list(1, STRUCT, 14)), [0x19, 0xec]);
+        assert_eq!(written(|w| w.list(1, STRUCT, 15)), [0x19, 0xfc, 15]);
+        assert_eq!(
+            written(|w| w.list(1, BINARY, 300)),
+            [0x19, 0xf8, 0xac, 0x02]
+        );
+    }
+
+    fn levels<T>(values: &[Option<T>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        definition_levels(values, &mut out);
+        out
+    }
+
+    #[test]
+    fn definition_levels_are_rle_runs_after_their_length() {
+        assert_eq!(levels::<u8>(&[]), [0, 0, 0, 0]);
+        let mixed = levels(&[Some(1), Some(2), None, Some(3)]);
+        assert_eq!(mixed, [6, 0, 0, 0, 0x04, 1, 0x02, 0, 0x02, 1]);
+        let present = levels(&[Some(0.5); 200]);
+        assert_eq!(present, [3, 0, 0, 0, 0x90, 0x03, 1]);
+        let nulls = levels(&[None::<bool>; 3]);
+        assert_eq!(nulls, [2, 0, 0, 0, 0x06, 0]);
+    }
+
+    fn body(values: Values<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        values.page_body(&mut out);
+        out
+    }
+
+    #[test]
+    fn plain_values_leave_nulls_out() {
+        let strings = body(Values::String(vec![Some("é"), None, Some("")]));
+        let levels = [6, 0, 0, 0, 0x02, 1, 0x02, 0, 0x02, 1];
+        assert_eq!(strings[..10], levels);
+        assert_eq!(strings[10..], [2, 0, 0, 0, 0xc3, 0xa9, 0, 0, 0, 0]);
+        let unsigned = body(Values::UInt32(vec![Some(u32::MAX), None, Some(1)]));
+        assert_eq!(unsigned[10..], [0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0]);
+        let floats = body(Values::Float64(vec![Some(1.0)]));
+        assert_eq!(floats[6..], 1.0f64.to_le_bytes());
+    }
+
+    #[test]
+    fn booleans_are_packed_eight_to_a_byte() {
+        let mut values = vec![Some(true), Some(false), None, Some(true)];
+        values.extend([Some(false); 6]);
+        values.push(Some(true));
+        // Ten values: 1, 0, 1, then six 0s, then 1 (nulls have no bit).
+        let page = body(Values::Bool(values));
+        assert_eq!(page[page.len() - 2..], [0b0000_0101, 0b0000_0010]);
+    }
+
+    #[test]
+    fn a_file_starts_and_ends_with_the_magic_and_its_footer_length() {
+        let columns = [
+            Column {
+                name: "a",
+                values: Values::Int64(vec![Some(-1), None]),
+            },
+            Column {
+                name: "b",
+                values: Values::String(vec![None, Some("x")]),
+            },
+        ];
+        let file = encode(&columns).unwrap();
+        assert_eq!(file[..4], *b"PAR1");
+        assert_eq!(file[file.len() - 4..], *b"PAR1");
+        let footer_len =
+            u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap());
+        let footer_start = file.len() - 8 - footer_len as usize;
+        // The first page header follows the magic; the footer follows the last page.
+        assert_eq!(file[4], 0x15); // field 1 (type), i32
+        assert_eq!(file[footer_start], 0x15); // field 1 (version), i32
+        assert_eq!(file[footer_start + 1], 0x04); // zigzag(2)
+    }
+
+    #[test]
+    fn empty_tables_and_tables_without_columns_encode() {
+        let columns = [Column {
+            name: "a",
+            values: Values::Bool(vec![]),
+        }];
+        assert!(encode(&columns).is_ok());
+        assert!(encode(&[]).is_ok());
+    }
+
+    #[test]
+    fn columns_of_different_lengths_are_refused() {
+        let columns = [
+            Column {
+                name: "a",
+                values: Values::UInt64(vec![Some(1)]),
+            },
+            Column {
+                name: "b",
+                values: Values::UInt64(vec![]),
+            },
+        ];
+        let error = encode(&columns).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "column \"b\" has 0 values where column \"a\" has 1"
+        );
+    }
+}
