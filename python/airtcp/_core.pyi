@@ -1,11 +1,27 @@
 """Type stubs of the compiled simulator core (the `airtcp-py` crate)."""
 
+import os
+from typing import Any
+
 def simulate_json(config_json: str) -> str:
     """Runs a scenario given as normalised JSON and returns the results as JSON.
 
     The JSON is what `airtcp.scenario.schema.to_core_json` produces. Raises `ValueError` whose message is
     `"<path>: <message>"` if the scenario is rejected; `<path>` is `<scenario>` when the JSON itself
     could not be read. The GIL is released while the simulation runs.
+    """
+
+def write_parquet(path: str | os.PathLike[str], columns: list[tuple[str, str, list[Any]]]) -> None:
+    """Writes a table as the Parquet file `path` (one row group, one uncompressed page per column,
+    every column nullable; `crates/airtcp/src/metrics/parquet.rs`).
+
+    `columns` are `(name, type, values)` in table order, all with as many values: type one of
+    "string", "bool", "float64", "uint64", "uint32", "int64" (read back by pyarrow as string,
+    bool, double, uint64, uint32, int64), values items of the matching Python type (str, bool,
+    float, int) or None. Raises `TypeError` for an item of another type (an int in a float64
+    column too, a bool in an int column) and `ValueError` for an unknown type, an int out of the
+    type's range, a str that is not encodable as UTF-8 or columns of different lengths, in which
+    cases nothing is written; `OSError` if the file cannot be written.
     """
 
 def core_version() -> str:

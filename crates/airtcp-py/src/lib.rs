@@ -1,10 +1,13 @@
 //! Python bindings of airtcp: thin wrappers only; all logic lives in the `airtcp` crate.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use airtcp::metrics::parquet::{self, Column, Values};
 use airtcp::world::RunControl;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString};
 
 /// Runs a scenario given as normalised JSON; returns the results as JSON.
 ///
@@ -76,6 +79,139 @@ fn slotted_json(py: Python<'_>, config_json: String) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Writes a table as the Parquet file `path` (`airtcp::metrics::parquet`). `columns` are
+/// `(name, type, values)`: type one of "string", "bool", "float64", "uint64", "uint32", "int64",
+/// values a list of items of that Python type (str, bool, float, int) or None. Anything else
+/// raises TypeError or ValueError before the file is opened; a failed write raises OSError.
+#[pyfunction]
+fn write_parquet(py: Python<'_>, path: PathBuf, columns: &Bound<'_, PyAny>) -> PyResult<()> {
+    let columns: Vec<(String, String, Bound<'_, PyList>)> = columns.extract().map_err(|e| {
+        PyTypeError::new_err(format!(
+            "columns: expected a list of (name, type, values) tuples, values a list ({e})"
+        ))
+    })?;
+    // The items are held here so that string columns can borrow their UTF-8 text from them
+    // rather than copy it.
+    let items: Vec<Vec<Bound<'_, PyAny>>> = columns
+        .iter()
+        .map(|(_, _, values)| values.iter().collect())
+        .collect();
+    let table = columns
+        .iter()
+        .zip(&items)
+        .map(|((name, kind, _), items)| {
+            Ok(Column {
+                name,
+                values: column_values(name, kind, items)?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let bytes = parquet::encode(&table).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.detach(|| std::fs::write(&path, bytes))
+        .map_err(|error| os_error(py, error, &path))
+}
+
+/// The OSError Python's own `open` would raise: `OSError(errno, strerror, filename)` picks the
+/// subclass (FileNotFoundError, ...) and reads "[Errno 28] No space left on device: 'PATH'".
+fn os_error(py: Python<'_>, error: std::io::Error, path: &Path) -> PyErr {
+    let Some(code) = error.raw_os_error() else {
+        return error.into();
+    };
+    match py
+        .import("os")
+        .and_then(|os| os.call_method1("strerror", (code,)))
+    {
+        Ok(text) => PyOSError::new_err((code, text.unbind(), path.as_os_str().to_owned())),
+        Err(lookup) => lookup,
+    }
+}
+
+/// Why an item cannot go into its column.
+enum Invalid {
+    /// Another Python type than the one named.
+    Type(&'static str),
+    /// An int the column's type cannot hold.
+    Range,
+    /// A str that cannot be encoded as UTF-8 (a lone surrogate).
+    Text(PyErr),
+}
+
+/// Column `name`'s items as values of its type `kind`.
+fn column_values<'a>(
+    name: &str,
+    kind: &str,
+    items: &'a [Bound<'_, PyAny>],
+) -> PyResult<Values<'a>> {
+    Ok(match kind {
+        "string" => Values::String(converted(name, kind, items, |item| {
+            let text = item.cast::<PyString>().map_err(|_| Invalid::Type("str"))?;
+            text.to_str().map_err(Invalid::Text)
+        })?),
+        "bool" => Values::Bool(converted(name, kind, items, |item| {
+            let flag = item.cast::<PyBool>().map_err(|_| Invalid::Type("bool"))?;
+            Ok(flag.is_true())
+        })?),
+        // Only floats: pyarrow refuses some ints in a float column (those a double cannot hold
+        // exactly), so the caller decides about them.
+        "float64" => Values::Float64(converted(name, kind, items, |item| {
+            let number = item.cast::<PyFloat>().map_err(|_| Invalid::Type("float"))?;
+            Ok(number.value())
+        })?),
+        "uint64" => Values::UInt64(converted(name, kind, items, integer)?),
+        "uint32" => Values::UInt32(converted(name, kind, items, integer)?),
+        "int64" => Values::Int64(converted(name, kind, items, integer)?),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "column {name:?}: unknown type {kind:?}; \
+                 expected string, bool, float64, uint64, uint32 or int64"
+            )))
+        }
+    })
+}
+
+/// An int that is not a bool (which Python counts as an int), if it fits in `T`.
+fn integer<'py, T: for<'a> FromPyObject<'a, 'py>>(item: &Bound<'py, PyAny>) -> Result<T, Invalid> {
+    if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
+        return Err(Invalid::Type("int"));
+    }
+    item.extract().map_err(|_| Invalid::Range)
+}
+
+/// `items` converted one by one by `to`, None staying None; an item `to` refuses raises an error
+/// naming the column and the item's position.
+fn converted<'a, 'py, T>(
+    name: &str,
+    kind: &str,
+    items: &'a [Bound<'py, PyAny>],
+    to: impl Fn(&'a Bound<'py, PyAny>) -> Result<T, Invalid>,
+) -> PyResult<Vec<Option<T>>> {
+    let at = |i: usize| format!("column {name:?} ({kind}), item {i}");
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            if item.is_none() {
+                return Ok(None);
+            }
+            to(item).map(Some).map_err(|invalid| match invalid {
+                Invalid::Type(expected) => {
+                    let found = item.get_type().name().map_or("?".into(), |n| n.to_string());
+                    PyTypeError::new_err(format!(
+                        "{}: expected {expected} or None, got {found}",
+                        at(i)
+                    ))
+                }
+                Invalid::Range => {
+                    PyValueError::new_err(format!("{}: out of range for {kind}", at(i)))
+                }
+                Invalid::Text(error) => {
+                    PyValueError::new_err(format!("{}: not encodable as UTF-8 ({error})", at(i)))
+                }
+            })
+        })
+        .collect()
+}
+
 /// The version of the simulator core.
 #[pyfunction]
 fn core_version() -> &'static str {
@@ -90,6 +226,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
+    m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
     m.add_class::<Progress>()?;
     Ok(())
