@@ -37,7 +37,7 @@ __all__ = [
 
 # Imported on first use, so that `import airtcp` (and with it every command of the command line,
 # `airtcp --help` too) costs only what it uses: the schema builds its pydantic models on import
-# (about 0.1 s), and the results pull in Arrow.
+# (about 0.1 s).
 _SCHEMA = "airtcp.scenario.schema"
 _LAZY = {
     "run": "airtcp.api",

@@ -13,7 +13,7 @@ from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_cor
 from airtcp.errors import ScenarioError, SimulationError
 
 if TYPE_CHECKING:
-    # Imported when a run returns: it pulls in Arrow, which checking a scenario does not need.
+    # Imported when a run returns: checking a scenario does not need it.
     from airtcp.results import Results
 
 __all__ = ["check", "run", "simulate"]

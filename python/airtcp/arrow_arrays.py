@@ -21,7 +21,17 @@ from typing import Any
 
 import pyarrow as pa
 
-__all__ = ["arrow_array"]
+__all__ = ["ARROW_TYPES", "arrow_array"]
+
+# The column types of `airtcp.results` by name (the names the core's Parquet writer takes).
+ARROW_TYPES: dict[str, pa.DataType] = {
+    "string": pa.string(),
+    "bool": pa.bool_(),
+    "float64": pa.float64(),
+    "uint64": pa.uint64(),
+    "uint32": pa.uint32(),
+    "int64": pa.int64(),
+}
 
 # Arrow type -> (Python type of its values, `array` type code of its values). Only codes with the
 # width Arrow uses on this machine are listed; Arrow buffers are little-endian.

@@ -3,7 +3,9 @@
 The simulator core returns one JSON document (see the core's `RunResults`). This module splits it
 into what is reproducible (`summary`: identical for identical inputs and seed), what is not
 (`timing`: wall-clock figures) and tables (per-flow totals, drops, queues and the time series),
-which are written as Parquet files.
+which are written as Parquet files by the core (`_core.write_parquet`), so that a run that only
+writes its results does not import pyarrow and NumPy, which took a third of `airtcp run`. The
+tables are Arrow tables, built when first asked for (`Results.table`, the DataFrame properties).
 
 A flow over paper 000's NC layer carries the layer's counters in the core's JSON as
 `"nc": {"source": {...}, "sink": {...}}` (absent for other flows); the `flows` table has them as
@@ -17,38 +19,38 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from airtcp.arrow_arrays import arrow_array
+from airtcp import _core
 from airtcp.atomic_dir import atomic_directory
 
 if TYPE_CHECKING:
-    # pandas is only needed once a table is asked for as a DataFrame (Arrow imports it then);
-    # not importing it up front keeps the command line quick to start.
+    # Arrow, and pandas for DataFrames, are imported once a table is asked for: not importing
+    # them up front keeps the command line quick to start.
     import pandas as pd
+    import pyarrow as pa
 
 __all__ = ["NC_COLUMNS", "Results", "TABLES", "conservation_problem", "flow_row"]
 
-# Column types of the tables. Fixing them keeps the Parquet schema the same whether or not a table
-# has rows or a column has nulls; columns the core adds later are written with inferred types.
-_FLOW_COLUMNS: dict[str, pa.DataType] = {
-    "id": pa.string(),
-    "src": pa.string(),
-    "dst": pa.string(),
-    "transport": pa.string(),
-    "cc": pa.string(),
-    "sack": pa.bool_(),
-    "start_s": pa.float64(),
-    "stop_s": pa.float64(),
-    "bytes_delivered": pa.uint64(),
-    "goodput_bps": pa.float64(),
-    "completion_s": pa.float64(),
-    "packets_sent": pa.uint64(),
-    "retransmissions": pa.uint64(),
-    "recoveries": pa.uint64(),
-    "timeouts": pa.uint64(),
-    "mean_rtt_s": pa.float64(),
+# Column types of the tables, by the names both `_core.write_parquet` and
+# `airtcp.arrow_arrays.ARROW_TYPES` know. Fixing them keeps the Parquet schema the same whether or
+# not a table has rows or a column has nulls; columns the core adds later get pyarrow's inferred
+# types (`_inferred_type`).
+_FLOW_COLUMNS: dict[str, str] = {
+    "id": "string",
+    "src": "string",
+    "dst": "string",
+    "transport": "string",
+    "cc": "string",
+    "sack": "bool",
+    "start_s": "float64",
+    "stop_s": "float64",
+    "bytes_delivered": "uint64",
+    "goodput_bps": "float64",
+    "completion_s": "float64",
+    "packets_sent": "uint64",
+    "retransmissions": "uint64",
+    "recoveries": "uint64",
+    "timeouts": "uint64",
+    "mean_rtt_s": "float64",
 }
 # The NC layer's counters (docs/nc_layer.md, "Counters in the results"), by side of the core's
 # `nc` object; column `nc_<counter>`. The names do not repeat across the two sides.
@@ -76,44 +78,52 @@ _NC_COUNTERS = {
     ),
 }
 NC_COLUMNS = tuple(f"nc_{name}" for side in _NC_COUNTERS.values() for name in side)
-_FLOW_COLUMNS.update(dict.fromkeys(NC_COLUMNS, pa.uint64()))
-_DROP_COLUMNS = {"queue": pa.string(), "reason": pa.string(), "packets": pa.uint64()}
+_FLOW_COLUMNS.update(dict.fromkeys(NC_COLUMNS, "uint64"))
+_DROP_COLUMNS = {"queue": "string", "reason": "string", "packets": "uint64"}
 _QUEUE_COLUMNS = {
-    "queue": pa.string(),
-    "enqueued": pa.uint64(),
-    "transmitted": pa.uint64(),
-    "max_backlog": pa.uint32(),
+    "queue": "string",
+    "enqueued": "uint64",
+    "transmitted": "uint64",
+    "max_backlog": "uint32",
 }
-_BACKPRESSURE_COLUMNS = {"node": pa.string(), "overflow_drops": pa.uint64(), "control_sent": pa.uint64()}
+_BACKPRESSURE_COLUMNS = {"node": "string", "overflow_drops": "uint64", "control_sent": "uint64"}
 _LINK_COLUMNS = {
-    "from": pa.string(),
-    "to": pa.string(),
-    "attempts": pa.uint64(),
-    "answered": pa.uint64(),
-    "delivery_ratio": pa.float64(),
-    "overheard": pa.uint64(),
+    "from": "string",
+    "to": "string",
+    "attempts": "uint64",
+    "answered": "uint64",
+    "delivery_ratio": "float64",
+    "overheard": "uint64",
 }
 _DOWNLINK_COLUMNS = {
-    "user": pa.string(),
-    "mean_snr_db": pa.float64(),
-    "slots_scheduled": pa.uint64(),
-    "outage_slots": pa.uint64(),
-    "mean_rate_bps": pa.float64(),
-    "packets_served": pa.uint64(),
-    "bytes_served": pa.uint64(),
-    "packets_erased": pa.uint64(),
-    "packets_dropped": pa.uint64(),
-    "unused_bytes": pa.uint64(),
+    "user": "string",
+    "mean_snr_db": "float64",
+    "slots_scheduled": "uint64",
+    "outage_slots": "uint64",
+    "mean_rate_bps": "float64",
+    "packets_served": "uint64",
+    "bytes_served": "uint64",
+    "packets_erased": "uint64",
+    "packets_dropped": "uint64",
+    "unused_bytes": "uint64",
 }
-_GOODPUT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "goodput_bps": pa.float64()}
-_RTT_COLUMNS = {"flow": pa.string(), "t_s": pa.float64(), "rtt_s": pa.float64(), "srtt_s": pa.float64()}
+_GOODPUT_COLUMNS = {"flow": "string", "t_s": "float64", "goodput_bps": "float64"}
+_RTT_COLUMNS = {"flow": "string", "t_s": "float64", "rtt_s": "float64", "srtt_s": "float64"}
 _CWND_COLUMNS = {
-    "flow": pa.string(),
-    "t_s": pa.float64(),
-    "cwnd": pa.float64(),
-    "ssthresh": pa.float64(),
-    "in_flight": pa.float64(),
+    "flow": "string",
+    "t_s": "float64",
+    "cwnd": "float64",
+    "ssthresh": "float64",
+    "in_flight": "float64",
 }
+
+# A column of a table: name, type (None for a column the core added that has none here), values.
+Column = tuple[str, str | None, list[Any]]
+
+# The type pyarrow infers for a list of values of one Python type (`pa.array(values)`). pyarrow
+# also infers double for ints mixed with floats, but may refuse some of those ints; those and
+# the types missing here are left to it.
+_INFERRED_TYPES = {bool: "bool", int: "int64", float: "float64", str: "string"}
 
 # Table name -> file written by `Results.write`.
 TABLES = ("flows", "drops", "queues", "links", "downlink", "backpressure", "goodput", "rtt", "cwnd")
@@ -133,17 +143,18 @@ class Results:
         self.raw = dict(raw)
         self.scenario = dict(scenario) if scenario is not None else None
         series = self.raw.get("timeseries") or {}
-        self._tables: dict[str, pa.Table] = {
-            "flows": _rows_table([flow_row(flow) for flow in self.raw.get("flows", [])], _FLOW_COLUMNS),
-            "drops": _rows_table(self.raw.get("drops", []), _DROP_COLUMNS),
-            "queues": _rows_table(self.raw.get("queues", []), _QUEUE_COLUMNS),
-            "links": _rows_table(self.raw.get("links", []), _LINK_COLUMNS),
-            "downlink": _rows_table(self.raw.get("downlink", []), _DOWNLINK_COLUMNS),
-            "backpressure": _rows_table(self.raw.get("backpressure", []), _BACKPRESSURE_COLUMNS),
-            "goodput": _columns_table(series.get("goodput", {}), _GOODPUT_COLUMNS),
-            "rtt": _columns_table(series.get("rtt", {}), _RTT_COLUMNS),
-            "cwnd": _columns_table(series.get("cwnd", {}), _CWND_COLUMNS),
+        self._columns: dict[str, list[Column]] = {
+            "flows": _row_columns([flow_row(flow) for flow in self.raw.get("flows", [])], _FLOW_COLUMNS),
+            "drops": _row_columns(self.raw.get("drops", []), _DROP_COLUMNS),
+            "queues": _row_columns(self.raw.get("queues", []), _QUEUE_COLUMNS),
+            "links": _row_columns(self.raw.get("links", []), _LINK_COLUMNS),
+            "downlink": _row_columns(self.raw.get("downlink", []), _DOWNLINK_COLUMNS),
+            "backpressure": _row_columns(self.raw.get("backpressure", []), _BACKPRESSURE_COLUMNS),
+            "goodput": _series_columns(series.get("goodput", {}), _GOODPUT_COLUMNS),
+            "rtt": _series_columns(series.get("rtt", {}), _RTT_COLUMNS),
+            "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
         }
+        self._tables: dict[str, pa.Table] = {}
 
     @classmethod
     def from_json(cls, text: str, scenario: Mapping[str, Any] | None = None) -> Results:
@@ -191,56 +202,58 @@ class Results:
     # --- Tables -------------------------------------------------------------------------------
 
     def table(self, name: str) -> pa.Table:
-        """One of `TABLES` as an Arrow table."""
+        """One of `TABLES` as an Arrow table (built on first use)."""
+        if name not in self._tables:
+            self._tables[name] = _arrow_table(self._columns[name])
         return self._tables[name]
 
     @property
     def flows(self) -> pd.DataFrame:
         """Per-flow totals, one row per flow in scenario order. The `nc_*` columns (`NC_COLUMNS`)
         hold the NC layer's counters, null (NaN) for flows without the layer."""
-        return self._tables["flows"].to_pandas()
+        return self.table("flows").to_pandas()
 
     @property
     def drops(self) -> pd.DataFrame:
         """Drops per queue and reason (non-zero rows only)."""
-        return self._tables["drops"].to_pandas()
+        return self.table("drops").to_pandas()
 
     @property
     def queues(self) -> pd.DataFrame:
         """Per-queue totals."""
-        return self._tables["queues"].to_pandas()
+        return self.table("queues").to_pandas()
 
     @property
     def links(self) -> pd.DataFrame:
         """Per directed wireless link: MAC attempts, answers, delivery ratio, overheard frames."""
-        return self._tables["links"].to_pandas()
+        return self.table("links").to_pandas()
 
     @property
     def downlink(self) -> pd.DataFrame:
         """Per user of the base station's downlink (empty without one): scheduled and outage
         slots, mean offered rate, packets and bytes served, erased and dropped."""
-        return self._tables["downlink"].to_pandas()
+        return self.table("downlink").to_pandas()
 
     @property
     def backpressure(self) -> pd.DataFrame:
         """Per node under backpressure routing (empty otherwise): node, overflow_drops (its shared
         buffer's overflows, also in `drops` as `queue_full` of "radio NODE"), control_sent."""
-        return self._tables["backpressure"].to_pandas()
+        return self.table("backpressure").to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:
         """Goodput per flow per bin: flow, t_s (bin start), goodput_bps."""
-        return self._tables["goodput"].to_pandas()
+        return self.table("goodput").to_pandas()
 
     @property
     def rtt(self) -> pd.DataFrame:
         """RTT samples (empty unless metrics.trace_rtt): flow, t_s, rtt_s, srtt_s."""
-        return self._tables["rtt"].to_pandas()
+        return self.table("rtt").to_pandas()
 
     @property
     def cwnd(self) -> pd.DataFrame:
         """cwnd samples (empty unless metrics.trace_cwnd): flow, t_s, cwnd, ssthresh, in_flight."""
-        return self._tables["cwnd"].to_pandas()
+        return self.table("cwnd").to_pandas()
 
     # --- Files --------------------------------------------------------------------------------
 
@@ -265,12 +278,27 @@ class Results:
             (staging / "summary.json").write_text(self.summary_json(), encoding="utf-8")
             (staging / "timing.json").write_text(self.timing_json(), encoding="utf-8")
             for name in TABLES:
-                pq.write_table(self._tables[name], staging / f"{name}.parquet")
+                self._write_table(name, staging / f"{name}.parquet")
         return out
+
+    def _write_table(self, name: str, path: Path) -> None:
+        """One table as a Parquet file: by the core's writer, or by pyarrow as before when a
+        column holds what that writer does not take (a column of nulls only, mixed or nested
+        values, an int in a float column), so that such a table is written as it always was."""
+        columns = [(column, kind or _inferred_type(values), values) for column, kind, values in self._columns[name]]
+        if all(kind is not None for _, kind, _ in columns):
+            try:
+                _core.write_parquet(path, columns)
+                return
+            except (TypeError, ValueError):
+                pass  # nothing was written: the writer checks every value first
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.table(name), path)
 
     def __repr__(self) -> str:
         name = self.raw.get("name", "?")
-        return f"<Results {name!r}: {len(self._tables['flows'])} flows>"
+        return f"<Results {name!r}: {len(self.raw.get('flows', []))} flows>"
 
 
 def conservation_problem(raw: Mapping[str, Any]) -> str | None:
@@ -296,21 +324,34 @@ def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _table(columns: Mapping[str, Sequence[Any]], types: Mapping[str, pa.DataType]) -> pa.Table:
+def _inferred_type(values: Sequence[Any]) -> str | None:
+    """The type pyarrow would infer for `values` if `_INFERRED_TYPES` has it, else None (also
+    for no values or only nulls, which pyarrow types as null)."""
+    found = {type(value) for value in values if value is not None}
+    return _INFERRED_TYPES.get(found.pop()) if len(found) == 1 else None
+
+
+def _arrow_table(columns: Sequence[Column]) -> pa.Table:
+    """The Arrow table of `columns`; an untyped column gets the type pyarrow infers."""
+    import pyarrow as pa
+
+    from airtcp.arrow_arrays import ARROW_TYPES, arrow_array
+
     # `arrow_array` rather than `pa.array`, whose check for pandas objects imports pandas.
-    arrays = {name: arrow_array(values, types.get(name)) for name, values in columns.items()}
+    arrays = {name: arrow_array(values, None if kind is None else ARROW_TYPES[kind]) for name, kind, values in columns}
     return pa.table(arrays)
 
 
-def _rows_table(rows: Sequence[Mapping[str, Any]], types: Mapping[str, pa.DataType]) -> pa.Table:
-    """A table from row records: known columns first, in the documented order."""
+def _row_columns(rows: Sequence[Mapping[str, Any]], types: Mapping[str, str]) -> list[Column]:
+    """The columns of row records: known columns first, in the documented order, then those
+    the rows add, in the order they appear."""
     names = list(types)
     for row in rows:
         names.extend(key for key in row if key not in names)
-    return _table({name: [row.get(name) for row in rows] for name in names}, types)
+    return [(name, types.get(name), [row.get(name) for row in rows]) for name in names]
 
 
-def _columns_table(series: Mapping[str, Sequence[Any]], types: Mapping[str, pa.DataType]) -> pa.Table:
-    """A table from columnar series (one list per column)."""
+def _series_columns(series: Mapping[str, Sequence[Any]], types: Mapping[str, str]) -> list[Column]:
+    """The columns of columnar series (one list per column)."""
     names = list(types) + [name for name in series if name not in types]
-    return _table({name: list(series.get(name, [])) for name in names}, types)
+    return [(name, types.get(name), list(series.get(name, []))) for name in names]

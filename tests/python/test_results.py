@@ -86,16 +86,16 @@ def siblings(directory: Path) -> list[str]:
 
 
 def fail_on_third_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_write = airtcp.results.pq.write_table
+    real_write = airtcp.results._core.write_parquet
     calls = []
 
-    def flaky_write(table: Any, where: Any, **kwargs: Any) -> None:
+    def flaky_write(where: Any, columns: Any) -> None:
         calls.append(where)
         if len(calls) == 3:
             raise OSError("disk full")
-        real_write(table, where, **kwargs)
+        real_write(where, columns)
 
-    monkeypatch.setattr(airtcp.results.pq, "write_table", flaky_write)
+    monkeypatch.setattr(airtcp.results._core, "write_parquet", flaky_write)
 
 
 def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

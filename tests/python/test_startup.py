@@ -1,5 +1,6 @@
 """What starting airtcp imports: `import airtcp` and the short commands stay clear of the heavy
-libraries that only plotting, reports and sweep analysis use, and of command-line frameworks.
+libraries that only plotting, reports, sweep analysis and tables as Arrow or pandas use, and of
+command-line frameworks.
 
 A run of a few milliseconds of simulation is dominated by imports (pandas alone took longer than
 the rest of `airtcp run`), so this checks the modules loaded, not times: each case runs in a fresh
@@ -19,7 +20,7 @@ from support import P2P_LOSSY
 
 # Never needed to import airtcp, run a scenario, check one or print help.
 HEAVY = ("pandas", "matplotlib", "scipy", "dask", "distributed", "pyarrow.pandas_compat")
-# Arrow, for the Parquet files, and NumPy, which Arrow imports.
+# Arrow and NumPy, which Arrow imports: the core writes the Parquet files of a run.
 ARROW = ("pyarrow", "numpy")
 # The scenario schema's models and the YAML reader.
 SCHEMA = ("pydantic", "yaml", "airtcp.scenario.schema")
@@ -87,7 +88,7 @@ def test_validate(tmp_path: Path, json_flag: list[str]) -> None:
 def test_run(tmp_path: Path, quiet: list[str]) -> None:
     out = tmp_path / "out"
     modules = cli_modules(tmp_path, "run", str(P2P_LOSSY), "--out", str(out), *quiet)
-    assert_none_of(HEAVY + CLI_FRAMEWORKS, modules)
+    assert_none_of(HEAVY + ARROW + CLI_FRAMEWORKS, modules)
     assert (out / "flows.parquet").is_file()  # ... and the run wrote its tables
 
 
@@ -96,6 +97,7 @@ def test_the_results_api_imports_pandas_when_asked_for_a_dataframe(tmp_path: Pat
 import airtcp
 results = airtcp.run({str(P2P_LOSSY)!r})
 results.write({str(tmp_path / "out")!r})
+assert "pyarrow" not in sys.modules, "imported before a table was asked for"
 assert "pandas" not in sys.modules, "imported before a DataFrame was asked for"
 assert results.flows.shape[0] == 1
 """

@@ -46,7 +46,7 @@ from airtcp import __version__
 from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.scenario.schema import load_scenario, to_core_json
 from airtcp.errors import ScenarioError
-from airtcp.results import _rows_table, conservation_problem, flow_row
+from airtcp.results import _arrow_table, _row_columns, conservation_problem, flow_row
 from airtcp.experiments.spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
 
 __all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "read_manifest", "write_tables"]
@@ -54,7 +54,7 @@ __all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "read_manifest", "wr
 # An explicit --workers beyond this many per core only queues for the CPU and costs memory.
 MAX_WORKERS_PER_CORE = 4
 # Seeds are u64 in scenarios: int64 columns would overflow from 2^63 on.
-_KEY_COLUMNS = {"key": pa.string(), "seed": pa.uint64()}
+_KEY_COLUMNS = {"key": "string", "seed": "uint64"}
 
 Result = dict[str, Any]  # what `_execute` returns: status, error or raw results, wall_s
 
@@ -600,7 +600,7 @@ def write_tables(out: Path, points: list[RunPoint]) -> None:
         flows += its_flows
         goodput += its_goodput
     for name, rows in (("runs", runs), ("flows", flows), ("goodput", goodput)):
-        _write_parquet(_rows_table(rows, _KEY_COLUMNS), out / f"{name}.parquet")
+        _write_parquet(_arrow_table(_row_columns(rows, _KEY_COLUMNS)), out / f"{name}.parquet")
 
 
 def _write_parquet(table: pa.Table, path: Path) -> None:

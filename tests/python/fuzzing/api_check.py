@@ -167,11 +167,12 @@ def _finished(run: _Run, config: dict[str, Any]) -> Outcome:
     if run.output is None:
         return Outcome("core_error", "the core returned no results although nobody asked it to stop")
     try:
-        from airtcp.results import Results
+        from airtcp.results import TABLES, Results
 
         results = Results.from_json(run.output, scenario=config)
         valid, conservation = results.valid, results.conservation
-        results.flows  # noqa: B018 - building the tables is part of the answer
+        for name in TABLES:  # building the tables is part of the answer (they are built lazily)
+            results.table(name)
     except BaseException as error:  # noqa: BLE001
         return unexpected(error, "Results")
     if not valid or conservation.get("ok") is not True:
