@@ -1,7 +1,9 @@
 //! What a run returns. Serialised to JSON for the Python front end, which writes `summary.json`
 //! (everything but `timing` and `timeseries`), `timing.json` and the Parquet tables.
 
-use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 
 use crate::transport::nc_layer::sink::NcSinkStats;
 use crate::transport::nc_layer::source::NcSourceStats;
@@ -86,6 +88,39 @@ pub struct NcResult {
     pub source: NcSourceStats,
     /// At the TCP receiver's node.
     pub sink: NcSinkStats,
+}
+
+/// A shim's counters for its flow's results (`transport::shim::Shim::report`): a key and a JSON
+/// value the results carry without knowing what is in it.
+///
+/// Kept as JSON text, serialised when the shim reports, rather than as a `serde_json::Value`:
+/// a `Value` sorts an object's keys, and the JSON must keep the order in which the shim's own
+/// types list them. Serialised as one `key: value` entry, which `#[serde(flatten)]` puts into the
+/// flow's object.
+#[derive(Debug, Clone)]
+pub struct ShimReport {
+    /// The key in the flow's object.
+    pub key: &'static str,
+    /// The value, JSON.
+    pub value: Box<RawValue>,
+}
+
+impl ShimReport {
+    /// `value` under `key`.
+    pub fn new(key: &'static str, value: &impl Serialize) -> Self {
+        ShimReport {
+            key,
+            value: serde_json::value::to_raw_value(value).expect("counters serialise"),
+        }
+    }
+}
+
+impl Serialize for ShimReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.key, &self.value)?;
+        map.end()
+    }
 }
 
 /// Drop counter row.
