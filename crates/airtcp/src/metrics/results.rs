@@ -5,9 +5,6 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::transport::nc_layer::sink::NcSinkStats;
-use crate::transport::nc_layer::source::NcSourceStats;
-
 /// Results of one run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResults {
@@ -74,20 +71,10 @@ pub struct FlowResult {
     pub timeouts: u64,
     /// Mean of the RTT samples, s (None without samples).
     pub mean_rtt_s: Option<f64>,
-    /// The NC layer's counters (paper 000 §4.1.3) for a TCP flow over it; absent from the JSON
-    /// for flows without the layer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nc: Option<NcResult>,
-}
-
-/// The NC layer's counters of one flow, read at the end of the run (docs/nc_layer.md, "Counters
-/// in the results").
-#[derive(Debug, Clone, Serialize)]
-pub struct NcResult {
-    /// At the TCP source's node.
-    pub source: NcSourceStats,
-    /// At the TCP receiver's node.
-    pub sink: NcSinkStats,
+    /// The counters of the flow's shim (`transport::shim`), if it has one and reports any: in
+    /// the JSON under the key the shim chose, after the fields above; nothing for flows without.
+    #[serde(flatten)]
+    pub shim: Option<ShimReport>,
 }
 
 /// A shim's counters for its flow's results (`transport::shim::Shim::report`): a key and a JSON
