@@ -6,8 +6,8 @@ use std::time::Instant;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
-    BackpressureRow, Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, NcResult, QueueRow,
-    RunResults, TimeSeries, Timing,
+    BackpressureRow, Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, QueueRow, RunResults,
+    TimeSeries, Timing,
 };
 use crate::net::Network;
 use crate::scenario::budget::{format_count, MemoryBudget};
@@ -16,8 +16,7 @@ use crate::sim::time::{to_secs, Time};
 use crate::sim::{
     ChannelId, DropReason, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire,
 };
-use crate::transport::nc_layer::source::NcSource;
-use crate::transport::nc_layer::NcLayer;
+use crate::transport::shim::{ShimTimer, Verdict};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
@@ -25,7 +24,9 @@ use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
 use crate::ConfigError;
 
-mod nc_io;
+mod shim_io;
+
+pub use shim_io::ShimSlot;
 
 /// An engine event. Small and `Copy`: the event list stores it inline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,8 +74,9 @@ pub enum TimerKind {
     Rto,
     /// The TCP receiver's delayed-ACK timer.
     DelayedAck,
-    /// The NC layer's repair timer at the receiver.
-    NcRepair,
+    /// A timer of the flow's shim (`transport::shim`), by the shim's own numbering: one kind for
+    /// every shim, so that adding a system adds no event.
+    Shim(ShimTimer),
 }
 
 /// The transport endpoints of a flow.
@@ -91,8 +93,8 @@ pub enum Endpoints {
         rto_timer: LazyTimer,
         /// The receiver's delayed-ACK timer.
         ack_timer: LazyTimer,
-        /// The NC layer between TCP and the network (paper 000 §4.1.3), if configured.
-        nc: Option<Box<NcLayer>>,
+        /// The shim between TCP and the network (`transport::shim`), if the flow has one.
+        shim: Option<Box<ShimSlot>>,
     },
     /// A UDP constant-bit-rate flow.
     Udp {
@@ -155,51 +157,67 @@ pub struct World {
     pub budget: MemoryBudget,
 }
 
-/// Connects a TCP endpoint to the network: segments become packets, timers become events.
+/// Connects a TCP endpoint to the network: segments become packets, timers become events. With
+/// a shim, the sender's segments and window hints and the receiver's ACKs pass through it first.
 struct NetIo<'a> {
     net: &'a mut Network,
     timer: &'a mut LazyTimer,
     kind: TimerKind,
     flow: FlowId,
+    /// (source, destination) of the flow.
+    ends: (NodeId, NodeId),
+    /// Where this endpoint's packets go from and to (`ends` for the sender, reversed for the
+    /// receiver), worked out once rather than per packet.
     from: NodeId,
     to: NodeId,
     header_bytes: u32,
-    /// The flow's NC layer at the sender: segments go to its encoder instead of the network.
-    nc: Option<&'a mut NcSource>,
+    shim: Option<&'a mut ShimSlot>,
 }
 
 impl<'a> NetIo<'a> {
-    /// The I/O of one endpoint of flow `flow` (from `src` to `dst`): the sender, which owns the
-    /// RTO timer, sends towards `dst`; the receiver, which owns the delayed-ACK timer, towards
-    /// `src`.
-    fn endpoint(
+    /// The I/O of flow `flow`'s sender, which owns the RTO timer and sends from `ends.0`.
+    fn sender(
         net: &'a mut Network,
         timer: &'a mut LazyTimer,
-        kind: TimerKind,
         flow: FlowId,
-        (src, dst): (NodeId, NodeId),
+        ends: (NodeId, NodeId),
         header_bytes: u32,
+        shim: Option<&'a mut ShimSlot>,
     ) -> Self {
-        let (from, to) = match kind {
-            TimerKind::Rto => (src, dst),
-            TimerKind::DelayedAck | TimerKind::NcRepair => (dst, src),
-        };
         NetIo {
             net,
             timer,
-            kind,
+            kind: TimerKind::Rto,
             flow,
-            from,
-            to,
+            ends,
+            from: ends.0,
+            to: ends.1,
             header_bytes,
-            nc: None,
+            shim,
         }
     }
 
-    /// Routes the sender's segments through the flow's NC layer, if it has one.
-    fn with_nc(mut self, nc: Option<&'a mut NcLayer>) -> Self {
-        self.nc = nc.map(|nc| &mut nc.source);
-        self
+    /// The I/O of flow `flow`'s receiver, which owns the delayed-ACK timer and sends from
+    /// `ends.1`.
+    fn receiver(
+        net: &'a mut Network,
+        timer: &'a mut LazyTimer,
+        flow: FlowId,
+        ends: (NodeId, NodeId),
+        header_bytes: u32,
+        shim: Option<&'a mut ShimSlot>,
+    ) -> Self {
+        NetIo {
+            net,
+            timer,
+            kind: TimerKind::DelayedAck,
+            flow,
+            ends,
+            from: ends.1,
+            to: ends.0,
+            header_bytes,
+            shim,
+        }
     }
 
     fn packet(&self, size: u32, header: Header) -> Packet {
@@ -214,27 +232,38 @@ impl TcpIo for NetIo<'_> {
     }
 
     fn send_data(&mut self, header: DataHeader) {
-        if let Some(nc) = self.nc.as_deref_mut() {
-            let mut io = nc_io::NcNetIo {
-                net: &mut *self.net,
-                timer: None,
-                flow: self.flow,
-                from: self.from,
-                to: self.to,
-            };
-            nc.on_segment(header, &[], &mut io);
-            return;
+        if let Some(slot) = self.shim.as_deref_mut() {
+            let verdict = slot.sender_segment(self.net, self.flow, self.ends, header);
+            if verdict == Verdict::Consumed {
+                return;
+            }
         }
         let p = self.packet(header.len + self.header_bytes, Header::TcpData(header));
         self.net.originate(p);
     }
 
     fn send_ack(&mut self, header: AckHeader) {
+        if let Some(slot) = self.shim.as_deref_mut() {
+            let verdict = slot.receiver_ack(self.net, self.flow, self.ends, &header);
+            if verdict == Verdict::Consumed {
+                return;
+            }
+        }
         let p = self.packet(self.header_bytes, Header::TcpAck(header));
         self.net.originate(p);
     }
 
     fn set_timer(&mut self, deadline: Option<Time>) {
+        // A receiver whose ACKs a shim replaces never needs its delayed-ACK timer. (The kind
+        // first: the sender restarts its RTO on every ACK.)
+        if self.kind == TimerKind::DelayedAck
+            && self
+                .shim
+                .as_deref()
+                .is_some_and(ShimSlot::silences_receiver)
+        {
+            return;
+        }
         if let Some((at, generation)) = self.timer.set(deadline) {
             let ev = Event::Timer(self.flow, self.kind, generation);
             self.net.events.schedule(at, EventClass::Timer, ev);
@@ -242,8 +271,8 @@ impl TcpIo for NetIo<'_> {
     }
 
     fn window_hint(&mut self, segments: u64) {
-        if let Some(nc) = self.nc.as_deref_mut() {
-            nc.set_window(segments);
+        if let Some(slot) = self.shim.as_deref_mut() {
+            slot.window_hint(segments);
         }
     }
 }
@@ -390,11 +419,12 @@ impl World {
             }
         }
         // In arrival order; delivering may originate packets but never completes another
-        // arrival at the same instant, yet index so that it would still be handled. Coded
-        // packets dropped at their source go to their NC layers first (paper 000 §4.2.1).
+        // arrival at the same instant, yet index so that it would still be handled. Shims'
+        // packets dropped at the node that sent them go to their shims first (for the NC layer,
+        // congestion drops at the source that TCP must see, paper 000 §4.2.1).
         let mut i = 0;
         loop {
-            self.take_edge_drops();
+            self.take_shim_drops(now);
             let Some(&p) = self.net.arrived.get(i) else {
                 break;
             };
@@ -412,19 +442,21 @@ impl World {
                 sender,
                 rto_timer,
                 header_bytes,
-                nc,
+                shim,
                 ..
             } => {
-                let mut io = NetIo::endpoint(
+                let mut io = NetIo::sender(
                     &mut self.net,
                     rto_timer,
-                    TimerKind::Rto,
                     f,
                     ends,
                     *header_bytes,
-                )
-                .with_nc(nc.as_deref_mut());
+                    shim.as_deref_mut(),
+                );
                 sender.start(&mut io);
+                if shim.as_deref().is_some_and(ShimSlot::has_effects) {
+                    self.settle_shim(f, now);
+                }
             }
             Endpoints::Udp {
                 running, source, ..
@@ -479,8 +511,8 @@ impl World {
     }
 
     fn on_timer(&mut self, f: FlowId, kind: TimerKind, generation: u32, now: Time) {
-        if kind == TimerKind::NcRepair {
-            self.on_nc_timer(f, generation, now);
+        if let TimerKind::Shim(timer) = kind {
+            self.on_shim_timer(f, timer, generation, now);
             return;
         }
         let flow = &mut self.flows[f as usize];
@@ -491,14 +523,15 @@ impl World {
             header_bytes,
             rto_timer,
             ack_timer,
-            nc,
+            shim,
         } = &mut flow.endpoints
         else {
             return;
         };
         let timer = match kind {
             TimerKind::Rto => rto_timer,
-            TimerKind::DelayedAck | TimerKind::NcRepair => ack_timer,
+            TimerKind::DelayedAck => ack_timer,
+            TimerKind::Shim(_) => unreachable!("handled above"),
         };
         match timer.on_event(now, generation) {
             TimerFire::Ignore => {}
@@ -508,72 +541,86 @@ impl World {
                     .schedule(at, EventClass::Timer, Event::Timer(f, kind, g));
             }
             TimerFire::Expired => {
-                let mut io = NetIo::endpoint(&mut self.net, timer, kind, f, ends, *header_bytes);
-                match kind {
-                    TimerKind::Rto => sender.on_timer(&mut io.with_nc(nc.as_deref_mut())),
-                    TimerKind::DelayedAck | TimerKind::NcRepair => receiver.on_timer(&mut io),
+                let (net, slot) = (&mut self.net, shim.as_deref_mut());
+                if kind == TimerKind::Rto {
+                    let mut io = NetIo::sender(net, timer, f, ends, *header_bytes, slot);
+                    sender.on_timer(&mut io);
+                } else {
+                    let mut io = NetIo::receiver(net, timer, f, ends, *header_bytes, slot);
+                    receiver.on_timer(&mut io);
+                }
+                if shim.as_deref().is_some_and(ShimSlot::has_effects) {
+                    self.settle_shim(f, now);
                 }
             }
         }
     }
 
     fn deliver(&mut self, now: Time, p: Packet) {
-        if let Header::Nc(h) = p.header {
-            self.deliver_nc(now, p.flow, h);
+        if let Header::Shim(h) = p.header {
+            self.deliver_shim(now, p, h);
             return;
         }
         let f = p.flow;
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);
-        match (&mut flow.endpoints, p.header) {
+        let settle = match (&mut flow.endpoints, p.header) {
             (
                 Endpoints::Tcp {
                     receiver,
                     header_bytes,
                     ack_timer,
+                    shim,
                     ..
                 },
                 Header::TcpData(h),
             ) => {
-                let mut io = NetIo::endpoint(
+                let mut io = NetIo::receiver(
                     &mut self.net,
                     ack_timer,
-                    TimerKind::DelayedAck,
                     f,
                     ends,
                     *header_bytes,
+                    shim.as_deref_mut(),
                 );
                 let bytes = receiver.on_data(&h, &mut io);
                 flow.meter.record(now, bytes);
                 if flow.completion.is_none() && receiver.complete() {
                     flow.completion = Some(now);
                 }
+                shim.as_deref().is_some_and(ShimSlot::has_effects)
             }
             (
                 Endpoints::Tcp {
                     sender,
                     header_bytes,
                     rto_timer,
+                    shim,
                     ..
                 },
                 Header::TcpAck(h),
             ) => {
-                let mut io = NetIo::endpoint(
+                let mut io = NetIo::sender(
                     &mut self.net,
                     rto_timer,
-                    TimerKind::Rto,
                     f,
                     ends,
                     *header_bytes,
+                    shim.as_deref_mut(),
                 );
                 sender.on_ack(&h, &mut io);
+                shim.as_deref().is_some_and(ShimSlot::has_effects)
             }
             (Endpoints::Udp { sink, .. }, Header::Udp { len, .. }) => {
                 sink.packets += 1;
                 sink.bytes += len as u64;
                 flow.meter.record(now, len as u64);
+                false
             }
             _ => unreachable!("packet of the wrong transport delivered to flow {f}"),
+        };
+        if settle {
+            self.settle_shim(f, now);
         }
     }
 
@@ -633,11 +680,11 @@ impl World {
                 recoveries: 0,
                 timeouts: 0,
                 mean_rtt_s: None,
-                nc: None,
+                shim: None,
             };
             match &mut flow.endpoints {
-                Endpoints::Tcp { sender, nc, .. } => {
-                    row.nc = nc.as_deref().map(nc_result);
+                Endpoints::Tcp { sender, shim, .. } => {
+                    row.shim = shim.as_deref().and_then(ShimSlot::report);
                     let s = &sender.stats;
                     row.transport = "tcp".into();
                     row.cc = sender.cc_name().into();
@@ -813,13 +860,5 @@ impl World {
                 },
             },
         }
-    }
-}
-
-/// The NC layer's counters of one flow, as reported.
-fn nc_result(nc: &NcLayer) -> NcResult {
-    NcResult {
-        source: nc.source.stats.clone(),
-        sink: nc.sink.stats.clone(),
     }
 }

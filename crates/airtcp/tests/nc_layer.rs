@@ -7,6 +7,7 @@
 
 mod common;
 use airtcp::metrics::results::RunResults;
+use airtcp::transport::nc_layer::NcResult;
 use common::*;
 use serde_json::{json, Value};
 
@@ -283,9 +284,12 @@ fn nc_counters_are_in_the_results_and_add_up() {
     for rwnd in [10_000, 1 << 20] {
         let r = run(&chain(0.3, 100, 60 * S, app.clone(), tcp(rwnd, true)));
         let f = &r.flows[0];
-        let nc =
-            f.nc.as_ref()
-                .expect("a flow over the NC layer reports its counters");
+        let report = f
+            .shim
+            .as_ref()
+            .expect("a flow over the NC layer reports its counters");
+        assert_eq!(report.key, "nc");
+        let nc: NcResult = serde_json::from_str(report.value.get()).unwrap();
         let (s, k) = (&nc.source, &nc.sink);
         eprintln!("rwnd {rwnd}: source {s:?}\n  sink {k:?}");
         assert_eq!(f.bytes_delivered, bytes);
@@ -327,10 +331,26 @@ fn nc_counters_are_in_the_results_and_add_up() {
         assert_eq!(nc_json["sink"]["non_innovative"], k.non_innovative);
         assert_eq!(nc_json["source"].as_object().unwrap().len(), 9);
         assert_eq!(nc_json["sink"].as_object().unwrap().len(), 8);
+        // ... as the flow's last key, with the counters in the order the layer lists them.
+        let text = serde_json::to_string(&r.flows[0]).unwrap();
+        let tail = format!(
+            r#","nc":{{"source":{{"blocks":{},"coded_sent":{}"#,
+            s.blocks, s.coded_sent
+        );
+        assert!(text.contains(&tail), "{text}");
+        assert!(
+            text.ends_with(&format!(
+                r#""segments_delivered":{}}}}}}}"#,
+                k.segments_delivered
+            )),
+            "{text}"
+        );
+        let mean_rtt = text.find(r#""mean_rtt_s":"#).unwrap();
+        assert!(mean_rtt < text.find(r#""nc":"#).unwrap(), "{text}");
     }
     // Without the layer: no counters, and no "nc" key in the JSON.
     let plain = run(&chain(0.3, 100, 60 * S, app, tcp(10_000, false)));
-    assert!(plain.flows[0].nc.is_none());
+    assert!(plain.flows[0].shim.is_none());
     let plain_json = serde_json::to_value(&plain).unwrap();
     assert!(plain_json["flows"][0].get("nc").is_none());
 }

@@ -2,10 +2,9 @@
 //! (everything but `timing` and `timeseries`), `timing.json` and the Parquet tables (with
 //! [`super::parquet`]).
 
-use serde::Serialize;
-
-use crate::transport::nc_layer::sink::NcSinkStats;
-use crate::transport::nc_layer::source::NcSourceStats;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 
 /// Results of one run.
 #[derive(Debug, Clone, Serialize)]
@@ -73,20 +72,43 @@ pub struct FlowResult {
     pub timeouts: u64,
     /// Mean of the RTT samples, s (None without samples).
     pub mean_rtt_s: Option<f64>,
-    /// The NC layer's counters (paper 000 §4.1.3) for a TCP flow over it; absent from the JSON
-    /// for flows without the layer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nc: Option<NcResult>,
+    /// The counters of the flow's shim (`transport::shim`), if it has one and reports any: in
+    /// the JSON under the key the shim chose, after the fields above; nothing for flows without.
+    #[serde(flatten)]
+    pub shim: Option<ShimReport>,
 }
 
-/// The NC layer's counters of one flow, read at the end of the run (docs/nc_layer.md, "Counters
-/// in the results").
-#[derive(Debug, Clone, Serialize)]
-pub struct NcResult {
-    /// At the TCP source's node.
-    pub source: NcSourceStats,
-    /// At the TCP receiver's node.
-    pub sink: NcSinkStats,
+/// A shim's counters for its flow's results (`transport::shim::Shim::report`): a key and a JSON
+/// value the results carry without knowing what is in it.
+///
+/// Kept as JSON text, serialised when the shim reports, rather than as a `serde_json::Value`:
+/// a `Value` sorts an object's keys, and the JSON must keep the order in which the shim's own
+/// types list them. Serialised as one `key: value` entry, which `#[serde(flatten)]` puts into the
+/// flow's object.
+#[derive(Debug, Clone)]
+pub struct ShimReport {
+    /// The key in the flow's object.
+    pub key: &'static str,
+    /// The value, JSON.
+    pub value: Box<RawValue>,
+}
+
+impl ShimReport {
+    /// `value` under `key`.
+    pub fn new(key: &'static str, value: &impl Serialize) -> Self {
+        ShimReport {
+            key,
+            value: serde_json::value::to_raw_value(value).expect("counters serialise"),
+        }
+    }
+}
+
+impl Serialize for ShimReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.key, &self.value)?;
+        map.end()
+    }
 }
 
 /// Drop counter row.

@@ -19,7 +19,6 @@ use crate::link::Channel;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
-use crate::transport::nc_layer::NcHeader;
 use crate::world::Event;
 pub use on_demand::AodvRouting;
 use routing::{Iface, RoutingTable};
@@ -52,13 +51,17 @@ pub struct Network {
     pub delivered: u64,
     /// Packets dropped, all reasons.
     pub dropped: u64,
-    /// NC-layer coded packets dropped on buffer overflow at their own source node, for the NC
-    /// layer to pass the loss up to TCP (paper 000 §4.2.1); the world takes them.
-    pub edge_drops: Vec<Packet>,
+    /// Packets of shims (`Header::Shim`) dropped on buffer overflow at the node that originated
+    /// them, for the world to hand to their flows' shims (a congestion drop at a flow's own node
+    /// is one a shim may want the transport to see, paper 000 §4.2.1); the world takes them.
+    pub shim_drops: Vec<Packet>,
 }
 
 impl Network {
     /// A packet enters the network at its source node.
+    // Inlined into TCP's I/O, its main caller (once it has more than a few callers, the compiler
+    // stops inlining it on its own, and every segment and ACK pays a call).
+    #[inline]
     pub fn originate(&mut self, packet: Packet) {
         let node = packet.src;
         let id = self.packets.insert(packet);
@@ -262,13 +265,12 @@ impl Network {
         self.packets.remove(id);
     }
 
-    /// Discards a packet a queue at `node` refused for `reason`; a coded packet of the NC layer
-    /// dropped for a full buffer at its own source node is also noted in `edge_drops`.
+    /// Discards a packet a queue at `node` refused for `reason`; a shim's packet dropped for a
+    /// full buffer at the node that originated it is also noted in `shim_drops`.
     fn discard_dropped(&mut self, node: NodeId, id: PacketId, reason: DropReason) {
         let p = self.packets.get(id);
-        let nc_coded = matches!(p.header, Header::Nc(NcHeader::Coded(_)));
-        if reason == DropReason::QueueFull && p.src == node && nc_coded {
-            self.edge_drops.push(*p);
+        if reason == DropReason::QueueFull && p.src == node && matches!(p.header, Header::Shim(_)) {
+            self.shim_drops.push(*p);
         }
         self.discard(id);
     }

@@ -12,7 +12,7 @@ use super::config::{
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
-use crate::coding::rlnc::{PayloadMode, MAX_BLOCK_SIZE};
+use crate::coding::rlnc::MAX_BLOCK_SIZE;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
@@ -29,13 +29,12 @@ use crate::net::{AodvRouting, Network};
 use crate::phy::propagation::dbm_to_mw;
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
-use crate::transport::nc_layer::NcLayer;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
 use crate::transport::utility_control::Utility;
-use crate::world::{Endpoints, Event, Flow, Traces, World};
+use crate::world::{Endpoints, Event, Flow, ShimSlot, Traces, World};
 use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
@@ -243,7 +242,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
-        edge_drops: Vec::new(),
+        shim_drops: Vec::new(),
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
@@ -309,13 +308,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     header_bytes: t.header_bytes,
                     rto_timer: LazyTimer::default(),
                     ack_timer: LazyTimer::default(),
-                    nc: t.nc.as_ref().map(|nc| {
-                        // Coefficients from the flow's own stream; the simulator's packets carry
-                        // no bytes, so only coefficients (and ranks) are tracked.
-                        let rng = Rng::stream(cfg.seed, &format!("flow/{i}/nc"));
-                        let mode = PayloadMode::CoefficientsOnly;
-                        Box::new(NcLayer::new(nc, t.header_bytes, mode, rng))
-                    }),
+                    shim: t.shim(cfg.seed, i).map(|s| Box::new(ShimSlot::new(s))),
                 }
             }
             (app, TransportConfig::Udp(u)) if !matches!(app, AppConfig::Bulk { .. }) => {

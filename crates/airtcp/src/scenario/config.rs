@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::transport::nc_layer::NcLayer;
+use crate::transport::shim::Shim;
+
 /// Integer nanoseconds (see [`crate::sim::time`]).
 pub type Nanos = u64;
 
@@ -371,6 +374,22 @@ pub struct TcpConfig {
     /// The NC layer of paper 000 §4.1.3 between this TCP and the network (absent: none).
     #[serde(default)]
     pub nc: Option<NcConfig>,
+}
+
+impl TcpConfig {
+    /// The shim between this TCP and the network (`transport::shim`) that the configuration asks
+    /// for, if any, for flow `index` (0-based, scenario order) of a run with master seed `seed`:
+    /// today only paper 000's NC layer (`nc`), whose coefficients come from the flow's own random
+    /// stream.
+    pub fn shim(&self, seed: u64, index: usize) -> Option<Box<dyn Shim>> {
+        let nc = self.nc.as_ref()?;
+        Some(Box::new(NcLayer::for_flow(
+            nc,
+            self.header_bytes,
+            seed,
+            index,
+        )))
+    }
 }
 
 /// The NC layer (paper 000 §4.1.3, §4.2.1; `transport::nc_layer`, docs/nc_layer.md): the source

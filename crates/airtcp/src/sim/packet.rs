@@ -5,7 +5,7 @@
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
 use crate::net::aodv::AodvMsg;
-use crate::transport::nc_layer::NcHeader;
+use crate::transport::shim::ShimHeader;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 
 use super::time::Time;
@@ -34,10 +34,15 @@ pub enum Header {
     /// A backpressure queue report in a control packet (broadcast one hop; the report itself
     /// is the sender's advertised queue vector, see `net::backpressure`).
     BpReport,
-    /// A packet of the NC layer between TCP and the network (`transport::nc_layer`): a coded
-    /// segment, an NC-ACK or a repair request.
-    Nc(NcHeader),
+    /// A packet of the shim between a flow's transport and the network (`transport::shim`),
+    /// whose header only the shim reads.
+    Shim(ShimHeader),
 }
+
+// Every packet holds its header inline, so the largest variant sets the size of every packet
+// (and packets are copied between the arena, queues and MACs): a shim's header must not be the
+// one that grows it. TCP's ACK, with its SACK blocks, is the largest.
+const _: () = assert!(std::mem::size_of::<ShimHeader>() <= std::mem::size_of::<AckHeader>());
 
 /// A packet in the network.
 #[derive(Debug, Clone, Copy, PartialEq)]

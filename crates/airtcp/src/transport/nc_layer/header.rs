@@ -5,8 +5,12 @@
 //! the source, where the receiver looks it up by `(block, packet_id)` (see `super::source`), so
 //! that `Packet` stays small. Feedback from the receiver is an NC-ACK per innovative packet or a
 //! repair request.
+//!
+//! In the network the headers travel as the shim seam's opaque header
+//! ([`NcHeader::to_shim`], [`NcHeader::from_shim`]): a tag byte, then the fields in order.
 
 use crate::coding::rlnc::HEADER_FIXED_BYTES;
+use crate::transport::shim::{ShimHeader, ShimReader, ShimWriter};
 
 /// `missing` of a repair request for a block of which nothing arrived: the receiver cannot know
 /// its size, so the source sends as many repair packets as the block has sources.
@@ -73,4 +77,96 @@ pub enum NcHeader {
     Ack(NcAck),
     /// A repair request.
     Repair(NcRepairRequest),
+}
+
+/// Tags of the three kinds in a [`ShimHeader`].
+const TAG_CODED: u8 = 0;
+const TAG_ACK: u8 = 1;
+const TAG_REPAIR: u8 = 2;
+
+impl NcHeader {
+    /// The header as the network carries it (at most 19 of the shim header's bytes).
+    #[inline]
+    pub fn to_shim(&self) -> ShimHeader {
+        let mut w = ShimWriter::new();
+        match *self {
+            NcHeader::Coded(c) => {
+                w.u8(TAG_CODED)
+                    .u64(c.block)
+                    .u32(c.packet_id)
+                    .u16(c.block_size)
+                    .u16(c.sources)
+                    .bool(c.closed);
+            }
+            NcHeader::Ack(a) => {
+                w.u8(TAG_ACK).u64(a.block).u16(a.rank).u64(a.decoded_below);
+            }
+            NcHeader::Repair(r) => {
+                w.u8(TAG_REPAIR).u64(r.block).u16(r.missing);
+            }
+        }
+        w.finish()
+    }
+
+    /// The header [`to_shim`](Self::to_shim) wrote.
+    #[inline]
+    pub fn from_shim(h: &ShimHeader) -> NcHeader {
+        let mut r = ShimReader::new(h);
+        match r.u8() {
+            TAG_CODED => NcHeader::Coded(NcCoded {
+                block: r.u64(),
+                packet_id: r.u32(),
+                block_size: r.u16(),
+                sources: r.u16(),
+                closed: r.bool(),
+            }),
+            TAG_ACK => NcHeader::Ack(NcAck {
+                block: r.u64(),
+                rank: r.u16(),
+                decoded_below: r.u64(),
+            }),
+            TAG_REPAIR => NcHeader::Repair(NcRepairRequest {
+                block: r.u64(),
+                missing: r.u16(),
+            }),
+            tag => unreachable!("not an NC header (tag {tag})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_cross_the_shim_header_unchanged() {
+        let headers = [
+            NcHeader::Coded(NcCoded {
+                block: u64::MAX - 1,
+                packet_id: u32::MAX,
+                block_size: 4096,
+                sources: u16::MAX,
+                closed: true,
+            }),
+            NcHeader::Coded(NcCoded {
+                block: 0,
+                packet_id: 1,
+                block_size: 1,
+                sources: 1,
+                closed: false,
+            }),
+            NcHeader::Ack(NcAck {
+                block: 1 << 40,
+                rank: 17,
+                decoded_below: (1 << 40) - 3,
+            }),
+            NcHeader::Repair(NcRepairRequest {
+                block: 12,
+                missing: MISSING_ALL,
+            }),
+        ];
+        for h in headers {
+            assert_eq!(NcHeader::from_shim(&h.to_shim()), h);
+        }
+    }
 }

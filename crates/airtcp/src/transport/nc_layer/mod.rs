@@ -8,6 +8,8 @@
 //! - [`sink`]: online decoding, an NC-ACK per innovative packet, in-order delivery of decoded
 //!   blocks to TCP's receiver, repair requests.
 //! - [`header`]: the packets' headers.
+//! - [`shim`]: the layer on the shim seam (`transport::shim`) between a flow's TCP and the network:
+//!   how segments, ACKs, packets, the repair timer, drops at the source and the counters reach it.
 //!
 //! The codec is `crate::coding::rlnc`. In the simulator packets carry no payload bytes, so the
 //! layer runs it in [`PayloadMode::CoefficientsOnly`] (the rank logic is exactly that of the bytes
@@ -15,6 +17,7 @@
 //! are the source bytes. See docs/nc_layer.md.
 
 pub mod header;
+pub mod shim;
 pub mod sink;
 pub mod source;
 
@@ -23,14 +26,14 @@ mod tests;
 
 use crate::coding::rlnc::PayloadMode;
 use crate::scenario::config::NcConfig;
-use crate::sim::{LazyTimer, Rng, Time};
-use sink::{Delivered, NcSink};
-use source::NcSource;
+use crate::sim::{Rng, Time};
+use sink::{Delivered, NcSink, NcSinkStats};
+use source::{NcSource, NcSourceStats};
 
 pub use header::{NcAck, NcCoded, NcHeader, NcRepairRequest};
 
-/// What the NC layer can do to the world around it (the simulator puts packets into the network
-/// and schedules timer events; tests record).
+/// What the NC layer can do to the world around it. In the simulator it is an adapter onto the
+/// shim seam's io ([`shim`]); tests record.
 pub trait NcIo {
     /// Current simulated time.
     fn now(&self) -> Time;
@@ -44,15 +47,14 @@ pub trait NcIo {
 }
 
 /// Both ends of one flow's NC layer (the flow's block table lives at the source; the receiver
-/// reads it, see [`source`]).
+/// reads it, see [`source`]). The receiver's repair timer is the seam's (timer 0 of the flow's
+/// shim, see [`shim`]).
 #[derive(Debug, Clone)]
 pub struct NcLayer {
     /// At the TCP source.
     pub source: NcSource,
     /// At the TCP receiver.
     pub sink: NcSink,
-    /// The receiver's repair timer.
-    pub timer: LazyTimer,
     /// Scratch for segments decoded by one packet.
     pub delivered: Vec<Delivered>,
 }
@@ -64,8 +66,26 @@ impl NcLayer {
         NcLayer {
             source: NcSource::new(cfg.block, cfg.max_block, header_bytes, mode, rng),
             sink: NcSink::new(mode, header_bytes, cfg.repair_interval),
-            timer: LazyTimer::default(),
             delivered: Vec::new(),
         }
     }
+
+    /// The layer as a run uses it, for flow `index` (0-based, scenario order) of a run with master
+    /// seed `seed`: coefficients from the flow's own stream, `flow/{index}/nc`; the simulator's
+    /// packets carry no bytes, so only coefficients (and ranks) are tracked.
+    pub fn for_flow(cfg: &NcConfig, header_bytes: u32, seed: u64, index: usize) -> Self {
+        let rng = Rng::stream(seed, &format!("flow/{index}/nc"));
+        NcLayer::new(cfg, header_bytes, PayloadMode::CoefficientsOnly, rng)
+    }
+}
+
+/// The NC layer's counters of one flow, as the results report them under `"nc"` (docs/nc_layer.md,
+/// "Counters in the results"). Deserialisable too, so that a reader of the results gets them back
+/// typed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NcResult {
+    /// At the TCP source's node.
+    pub source: NcSourceStats,
+    /// At the TCP receiver's node.
+    pub sink: NcSinkStats,
 }

@@ -31,7 +31,7 @@ use crate::sim::Time;
 use crate::transport::tcp::segment::DataHeader;
 
 /// Counters of the receiver side (reported in the run results as they are).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NcSinkStats {
     /// Coded packets received.
     pub coded_received: u64,

@@ -45,7 +45,7 @@ use crate::sim::{Rng, Time};
 use crate::transport::tcp::segment::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 
 /// Counters of the source side (reported in the run results, two of them renamed there).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NcSourceStats {
     /// Blocks opened.
     pub blocks: u64,
