@@ -18,9 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from airtcp.errors import ScenarioError, format_path
+from airtcp.scenario.model import BaseModel
 from airtcp.scenario.source import MAX_NESTING, parse_yaml
 from airtcp.scenario.units import brief_repr
 from airtcp.scenario.messages import _field_type, _is_model, _list_item, _union_members, _unwrap
