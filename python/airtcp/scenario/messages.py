@@ -13,7 +13,6 @@ to, the model module to find each union's tags.
 
 from __future__ import annotations
 
-import difflib
 import types
 import typing
 from collections.abc import Iterable, Sequence
@@ -74,6 +73,8 @@ def unknown_kind(tag: Any, tags: Iterable[str]) -> str:
 
 def unknown_field(name: str, allowed: Sequence[str]) -> str:
     """An unknown field of a model whose fields are `allowed`, with the closest one if any."""
+    import difflib  # here: a millisecond of import that only a mistake needs
+
     message = "unknown field"
     close = difflib.get_close_matches(name, allowed, n=1)
     if close:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from airtcp.errors import ScenarioError, format_path
 from airtcp.scenario.model import BaseModel
@@ -30,10 +29,12 @@ _PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
 _PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 
 
-@dataclass(frozen=True)
-class Override:
+class Override(NamedTuple):
     """One parsed `--set`: where, and the new value. `origin` names where it was given (`--set`,
     `overrides[2]`) for messages."""
+
+    # A named tuple rather than a frozen dataclass: `dataclasses` imports `inspect`, several
+    # milliseconds of every command that reads a scenario.
 
     parts: tuple[str | int, ...]
     value: Any
