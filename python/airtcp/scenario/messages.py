@@ -110,7 +110,7 @@ def _tags(tags: Iterable[str]) -> str:
 
 def _text(value: Any) -> str:
     try:
-        return value if isinstance(value, str) else str(value)
+        return str(value)  # as pydantic showed a tag: a str Enum member as str() writes it
     except Exception:  # noqa: BLE001 - str() of an int of more than 4300 digits raises, for one
         return f"<unprintable {type(value).__name__} object>"
 
