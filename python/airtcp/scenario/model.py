@@ -51,6 +51,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, TypeVar, Union
@@ -286,9 +287,8 @@ class BaseModel:
         cls._model_slots = tuple(_Slot(name, info) for name, info in fields.items())
         cls._model_slot_by_name = {slot.name: slot for slot in cls._model_slots}
         cls._model_keys = frozenset(slot.key for slot in cls._model_slots)
-        inherited = [] if cls.__base__ is None else list(getattr(cls.__base__, "_model_after", ()))
         own = [m for m in cls.__dict__.values() if getattr(m, "__model_validator__", None) == "after"]
-        cls._model_after = (*inherited, *own)
+        cls._model_after = (*super(cls, cls)._model_after, *own)
 
     def __init__(self, **data: Any):
         """Checks `data` (fields by the names files use: `from`, not `from_`)."""
@@ -435,7 +435,6 @@ _M = TypeVar("_M", bound=BaseModel)
 # --- Compiling annotations -------------------------------------------------------------------
 
 Check = Callable[[Any], Any]
-_UnionType = type(int | str)  # X | Y, which typing.get_origin does not report as Union
 # Writes a value as plain data; None where the value is plain data already.
 Dump = Callable[[Any, SerializationInfo], Any] | None
 
@@ -447,10 +446,25 @@ def _has_constraints(info: FieldInfo) -> bool:
     )
 
 
+# Compiled checks and dumps, by the identity of the annotation and its metadata (the schema's 283
+# fields have 160 different ones). Not by equality: Literal["a", "b"] == Literal["b", "a"], but
+# their messages list the values in order. Each entry holds its annotation and metadata, so that
+# their ids are not reused while it is cached.
+_COMPILED: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Check, Dump]] = {}
+
+
 def _compile(annotation: Any, metadata: tuple[Any, ...] = ()) -> tuple[Check, Dump]:
     """The check and the dump of values of `annotation` with `Annotated` `metadata`, applied in
     order as pydantic does: a BeforeValidator wraps what precedes it (so the last one runs
     first), an AfterValidator likewise (the last one runs last)."""
+    key = (id(annotation), *map(id, metadata))
+    cached = _COMPILED.get(key)
+    if cached is None:
+        cached = _COMPILED[key] = (annotation, metadata, *_compile_new(annotation, metadata))
+    return cached[2], cached[3]
+
+
+def _compile_new(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Check, Dump]:
     while typing.get_origin(annotation) is typing.Annotated:
         annotation, *inner = typing.get_args(annotation)
         metadata = (*inner, *metadata)
@@ -479,7 +493,7 @@ def _compile_type(annotation: Any, constraints: FieldInfo) -> tuple[Check, Dump]
         if constraints.discriminator is not None:
             return _tagged_union((annotation,), constraints.discriminator), _dump_model
         return annotation._model_check, _dump_model
-    if origin in (Union, _UnionType):
+    if origin in (Union, types.UnionType):  # Union[X, Y] or X | Y
         members = typing.get_args(annotation)
         others = tuple(member for member in members if member is not type(None))
         if len(others) < len(members):  # Optional[...]
