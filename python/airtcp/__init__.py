@@ -36,8 +36,8 @@ __all__ = [
 ]
 
 # Imported on first use, so that `import airtcp` (and with it every command of the command line,
-# `airtcp --help` too) costs only what it uses: the schema builds its pydantic models on import
-# (about 0.1 s).
+# `airtcp --help` too) costs only what it uses: the schema builds its models on import (a few
+# milliseconds) and reading a scenario needs the YAML parser (ten more).
 _SCHEMA = "airtcp.scenario.schema"
 _LAZY = {
     "run": "airtcp.api",

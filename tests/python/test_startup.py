@@ -24,6 +24,9 @@ HEAVY = ("pandas", "matplotlib", "scipy", "dask", "distributed", "pyarrow.pandas
 ARROW = ("pyarrow", "numpy")
 # The scenario schema's models and the YAML reader.
 SCHEMA = ("pydantic", "yaml", "airtcp.scenario.schema")
+# The scenario check is airtcp's own (airtcp.scenario.model): pydantic and its plugin look-up took
+# over half of `airtcp run` for a small scenario. Only the sweep spec still uses it.
+PYDANTIC = ("pydantic", "pydantic_core", "importlib.metadata")
 # The command line is built on argparse: typer and click (and pydantic, which typer converts
 # parameters with) took longer to import than the rest of `airtcp --help`. Still installed as
 # other packages' dependencies, so nothing should bring them back by accident.
@@ -80,7 +83,7 @@ def test_scenarios_list(tmp_path: Path) -> None:
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["summary", "json"])
 def test_validate(tmp_path: Path, json_flag: list[str]) -> None:
     modules = cli_modules(tmp_path, "validate", str(P2P_LOSSY), *json_flag)
-    assert_none_of(HEAVY + ARROW + CLI_FRAMEWORKS, modules)
+    assert_none_of(HEAVY + ARROW + PYDANTIC + CLI_FRAMEWORKS, modules)
     assert "airtcp.scenario.schema" in modules  # the probe saw a real validation
 
 
@@ -88,8 +91,16 @@ def test_validate(tmp_path: Path, json_flag: list[str]) -> None:
 def test_run(tmp_path: Path, quiet: list[str]) -> None:
     out = tmp_path / "out"
     modules = cli_modules(tmp_path, "run", str(P2P_LOSSY), "--out", str(out), *quiet)
-    assert_none_of(HEAVY + ARROW + CLI_FRAMEWORKS, modules)
+    assert_none_of(HEAVY + ARROW + PYDANTIC + CLI_FRAMEWORKS, modules)
     assert (out / "flows.parquet").is_file()  # ... and the run wrote its tables
+
+
+def test_loading_a_scenario_imports_no_pydantic(tmp_path: Path) -> None:
+    code = f"""
+from airtcp.scenario.schema import load_scenario, to_core_json
+to_core_json(load_scenario({str(P2P_LOSSY)!r}, overrides=["links[0].loss.per=0.02"]))
+"""
+    assert_none_of(HEAVY + ARROW + PYDANTIC + CLI_FRAMEWORKS, loaded_modules(tmp_path, code))
 
 
 def test_the_results_api_imports_pandas_when_asked_for_a_dataframe(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ from airtcp.errors import ScenarioError
 from airtcp.scenario.overrides import parse_override
 from airtcp.scenario.source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
 from airtcp.scenario.units import brief_repr
-from airtcp.scenario.messages import translate_validation_error
+from airtcp.experiments.spec_messages import translate_validation_error
 
 __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
 

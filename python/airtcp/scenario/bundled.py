@@ -9,9 +9,7 @@ installed wheel runs everything without a source checkout. They are read with
 
 from __future__ import annotations
 
-import difflib
 import re
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +36,10 @@ _SENTENCE_END = re.compile(r"[:;](?= )|\.(?= [A-Z])|[.:;]$")
 
 
 def _folder() -> Any:  # importlib.resources.abc.Traversable (importlib.abc on Python 3.10)
+    # Imported here: importlib.resources (with tempfile and random) takes a few milliseconds,
+    # which `airtcp run FILE` of an existing file need not spend.
+    from importlib.resources import files
+
     return files("airtcp") / "data" / "scenarios"
 
 
@@ -121,6 +123,8 @@ def unknown(name: str, problem: str = "unknown bundled scenario") -> ScenarioErr
     """The error for a name that is no bundled scenario, with the closest names and where to
     find them all: `examples/p2p: unknown bundled scenario (did you mean examples/p2p_lossy?);
     see airtcp scenarios list`."""
+    import difflib  # here: a millisecond of import that only a mistake needs
+
     known = names()
     # The same file name in another group ("tree" -> topologies/tree), else a near spelling.
     stem = Path(name).stem

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel
+from typing import Any, NamedTuple
 
 from airtcp.errors import ScenarioError, format_path
+from airtcp.scenario.model import BaseModel
 from airtcp.scenario.source import MAX_NESTING, parse_yaml
 from airtcp.scenario.units import brief_repr
 from airtcp.scenario.messages import _field_type, _is_model, _list_item, _union_members, _unwrap
@@ -31,10 +29,12 @@ _PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
 _PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 
 
-@dataclass(frozen=True)
-class Override:
+class Override(NamedTuple):
     """One parsed `--set`: where, and the new value. `origin` names where it was given (`--set`,
     `overrides[2]`) for messages."""
+
+    # A named tuple rather than a frozen dataclass: `dataclasses` imports `inspect`, several
+    # milliseconds of every command that reads a scenario.
 
     parts: tuple[str | int, ...]
     value: Any

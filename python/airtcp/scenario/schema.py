@@ -1,4 +1,4 @@
-"""The scenario schema: pydantic models mirroring the simulator core's serde types.
+"""The scenario schema: models mirroring the simulator core's serde types.
 
 Each model below corresponds field for field to a struct or enum of the core's scenario config
 (`ScenarioConfig`, `LinkConfig`, ...): same field names, same `kind` tags, unknown fields rejected.
@@ -11,37 +11,36 @@ rates) run after the per-field checks and raise `ScenarioError` with the path of
 field. Whether the radios can actually reach one another is left to the core, which knows the
 propagation models.
 
+The models are declared as pydantic's would be, but built and checked by
+`airtcp.scenario.model`, which costs a few milliseconds where pydantic took over 0.1 s to import
+and build them (see that module for what it supports and why).
+
 Entry points: `load_scenario` (file, YAML text or dict -> `Scenario`) and `to_core_json`.
 """
 
-# No `from __future__ import annotations`: pydantic would then read every field's type from a
-# string, compiling and evaluating each, about a sixth of the time the models take to build on
-# import (and so of every command that reads a scenario). Methods name their own class in quotes.
+# No `from __future__ import annotations`: the model module reads each field's type from its
+# annotation as an object, evaluated with the class. Methods name their own class in quotes.
 
 import json
 import math
 import operator
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import (
+from airtcp.scenario import units
+from airtcp.scenario.model import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     SerializationInfo,
     StrictBool,
-    ValidationError,
     model_validator,
 )
-
-from airtcp.scenario import units
 from airtcp.scenario.units import U32_MAX, U64_MAX
 from airtcp.errors import ScenarioError
 from airtcp.scenario.messages import not_unicode_text
@@ -224,14 +223,12 @@ def _not_empty(value: str) -> str:
 # Text the core receives: a Python string may hold lone surrogates ("\udc80", from a YAML escape or
 # an undecodable file name), which are not Unicode and which the core's UTF-8 JSON cannot carry.
 Text = Annotated[str, Field(strict=True), AfterValidator(_unicode_text)]
-# Not Field(min_length=1): pydantic would then refuse surrogates itself, in words of its own.
 Name = Annotated[Text, AfterValidator(_not_empty)]
 
 
 class _Model(BaseModel):
-    """Common settings: unknown fields are errors, like the core's `deny_unknown_fields`."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    """A part of a scenario. Unknown fields are errors, like the core's `deny_unknown_fields`,
+    and assigning to a field checks the value (and the whole scenario, for a `Scenario`)."""
 
 
 # --- Links -----------------------------------------------------------------------------------
@@ -1102,7 +1099,7 @@ class Scenario(_Model):
 
     @model_validator(mode="after")
     def _check_consistency(self) -> "Scenario":
-        # ScenarioError is not a ValueError, so pydantic lets it through unchanged with its path.
+        # ScenarioError is not a ValueError, so the model lets it through unchanged with its paths.
         problems = list(_consistency_problems(self))
         if problems:
             raise ScenarioError.from_list(problems)
@@ -1113,14 +1110,17 @@ class Scenario(_Model):
 _GENERATED_NAME = re.compile(r"n(0|[1-9][0-9]*)")
 
 
-@dataclass(frozen=True)
 class _Directory:
     """The scenario's node names. Generated names are recognised by their number rather than
     listed, so a large grid costs nothing to check against."""
 
-    wired: dict[str, int]  # name -> first index in `nodes`
-    explicit: dict[str, int]  # name -> first index in `topology.nodes`
-    generated: int  # the topology names n0..n{generated-1}
+    # A plain class: `dataclasses` imports `inspect`, several milliseconds of every command.
+    __slots__ = ("explicit", "generated", "wired")
+
+    def __init__(self, wired: dict[str, int], explicit: dict[str, int], generated: int):
+        self.wired = wired  # name -> first index in `nodes`
+        self.explicit = explicit  # name -> first index in `topology.nodes`
+        self.generated = generated  # the topology names n0..n{generated-1}
 
     def is_generated(self, name: str) -> bool:
         match = _GENERATED_NAME.fullmatch(name)
@@ -1417,10 +1417,10 @@ def load_scenario(
     data before validation; `seed`, if given, replaces the scenario's seed after them.
     Raises `ScenarioError` for any problem, including arguments of the wrong type.
     """
-    # Imported here: these modules use the models above.
+    # Imported here: reading YAML is needed only now (`import airtcp.scenario.schema` alone
+    # does not load the YAML parser).
     from airtcp.scenario.overrides import apply_overrides, parse_overrides
     from airtcp.scenario.source import read_source
-    from airtcp.scenario.messages import translate_validation_error
 
     parsed_overrides = parse_overrides(overrides)
     if seed is not None:
@@ -1431,10 +1431,7 @@ def load_scenario(
     apply_overrides(raw, parsed_overrides, Scenario)
     if seed is not None:
         raw["seed"] = seed
-    try:
-        return Scenario.model_validate(raw)
-    except ValidationError as error:
-        raise translate_validation_error(error, Scenario) from None
+    return Scenario.model_validate(raw)
 
 
 def _checked_seed(seed: object) -> int:

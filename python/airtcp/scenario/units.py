@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 # The largest values of the core's unsigned integer fields. Here rather than in the schema so the
-# command line can check a --seed without importing pydantic.
+# command line can check a --seed without importing the schema.
 U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
 
