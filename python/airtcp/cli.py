@@ -26,8 +26,8 @@ from airtcp import _core
 from airtcp.errors import ScenarioError
 
 if TYPE_CHECKING:
-    # Imported where a command needs them: the schema's pydantic models take about 0.1 s to build,
-    # which `airtcp --help` and the commands that read no scenario should not wait for.
+    # Imported where a command needs them: the schema and the YAML parser take about 15 ms to
+    # import, which `airtcp --help` and the commands that read no scenario should not wait for.
     from airtcp.scenario.schema import Scenario
 
 __all__ = ["main"]
@@ -513,9 +513,10 @@ def main(args: Sequence[str] | None = None) -> None:
     """Console-script entry point: runs the command ARGS (default: the process's arguments) and
     exits with its code. Usage errors (an unknown option, a missing argument, a value of the
     wrong type) are reported like bad input: `error: <option>: <message>`, exit code 2."""
-    # Pydantic looks for plugins among the installed packages' entry points (importlib.metadata
-    # reads every distribution's metadata) the first time it builds a validator: 10-20 ms of every
-    # command that reads a scenario. The command line uses none; a value the user set is kept.
+    # Pydantic (the sweep spec's models, for `sweep` and `reproduce`) looks for plugins among the
+    # installed packages' entry points the first time it builds a validator (importlib.metadata
+    # reads every distribution's metadata: 10-20 ms). The command line uses none; a value the user
+    # set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         code = _dispatch("airtcp", _ROOT, list(sys.argv[1:] if args is None else args))
