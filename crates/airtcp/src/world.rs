@@ -6,11 +6,12 @@ use std::time::Instant;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
-    BackpressureRow, Conservation, DownlinkRow, DropRow, FlowResult, LinkRow, QueueRow, RunResults,
+    Conservation, DownlinkRow, DropRow, FlowResult, LayerTables, LinkRow, QueueRow, RunResults,
     TimeSeries, Timing,
 };
 use crate::net::Network;
 use crate::scenario::budget::{format_count, MemoryBudget};
+use crate::scenario::config::FORWARDING_TABLES;
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
 use crate::sim::{
@@ -63,8 +64,9 @@ pub enum Event {
     Slot,
     /// A packet served by the downlink reaches its user (user index, packet).
     DownlinkArrive(u32, PacketId),
-    /// A radio's periodic backpressure report check.
-    BackpressureTick(u32),
+    /// A timer of the forwarding layer's (`net::forwarding`), with the layer's own token: one
+    /// event for every layer, so that adding a system adds no event.
+    Forwarding(u64),
 }
 
 /// Which of a flow's timers.
@@ -385,38 +387,16 @@ impl World {
             },
             Event::SourceTick(f) => self.on_source_tick(f),
             Event::Sample => self.sample(now),
-            Event::SignalStart(r, fid, mw) => {
-                let net = &mut self.net;
-                net.wireless
-                    .on_signal_start(r, fid, mw, &mut net.events, &net.packets);
-            }
-            Event::SignalEnd(r, fid) => {
-                let net = &mut self.net;
-                net.wireless
-                    .on_signal_end(r, fid, &mut net.events, &net.packets);
-                net.process_upcalls();
-            }
-            Event::RadioTxEnd(r, fid) => {
-                let net = &mut self.net;
-                net.wireless
-                    .on_tx_end(r, fid, &mut net.events, &net.packets);
-                net.process_upcalls();
-            }
-            Event::MacTimer(r, which, g) => {
-                let net = &mut self.net;
-                net.wireless
-                    .on_timer(r, which, g, &mut net.events, &net.packets);
-                net.process_upcalls();
-            }
+            Event::SignalStart(r, fid, mw) => self.net.on_signal_start(r, fid, mw),
+            Event::SignalEnd(r, fid) => self.net.on_signal_end(r, fid),
+            Event::RadioTxEnd(r, fid) => self.net.on_radio_tx_end(r, fid),
+            Event::MacTimer(r, which, g) => self.net.on_mac_timer(r, which, g),
             Event::Deferred(id) => self.net.send_deferred(id),
             Event::AodvTimer(node, dst, attempt) => self.net.aodv_timer(node, dst, attempt),
             Event::NodeDown(node) => self.net.node_down(node),
             Event::Slot => self.net.on_slot(),
             Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),
-            Event::BackpressureTick(r) => {
-                self.net.backpressure_tick(r);
-                self.net.process_upcalls();
-            }
+            Event::Forwarding(token) => self.net.on_forwarding_timer(token),
         }
         // In arrival order; delivering may originate packets but never completes another
         // arrival at the same instant, yet index so that it would still be handled. Shims'
@@ -812,19 +792,7 @@ impl World {
                 });
             }
         }
-        let backpressure = net
-            .wireless
-            .radios
-            .iter()
-            .filter_map(|radio| {
-                let bp = radio.bp.as_deref()?;
-                Some(BackpressureRow {
-                    node: name_of(radio.node),
-                    overflow_drops: bp.overflow_drops,
-                    control_sent: bp.control_sent,
-                })
-            })
-            .collect();
+        let forwarding = LayerTables::new(net.forwarding_report(), FORWARDING_TABLES);
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let ok = created == net.delivered + net.dropped + in_flight
@@ -841,7 +809,7 @@ impl World {
             queues,
             links,
             downlink,
-            backpressure,
+            forwarding,
             conservation: Conservation {
                 created,
                 delivered: net.delivered,

@@ -16,7 +16,7 @@
 //!   SIFS, ACK after SIFS; the durations reserve the medium for the whole exchange.
 //! - Broadcast frames are sent once at the basic rate, without ACK.
 //! - Transmit opportunities pull the next packet from the network layer at the moment of access,
-//!   so a forwarding policy can choose what to send then (backpressure, Horizon).
+//!   so a forwarding layer can choose what to send then (`net::forwarding`).
 //!
 //! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation.
 

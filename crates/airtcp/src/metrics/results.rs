@@ -27,8 +27,11 @@ pub struct RunResults {
     pub links: Vec<LinkRow>,
     /// Per-user statistics of the base station's downlink (empty without one).
     pub downlink: Vec<DownlinkRow>,
-    /// Per-node counters of backpressure forwarding (empty unless routing is backpressure).
-    pub backpressure: Vec<BackpressureRow>,
+    /// The forwarding layer's tables (`net::forwarding::Forwarding::report`), each under its own
+    /// key; every table a built-in layer can report is there in every run, empty unless that
+    /// layer ran (`scenario::config::FORWARDING_TABLES`), so that every run has the same keys.
+    #[serde(flatten)]
+    pub forwarding: LayerTables,
     /// Packet conservation check.
     pub conservation: Conservation,
     /// Time series (goodput always, RTT and cwnd when enabled).
@@ -136,16 +139,65 @@ pub struct QueueRow {
     pub max_backlog: u32,
 }
 
-/// One node's backpressure counters (paper 000 §4.1.2, §4.1.4).
-#[derive(Debug, Clone, Serialize)]
-pub struct BackpressureRow {
-    /// The node.
-    pub node: String,
-    /// Packets dropped on overflow of its shared buffer (the newest packet of its largest
-    /// per-flow queue). Also counted in `drops` as `queue_full` of queue "radio NODE".
-    pub overflow_drops: u64,
-    /// Control packets (idle queue reports) it broadcast.
-    pub control_sent: u64,
+/// A table of the forwarding layer's for the results: its rows as JSON, under its key at the top
+/// level of the results. JSON text, serialised when the layer reports, for the reason
+/// [`ShimReport`] is: the rows keep the order of the layer's own types' fields.
+#[derive(Debug, Clone)]
+pub struct LayerTable {
+    /// The key in the results.
+    pub key: &'static str,
+    /// The rows, a JSON array.
+    pub rows: Box<RawValue>,
+}
+
+impl LayerTable {
+    /// `rows` under `key`.
+    pub fn new<R: Serialize>(key: &'static str, rows: &[R]) -> Self {
+        LayerTable {
+            key,
+            rows: serde_json::value::to_raw_value(rows).expect("rows serialise"),
+        }
+    }
+
+    /// An empty table under `key`.
+    pub fn empty(key: &'static str) -> Self {
+        LayerTable::new::<()>(key, &[])
+    }
+}
+
+/// The forwarding layer's tables, serialised as `key: rows` entries (flattened into the results).
+#[derive(Debug, Clone, Default)]
+pub struct LayerTables(pub Vec<LayerTable>);
+
+impl LayerTables {
+    /// The tables a layer `reported`, with an empty one for each key of `always` it did not
+    /// report: the keys of `always` first, in its order, then the layer's others.
+    pub fn new(mut reported: Vec<LayerTable>, always: &[&'static str]) -> Self {
+        let mut tables = Vec::with_capacity(always.len() + reported.len());
+        for &key in always {
+            match reported.iter().position(|t| t.key == key) {
+                Some(i) => tables.push(reported.remove(i)),
+                None => tables.push(LayerTable::empty(key)),
+            }
+        }
+        tables.append(&mut reported);
+        LayerTables(tables)
+    }
+
+    /// The rows of table `key`, if there is one.
+    pub fn get(&self, key: &str) -> Option<&RawValue> {
+        self.0.iter().find(|t| t.key == key).map(|t| &*t.rows)
+    }
+}
+
+impl Serialize for LayerTables {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for t in &self.0 {
+            map.serialize_entry(t.key, &t.rows)?;
+        }
+        map.end()
+    }
 }
 
 /// What the MAC saw on one directed wireless link.

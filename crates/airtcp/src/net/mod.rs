@@ -1,15 +1,17 @@
 //! The network layer: packets, wired channels, radios, routing and forwarding, and the event list
 //! they share.
 //!
-//! Forwarding is store-and-forward over static routes: a node that receives a packet for another
-//! node looks up the next hop and offers the packet to that interface: a wired channel's queue
-//! (an idle transmitter takes it at once), or a radio's interface queue, from which the radio's
-//! MAC pulls at its next transmit opportunity.
+//! A node that receives a packet for another node hands it to the forwarding layer
+//! ([`forwarding`]), which decides what the node's interfaces send. The plain layer routes it
+//! (static routes or AODV) and offers it to that interface: a wired channel's queue (an idle
+//! transmitter takes it at once), or a radio's interface queue, from which the radio's MAC pulls
+//! at its next transmit opportunity. Other layers hold packets themselves and hand them to a
+//! radio when its MAC pulls (after the radio's interface queue).
 
 pub mod aodv;
 pub mod backpressure;
-mod bp_forwarding;
 pub mod cellular;
+pub mod forwarding;
 pub mod on_demand;
 pub mod paths;
 pub mod routing;
@@ -20,8 +22,9 @@ use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use crate::world::Event;
+use forwarding::{Effect, Forwarding, Frames, Heard, TxStatus};
 pub use on_demand::AodvRouting;
-use routing::{Iface, RoutingTable};
+use routing::RoutingTable;
 use wireless::{Upcall, Wireless};
 
 /// Everything below the transport layer.
@@ -55,6 +58,11 @@ pub struct Network {
     /// them, for the world to hand to their flows' shims (a congestion drop at a flow's own node
     /// is one a shim may want the transport to see, paper 000 §4.2.1); the world takes them.
     pub shim_drops: Vec<Packet>,
+    /// The forwarding layer (`forwarding`), installed once the network is built
+    /// ([`Network::install_forwarding`]); taken out while one of its hooks runs.
+    pub(crate) forwarding: Option<Box<dyn Forwarding>>,
+    /// Wakes and timers a hook of the layer asked for, carried out when it returns.
+    pub(crate) effects: Vec<Effect>,
 }
 
 impl Network {
@@ -70,21 +78,28 @@ impl Network {
     }
 
     /// `node` holds packet `id`, received from neighbour `from` if it came over a radio:
-    /// deliver it there, hand it to the routing protocol, or send it on.
+    /// deliver it there, hand it to the routing protocol or the forwarding layer, or send it on.
     fn receive(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
-        if let crate::sim::packet::Header::BpReport = self.packets.get(id).header {
-            // The report was taken from the frame when it was decoded (`hear_report`).
-            self.delivered += 1;
-            self.packets.remove(id);
-            return;
-        }
-        if let crate::sim::packet::Header::Aodv(msg) = self.packets.get(id).header {
-            self.delivered += 1;
-            self.packets.remove(id);
-            if let Some(from) = from {
-                self.aodv_message(node, from, msg);
+        match self.packets.get(id).header {
+            Header::Forwarding(_) => {
+                // A control packet of the layer's: it reads it, the framework consumes it.
+                self.with_layer(|layer, ctx| {
+                    let p = *ctx.packet(id);
+                    layer.on_layer_packet(node, &p, from, ctx);
+                });
+                self.delivered += 1;
+                self.packets.remove(id);
+                return;
             }
-            return;
+            Header::Aodv(msg) => {
+                self.delivered += 1;
+                self.packets.remove(id);
+                if let Some(from) = from {
+                    self.aodv_message(node, from, msg);
+                }
+                return;
+            }
+            _ => {}
         }
         if self.packets.get(id).dst == node {
             self.delivered += 1;
@@ -95,30 +110,9 @@ impl Network {
         }
     }
 
-    /// `node` sends `id` on towards its destination.
+    /// `node` sends `id` on towards its destination: the forwarding layer decides how.
     fn forward(&mut self, node: NodeId, id: PacketId) {
-        if self.wireless.bp.is_some() {
-            self.offer_backpressure(node, id);
-            return;
-        }
-        if self.aodv.is_some() {
-            self.aodv_forward(node, id);
-            return;
-        }
-        let dst = self.packets.get(id).dst;
-        let Some(hop) = self.routes.next_hop(node, dst) else {
-            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
-            self.discard(id);
-            return;
-        };
-        match hop.iface {
-            Iface::Channel(ch) => self.offer(ch, id),
-            Iface::Radio(r) => {
-                self.packets.get_mut(id).next_hop = hop.node;
-                self.offer_radio(r, id);
-            }
-            Iface::Downlink(user) => self.offer_downlink(user, id),
-        }
+        self.with_layer(|layer, ctx| layer.on_packet(node, id, ctx));
     }
 
     /// Offers a packet to a channel: straight to an idle transmitter, else to the queue.
@@ -142,26 +136,74 @@ impl Network {
         }
     }
 
-    /// Offers a packet to radio `r`'s interface queue and lets its MAC contend.
-    fn offer_radio(&mut self, r: u32, id: PacketId) {
+    /// Offers a packet to radio `r`'s interface queue; whether it was queued (the caller then
+    /// lets the radio's MAC contend: at once, or when the layer's hook returns).
+    fn offer_radio(&mut self, r: u32, id: PacketId) -> bool {
         let radio = &mut self.wireless.radios[r as usize];
         if radio.failed {
             radio.stats.count_drop(DropReason::NodeDown);
             self.discard(id);
-            return;
+            return false;
         }
         match radio.ifq.enqueue(id, self.packets.get(id)) {
             Ok(()) => {
                 radio.stats.enqueued += 1;
                 radio.stats.max_backlog = radio.stats.max_backlog.max(radio.ifq.len() as u32);
-                self.wireless.kick(r, &mut self.events, &self.packets);
+                true
             }
             Err((victim, reason)) => {
                 radio.stats.count_drop(reason);
                 let node = radio.node;
                 self.discard_dropped(node, victim, reason);
+                false
             }
         }
+    }
+
+    /// Offers a packet of the framework's (a routing protocol's) to radio `r`'s interface queue
+    /// and lets its MAC contend.
+    fn offer_radio_now(&mut self, r: u32, id: PacketId) {
+        if self.offer_radio(r, id) {
+            self.kick(r);
+        }
+    }
+
+    /// Lets radio `r`'s MAC contend: it has a packet queued, or the layer has one for it.
+    fn kick(&mut self, r: u32) {
+        let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+        self.wireless
+            .kick(r, &mut self.events, &self.packets, layer);
+    }
+
+    /// A signal starts arriving at radio `r`.
+    pub fn on_signal_start(&mut self, r: u32, fid: u32, power_mw: f64) {
+        let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+        self.wireless
+            .on_signal_start(r, fid, power_mw, &mut self.events, &self.packets, layer);
+    }
+
+    /// A signal stops arriving at radio `r`.
+    pub fn on_signal_end(&mut self, r: u32, fid: u32) {
+        let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+        self.wireless
+            .on_signal_end(r, fid, &mut self.events, &self.packets, layer);
+        self.process_upcalls();
+    }
+
+    /// Radio `r` finished transmitting frame `fid`.
+    pub fn on_radio_tx_end(&mut self, r: u32, fid: u32) {
+        let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+        self.wireless
+            .on_tx_end(r, fid, &mut self.events, &self.packets, layer);
+        self.process_upcalls();
+    }
+
+    /// A MAC timer of radio `r` fired.
+    pub fn on_mac_timer(&mut self, r: u32, which: crate::mac::dcf::MacTimer, generation: u32) {
+        let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+        self.wireless
+            .on_timer(r, which, generation, &mut self.events, &self.packets, layer);
+        self.process_upcalls();
     }
 
     fn start_transmission(&mut self, ch: ChannelId, id: PacketId) {
@@ -206,10 +248,18 @@ impl Network {
             let batch = std::mem::take(&mut self.wireless.upcalls);
             for up in &batch {
                 match *up {
-                    Upcall::Overheard(r, from) => self.hear_report(r, from),
+                    Upcall::Overheard(r, frame) => {
+                        self.with_layer(|layer, ctx| {
+                            layer.on_frame(r, &frame, Heard::Overheard, ctx);
+                        });
+                    }
                     Upcall::Received(r, frame) => {
-                        if self.wireless.bp.is_some() {
-                            self.hear_report(r, frame.src);
+                        if self.wireless.layer_needs.frames != Frames::None {
+                            let heard = match frame.dst {
+                                Some(_) => Heard::Addressed,
+                                None => Heard::Broadcast,
+                            };
+                            self.with_layer(|layer, ctx| layer.on_frame(r, &frame, heard, ctx));
                         }
                         let node = self.wireless.radios[r as usize].node;
                         let from = self.wireless.radios[frame.src as usize].node;
@@ -228,22 +278,21 @@ impl Network {
                         radio,
                         next,
                         id,
-                        ok,
-                        broadcast,
-                        handed_over,
+                        status,
                     } => {
-                        if broadcast {
+                        if status == TxStatus::Broadcast {
                             // The original is consumed by the broadcast: count it delivered.
                             self.delivered += 1;
                             self.packets.remove(id);
                             continue;
                         }
-                        if !ok && !handed_over {
+                        if status == TxStatus::RetryLimit {
                             let stats = &mut self.wireless.radios[radio as usize].stats;
                             stats.count_drop(DropReason::RetryLimit);
                             self.discard(id);
                         }
-                        if let (false, Some(next)) = (ok, next) {
+                        let failed = matches!(status, TxStatus::RetryLimit | TxStatus::HandedOver);
+                        if let (true, Some(next)) = (failed, next) {
                             let node = self.wireless.radios[radio as usize].node;
                             let next = self.wireless.radios[next as usize].node;
                             self.link_failed(node, radio, next);
@@ -300,6 +349,7 @@ impl Network {
             + on_links as u64
             + deferred as u64
             + self.wireless.count_held()
+            + self.layer().count_held()
             + buffered
             + to_users as u64
             + at_base_station
@@ -322,10 +372,8 @@ impl Network {
         for r in self.wireless.radios_of(node) {
             let radio = &self.wireless.radios[r as usize];
             radio.ifq.for_each(&mut count);
-            if let Some(bp) = &radio.bp {
-                bp.for_each(&mut count);
-            }
         }
+        self.layer().for_each_held(node, &mut count);
         if let Some(bs) = self.base_station.as_ref().filter(|b| b.node == node) {
             for user in 0..bs.users.len() {
                 bs.downlink.queued(user).for_each(&mut count);
@@ -337,17 +385,27 @@ impl Network {
         n
     }
 
-    /// `node` fails: its radios stop, and everything it holds is dropped.
+    /// `node` fails: its radios stop, and everything it holds is dropped: each radio's interface
+    /// queue and its MAC's packet, and what the forwarding layer holds at the node (charged to
+    /// its first radio, between that radio's queue and its MAC's packet).
     pub fn node_down(&mut self, node: NodeId) {
-        let mut r = self.wireless.radio_of_node[node as usize];
-        if r == wireless::NO_RADIO {
+        let first = self.wireless.radio_of_node[node as usize];
+        if first == wireless::NO_RADIO {
             return;
         }
+        let mut r = first;
+        let mut held = Vec::new();
         while r != wireless::NO_RADIO {
-            let held = self.wireless.fail(r);
+            held.clear();
+            self.wireless.fail(r, &mut held);
+            if r == first {
+                let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
+                layer.on_node_down(node, &mut held);
+            }
+            held.extend(self.wireless.macs[r as usize].abandon());
             let stats = &mut self.wireless.radios[r as usize].stats;
             stats.drops[DropReason::NodeDown as usize] += held.len() as u64;
-            for id in held {
+            for &id in &held {
                 self.discard(id);
             }
             r = self.wireless.next_on_node[r as usize];

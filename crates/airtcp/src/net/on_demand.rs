@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 
 use super::aodv::{Aodv, AodvAction, AodvMsg};
+use super::forwarding::Route;
+use super::routing::{Hop, Iface};
 use super::wireless::NO_RADIO;
 use super::Network;
 use crate::sim::packet::{DropReason, Header};
@@ -61,41 +63,39 @@ impl AodvRouting {
 }
 
 impl Network {
-    /// Forwarding under AODV: the next hop from the route table, or buffer and discover.
-    pub(super) fn aodv_forward(&mut self, node: NodeId, id: PacketId) {
+    /// The routing service under AODV, for the forwarding layer: the next hop from the route
+    /// table; or, without one, buffer the packet and discover (its control packets go out when
+    /// the layer's hook returns), or, at a relay without local repair, no route.
+    pub(super) fn aodv_route(&mut self, node: NodeId, id: PacketId) -> Route {
         let now = self.events.now();
         let r = self.wireless.radio_of_node[node as usize];
         let dst = self.packets.get(id).dst;
         let a = self.aodv.as_mut().expect("aodv");
         if r == NO_RADIO {
-            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
-            self.discard(id);
-            return;
+            return Route::Unreachable;
         }
         if let Some(next) = a.proto.next_hop(node, dst, now) {
-            self.packets.get_mut(id).next_hop = next;
             let r = self.wireless.radio_towards(node, next).unwrap_or(r);
-            self.offer_radio(r, id);
-            return;
+            return Route::Via(Hop {
+                iface: Iface::Radio(r),
+                node: next,
+            });
         }
         if !a.local_repair && self.packets.get(id).src != node {
             // §6.11 (ii): a packet to forward without an active route is dropped and its
             // destination reported unreachable.
             a.proto.no_route_to_forward(node, dst);
-            self.node_drops[node as usize][DropReason::NoRoute as usize] += 1;
-            self.discard(id);
-            self.apply_aodv();
-            return;
+            return Route::Unreachable;
         }
         let buf = &mut a.buffers[node as usize];
         if buf.len() >= BUFFER_PACKETS {
             self.node_drops[node as usize][DropReason::QueueFull as usize] += 1;
             self.discard_dropped(node, id, DropReason::QueueFull);
-            return;
+            return Route::Taken;
         }
         buf.push_back(id);
         a.proto.discover(node, dst, now);
-        self.apply_aodv();
+        Route::Taken
     }
 
     /// A control message from neighbour `from` reached `node`.
@@ -128,10 +128,10 @@ impl Network {
         let mut r = self.wireless.next_on_node[first as usize];
         while r != NO_RADIO {
             let copy = self.packets.insert(*self.packets.get(id));
-            self.offer_radio(r, copy);
+            self.offer_radio_now(r, copy);
             r = self.wireless.next_on_node[r as usize];
         }
-        self.offer_radio(first, id);
+        self.offer_radio_now(first, id);
         self.process_upcalls();
     }
 
@@ -178,7 +178,7 @@ impl Network {
     }
 
     /// Carries out what the protocol asked for.
-    fn apply_aodv(&mut self) {
+    pub(super) fn apply_aodv(&mut self) {
         loop {
             let Some(a) = self.aodv.as_mut() else { return };
             if a.proto.out.is_empty() {
@@ -208,7 +208,7 @@ impl Network {
                 if let Some(to) = to {
                     let r = self.wireless.radio_towards(node, to);
                     let r = r.unwrap_or(self.wireless.radio_of_node[node as usize]);
-                    self.offer_radio(r, id);
+                    self.offer_radio_now(r, id);
                 } else {
                     let a = self.aodv.as_mut().expect("aodv");
                     let delay = (a.jitter.uniform() * MAX_JITTER as f64) as Time;
@@ -222,7 +222,8 @@ impl Network {
             AodvAction::RouteReady { node, dst } => {
                 let mut ready = self.take_buffered(node, dst);
                 for &id in &ready {
-                    self.aodv_forward(node, id);
+                    // Through the forwarding layer again, which finds the route now.
+                    self.forward(node, id);
                 }
                 ready.clear();
                 if let Some(a) = self.aodv.as_mut() {

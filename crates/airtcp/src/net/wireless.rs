@@ -23,7 +23,7 @@
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer};
 use crate::mac::frame::{Frame, FrameKind, RadioId};
-use crate::net::backpressure::{BpNode, BpShared, LossEstimate};
+use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::{FrameId, Phy};
@@ -95,9 +95,6 @@ pub struct RadioState {
     pub timers: [LazyTimer; 3],
     /// The node has failed: the radio neither sends nor receives.
     pub failed: bool,
-    /// Backpressure state, when the scenario forwards by backpressure (the interface queue then
-    /// holds only broadcast control packets, which go first).
-    pub bp: Option<Box<BpNode>>,
 }
 
 struct FrameSlot {
@@ -113,9 +110,9 @@ struct FrameSlot {
 pub enum Upcall {
     /// A data frame arrived at `radio`.
     Received(RadioId, Frame),
-    /// `radio` overheard a data frame of radio `from` addressed to another radio (used for
-    /// backpressure's queue reports).
-    Overheard(RadioId, RadioId),
+    /// `radio` overheard a data frame addressed to another radio (raised only for a forwarding
+    /// layer that asked for overheard frames).
+    Overheard(RadioId, Frame),
     /// The fate of a packet `radio` tried to send.
     Status {
         /// The sending radio.
@@ -124,12 +121,8 @@ pub enum Upcall {
         next: Option<RadioId>,
         /// The packet.
         id: PacketId,
-        /// Acknowledged (or broadcast).
-        ok: bool,
-        /// Broadcast frame.
-        broadcast: bool,
-        /// The next hop has it although the ACK never came.
-        handed_over: bool,
+        /// What became of it.
+        status: TxStatus,
     },
 }
 
@@ -154,8 +147,9 @@ pub struct Wireless {
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
     pub upcalls: Vec<Upcall>,
-    /// Backpressure's parameters and flows, when the scenario forwards by backpressure.
-    pub bp: Option<BpShared>,
+    /// What the forwarding layer asked to be told (`Forwarding::needs`), set when it is
+    /// installed.
+    pub layer_needs: LayerNeeds,
 }
 
 /// The per-call context a DCF acts through.
@@ -172,7 +166,8 @@ struct MacEnv<'a> {
     upcalls: &'a mut Vec<Upcall>,
     fading: &'a Fading,
     seed: u64,
-    bp: Option<&'a BpShared>,
+    layer: &'a mut dyn Forwarding,
+    needs: LayerNeeds,
 }
 
 impl MacIo for MacEnv<'_> {
@@ -249,28 +244,30 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn has_pending(&self) -> bool {
+        // The interface queue first (control packets, and what a pushing layer pushed), then
+        // what the layer holds.
         if !self.radio.ifq.is_empty() {
             return true;
         }
-        match (&self.radio.bp, self.bp) {
-            (Some(node), Some(shared)) => node
-                .select(self.events.now(), &shared.params, &shared.commodities)
-                .is_some(),
-            _ => false,
-        }
+        self.needs.pulls && self.layer.has_pending(self.me, self.events.now())
     }
 
     fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)> {
         let (id, chosen_hop) = match self.radio.ifq.dequeue() {
             Some(id) => (id, None),
-            None => {
-                let (id, next) = self.pull_backpressure()?;
-                (id, Some(next))
+            None if self.needs.pulls => {
+                let view = MacView {
+                    now: self.events.now(),
+                    packets: self.packets,
+                };
+                let unit = self.layer.pull(self.me, view)?;
+                (unit.id, Some(unit.next_hop))
             }
+            None => return None,
         };
         let mut p = *self.packets.get(id);
         if let Some(next) = chosen_hop {
-            // Backpressure picks the next hop now; the MAC sends its copy of the packet.
+            // The layer picks the next hop now; the MAC sends its copy of the packet.
             p.next_hop = next;
         }
         let next = if p.next_hop == NodeId::MAX {
@@ -295,10 +292,8 @@ impl MacIo for MacEnv<'_> {
             st.attempts += 1;
             st.answered += ok as u64;
         }
-        if let (Some(node), Some(shared)) = (&mut self.radio.bp, self.bp) {
-            if shared.params.loss_estimate == LossEstimate::PerAttempt {
-                node.outcome(next, ok);
-            }
+        if self.needs.mac_outcomes {
+            self.layer.on_attempt(self.me, next, ok);
         }
     }
 
@@ -310,8 +305,8 @@ impl MacIo for MacEnv<'_> {
         {
             self.radio.neighbor_stats[i].overheard += 1;
         }
-        if self.radio.bp.is_some() {
-            self.upcalls.push(Upcall::Overheard(self.me, frame.src));
+        if self.needs.frames == Frames::ReceivedAndOverheard {
+            self.upcalls.push(Upcall::Overheard(self.me, *frame));
         }
     }
 
@@ -320,34 +315,23 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn tx_status(&mut self, id: PacketId, next: Option<RadioId>, ok: bool, handed_over: bool) {
-        if let (Some(node), Some(shared), Some(next)) = (&mut self.radio.bp, self.bp, next) {
+        let status = match (next, ok, handed_over) {
+            (None, ..) => TxStatus::Broadcast,
+            (Some(_), true, _) => TxStatus::Delivered,
+            (Some(_), false, true) => TxStatus::HandedOver,
+            (Some(_), false, false) => TxStatus::RetryLimit,
+        };
+        if self.needs.mac_outcomes {
+            // At once, inside the MAC's call: what the MAC asks next (`has_pending`) sees it.
             let now = self.events.now();
-            if shared.params.loss_estimate == LossEstimate::PerPacket {
-                node.outcome(next, ok || handed_over);
-            }
-            let _ = node.refresh_estimates(now, &shared.params);
+            self.layer.on_tx_status(self.me, id, next, status, now);
         }
         self.upcalls.push(Upcall::Status {
             radio: self.me,
             next,
             id,
-            ok,
-            broadcast: next.is_none(),
-            handed_over,
+            status,
         });
-    }
-}
-
-impl MacEnv<'_> {
-    /// A transmit opportunity under backpressure: the packet and next-hop node of eqs. (2)-(4)
-    /// and §4.1.1, with the node's report recorded for the frame (see `net::backpressure`).
-    fn pull_backpressure(&mut self) -> Option<(PacketId, NodeId)> {
-        let (node, shared) = (self.radio.bp.as_mut()?, self.bp?);
-        let now = self.events.now();
-        let choice = node.select(now, &shared.params, &shared.commodities)?;
-        let taken = node.take(choice);
-        node.reported_at(now);
-        Some(taken)
     }
 }
 
@@ -416,7 +400,7 @@ impl Wireless {
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
-            bp: None,
+            layer_needs: LayerNeeds::default(),
         }
     }
 
@@ -492,6 +476,7 @@ impl Wireless {
         r: RadioId,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
         f: impl FnOnce(&mut Dcf, &mut MacEnv<'_>) -> R,
     ) -> R {
         let Wireless {
@@ -505,7 +490,7 @@ impl Wireless {
             frames,
             free_frames,
             upcalls,
-            bp,
+            layer_needs,
         } = self;
         let mut env = MacEnv {
             me: r,
@@ -520,7 +505,8 @@ impl Wireless {
             upcalls,
             fading,
             seed: *seed,
-            bp: bp.as_ref(),
+            layer,
+            needs: *layer_needs,
         };
         f(&mut macs[r as usize], &mut env)
     }
@@ -531,6 +517,7 @@ impl Wireless {
         r: RadioId,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
         let radio = &mut self.radios[r as usize];
@@ -543,10 +530,10 @@ impl Wireless {
         }
         radio.was_busy = busy;
         if busy {
-            self.with_mac(r, events, packets, |m, io| m.on_phy_busy(io));
+            self.with_mac(r, events, packets, layer, |m, io| m.on_phy_busy(io));
         } else {
             radio.idle_since = now;
-            self.with_mac(r, events, packets, |m, io| m.on_phy_idle(io));
+            self.with_mac(r, events, packets, layer, |m, io| m.on_phy_idle(io));
         }
     }
 
@@ -558,13 +545,14 @@ impl Wireless {
         power_mw: f64,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
         if self.radios[r as usize].failed {
             return;
         }
         self.radios[r as usize].phy.signal_start(now, fid, power_mw);
-        self.refresh_cca(r, events, packets);
+        self.refresh_cca(r, events, packets, layer);
     }
 
     /// A signal stops arriving at radio `r`: a frame the radio was locked on is decided here.
@@ -574,6 +562,7 @@ impl Wireless {
         fid: FrameId,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
         let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
@@ -599,13 +588,13 @@ impl Wireless {
                     ok = !e.loses(now, &mut radio.rng);
                 }
             }
-            self.with_mac(r, events, packets, |m, io| m.on_rx(&frame, ok, io));
+            self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));
             if ok && frame.kind == FrameKind::Data && frame.dst == Some(r) && !frame.duplicate {
                 self.macs[frame.src as usize].mark_handed_over();
             }
         }
         self.release(fid);
-        self.refresh_cca(r, events, packets);
+        self.refresh_cca(r, events, packets, layer);
     }
 
     /// Radio `r` finished transmitting frame `fid`.
@@ -615,9 +604,10 @@ impl Wireless {
         fid: FrameId,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
     ) {
         self.release(fid);
-        self.refresh_cca(r, events, packets);
+        self.refresh_cca(r, events, packets, layer);
     }
 
     /// A MAC timer event.
@@ -628,6 +618,7 @@ impl Wireless {
         generation: u32,
         events: &mut EventQueue<Event>,
         packets: &PacketArena,
+        layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
         if self.radios[r as usize].failed {
@@ -639,41 +630,41 @@ impl Wireless {
                 events.schedule(at, EventClass::Timer, Event::MacTimer(r, which, g));
             }
             crate::sim::TimerFire::Expired => {
-                self.with_mac(r, events, packets, |m, io| m.on_timer(which, io));
+                self.with_mac(r, events, packets, layer, |m, io| m.on_timer(which, io));
             }
         }
     }
 
     /// A packet was queued at radio `r`: let its MAC contend.
-    pub fn kick(&mut self, r: RadioId, events: &mut EventQueue<Event>, packets: &PacketArena) {
+    pub fn kick(
+        &mut self,
+        r: RadioId,
+        events: &mut EventQueue<Event>,
+        packets: &PacketArena,
+        layer: &mut dyn Forwarding,
+    ) {
         if !self.radios[r as usize].failed {
-            self.with_mac(r, events, packets, |m, io| m.on_frame_ready(io));
+            self.with_mac(r, events, packets, layer, |m, io| m.on_frame_ready(io));
         }
     }
 
-    /// Radio `r` fails for good. Returns the packets it held (queued, or being tried and not yet
-    /// received by the next hop), for the caller to drop.
+    /// Radio `r` fails for good: its interface queue is emptied into `held`, for the caller to
+    /// drop (with the packet its MAC gives up, `Dcf::abandon`).
     ///
     /// Its frames still on the air are cut off: nobody decodes them. Were they decoded, the packet
     /// a data frame carries would reach the next hop after the caller had dropped it, counted
     /// twice. Simplification: the cut-off frame's energy still lasts its full airtime at the
     /// neighbours (carrier sense, interference), and a frame whose last bit had left the antenna
     /// but not yet reached a neighbour (under a microsecond of propagation) is cut off too.
-    pub fn fail(&mut self, r: RadioId) -> Vec<PacketId> {
+    pub fn fail(&mut self, r: RadioId, held: &mut Vec<PacketId>) {
         for slot in self.frames.iter_mut() {
             if slot.refs > 0 && slot.frame.src == r {
                 slot.cut_off = true;
             }
         }
-        let mut held = Vec::new();
         let radio = &mut self.radios[r as usize];
         radio.failed = true;
-        radio.ifq.remove_where(&mut |_| true, &mut held);
-        if let Some(node) = &mut radio.bp {
-            node.drain(&mut held);
-        }
-        held.extend(self.macs[r as usize].abandon());
-        held
+        radio.ifq.remove_where(&mut |_| true, held);
     }
 
     fn release(&mut self, fid: FrameId) {
@@ -686,11 +677,7 @@ impl Wireless {
 
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.
     pub fn count_held(&self) -> u64 {
-        let queued: u64 = self
-            .radios
-            .iter()
-            .map(|r| (r.ifq.len() + r.bp.as_ref().map_or(0, |b| b.len())) as u64)
-            .sum();
+        let queued: u64 = self.radios.iter().map(|r| r.ifq.len() as u64).sum();
         let trying = self.macs.iter().filter(|m| m.holds_packet()).count() as u64;
         queued + trying
     }

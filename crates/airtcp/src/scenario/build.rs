@@ -6,9 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::budget::{charge_scenario, MemoryBudget};
 use super::config::{
-    AppConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, BpSelectionConfig,
-    CcKind, Direction, FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric, RoutingConfig,
-    ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
+    AppConfig, CcKind, Direction, FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric,
+    RoutingConfig, ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
@@ -17,16 +16,12 @@ use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
-use crate::net::backpressure::{
-    hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, LossEstimate,
-    NextHops, Selection,
-};
 use crate::net::cellular::BaseStation;
+use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Neighbor, Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
-use crate::phy::propagation::dbm_to_mw;
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
@@ -161,45 +156,19 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             Wireless::empty(names.len())
         }
     };
-    match cfg.routing {
-        RoutingConfig::Static {
-            metric: RouteMetric::Hops,
-        } => {}
-        RoutingConfig::Static {
-            metric: RouteMetric::Etx,
-        } => {}
-        RoutingConfig::Backpressure {
-            differential,
-            k,
-            estimate_interval,
-            report_idle,
-            report_repeat,
-            ..
-        } => {
-            check_backpressure(
-                cfg,
-                differential,
-                k,
-                [
-                    ("estimate_interval", estimate_interval),
-                    ("report_idle", report_idle),
-                    ("report_repeat", report_repeat),
-                ],
-            )?;
+    cfg.routing.check_forwarding(cfg)?;
+    if let RoutingConfig::Aodv { .. } = cfg.routing {
+        if !cfg.links.is_empty() {
+            return Err(err(
+                "routing.kind",
+                "aodv routes over radios only; this scenario has wired links (use static)",
+            ));
         }
-        RoutingConfig::Aodv { .. } => {
-            if !cfg.links.is_empty() {
-                return Err(err(
-                    "routing.kind",
-                    "aodv routes over radios only; this scenario has wired links (use static)",
-                ));
-            }
-            if cfg.downlink.is_some() {
-                return Err(err(
-                    "routing.kind",
-                    "aodv routes over radios only; this scenario has a downlink (use static)",
-                ));
-            }
+        if cfg.downlink.is_some() {
+            return Err(err(
+                "routing.kind",
+                "aodv routes over radios only; this scenario has a downlink (use static)",
+            ));
         }
     }
     let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
@@ -236,13 +205,15 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             RoutingConfig::Aodv { local_repair } => {
                 Some(AodvRouting::new(names.len(), cfg.seed, local_repair))
             }
-            RoutingConfig::Static { .. } | RoutingConfig::Backpressure { .. } => None,
+            _ => None,
         },
         base_station: downlink,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
         shim_drops: Vec::new(),
+        forwarding: None,
+        effects: Vec::new(),
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
@@ -365,65 +336,26 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     }
 
-    if let RoutingConfig::Backpressure {
-        differential,
-        k,
-        estimate_interval,
-        report_idle,
-        report_repeat,
-        next_hops,
-        loss_estimate,
-        selection,
-    } = cfg.routing
-    {
-        let radio = cfg
-            .radio
-            .as_ref()
-            .expect("checked: backpressure needs radios");
-        let params = BpParams {
-            differential: match (differential, k) {
-                (BpDifferentialConfig::Classical, _) => Differential::Classical,
-                (BpDifferentialConfig::TcpAware, None) => {
-                    Differential::TcpAware(KRule::BufferShare)
-                }
-                (BpDifferentialConfig::TcpAware, Some(k)) => {
-                    Differential::TcpAware(KRule::Fixed(k))
-                }
-            },
-            buffer: match radio.queue {
-                QueueConfig::Droptail { packets } => packets as usize,
-            },
-            estimate_interval,
-            report_idle,
-            report_repeat,
-            rate_bps: radio.data_rate as f64,
-            next_hops: match next_hops {
-                BpNextHopsConfig::Any => NextHops::Any,
-                BpNextHopsConfig::Closer => NextHops::Closer,
-                BpNextHopsConfig::CloserEtx => NextHops::CloserEtx,
-            },
-            loss_estimate: match loss_estimate {
-                BpLossEstimateConfig::PerPacket => LossEstimate::PerPacket,
-                BpLossEstimateConfig::PerAttempt => LossEstimate::PerAttempt,
-            },
-            selection: match selection {
-                BpSelectionConfig::PerLink => Selection::PerLink,
-                BpSelectionConfig::FlowFirst => Selection::FlowFirst,
-            },
-        };
-        // ETX distances for `closer_etx`: the same link weights as static ETX routing.
-        let etx_weights = (params.next_hops == NextHops::CloserEtx).then(|| {
-            edge_etx(&edges, &net.channels, &net.wireless, None) // no downlink: checked
-        });
-        install_backpressure(
-            &mut net,
+    // The forwarding layer last, once everything it may look at is built (its first timers
+    // then follow every event scheduled so far).
+    let flow_ends: Vec<(NodeId, NodeId)> = flows.iter().map(|f| (f.src, f.dst)).collect();
+    let edge_etx = || {
+        edge_etx(
             &edges,
-            &flows,
-            params,
-            radio.rx_threshold,
-            etx_weights.as_deref(),
-        );
-    }
+            &net.channels,
+            &net.wireless,
+            net.base_station.as_ref(),
+        )
+    };
+    let setup = LayerSetup {
+        nodes: net.node_names.len(),
+        edges: &edges,
+        flow_ends: &flow_ends,
+        wireless: &net.wireless,
+        edge_etx: &edge_etx,
+    };
+    let layer = cfg.routing.forwarding(cfg, &setup);
+    net.install_forwarding(layer);
 
     let traces = Traces {
         cwnd_interval: m.trace_cwnd.then_some(m.trace_interval),
@@ -848,106 +780,6 @@ fn loss_process(
             }
         }
     })
-}
-
-/// The checks of a backpressure routing block: radios only, and sound parameters.
-fn check_backpressure(
-    cfg: &ScenarioConfig,
-    differential: BpDifferentialConfig,
-    k: Option<f64>,
-    durations: [(&str, u64); 3],
-) -> Result<(), ConfigError> {
-    if !cfg.links.is_empty() || cfg.downlink.is_some() {
-        return Err(err(
-            "routing.kind",
-            "backpressure forwards over radios only; this scenario has wired links or a downlink",
-        ));
-    }
-    if cfg
-        .radio
-        .as_ref()
-        .is_some_and(|r| !r.node_channels.is_empty())
-    {
-        return Err(err(
-            "radio.node_channels",
-            "backpressure forwards with one radio per node",
-        ));
-    }
-    if let Some(k) = k {
-        if differential == BpDifferentialConfig::Classical {
-            return Err(err(
-                "routing.k",
-                "K belongs to the tcp_aware differential; classical backpressure has none",
-            ));
-        }
-        if !(k.is_finite() && k >= 0.0) {
-            return Err(err(
-                "routing.k",
-                format!("must be a non-negative number, got {k}"),
-            ));
-        }
-    }
-    for (field, value) in durations {
-        positive(format!("routing.{field}"), value)?;
-    }
-    Ok(())
-}
-
-/// Gives every radio its backpressure state: one commodity per direction of each flow, the
-/// routing links (neighbours whose mean power reaches the receive threshold), hop distances
-/// for tie-breaks, and the periodic report check.
-fn install_backpressure(
-    net: &mut Network,
-    edges: &[Edge],
-    flows: &[Flow],
-    params: BpParams,
-    rx_threshold_dbm: f64,
-    etx_weights: Option<&[f64]>,
-) {
-    let nodes = net.node_names.len();
-    let dst: Vec<NodeId> = flows.iter().flat_map(|f| [f.dst, f.src]).collect();
-    let pairs: Vec<(NodeId, NodeId)> = edges
-        .iter()
-        .filter(|e| matches!(e.iface, Iface::Radio(_)))
-        .map(|e| (e.from, e.to))
-        .collect();
-    let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
-    let etx = match etx_weights {
-        Some(w) => {
-            let routes = weighted_next_hops(nodes, edges, &|i| w[i], &dst);
-            dst.iter()
-                .map(|&d| {
-                    (0..nodes as NodeId)
-                        .map(|v| routes.cost(v, d).unwrap_or(f64::INFINITY))
-                        .collect()
-                })
-                .collect()
-        }
-        None => Vec::new(),
-    };
-    let commodities = Commodities { dst, hops, etx };
-    let rx_mw = dbm_to_mw(rx_threshold_dbm);
-    let first_tick = params.report_idle;
-    let wireless = &mut net.wireless;
-    for r in 0..wireless.radios.len() {
-        let links = wireless.radios[r]
-            .neighbors
-            .iter()
-            .filter(|nb| nb.mean_mw >= rx_mw)
-            .map(|nb| BpLink::new(nb.radio, wireless.radios[nb.radio as usize].node))
-            .collect();
-        let radio = &mut wireless.radios[r];
-        radio.bp = Some(Box::new(BpNode::new(radio.node, links, commodities.len())));
-        net.events.schedule(
-            first_tick,
-            EventClass::Timer,
-            Event::BackpressureTick(r as u32),
-        );
-    }
-    wireless.bp = Some(BpShared {
-        params,
-        commodities,
-    });
 }
 
 /// Flow `i`'s random start delay, uniform in [0, jitter) ns, from its own stream.

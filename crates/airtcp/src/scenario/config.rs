@@ -9,8 +9,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::net::backpressure;
+use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
+use crate::ConfigError;
 
 /// Integer nanoseconds (see [`crate::sim::time`]).
 pub type Nanos = u64;
@@ -1212,6 +1215,39 @@ fn default_bp_report_idle() -> u64 {
 
 fn default_bp_report_repeat() -> u64 {
     1_000_000_000
+}
+
+/// The results tables of the forwarding layers a scenario can ask for
+/// (`net::forwarding::Forwarding::report`): every run's results have each of them, empty unless
+/// its layer ran, so that every run has the same keys.
+pub const FORWARDING_TABLES: &[&str] = &[backpressure::TABLE];
+
+impl RoutingConfig {
+    /// The checks of the forwarding layer this block asks for (its own parameters, and what it
+    /// needs of the scenario), in `cfg`.
+    pub fn check_forwarding(&self, cfg: &ScenarioConfig) -> Result<(), ConfigError> {
+        backpressure::setup::check(cfg)
+    }
+
+    /// The forwarding layer (`net::forwarding`) this block asks for, in the checked scenario
+    /// `cfg`: backpressure's own layer for `backpressure` (paper 000 §4.1), plain
+    /// store-and-forward over the routes otherwise (`static`, `aodv`).
+    pub fn forwarding(&self, cfg: &ScenarioConfig, setup: &LayerSetup<'_>) -> Box<dyn Forwarding> {
+        match backpressure::setup::params(cfg) {
+            Some(params) => {
+                let radio = cfg
+                    .radio
+                    .as_ref()
+                    .expect("checked: backpressure needs radios");
+                Box::new(backpressure::setup::layer(
+                    params,
+                    radio.rx_threshold,
+                    setup,
+                ))
+            }
+            None => Box::new(Fifo),
+        }
+    }
 }
 
 impl Default for RoutingConfig {

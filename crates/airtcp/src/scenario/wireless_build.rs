@@ -208,7 +208,6 @@ pub fn build_radios(
                 LazyTimer::default(),
             ],
             failed: false,
-            bp: None,
         });
         macs.push(Dcf::new(r as u32, params));
     }

@@ -5,6 +5,7 @@
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
 use crate::net::aodv::AodvMsg;
+use crate::net::forwarding::LayerHeader;
 use crate::transport::shim::ShimHeader;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 
@@ -31,9 +32,9 @@ pub enum Header {
     },
     /// An AODV control message (sent one hop at a time).
     Aodv(AodvMsg),
-    /// A backpressure queue report in a control packet (broadcast one hop; the report itself
-    /// is the sender's advertised queue vector, see `net::backpressure`).
-    BpReport,
+    /// A control packet of the forwarding layer's (`net::forwarding`), whose header only the
+    /// layer reads.
+    Forwarding(LayerHeader),
     /// A packet of the shim between a flow's transport and the network (`transport::shim`),
     /// whose header only the shim reads.
     Shim(ShimHeader),

@@ -63,6 +63,11 @@ use std::collections::VecDeque;
 
 use crate::sim::{NodeId, PacketId, Time};
 
+mod layer;
+pub mod setup;
+
+pub use layer::{BackpressureLayer, BackpressureRow, TABLE};
+
 /// How the queue differential is formed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Differential {

@@ -1,0 +1,185 @@
+//! From a scenario's `routing: {kind: backpressure}` block to the layer: the checks of its
+//! parameters, the mapping of the configuration onto [`BpParams`], and the state of every node
+//! (the commodities, the routing links, the hop and ETX distances).
+
+use super::layer::BackpressureLayer;
+use super::{
+    hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, LossEstimate,
+    NextHops, Selection,
+};
+use crate::net::forwarding::LayerSetup;
+use crate::net::paths::weighted_next_hops;
+use crate::net::routing::Iface;
+use crate::phy::propagation::dbm_to_mw;
+use crate::scenario::config::{
+    BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, BpSelectionConfig, QueueConfig,
+    RoutingConfig, ScenarioConfig,
+};
+use crate::sim::NodeId;
+use crate::ConfigError;
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// The checks of a backpressure routing block: radios only, one per node, and sound parameters.
+pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
+    let RoutingConfig::Backpressure {
+        differential,
+        k,
+        estimate_interval,
+        report_idle,
+        report_repeat,
+        ..
+    } = cfg.routing
+    else {
+        return Ok(());
+    };
+    if !cfg.links.is_empty() || cfg.downlink.is_some() {
+        return Err(err(
+            "routing.kind",
+            "backpressure forwards over radios only; this scenario has wired links or a downlink",
+        ));
+    }
+    if cfg
+        .radio
+        .as_ref()
+        .is_some_and(|r| !r.node_channels.is_empty())
+    {
+        return Err(err(
+            "radio.node_channels",
+            "backpressure forwards with one radio per node",
+        ));
+    }
+    if let Some(k) = k {
+        if differential == BpDifferentialConfig::Classical {
+            return Err(err(
+                "routing.k",
+                "K belongs to the tcp_aware differential; classical backpressure has none",
+            ));
+        }
+        if !(k.is_finite() && k >= 0.0) {
+            return Err(err(
+                "routing.k",
+                format!("must be a non-negative number, got {k}"),
+            ));
+        }
+    }
+    for (field, value) in [
+        ("estimate_interval", estimate_interval),
+        ("report_idle", report_idle),
+        ("report_repeat", report_repeat),
+    ] {
+        if value == 0 {
+            return Err(err(format!("routing.{field}"), "must be greater than zero"));
+        }
+    }
+    Ok(())
+}
+
+/// The parameters of a checked backpressure routing block (`None` for another kind).
+pub fn params(cfg: &ScenarioConfig) -> Option<BpParams> {
+    let RoutingConfig::Backpressure {
+        differential,
+        k,
+        estimate_interval,
+        report_idle,
+        report_repeat,
+        next_hops,
+        loss_estimate,
+        selection,
+    } = cfg.routing
+    else {
+        return None;
+    };
+    let radio = cfg
+        .radio
+        .as_ref()
+        .expect("checked: backpressure needs radios");
+    Some(BpParams {
+        differential: match (differential, k) {
+            (BpDifferentialConfig::Classical, _) => Differential::Classical,
+            (BpDifferentialConfig::TcpAware, None) => Differential::TcpAware(KRule::BufferShare),
+            (BpDifferentialConfig::TcpAware, Some(k)) => Differential::TcpAware(KRule::Fixed(k)),
+        },
+        buffer: match radio.queue {
+            QueueConfig::Droptail { packets } => packets as usize,
+        },
+        estimate_interval,
+        report_idle,
+        report_repeat,
+        rate_bps: radio.data_rate as f64,
+        next_hops: match next_hops {
+            BpNextHopsConfig::Any => NextHops::Any,
+            BpNextHopsConfig::Closer => NextHops::Closer,
+            BpNextHopsConfig::CloserEtx => NextHops::CloserEtx,
+        },
+        loss_estimate: match loss_estimate {
+            BpLossEstimateConfig::PerPacket => LossEstimate::PerPacket,
+            BpLossEstimateConfig::PerAttempt => LossEstimate::PerAttempt,
+        },
+        selection: match selection {
+            BpSelectionConfig::PerLink => Selection::PerLink,
+            BpSelectionConfig::FlowFirst => Selection::FlowFirst,
+        },
+    })
+}
+
+/// The layer for `params`: one commodity per direction of each flow, every radio's routing links
+/// (neighbours whose mean power reaches the receive threshold), hop distances for tie-breaks and,
+/// for `closer_etx`, ETX distances from the same link weights as static ETX routing.
+pub fn layer(params: BpParams, rx_threshold_dbm: f64, setup: &LayerSetup<'_>) -> BackpressureLayer {
+    let nodes = setup.nodes;
+    let dst: Vec<NodeId> = setup
+        .flow_ends
+        .iter()
+        .flat_map(|&(src, dst)| [dst, src])
+        .collect();
+    let pairs: Vec<(NodeId, NodeId)> = setup
+        .edges
+        .iter()
+        .filter(|e| matches!(e.iface, Iface::Radio(_)))
+        .map(|e| (e.from, e.to))
+        .collect();
+    let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
+    let etx = if params.next_hops == NextHops::CloserEtx {
+        let w = (setup.edge_etx)();
+        let routes = weighted_next_hops(nodes, setup.edges, &|i| w[i], &dst);
+        dst.iter()
+            .map(|&d| {
+                (0..nodes as NodeId)
+                    .map(|v| routes.cost(v, d).unwrap_or(f64::INFINITY))
+                    .collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let commodities = Commodities { dst, hops, etx };
+    let rx_mw = dbm_to_mw(rx_threshold_dbm);
+    let wireless = setup.wireless;
+    let radios = wireless
+        .radios
+        .iter()
+        .map(|radio| {
+            let links = radio
+                .neighbors
+                .iter()
+                .filter(|nb| nb.mean_mw >= rx_mw)
+                .map(|nb| BpLink::new(nb.radio, wireless.radios[nb.radio as usize].node))
+                .collect();
+            BpNode::new(radio.node, links, commodities.len())
+        })
+        .collect();
+    BackpressureLayer::new(
+        BpShared {
+            params,
+            commodities,
+        },
+        radios,
+        wireless.radio_of_node.clone(),
+    )
+}

@@ -1,0 +1,489 @@
+//! The forwarding seam: the per-node layer between a node's interfaces, which owns what the node
+//! holds besides its interface queues and decides what each interface sends.
+//!
+//! Systems that decide at a relay what to send and when (paper 000's queue-differential
+//! forwarding, §4.1, is the first; inter-session coding at relays, per-flow priority queue pairs
+//! and multipath forwarding across radios are meant to follow) see a node from the inside: every packet the
+//! node must send on, every transmit opportunity of each of its radios, every data frame its radios
+//! decode, the fate of what they send, their own timers and control packets. They act through
+//! [`ForwardingCtx`]; the network, the MAC, the world, the packet and the results name no
+//! particular system.
+//!
+//! - [`Forwarding`]: one object for the whole network (state indexed by node or radio inside), so
+//!   that a system may keep state that spans a node's radios and read a neighbour's state where
+//!   the simulator lets it instead of carrying it in packets (state a node advertises on its data
+//!   frames: the receiver reads the sender's when it decodes the frame). Every hook has
+//!   a default: a layer that overrides none forwards as a router does, each packet routed and
+//!   pushed to its interface's drop-tail queue ([`Fifo`]).
+//! - Framework services, not the layer's: the routing service (static [`RoutingTable`] or AODV's
+//!   next hops, with AODV's own buffer and control packets), the per-interface queues (a radio's
+//!   interface queue, a wired channel's queue, the downlink's per-user queues) with their
+//!   statistics, the MACs and the drop accounting. A radio's MAC serves its interface queue first
+//!   (control packets, and everything a pushing layer pushed) and asks the layer only when that
+//!   is empty ([`Forwarding::has_pending`], [`Forwarding::pull`]).
+//! - Static dispatch would be an enum of the built-in layers; `Box<dyn Forwarding>` costs one
+//!   indirect call per hook, and the hooks that run per frame or per MAC call (transmit
+//!   opportunities, overheard frames, MAC outcomes) are not called at all unless the layer asks for
+//!   them once, at construction ([`LayerNeeds`]). What remains is one indirect call per packet and
+//!   hop (`on_packet`), which measures as nothing against the events a hop costs (docs/forwarding.md
+//!   has the figures).
+//!
+//! Borrowing: a hook gets `&mut self` and a context over the rest of the network. Hooks run one at
+//! a time and never nest; the MACs never call into the layer except through the transmit-side hooks
+//! (`has_pending`, `pull`, `on_attempt`, `on_tx_status`), which get no context. Waking a radio's MAC
+//! from a hook ([`ForwardingCtx::wake`]) and arming a timer ([`ForwardingCtx::set_timer`]) take
+//! effect when the hook returns, in the order they were asked: the MAC asks the layer whether it
+//! has something to send, which it cannot while the layer is busy with the hook. Packets pushed to
+//! an interface queue and drops take effect at once. See docs/forwarding.md.
+
+mod fifo;
+
+pub use fifo::Fifo;
+
+pub use crate::transport::shim::header::{
+    ShimHeader as LayerHeader, ShimReader as LayerReader, ShimWriter as LayerWriter,
+};
+
+use super::routing::{Edge, Hop, Iface};
+use super::wireless::{Wireless, NO_RADIO};
+use super::Network;
+use crate::mac::frame::{Frame, RadioId};
+use crate::metrics::results::LayerTable;
+use crate::sim::packet::DropReason;
+use crate::sim::{EventClass, NodeId, Packet, PacketArena, PacketId, Time};
+use crate::world::Event;
+
+/// What a radio sends at a transmit opportunity the layer serves: a packet and the neighbour it
+/// goes to. A unit rather than a bare packet so that a later layer may put several packets into
+/// one frame without changing the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxUnit {
+    /// The packet (the MAC sends a copy; the arena's stays until the MAC reports its fate).
+    pub id: PacketId,
+    /// The neighbour node it is addressed to (`NodeId::MAX`: broadcast).
+    pub next_hop: NodeId,
+}
+
+/// The fate of a packet a radio sent, as its MAC reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxStatus {
+    /// Broadcast: done once on the air.
+    Broadcast,
+    /// Acknowledged by the next hop.
+    Delivered,
+    /// Given up after the retry limit, but the next hop has it (its ACK was lost).
+    HandedOver,
+    /// Given up after the retry limit; the framework drops it.
+    RetryLimit,
+}
+
+/// How a radio came to decode a data frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// Addressed to it.
+    Addressed,
+    /// A broadcast.
+    Broadcast,
+    /// Addressed to another radio (promiscuous overhearing).
+    Overheard,
+}
+
+/// Which decoded data frames [`Forwarding::on_frame`] sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Frames {
+    /// None: the hook is never called.
+    #[default]
+    None,
+    /// Those addressed to the radio, and broadcasts.
+    Received,
+    /// Those, and every frame addressed to another radio that the radio decoded. Costs an upcall
+    /// per overheard frame, which in a dense mesh is most of the frames decoded: ask only if used.
+    ReceivedAndOverheard,
+}
+
+/// Which of the hooks that run per frame or per MAC call the layer wants. Asked once, when the
+/// layer is installed: the hooks it leaves out are never called, at no cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LayerNeeds {
+    /// The layer holds packets and hands them to radios at transmit opportunities:
+    /// [`Forwarding::has_pending`] and [`Forwarding::pull`] are asked when a radio's interface
+    /// queue is empty.
+    pub pulls: bool,
+    /// Which decoded data frames [`Forwarding::on_frame`] sees.
+    pub frames: Frames,
+    /// [`Forwarding::on_attempt`] and [`Forwarding::on_tx_status`] are called.
+    pub mac_outcomes: bool,
+}
+
+/// What the routing service says about a packet to send on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The next hop and the interface to it.
+    Via(Hop),
+    /// The routing service took the packet: AODV buffers it while it looks for a route (or
+    /// dropped it, its buffer full). The layer must not touch it again.
+    Taken,
+    /// No route: the layer drops the packet or keeps it.
+    Unreachable,
+}
+
+/// The transmit-side view a MAC's call gives [`Forwarding::pull`]: the time and the packets (a
+/// layer may look at packets when it chooses).
+#[derive(Clone, Copy)]
+pub struct MacView<'a> {
+    /// Current time.
+    pub now: Time,
+    /// Live packets.
+    pub packets: &'a PacketArena,
+}
+
+/// The per-node forwarding layer of the whole network. See the module header.
+///
+/// Hooks that get a [`ForwardingCtx`] may send, drop, wake radios and arm timers; the
+/// transmit-side hooks run inside a MAC's call and may only change the layer's own state.
+pub trait Forwarding: Send {
+    /// Which per-frame and per-MAC-call hooks the layer wants. Asked once, when it is installed.
+    fn needs(&self) -> LayerNeeds {
+        LayerNeeds::default()
+    }
+
+    /// The layer is installed, before the first event: arm its first timers.
+    fn on_start(&mut self, _ctx: &mut ForwardingCtx<'_>) {}
+
+    /// `node` must send packet `id` on: it comes from the node's transport (or a shim) or from a
+    /// neighbour, and is not addressed to `node`. The layer routes it and pushes it to an
+    /// interface queue, keeps it, or drops it. Default: the routed next hop's interface queue
+    /// ([`ForwardingCtx::forward_routed`]).
+    fn on_packet(&mut self, node: NodeId, id: PacketId, ctx: &mut ForwardingCtx<'_>) {
+        ctx.forward_routed(node, id);
+    }
+
+    /// Whether the layer has something for radio `radio` to send now. Asked (only with
+    /// [`LayerNeeds::pulls`]) when the radio's interface queue is empty and its MAC wonders
+    /// whether to contend; must agree with what [`pull`](Self::pull) would return.
+    fn has_pending(&self, _radio: RadioId, _now: Time) -> bool {
+        false
+    }
+
+    /// Radio `radio` has a transmit opportunity and its interface queue is empty: what does it
+    /// send? (Only with [`LayerNeeds::pulls`].) The layer gives up the packet: the MAC holds it
+    /// until it reports its fate.
+    fn pull(&mut self, _radio: RadioId, _mac: MacView<'_>) -> Option<TxUnit> {
+        None
+    }
+
+    /// One unicast attempt (data, or RTS with RTS/CTS) of radio `radio` to neighbour radio `next`
+    /// ended, answered or not. (Only with [`LayerNeeds::mac_outcomes`].)
+    fn on_attempt(&mut self, _radio: RadioId, _next: RadioId, _ok: bool) {}
+
+    /// Radio `radio`'s MAC is done with packet `id` (from its interface queue or pulled from the
+    /// layer), sent to neighbour radio `next` (`None`: broadcast). The framework then drops it
+    /// if the status is [`TxStatus::RetryLimit`]. (Only with [`LayerNeeds::mac_outcomes`].)
+    fn on_tx_status(
+        &mut self,
+        _radio: RadioId,
+        _id: PacketId,
+        _next: Option<RadioId>,
+        _status: TxStatus,
+        _now: Time,
+    ) {
+    }
+
+    /// Radio `radio` decoded data `frame` (per [`LayerNeeds::frames`]), before the packet it
+    /// carries is received (a frame addressed to the radio or a broadcast) or forgotten
+    /// (overheard). The frame holds a copy of the packet.
+    fn on_frame(
+        &mut self,
+        _radio: RadioId,
+        _frame: &Frame,
+        _heard: Heard,
+        _ctx: &mut ForwardingCtx<'_>,
+    ) {
+    }
+
+    /// A control packet of the layer's (`Header::Forwarding`) reached `node`, from neighbour
+    /// `from` (`None`: over a wired channel). The framework consumes it after the hook.
+    fn on_layer_packet(
+        &mut self,
+        _node: NodeId,
+        _packet: &Packet,
+        _from: Option<NodeId>,
+        _ctx: &mut ForwardingCtx<'_>,
+    ) {
+    }
+
+    /// A timer the layer armed with [`ForwardingCtx::set_timer`] expired.
+    fn on_timer(&mut self, _token: u64, _ctx: &mut ForwardingCtx<'_>) {}
+
+    /// `node` failed: move every packet the layer holds there into `out` (the framework drops
+    /// them, charged to the node's first radio). Called once per node, after the first radio's
+    /// interface queue was emptied and before its MAC gives up its packet.
+    fn on_node_down(&mut self, _node: NodeId, _out: &mut Vec<PacketId>) {}
+
+    /// Packets the layer holds, all nodes (the run's conservation check).
+    fn count_held(&self) -> u64 {
+        0
+    }
+
+    /// Visits every packet the layer holds at `node` (`Network::flow_backlog`).
+    fn for_each_held(&self, _node: NodeId, _f: &mut dyn FnMut(PacketId)) {}
+
+    /// The layer's tables for the run's results, read once at the end: each under its key at the
+    /// top level of the results. `node_names` is indexed by node id.
+    fn report(&self, _node_names: &[String]) -> Vec<LayerTable> {
+        Vec::new()
+    }
+}
+
+/// What the scenario builder knows that a layer may need to build its state.
+pub struct LayerSetup<'a> {
+    /// Number of nodes.
+    pub nodes: usize,
+    /// The links that can carry packets (the routing graph): wired channels, radio neighbours
+    /// that can decode each other, the downlink.
+    pub edges: &'a [Edge],
+    /// (source, destination) of each flow, in scenario order.
+    pub flow_ends: &'a [(NodeId, NodeId)],
+    /// The radios, with their neighbour lists.
+    pub wireless: &'a Wireless,
+    /// The ETX weight of each edge (`edges`' order), from the links' configured delivery ratios
+    /// (the weights static ETX routing uses); computed on demand.
+    pub edge_etx: &'a dyn Fn() -> Vec<f64>,
+}
+
+/// Something a hook asked for that takes effect when it returns.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Effect {
+    /// Let a radio's MAC contend (`on_frame_ready`).
+    Wake(RadioId),
+    /// A timer of the layer's.
+    Timer(Time, u64),
+}
+
+/// What a hook can do: the network around the layer. See the module header for when effects
+/// take place.
+pub struct ForwardingCtx<'a> {
+    pub(super) net: &'a mut Network,
+}
+
+impl ForwardingCtx<'_> {
+    /// Current time.
+    #[inline]
+    pub fn now(&self) -> Time {
+        self.net.events.now()
+    }
+
+    /// A live packet.
+    #[inline]
+    pub fn packet(&self, id: PacketId) -> &Packet {
+        self.net.packets.get(id)
+    }
+
+    /// A live packet, to change (its `next_hop`, say).
+    #[inline]
+    pub fn packet_mut(&mut self, id: PacketId) -> &mut Packet {
+        self.net.packets.get_mut(id)
+    }
+
+    /// Creates a packet (a control packet of the layer's carries `Header::Forwarding`).
+    pub fn insert_packet(&mut self, p: Packet) -> PacketId {
+        self.net.packets.insert(p)
+    }
+
+    /// The radios: neighbour lists, which node each belongs to, which have failed.
+    #[inline]
+    pub fn wireless(&self) -> &Wireless {
+        &self.net.wireless
+    }
+
+    /// Node names, indexed by node id.
+    pub fn node_names(&self) -> &[String] {
+        &self.net.node_names
+    }
+
+    /// Asks the routing service where `node` sends packet `id`: static routes, or AODV (which may
+    /// take the packet into its buffer and start a route discovery; its control packets go out
+    /// when the hook returns).
+    #[inline]
+    pub fn route(&mut self, node: NodeId, id: PacketId) -> Route {
+        if self.net.aodv.is_some() {
+            return self.net.aodv_route(node, id);
+        }
+        let dst = self.net.packets.get(id).dst;
+        match self.net.routes.next_hop(node, dst) {
+            Some(hop) => Route::Via(hop),
+            None => Route::Unreachable,
+        }
+    }
+
+    /// Pushes packet `id` to the queue of `hop`'s interface (on a radio, addressed to `hop.node`):
+    /// an idle wired transmitter takes it at once, a radio's MAC is woken. A full queue drops
+    /// (the framework counts it).
+    #[inline]
+    pub fn push(&mut self, hop: Hop, id: PacketId) {
+        match hop.iface {
+            Iface::Channel(ch) => self.net.offer(ch, id),
+            Iface::Radio(r) => {
+                self.net.packets.get_mut(id).next_hop = hop.node;
+                self.push_radio(r, id);
+            }
+            Iface::Downlink(user) => self.net.offer_downlink(user, id),
+        }
+    }
+
+    /// Pushes packet `id` to radio `r`'s interface queue as it is (its `next_hop` set, or
+    /// `NodeId::MAX` for a broadcast) and wakes the radio's MAC. A failed radio or a full queue
+    /// drops (the framework counts it).
+    #[inline]
+    pub fn push_radio(&mut self, r: RadioId, id: PacketId) {
+        if self.net.offer_radio(r, id) {
+            self.net.effects.push(Effect::Wake(r));
+        }
+    }
+
+    /// The default forwarding: the routed next hop's interface queue, or a drop for want of a
+    /// route.
+    #[inline]
+    pub fn forward_routed(&mut self, node: NodeId, id: PacketId) {
+        match self.route(node, id) {
+            Route::Via(hop) => self.push(hop, id),
+            Route::Taken => {}
+            Route::Unreachable => self.drop_at_node(node, id, DropReason::NoRoute),
+        }
+    }
+
+    /// Lets radio `r`'s MAC contend (when the hook returns): the layer has something for it it
+    /// did not have before. Harmless if the MAC is busy or the layer has nothing after all.
+    #[inline]
+    pub fn wake(&mut self, r: RadioId) {
+        self.net.effects.push(Effect::Wake(r));
+    }
+
+    /// Arms a timer of the layer's: [`Forwarding::on_timer`] runs at `at` with `token` (events of
+    /// class `Timer`). Not cancellable: a layer ignores a token it no longer wants.
+    #[inline]
+    pub fn set_timer(&mut self, at: Time, token: u64) {
+        self.net.effects.push(Effect::Timer(at, token));
+    }
+
+    /// Drops packet `id`, which the layer holds for radio `r`, for `reason`: counted in the
+    /// radio's drops (its queue "radio NODE"), and a shim's packet dropped for a full buffer at
+    /// the node that originated it is reported to its shim.
+    pub fn drop_at_radio(&mut self, r: RadioId, id: PacketId, reason: DropReason) {
+        let radio = &mut self.net.wireless.radios[r as usize];
+        radio.stats.count_drop(reason);
+        let node = radio.node;
+        self.net.discard_dropped(node, id, reason);
+    }
+
+    /// Drops packet `id` at `node` for `reason`: counted in the node's drops ("node NAME"), and
+    /// reported to a shim as [`drop_at_radio`](Self::drop_at_radio) does.
+    pub fn drop_at_node(&mut self, node: NodeId, id: PacketId, reason: DropReason) {
+        self.net.node_drops[node as usize][reason as usize] += 1;
+        self.net.discard_dropped(node, id, reason);
+    }
+
+    /// Counts a packet the layer took for radio `r` in the radio's queue statistics ("radio
+    /// NODE": enqueued, and the largest backlog, its interface queue's plus `held`, what the
+    /// layer holds for it).
+    pub fn radio_enqueued(&mut self, r: RadioId, held: usize) {
+        let radio = &mut self.net.wireless.radios[r as usize];
+        radio.stats.enqueued += 1;
+        let backlog = (radio.ifq.len() + held) as u32;
+        radio.stats.max_backlog = radio.stats.max_backlog.max(backlog);
+    }
+
+    /// Whether radio `r` has failed (its node is down).
+    #[inline]
+    pub fn radio_failed(&self, r: RadioId) -> bool {
+        self.net.wireless.radios[r as usize].failed
+    }
+
+    /// The first radio of `node` (`NO_RADIO` for a wired-only node); the others follow through
+    /// [`Wireless::radios_of`].
+    #[inline]
+    pub fn first_radio(&self, node: NodeId) -> RadioId {
+        self.net
+            .wireless
+            .radio_of_node
+            .get(node as usize)
+            .copied()
+            .unwrap_or(NO_RADIO)
+    }
+}
+
+impl Network {
+    /// Installs the forwarding layer (once, when the network is built): asks it what it needs and
+    /// lets it arm its first timers.
+    pub fn install_forwarding(&mut self, layer: Box<dyn Forwarding>) {
+        self.wireless.layer_needs = layer.needs();
+        self.forwarding = Some(layer);
+        self.with_layer(|layer, ctx| layer.on_start(ctx));
+    }
+
+    /// Runs a hook of the layer with a context over the rest of the network, then what it asked
+    /// for: wakes and timers in order, and the routing service's pending work (AODV's control
+    /// packets).
+    #[inline(always)]
+    pub(super) fn with_layer<R>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Forwarding, &mut ForwardingCtx<'_>) -> R,
+    ) -> R {
+        // Taken out while the hook runs, so that the context can lend the rest of the network;
+        // nothing the context does needs the layer (MACs are woken afterwards).
+        let mut layer = self.forwarding.take().expect("forwarding hooks never nest");
+        let r = f(&mut *layer, &mut ForwardingCtx { net: self });
+        self.forwarding = Some(layer);
+        self.settle_effects();
+        r
+    }
+
+    /// Carries out what the hook that just returned asked for, in order.
+    // Inlined: after most hooks there is nothing to do (a packet pushed to a wired channel).
+    #[inline(always)]
+    fn settle_effects(&mut self) {
+        if !self.effects.is_empty() || self.aodv.is_some() {
+            self.settle_pending_effects();
+        }
+    }
+
+    #[inline(never)]
+    fn settle_pending_effects(&mut self) {
+        if !self.effects.is_empty() {
+            let mut effects = std::mem::take(&mut self.effects);
+            for e in &effects {
+                match *e {
+                    Effect::Wake(r) => self.kick(r),
+                    Effect::Timer(at, token) => {
+                        self.events
+                            .schedule(at, EventClass::Timer, Event::Forwarding(token));
+                    }
+                }
+            }
+            // Give the buffer back so that its capacity is reused (waking a MAC runs no hook
+            // that could have left effects of its own: MACs call the layer without a context).
+            effects.clear();
+            self.effects = effects;
+        }
+        if self.aodv.is_some() {
+            self.apply_aodv();
+        }
+    }
+
+    /// The layer, outside its hooks.
+    #[inline]
+    pub(super) fn layer(&self) -> &dyn Forwarding {
+        self.forwarding.as_deref().expect("a forwarding layer")
+    }
+
+    /// A timer of the layer's expired.
+    pub fn on_forwarding_timer(&mut self, token: u64) {
+        self.with_layer(|layer, ctx| layer.on_timer(token, ctx));
+        self.process_upcalls();
+    }
+
+    /// The layer's tables for the results.
+    pub fn forwarding_report(&self) -> Vec<LayerTable> {
+        self.layer().report(&self.node_names)
+    }
+}
