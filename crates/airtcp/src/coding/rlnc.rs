@@ -1132,7 +1132,7 @@ mod tests {
     fn same_seed_same_coded_bytes() {
         let payloads = sources(24, 3);
         let run = |seed: u64, mode: PayloadMode| {
-            let mut rng = Rng::stream(seed, "flow/0/nc");
+            let mut rng = Rng::stream(seed, "rlnc/test");
             let mut encoder = BlockEncoder::new(mode, 17, payloads.len());
             let mut coded = encode_block(&mut encoder, &payloads, &mut rng);
             for _ in 0..5 {

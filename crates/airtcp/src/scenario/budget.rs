@@ -20,7 +20,7 @@
 
 use std::mem::size_of;
 
-use super::config::{AppConfig, NcBlock, ScenarioConfig, TransportConfig};
+use super::config::{AppConfig, ScenarioConfig, TransportConfig};
 use super::topology::{node_count, Placed};
 use crate::mac::dcf::Dcf;
 use crate::net::routing::{Edge, Hop};
@@ -28,7 +28,6 @@ use crate::net::wireless::{Neighbor, NeighborStats, RadioState};
 use crate::sim::time::to_secs;
 use crate::sim::{Packet, Time};
 use crate::transport::tcp::scoreboard::SegState;
-use crate::transport::tcp::segment::DataHeader;
 use crate::ConfigError;
 
 /// The default memory budget of a run, bytes (4 GiB; `limits.memory`'s default).
@@ -179,17 +178,10 @@ pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Resul
             continue;
         };
         // The window never exceeds rwnd; every segment in it has a scoreboard entry and may
-        // be a packet alive in a queue; the NC source keeps its header and up to H
-        // coefficient bytes.
+        // be a packet alive in a queue; a shim may keep something per segment too.
         let segments = t.rwnd.div_ceil(t.mss.max(1) as u64);
-        let mut each = (size_of::<SegState>() + size_of::<Packet>() + 16) as u64;
-        if let Some(nc) = &t.nc {
-            let h = match nc.block {
-                NcBlock::Cwnd => nc.max_block,
-                NcBlock::Fixed(h) => h,
-            };
-            each += (size_of::<DataHeader>() + 4) as u64 + h as u64;
-        }
+        let each =
+            (size_of::<SegState>() + size_of::<Packet>() + 16) as u64 + t.shim_bytes_per_segment();
         budget.charge(
             &format!("flows[{i}].transport.rwnd"),
             "segments of window",

@@ -6,12 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::budget::{charge_scenario, MemoryBudget};
 use super::config::{
-    AppConfig, CcKind, Direction, FlowConfig, LossConfig, NcBlock, QueueConfig, RouteMetric,
-    RoutingConfig, ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
+    AppConfig, CcKind, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
+    ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
-use crate::coding::rlnc::MAX_BLOCK_SIZE;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
@@ -604,20 +603,7 @@ fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             "must be greater than zero",
         ));
     }
-    if let Some(nc) = &t.nc {
-        let within = |path: String, v: u32| {
-            if (1..=MAX_BLOCK_SIZE as u32).contains(&v) {
-                Ok(())
-            } else {
-                Err(err(path, format!("must be from 1 to {MAX_BLOCK_SIZE}")))
-            }
-        };
-        if let NcBlock::Fixed(h) = nc.block {
-            within(format!("{p}.nc.block"), h)?;
-        }
-        within(format!("{p}.nc.max_block"), nc.max_block)?;
-        positive(format!("{p}.nc.repair_interval"), nc.repair_interval)?;
-    }
+    t.check_shim(p)?;
     check_cc_params(t, p)
 }
 

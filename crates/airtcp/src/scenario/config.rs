@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::coding::rlnc::MAX_BLOCK_SIZE;
 use crate::net::backpressure;
 use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
 use crate::transport::nc_layer::NcLayer;
@@ -392,6 +393,57 @@ impl TcpConfig {
             seed,
             index,
         )))
+    }
+
+    /// The checks of the shim's block, `p` being the path of this TCP block
+    /// (`flows[0].transport`).
+    pub fn check_shim(&self, p: &str) -> Result<(), ConfigError> {
+        match &self.nc {
+            Some(nc) => nc.check(&format!("{p}.nc")),
+            None => Ok(()),
+        }
+    }
+
+    /// Bytes the shim may keep per segment of the window, for the memory budget
+    /// (`scenario::budget`): 0 without a shim.
+    pub fn shim_bytes_per_segment(&self) -> u64 {
+        self.nc.as_ref().map_or(0, NcLayer::bytes_per_segment)
+    }
+}
+
+impl NcConfig {
+    /// The largest block the layer can open, segments.
+    pub fn largest_block(&self) -> u32 {
+        match self.block {
+            NcBlock::Cwnd => self.max_block,
+            NcBlock::Fixed(h) => h,
+        }
+    }
+
+    /// Block sizes within the codec's limit and a repair interval above zero; `p` is this
+    /// block's path (`flows[0].transport.nc`).
+    fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let within = |path: String, v: u32| {
+            if (1..=MAX_BLOCK_SIZE as u32).contains(&v) {
+                Ok(())
+            } else {
+                Err(ConfigError {
+                    path,
+                    message: format!("must be from 1 to {MAX_BLOCK_SIZE}"),
+                })
+            }
+        };
+        if let NcBlock::Fixed(h) = self.block {
+            within(format!("{p}.block"), h)?;
+        }
+        within(format!("{p}.max_block"), self.max_block)?;
+        if self.repair_interval == 0 {
+            return Err(ConfigError {
+                path: format!("{p}.repair_interval"),
+                message: "must be greater than zero".into(),
+            });
+        }
+        Ok(())
     }
 }
 

@@ -27,6 +27,7 @@ mod tests;
 use crate::coding::rlnc::PayloadMode;
 use crate::scenario::config::NcConfig;
 use crate::sim::{Rng, Time};
+use crate::transport::tcp::segment::DataHeader;
 use sink::{Delivered, NcSink, NcSinkStats};
 use source::{NcSource, NcSourceStats};
 
@@ -76,6 +77,13 @@ impl NcLayer {
     pub fn for_flow(cfg: &NcConfig, header_bytes: u32, seed: u64, index: usize) -> Self {
         let rng = Rng::stream(seed, &format!("flow/{index}/nc"));
         NcLayer::new(cfg, header_bytes, PayloadMode::CoefficientsOnly, rng)
+    }
+
+    /// Bytes the source may keep per segment of TCP's window, for the memory budget: the
+    /// segment's header, its place in the block and up to one coefficient byte per source of the
+    /// largest block.
+    pub fn bytes_per_segment(cfg: &NcConfig) -> u64 {
+        (std::mem::size_of::<DataHeader>() + 4) as u64 + cfg.largest_block() as u64
     }
 }
 
