@@ -92,8 +92,8 @@ fn bridged(bridge: &[u32], routing: &str) -> Value {
 }
 
 #[test]
-fn a_two_radio_bridge_joins_two_channels_with_static_routes_and_aodv() {
-    for routing in ["static", "aodv"] {
+fn a_two_radio_bridge_joins_two_channels_with_static_routes_aodv_and_backpressure() {
+    for routing in ["static", "aodv", "backpressure"] {
         let r = run(&bridged(&[1, 6], routing));
         let f = &r.flows[0];
         eprintln!(
@@ -115,12 +115,66 @@ fn a_two_radio_bridge_joins_two_channels_with_static_routes_and_aodv() {
         let link = |from: &str, to: &str| r.links.iter().any(|l| l.from == from && l.to == to);
         assert!(link("a1", "b ch1") && link("b ch6", "c1") && link("c1", "b ch6"));
         assert!(!r.links.iter().any(|l| l.from == "b" || l.to == "b"));
+        // Backpressure keeps one state per node across its radios: one row per node, the bridge
+        // once.
+        let json = serde_json::to_value(&r).unwrap();
+        let nodes: Vec<&str> = json["backpressure"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["node"].as_str().unwrap())
+            .collect();
+        if routing == "backpressure" {
+            assert_eq!(nodes, ["a0", "a1", "b", "c1", "c0"]);
+        } else {
+            assert!(nodes.is_empty());
+        }
     }
 }
 
 #[test]
+fn backpressure_sends_to_a_neighbour_on_either_channel_both_share() {
+    // b and c1 both have radios on channels 1 and 6: b reaches c1 on either, and each of b's
+    // radios takes packets from b's one set of queues at its own transmit opportunities.
+    let mut v = bridged(&[1, 6], "backpressure");
+    v["radio"]["node_channels"]["c1"] = json!([1, 6]);
+    let r = run(&v);
+    let f = &r.flows[0];
+    let carried = |from: &str, to: &str| {
+        r.links
+            .iter()
+            .find(|l| l.from == from && l.to == to)
+            .map_or(0, |l| l.answered)
+    };
+    let (on1, on6) = (carried("b ch1", "c1 ch1"), carried("b ch6", "c1 ch6"));
+    eprintln!(
+        "{:.0} b/s; b -> c1 answered on ch1 {on1}, on ch6 {on6}",
+        f.goodput_bps
+    );
+    assert!(f.goodput_bps > 100e3, "{:.0} b/s", f.goodput_bps);
+    assert!(on1 > 100 && on6 > 100, "ch1 {on1}, ch6 {on6}");
+    // A radio only ever addresses neighbours on its own channel: no attempt goes astray.
+    let astray: u64 = r
+        .drops
+        .iter()
+        .filter(|d| d.queue.starts_with("radio b") && d.reason == "retry_limit")
+        .map(|d| d.packets)
+        .sum();
+    let attempts: u64 = r
+        .links
+        .iter()
+        .filter(|l| l.from.starts_with("b "))
+        .map(|l| l.attempts)
+        .sum();
+    assert!(
+        astray * 20 < attempts,
+        "{astray} retry drops of {attempts} attempts"
+    );
+}
+
+#[test]
 fn without_the_second_radio_there_is_no_route() {
-    for routing in ["static", "aodv"] {
+    for routing in ["static", "aodv", "backpressure"] {
         let cfg = serde_json::from_value(bridged(&[1], routing)).unwrap();
         let e = airtcp::simulate(&cfg).expect_err("the two channels are not joined");
         assert_eq!(e.path, "flows[0].dst", "{routing}: {e}");
@@ -130,7 +184,7 @@ fn without_the_second_radio_there_is_no_route() {
 
 #[test]
 fn multi_radio_runs_are_deterministic() {
-    for routing in ["static", "aodv"] {
+    for routing in ["static", "aodv", "backpressure"] {
         let v = bridged(&[1, 6], routing);
         let strip = |r: airtcp::metrics::results::RunResults| {
             let mut j = serde_json::to_value(r).unwrap();
@@ -147,7 +201,13 @@ fn multi_radio_runs_are_deterministic() {
 
 #[test]
 fn a_failed_bridge_takes_both_radios_down() {
-    let mut v = bridged(&[1, 6], "aodv");
+    for routing in ["aodv", "backpressure"] {
+        a_failed_bridge_takes_both_radios_down_with(routing);
+    }
+}
+
+fn a_failed_bridge_takes_both_radios_down_with(routing: &str) {
+    let mut v = bridged(&[1, 6], routing);
     v["failures"] = json!([{"node": "b", "at": 10 * S}]);
     let r = run(&v);
     let sent = |q: &str| {

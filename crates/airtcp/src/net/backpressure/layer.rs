@@ -17,8 +17,13 @@
 //!   dead would otherwise hold its packets forever).
 //! - MAC outcomes feed `p~` (footnote 2): per attempt or per packet ([`LossEstimate`]).
 //!
-//! State is kept per radio: backpressure runs on nodes with one radio each (the scenario builder
-//! refuses nodes with several).
+//! State is kept per node, across its radios (a multi-homed bridge, docs/multi_radio.md): one set
+//! of per-flow queues and one shared buffer per node, links on every radio, and per radio the
+//! report it last sent on its channel (a neighbour on that channel holds that one). A radio's
+//! transmit opportunity chooses among the links on its own channel; a packet joining the node's
+//! queues, a changed report and the estimates rolling wake every radio of the node. The node's
+//! queue statistics and its overflow drops are charged to its first radio's queue. On a
+//! single-radio node all of this is the paper's node.
 
 use serde::Serialize;
 
@@ -28,6 +33,7 @@ use crate::metrics::results::LayerTable;
 use crate::net::forwarding::{
     Forwarding, ForwardingCtx, Frames, Heard, LayerNeeds, LayerWriter, MacView, TxStatus, TxUnit,
 };
+use crate::net::wireless::NO_RADIO;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::{NodeId, Packet, PacketId, Time};
 
@@ -49,36 +55,70 @@ pub struct BackpressureRow {
 /// Backpressure forwarding for the whole network (see the module header).
 pub struct BackpressureLayer {
     shared: BpShared,
-    /// The state of each radio's node, indexed by radio.
-    radios: Vec<BpNode>,
-    /// The radio of each node (`NO_RADIO` for none), to find a node's state.
-    radio_of_node: Vec<u32>,
+    /// The state of each node, indexed by node.
+    nodes: Vec<BpNode>,
+    /// Each radio's node and its index among the node's radios (`BpLink::port`).
+    ports: Vec<(NodeId, u8)>,
+    /// The first radio of each node (`NO_RADIO` for none).
+    first_radio: Vec<RadioId>,
 }
 
 impl BackpressureLayer {
-    /// The layer over `radios` (the state of each radio's node, indexed by radio), with the
-    /// radio of each node.
-    pub fn new(shared: BpShared, radios: Vec<BpNode>, radio_of_node: Vec<u32>) -> Self {
+    /// The layer over `nodes` (indexed by node), whose radios are `ports` (each radio's node and
+    /// its index among the node's radios, indexed by radio) and `first_radio` (each node's first
+    /// radio, `NO_RADIO` for none).
+    pub fn new(
+        shared: BpShared,
+        nodes: Vec<BpNode>,
+        ports: Vec<(NodeId, u8)>,
+        first_radio: Vec<RadioId>,
+    ) -> Self {
         BackpressureLayer {
             shared,
-            radios,
-            radio_of_node,
+            nodes,
+            ports,
+            first_radio,
         }
     }
 
-    /// Radio `r` decoded a frame of radio `from` (addressed to it or overheard): it records the
-    /// sender's report and, if that changed anything, lets its MAC look for a packet to send.
+    /// The state of radio `r`'s node, and the radio's port on it.
+    fn port(&mut self, r: RadioId) -> (&mut BpNode, u8) {
+        let (node, port) = self.ports[r as usize];
+        (&mut self.nodes[node as usize], port)
+    }
+
+    /// Radio `r` decoded a frame of radio `from` (addressed to it or overheard): its node records
+    /// the report the sender's radio sent and, if that changed anything, lets its radios' MACs
+    /// look for a packet to send.
     fn hear_report(&mut self, r: RadioId, from: RadioId, ctx: &mut ForwardingCtx<'_>) {
-        let (receiver, sender) = if r < from {
-            let (a, b) = self.radios.split_at_mut(from as usize);
-            (&mut a[r as usize], &b[0])
-        } else {
-            let (a, b) = self.radios.split_at_mut(r as usize);
-            (&mut b[0], &a[from as usize])
-        };
-        if receiver.hear(sender.node(), sender.advertised()) && !receiver.is_empty() {
-            ctx.wake(r);
+        let (node, _) = self.ports[r as usize];
+        let (sender, port) = self.ports[from as usize];
+        if node == sender {
+            return; // a node's radios are on different channels: never happens
         }
+        let (receiver, sender) = if node < sender {
+            let (a, b) = self.nodes.split_at_mut(sender as usize);
+            (&mut a[node as usize], &b[0])
+        } else {
+            let (a, b) = self.nodes.split_at_mut(node as usize);
+            (&mut b[0], &a[sender as usize])
+        };
+        if receiver.hear(sender.node(), sender.advertised(port)) && !receiver.is_empty() {
+            wake_node(r, ctx);
+        }
+    }
+}
+
+/// Wakes every radio of the node of radio `r`, `r` first (radios of a node are consecutive).
+fn wake_node(r: RadioId, ctx: &mut ForwardingCtx<'_>) {
+    let node = ctx.wireless().radios[r as usize].node;
+    let mut radio = ctx.first_radio(node);
+    ctx.wake(r);
+    while radio != NO_RADIO {
+        if radio != r {
+            ctx.wake(radio);
+        }
+        radio = ctx.wireless().next_on_node[radio as usize];
     }
 }
 
@@ -94,7 +134,7 @@ impl Forwarding for BackpressureLayer {
 
     fn on_start(&mut self, ctx: &mut ForwardingCtx<'_>) {
         let first = self.shared.params.report_idle;
-        for r in 0..self.radios.len() {
+        for r in 0..self.ports.len() {
             ctx.set_timer(first, r as u64);
         }
     }
@@ -102,43 +142,45 @@ impl Forwarding for BackpressureLayer {
     /// `node` queues packet `id` for backpressure forwarding; on overflow of its shared buffer
     /// the newest packet of its largest per-flow queue is dropped (§4.1.4).
     fn on_packet(&mut self, node: NodeId, id: PacketId, ctx: &mut ForwardingCtx<'_>) {
-        let r = self.radio_of_node[node as usize];
+        let r = self.first_radio[node as usize];
         if ctx.radio_failed(r) {
             ctx.drop_at_radio(r, id, DropReason::NodeDown);
             return;
         }
         let p = ctx.packet(id);
         let commodity = self.shared.commodities.of(p.flow, p.dst);
-        let bp = &mut self.radios[r as usize];
+        let bp = &mut self.nodes[node as usize];
         let victim = bp.enqueue(commodity, id, ctx.now(), &self.shared.params);
         ctx.radio_enqueued(r, bp.len());
         if let Some(victim) = victim {
             ctx.drop_at_radio(r, victim, DropReason::QueueFull);
         }
-        ctx.wake(r);
+        wake_node(r, ctx);
     }
 
     fn has_pending(&self, radio: RadioId, now: Time) -> bool {
         let s = &self.shared;
-        self.radios[radio as usize]
-            .select(now, &s.params, &s.commodities)
+        let (node, port) = self.ports[radio as usize];
+        self.nodes[node as usize]
+            .select(now, &s.params, &s.commodities, Some(port))
             .is_some()
     }
 
     /// A transmit opportunity: the packet and next-hop node of eqs. (2)-(4) and §4.1.1, with the
     /// node's report recorded for the frame.
     fn pull(&mut self, radio: RadioId, mac: MacView<'_>) -> Option<TxUnit> {
+        let (node, port) = self.ports[radio as usize];
         let s = &self.shared;
-        let node = &mut self.radios[radio as usize];
-        let choice = node.select(mac.now, &s.params, &s.commodities)?;
+        let node = &mut self.nodes[node as usize];
+        let choice = node.select(mac.now, &s.params, &s.commodities, Some(port))?;
         let (id, next_hop) = node.take(choice);
-        node.reported_at(mac.now);
+        node.reported_at(port, mac.now);
         Some(TxUnit { id, next_hop })
     }
 
     fn on_attempt(&mut self, radio: RadioId, next: RadioId, ok: bool) {
         if self.shared.params.loss_estimate == LossEstimate::PerAttempt {
-            self.radios[radio as usize].outcome(next, ok);
+            self.port(radio).0.outcome(next, ok);
         }
     }
 
@@ -151,8 +193,9 @@ impl Forwarding for BackpressureLayer {
         now: Time,
     ) {
         let Some(next) = next else { return };
+        let (node, _) = self.ports[radio as usize];
         let p = &self.shared.params;
-        let node = &mut self.radios[radio as usize];
+        let node = &mut self.nodes[node as usize];
         if p.loss_estimate == LossEstimate::PerPacket {
             node.outcome(next, status != TxStatus::RetryLimit);
         }
@@ -179,15 +222,16 @@ impl Forwarding for BackpressureLayer {
     fn on_timer(&mut self, token: u64, ctx: &mut ForwardingCtx<'_>) {
         let r = token as RadioId;
         let now = ctx.now();
+        let (node, port) = self.ports[r as usize];
         let (params, bytes) = (&self.shared.params, self.shared.control_bytes());
-        let bp = &mut self.radios[r as usize];
+        let bp = &mut self.nodes[node as usize];
         if bp.refresh_estimates(now, params) && !bp.is_empty() {
-            ctx.wake(r);
+            wake_node(r, ctx);
         }
         let failed = ctx.radio_failed(r);
-        if !failed && bp.control_due(now, params) {
-            bp.snapshot();
-            bp.reported_at(now);
+        if !failed && bp.control_due(now, params, port) {
+            bp.snapshot(port);
+            bp.reported_at(port, now);
             bp.control_sent += 1;
             // Broadcast one hop: no flow, no destination; the report is the sender's state.
             let header = Header::Forwarding(LayerWriter::new().finish());
@@ -201,25 +245,23 @@ impl Forwarding for BackpressureLayer {
     }
 
     fn on_node_down(&mut self, node: NodeId, out: &mut Vec<PacketId>) {
-        let r = self.radio_of_node[node as usize];
-        self.radios[r as usize].drain(out);
+        self.nodes[node as usize].drain(out);
     }
 
     fn count_held(&self) -> u64 {
-        self.radios.iter().map(|b| b.len() as u64).sum()
+        self.nodes.iter().map(|b| b.len() as u64).sum()
     }
 
     fn for_each_held(&self, node: NodeId, f: &mut dyn FnMut(PacketId)) {
-        let r = self.radio_of_node[node as usize];
-        if let Some(bp) = self.radios.get(r as usize) {
-            bp.for_each(f);
-        }
+        self.nodes[node as usize].for_each(f);
     }
 
+    /// A row per node with a radio, in node order.
     fn report(&self, node_names: &[String]) -> Vec<LayerTable> {
         let rows: Vec<BackpressureRow> = self
-            .radios
+            .nodes
             .iter()
+            .filter(|bp| self.first_radio[bp.node() as usize] != NO_RADIO)
             .map(|bp| BackpressureRow {
                 node: node_names[bp.node() as usize].clone(),
                 overflow_drops: bp.overflow_drops,

@@ -58,6 +58,14 @@
 //! - Reports add no bytes to data frames (the paper gives no format); a control packet is a
 //!   20-byte IP header plus 4 bytes per flow.
 //! - A node's unheard neighbour counts as reporting empty queues.
+//!
+//! **Nodes with several radios** (channels; docs/multi_radio.md), which the paper does not have:
+//! the node keeps one set of per-flow queues and one shared buffer across its radios, and its links
+//! are the routing links of all of them, each on one radio ([`BpLink::port`]). A radio's transmit
+//! opportunity chooses only among the links on its own channel; each radio carries the report it
+//! last sent on its channel (a neighbour there holds that one), and its control packets go out on
+//! its channel; a report heard from a neighbour holds for every link to that neighbour (it reports
+//! the same queues on every channel). On a single-radio node this is the paper's node.
 
 use std::collections::VecDeque;
 
@@ -205,6 +213,9 @@ pub struct BpLink {
     pub radio: u32,
     /// The neighbour's node.
     pub node: NodeId,
+    /// Which of this node's radios the link is on (its index among the node's radios, in radio
+    /// order; 0 on a single-radio node): only that radio's transmit opportunities use it.
+    pub port: u8,
     /// Loss estimate `p~` of the last complete interval.
     pub loss: f64,
     /// Packets (or attempts) sent on this link in the current interval.
@@ -219,11 +230,27 @@ impl BpLink {
         BpLink {
             radio,
             node,
+            port: 0,
             loss: 0.0,
             sent: 0,
             delivered: 0,
         }
     }
+
+    /// The same link on this node's radio `port`.
+    pub fn on_port(self, port: u8) -> Self {
+        BpLink { port, ..self }
+    }
+}
+
+/// What one of a node's radios last told its channel: the report its latest frame carried.
+#[derive(Debug, Clone)]
+struct Port {
+    /// The queue vector last sent out on this radio's channel (what neighbours there hold of
+    /// this node).
+    advertised: Vec<u32>,
+    /// When a report last went out on it (a data frame or a control packet).
+    last_report: Time,
 }
 
 /// What a transmit opportunity carries: a flow's head-of-line packet to a neighbour.
@@ -260,21 +287,21 @@ impl Candidate {
     }
 }
 
-/// One node's backpressure state (kept with its radio).
+/// One node's backpressure state: its per-flow queues, shared by all its radios, and what each of
+/// its radios last reported on its channel.
 #[derive(Debug, Clone)]
 pub struct BpNode {
     node: NodeId,
     queues: Vec<VecDeque<PacketId>>,
     total: usize,
     last_seen: Vec<Option<Time>>,
-    /// The queue vector last sent out in a report (what neighbours hold of this node).
-    advertised: Vec<u32>,
+    /// Per radio of the node (`BpLink::port`): the report it last sent, and when.
+    ports: Vec<Port>,
     /// Latest report of each link's neighbour, `[link * commodities + commodity]`.
     reports: Vec<u32>,
     /// Routing links.
     pub links: Vec<BpLink>,
     window_start: Time,
-    last_report: Time,
     /// The flow first in round-robin order for ties (the one after the last served).
     next_turn: usize,
     /// Packets dropped on overflow of the shared buffer.
@@ -284,18 +311,28 @@ pub struct BpNode {
 }
 
 impl BpNode {
-    /// The state of `node` with its routing `links`, for `commodities` flows.
+    /// The state of single-radio node `node` with its routing `links`, for `commodities` flows.
     pub fn new(node: NodeId, links: Vec<BpLink>, commodities: usize) -> Self {
+        BpNode::with_ports(node, links, 1, commodities)
+    }
+
+    /// The state of `node`, which has `ports` radios, with its routing `links` (on those radios),
+    /// for `commodities` flows.
+    pub fn with_ports(node: NodeId, links: Vec<BpLink>, ports: usize, commodities: usize) -> Self {
+        debug_assert!(links.iter().all(|l| (l.port as usize) < ports));
+        let port = Port {
+            advertised: vec![0; commodities],
+            last_report: 0,
+        };
         BpNode {
             node,
             queues: vec![VecDeque::new(); commodities],
             total: 0,
             last_seen: vec![None; commodities],
-            advertised: vec![0; commodities],
+            ports: vec![port; ports.max(1)],
             reports: vec![0; links.len() * commodities],
             links,
             window_start: 0,
-            last_report: 0,
             next_turn: 0,
             overflow_drops: 0,
             control_sent: 0,
@@ -317,9 +354,9 @@ impl BpNode {
         self.queues[commodity].len()
     }
 
-    /// The report this node last sent.
-    pub fn advertised(&self) -> &[u32] {
-        &self.advertised
+    /// The report this node's radio `port` last sent.
+    pub fn advertised(&self, port: u8) -> &[u32] {
+        &self.ports[port as usize].advertised
     }
 
     /// The latest report of link `link`'s neighbour for `commodity`.
@@ -397,27 +434,38 @@ impl BpNode {
     /// next in round-robin order after the last one served wins, which gives tied flows the
     /// "equal chance" of the paper's Example 2; between links for the same flow, the neighbour
     /// nearer the flow's destination, then the lower node id.
-    pub fn select(&self, now: Time, p: &BpParams, c: &Commodities) -> Option<Choice> {
+    ///
+    /// `port`: a transmit opportunity of that radio of the node, which chooses among the links on
+    /// its channel only; `None`: every link.
+    pub fn select(
+        &self,
+        now: Time,
+        p: &BpParams,
+        c: &Commodities,
+        port: Option<u8>,
+    ) -> Option<Choice> {
         if self.total == 0 {
             return None;
         }
         let k = self.k(now, p);
         match p.selection {
-            Selection::PerLink => self.best(k, p, c, None, |d, weight| d * weight),
+            Selection::PerLink => self.best(k, p, c, port, None, |d, weight| d * weight),
             Selection::FlowFirst => {
-                let flow = self.best(k, p, c, None, |d, _| d)?.commodity;
-                self.best(k, p, c, Some(flow), |d, weight| d * weight)
+                let flow = self.best(k, p, c, port, None, |d, _| d)?.commodity;
+                self.best(k, p, c, port, Some(flow), |d, weight| d * weight)
             }
         }
     }
 
     /// The (flow, link) pair with the largest `metric(D, R~ (1 - p~))` among links with a
-    /// positive differential, over every flow or only `only`.
+    /// positive differential (on radio `port`'s channel, or every link), over every flow or only
+    /// `only`.
     fn best(
         &self,
         k: f64,
         p: &BpParams,
         c: &Commodities,
+        port: Option<u8>,
         only: Option<usize>,
         metric: impl Fn(f64, f64) -> f64,
     ) -> Option<Choice> {
@@ -425,7 +473,7 @@ impl BpNode {
         let mut best: Option<Candidate> = None;
         for (li, link) in self.links.iter().enumerate() {
             let weight = p.rate_bps * (1.0 - link.loss);
-            if weight <= 0.0 {
+            if weight <= 0.0 || port.is_some_and(|q| q != link.port) {
                 continue;
             }
             for (s, q) in self.queues.iter().enumerate() {
@@ -476,44 +524,53 @@ impl BpNode {
     }
 
     /// Takes the head-of-line packet of `choice` for transmission and records the report the
-    /// frame will carry. Returns the packet and the next hop's node.
+    /// frame will carry (on the chosen link's radio). Returns the packet and the next hop's node.
     pub fn take(&mut self, choice: Choice) -> (PacketId, NodeId) {
         let id = self.queues[choice.commodity]
             .pop_front()
             .expect("a chosen flow has a packet");
         self.total -= 1;
         self.next_turn = (choice.commodity + 1) % self.queues.len();
-        self.snapshot();
-        (id, self.links[choice.link].node)
+        let link = self.links[choice.link];
+        self.snapshot(link.port);
+        (id, link.node)
     }
 
-    /// Records the current queue vector as the report being sent.
-    pub fn snapshot(&mut self) {
-        for (a, q) in self.advertised.iter_mut().zip(&self.queues) {
+    /// Records the current queue vector as the report radio `port` is sending.
+    pub fn snapshot(&mut self, port: u8) {
+        let advertised = &mut self.ports[port as usize].advertised;
+        for (a, q) in advertised.iter_mut().zip(&self.queues) {
             *a = q.len() as u32;
         }
     }
 
-    /// Whether the queues differ from the last report.
-    pub fn report_stale(&self) -> bool {
-        self.advertised
+    /// Whether the queues differ from radio `port`'s last report.
+    pub fn report_stale(&self, port: u8) -> bool {
+        self.ports[port as usize]
+            .advertised
             .iter()
             .zip(&self.queues)
             .any(|(&a, q)| a as usize != q.len())
     }
 
-    /// A report of neighbour node `from` was heard. Returns whether it changed anything.
+    /// A report of neighbour node `from` was heard: it holds for every link to `from` (a
+    /// neighbour reachable on several channels reports the same queues on each). Returns whether
+    /// it changed anything.
     pub fn hear(&mut self, from: NodeId, report: &[u32]) -> bool {
         let n = self.queues.len();
-        let Some(li) = self.links.iter().position(|l| l.node == from) else {
-            return false; // heard, but not a link this node sends on
-        };
-        let slot = &mut self.reports[li * n..(li + 1) * n];
-        if slot == report {
-            return false;
+        let mut changed = false;
+        // Not a link this node sends on: heard, and ignored.
+        for (li, link) in self.links.iter().enumerate() {
+            if link.node != from {
+                continue;
+            }
+            let slot = &mut self.reports[li * n..(li + 1) * n];
+            if slot != report {
+                slot.copy_from_slice(report);
+                changed = true;
+            }
         }
-        slot.copy_from_slice(report);
-        true
+        changed
     }
 
     /// One packet (or attempt, per `LossEstimate`) sent to the neighbour with radio `to` got
@@ -551,14 +608,20 @@ impl BpNode {
     /// the queues changed since the last one, or none for `report_repeat` (broadcasts are not
     /// acknowledged: a report lost to a collision would stand at the neighbours for good, and a
     /// neighbour holding a stale high backlog never sends here again).
-    pub fn control_due(&self, now: Time, p: &BpParams) -> bool {
-        now >= self.last_report + p.report_idle
-            && (self.report_stale() || now >= self.last_report + p.report_repeat)
+    /// Per radio: each channel hears only its own radio's reports.
+    pub fn control_due(&self, now: Time, p: &BpParams, port: u8) -> bool {
+        let last = self.ports[port as usize].last_report;
+        now >= last + p.report_idle && (self.report_stale(port) || now >= last + p.report_repeat)
     }
 
-    /// A report left in a data frame or a control packet at `now`.
-    pub fn reported_at(&mut self, now: Time) {
-        self.last_report = now;
+    /// A report left radio `port` in a data frame or a control packet at `now`.
+    pub fn reported_at(&mut self, port: u8, now: Time) {
+        self.ports[port as usize].last_report = now;
+    }
+
+    /// How many radios the node has.
+    pub fn ports(&self) -> usize {
+        self.ports.len()
     }
 
     /// This node.
@@ -640,7 +703,7 @@ mod tests {
         let (mut node, c) = example1();
         fill(&mut node, 0, 1, &p);
         fill(&mut node, 2, 3, &p);
-        let choice = node.select(0, &p, &c).unwrap();
+        let choice = node.select(0, &p, &c, None).unwrap();
         assert_eq!(
             (choice.commodity, choice.link, choice.differential),
             (2, 1, 3.0)
@@ -654,13 +717,13 @@ mod tests {
         let (mut node, c) = example1();
         fill(&mut node, 0, 1, &p);
         fill(&mut node, 2, 3, &p);
-        let choice = node.select(0, &p, &c).unwrap();
+        let choice = node.select(0, &p, &c, None).unwrap();
         assert_eq!((choice.commodity, choice.differential), (0, 10.0));
         // Example 2 continued: U = 7 and 12 with K = 10: flow 2 only (12 > 10).
         let (mut node, c) = example1();
         fill(&mut node, 0, 7, &p);
         fill(&mut node, 2, 12, &p);
-        assert_eq!(node.select(0, &p, &c).unwrap().commodity, 2);
+        assert_eq!(node.select(0, &p, &c, None).unwrap().commodity, 2);
     }
 
     #[test]
@@ -694,9 +757,9 @@ mod tests {
         let mut node = BpNode::new(0, vec![BpLink::new(0, 1)], 2);
         fill(&mut node, 0, 3, &p);
         assert!(node.hear(1, &[5, 0]));
-        assert_eq!(node.select(0, &p, &c), None, "D = 3 - 5 < 0: hold");
+        assert_eq!(node.select(0, &p, &c, None), None, "D = 3 - 5 < 0: hold");
         assert!(node.hear(1, &[1, 0]));
-        assert_eq!(node.select(0, &p, &c).unwrap().differential, 2.0);
+        assert_eq!(node.select(0, &p, &c, None).unwrap().differential, 2.0);
         assert!(!node.hear(1, &[1, 0]), "the same report changes nothing");
         assert!(
             !node.hear(7, &[0, 0]),
@@ -718,7 +781,7 @@ mod tests {
         fill(&mut node, 0, 6, &p);
         node.hear(1, &[2, 0]); // D = 4 via relay 1
         node.hear(2, &[0, 0]); // D = 6 via relay 2
-        assert_eq!(node.select(0, &p, &c).unwrap().link, 1);
+        assert_eq!(node.select(0, &p, &c, None).unwrap().link, 1);
         for i in 0..10 {
             node.outcome(0, true); // radio 0: relay 1
             node.outcome(1, i < 4); // radio 1: relay 2
@@ -726,11 +789,11 @@ mod tests {
         node.refresh_estimates(1000 * MS, &p);
         assert!((node.links[1].loss - 0.6).abs() < 1e-12);
         // 4 x 1.0 > 6 x 0.4: relay 1 now.
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 0);
         // An interval with nothing sent to relay 2 halves its estimate: 6 x 0.7 > 4.
         node.refresh_estimates(2000 * MS, &p);
         assert!((node.links[1].loss - 0.3).abs() < 1e-12);
-        assert_eq!(node.select(2000 * MS, &p, &c).unwrap().link, 1);
+        assert_eq!(node.select(2000 * MS, &p, &c, None).unwrap().link, 1);
     }
 
     #[test]
@@ -751,7 +814,7 @@ mod tests {
         let served = |node: &mut BpNode, p: &BpParams| {
             let mut flows = Vec::new();
             for _ in 0..4 {
-                let choice = node.select(1000 * MS, p, &c).unwrap();
+                let choice = node.select(1000 * MS, p, &c, None).unwrap();
                 flows.push(choice.commodity);
                 let (id, _) = node.take(choice);
                 node.enqueue(choice.commodity, id, 1000 * MS, p); // keep the backlogs
@@ -784,7 +847,7 @@ mod tests {
         let mut node = BpNode::new(0, vec![BpLink::new(0, 1), BpLink::new(1, 2)], 2);
         fill(&mut node, 0, 2, &p);
         assert_eq!(
-            node.select(0, &p, &c).unwrap().link,
+            node.select(0, &p, &c, None).unwrap().link,
             0,
             "tie: lower node id"
         );
@@ -793,10 +856,10 @@ mod tests {
             node.outcome(1, true);
         }
         node.refresh_estimates(1000 * MS, &p);
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 1);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 1);
         // Relay 2 reports 4 queued: (5 - 0) x 0.5 via relay 1 beats (5 - 4) x 1 via relay 2.
         node.hear(2, &[4, 0]);
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 0);
     }
 
     #[test]
@@ -830,13 +893,13 @@ mod tests {
         }
         node.refresh_estimates(1000 * MS, &p);
         // By hops the flow can only take the lossy link: 10 x 0.25.
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 0);
         // By ETX, C is nearer too, and (10 - 0) x 1 beats 10 x 0.25.
         p.next_hops = NextHops::CloserEtx;
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 1);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 1);
         // C reporting a backlog of 8: (10 - 8) x 1 < 10 x 0.25, back to B.
         node.hear(2, &[8, 0]);
-        assert_eq!(node.select(1000 * MS, &p, &c).unwrap().link, 0);
+        assert_eq!(node.select(1000 * MS, &p, &c, None).unwrap().link, 0);
     }
 
     #[test]
@@ -863,20 +926,65 @@ mod tests {
         let p = params(Differential::Classical);
         let (mut node, c) = example1();
         fill(&mut node, 0, 2, &p);
-        assert!(node.report_stale());
-        assert!(node.control_due(100 * MS, &p));
-        let choice = node.select(0, &p, &c).unwrap();
+        assert!(node.report_stale(0));
+        assert!(node.control_due(100 * MS, &p, 0));
+        let choice = node.select(0, &p, &c, None).unwrap();
         let (_, next) = node.take(choice);
         assert_eq!(next, 1);
-        assert_eq!(node.advertised(), &[1, 0, 0, 0]);
-        assert!(!node.report_stale());
-        node.reported_at(100 * MS);
+        assert_eq!(node.advertised(0), &[1, 0, 0, 0]);
+        assert!(!node.report_stale(0));
+        node.reported_at(0, 100 * MS);
         fill(&mut node, 2, 1, &p);
         assert!(
-            !node.control_due(150 * MS, &p),
+            !node.control_due(150 * MS, &p, 0),
             "a report went out 50 ms ago"
         );
-        assert!(node.control_due(200 * MS, &p));
+        assert!(node.control_due(200 * MS, &p, 0));
+    }
+
+    #[test]
+    fn a_radio_chooses_among_the_links_on_its_own_channel() {
+        // Node 0 has two radios: port 0 reaches node 1 (radio 10), port 1 reaches node 1 again
+        // (radio 11) and node 2 (radio 20). One flow to node 3 behind both.
+        let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
+        let c = Commodities {
+            dst: vec![3, 0],
+            hops: vec![hops_to(4, &edges, 3), hops_to(4, &edges, 0)],
+            etx: Vec::new(),
+        };
+        let p = params(Differential::Classical);
+        let links = vec![
+            BpLink::new(10, 1),
+            BpLink::new(11, 1).on_port(1),
+            BpLink::new(20, 2).on_port(1),
+        ];
+        let mut node = BpNode::with_ports(0, links, 2, 2);
+        fill(&mut node, 0, 3, &p);
+        // Node 1 reports more than node 0 holds: only node 2 is worth sending to, on port 1.
+        assert!(node.hear(1, &[5, 0]));
+        assert_eq!(
+            (node.reported(0, 0), node.reported(1, 0)),
+            (5, 5),
+            "both links"
+        );
+        assert_eq!(
+            node.select(0, &p, &c, Some(0)),
+            None,
+            "port 0 reaches node 1 only"
+        );
+        let choice = node.select(0, &p, &c, Some(1)).unwrap();
+        assert_eq!(choice.link, 2);
+        assert_eq!(node.select(0, &p, &c, None), Some(choice));
+        // The report goes out on port 1 only: port 0's channel still holds the old one.
+        let (_, next) = node.take(choice);
+        assert_eq!(next, 2);
+        assert_eq!(
+            (node.advertised(0), node.advertised(1)),
+            (&[0, 0][..], &[2, 0][..])
+        );
+        assert!(node.report_stale(0) && !node.report_stale(1));
+        node.reported_at(1, 100 * MS);
+        assert!(node.control_due(100 * MS, &p, 0) && !node.control_due(100 * MS, &p, 1));
     }
 
     #[test]

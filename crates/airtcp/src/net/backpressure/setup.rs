@@ -25,7 +25,8 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     }
 }
 
-/// The checks of a backpressure routing block: radios only, one per node, and sound parameters.
+/// The checks of a backpressure routing block: radios only (a node may have several), and sound
+/// parameters.
 pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     let RoutingConfig::Backpressure {
         differential,
@@ -42,16 +43,6 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
         return Err(err(
             "routing.kind",
             "backpressure forwards over radios only; this scenario has wired links or a downlink",
-        ));
-    }
-    if cfg
-        .radio
-        .as_ref()
-        .is_some_and(|r| !r.node_channels.is_empty())
-    {
-        return Err(err(
-            "radio.node_channels",
-            "backpressure forwards with one radio per node",
         ));
     }
     if let Some(k) = k {
@@ -161,25 +152,36 @@ pub fn layer(params: BpParams, rx_threshold_dbm: f64, setup: &LayerSetup<'_>) ->
     let commodities = Commodities { dst, hops, etx };
     let rx_mw = dbm_to_mw(rx_threshold_dbm);
     let wireless = setup.wireless;
-    let radios = wireless
-        .radios
-        .iter()
-        .map(|radio| {
-            let links = radio
-                .neighbors
-                .iter()
-                .filter(|nb| nb.mean_mw >= rx_mw)
-                .map(|nb| BpLink::new(nb.radio, wireless.radios[nb.radio as usize].node))
-                .collect();
-            BpNode::new(radio.node, links, commodities.len())
-        })
-        .collect();
+    let mut ports = Vec::with_capacity(wireless.radios.len());
+    let mut first_radio = Vec::with_capacity(nodes);
+    let states =
+        (0..nodes as NodeId)
+            .map(|node| {
+                let mut links = Vec::new();
+                let mut port = 0u8;
+                for r in wireless.radios_of(node) {
+                    let radio = &wireless.radios[r as usize];
+                    links.extend(radio.neighbors.iter().filter(|nb| nb.mean_mw >= rx_mw).map(
+                        |nb| {
+                            let peer = wireless.radios[nb.radio as usize].node;
+                            BpLink::new(nb.radio, peer).on_port(port)
+                        },
+                    ));
+                    debug_assert_eq!(ports.len(), r as usize, "radios are node-major");
+                    ports.push((node, port));
+                    port = port.checked_add(1).expect("at most 256 radios per node");
+                }
+                first_radio.push(wireless.radio_of_node[node as usize]);
+                BpNode::with_ports(node, links, port as usize, commodities.len())
+            })
+            .collect();
     BackpressureLayer::new(
         BpShared {
             params,
             commodities,
         },
-        radios,
-        wireless.radio_of_node.clone(),
+        states,
+        ports,
+        first_radio,
     )
 }
