@@ -66,6 +66,7 @@ struct Watcher(Arc<Counts>);
 impl Forwarding for Watcher {
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
+            packets: false,
             pulls: false,
             frames: Frames::ReceivedAndOverheard,
             mac_outcomes: true,
@@ -133,6 +134,7 @@ struct PullingFifo {
 impl Forwarding for PullingFifo {
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
+            packets: true,
             pulls: true,
             ..LayerNeeds::default()
         }

@@ -22,7 +22,7 @@ use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use crate::world::Event;
-use forwarding::{Effect, Forwarding, Frames, Heard, TxStatus};
+use forwarding::{Effect, Forwarding, ForwardingCtx, Frames, Heard, TxStatus};
 pub use on_demand::AodvRouting;
 use routing::RoutingTable;
 use wireless::{Upcall, Wireless};
@@ -112,7 +112,13 @@ impl Network {
 
     /// `node` sends `id` on towards its destination: the forwarding layer decides how.
     fn forward(&mut self, node: NodeId, id: PacketId) {
-        self.with_layer(|layer, ctx| layer.on_packet(node, id, ctx));
+        if self.wireless.layer_needs.packets {
+            self.with_layer(|layer, ctx| layer.on_packet(node, id, ctx));
+        } else {
+            // The default forwarding, without a call into the layer (`LayerNeeds::packets`).
+            ForwardingCtx { net: self }.forward_routed(node, id);
+            self.settle_effects();
+        }
     }
 
     /// Offers a packet to a channel: straight to an idle transmitter, else to the queue.

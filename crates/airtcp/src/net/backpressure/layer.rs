@@ -109,11 +109,15 @@ impl BackpressureLayer {
     }
 }
 
-/// Wakes every radio of the node of radio `r`, `r` first (radios of a node are consecutive).
+/// Wakes every radio of the node of radio `r`, `r` first.
+#[inline]
 fn wake_node(r: RadioId, ctx: &mut ForwardingCtx<'_>) {
-    let node = ctx.wireless().radios[r as usize].node;
-    let mut radio = ctx.first_radio(node);
     ctx.wake(r);
+    let node = ctx.wireless().radios[r as usize].node;
+    if !ctx.wireless().is_multi_radio(node) {
+        return;
+    }
+    let mut radio = ctx.first_radio(node);
     while radio != NO_RADIO {
         if radio != r {
             ctx.wake(radio);
@@ -125,6 +129,7 @@ fn wake_node(r: RadioId, ctx: &mut ForwardingCtx<'_>) {
 impl Forwarding for BackpressureLayer {
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
+            packets: true,
             pulls: true,
             // Reports ride on every data frame, and every neighbour that decodes one records it.
             frames: Frames::ReceivedAndOverheard,
@@ -161,8 +166,8 @@ impl Forwarding for BackpressureLayer {
     fn has_pending(&self, radio: RadioId, now: Time) -> bool {
         let s = &self.shared;
         let (node, port) = self.ports[radio as usize];
-        self.nodes[node as usize]
-            .select(now, &s.params, &s.commodities, Some(port))
+        let node = &self.nodes[node as usize];
+        node.select(now, &s.params, &s.commodities, node.port_filter(port))
             .is_some()
     }
 
@@ -172,7 +177,7 @@ impl Forwarding for BackpressureLayer {
         let (node, port) = self.ports[radio as usize];
         let s = &self.shared;
         let node = &mut self.nodes[node as usize];
-        let choice = node.select(mac.now, &s.params, &s.commodities, Some(port))?;
+        let choice = node.select(mac.now, &s.params, &s.commodities, node.port_filter(port))?;
         let (id, next_hop) = node.take(choice);
         node.reported_at(port, mac.now);
         Some(TxUnit { id, next_hop })

@@ -558,6 +558,8 @@ impl BpNode {
     /// it changed anything.
     pub fn hear(&mut self, from: NodeId, report: &[u32]) -> bool {
         let n = self.queues.len();
+        // A single-radio node has one link to a neighbour at most.
+        let single = self.ports.len() == 1;
         let mut changed = false;
         // Not a link this node sends on: heard, and ignored.
         for (li, link) in self.links.iter().enumerate() {
@@ -568,6 +570,9 @@ impl BpNode {
             if slot != report {
                 slot.copy_from_slice(report);
                 changed = true;
+            }
+            if single {
+                break;
             }
         }
         changed
@@ -622,6 +627,13 @@ impl BpNode {
     /// How many radios the node has.
     pub fn ports(&self) -> usize {
         self.ports.len()
+    }
+
+    /// What [`select`](Self::select) needs to choose for radio `port`: `None` (every link) on a
+    /// single-radio node, whose links are all on that radio.
+    #[inline]
+    pub fn port_filter(&self, port: u8) -> Option<u8> {
+        (self.ports.len() > 1).then_some(port)
     }
 
     /// This node.
