@@ -178,43 +178,13 @@ impl ShimIo for ShimNetIo<'_> {
 }
 
 impl World {
-    /// A packet of flow `p.flow`'s shim reached the end it was sent to.
-    pub(super) fn deliver_shim(&mut self, now: Time, p: Packet, header: ShimHeader) {
-        let f = p.flow;
-        let flow = &mut self.flows[f as usize];
-        let ends = (flow.src, flow.dst);
-        let Endpoints::Tcp {
-            sender,
-            shim: Some(slot),
-            ..
-        } = &mut flow.endpoints
-        else {
-            unreachable!("a shim packet delivered to flow {f}, which has no shim");
-        };
-        let at = if p.dst == flow.dst {
-            End::Destination
-        } else {
-            End::Source
-        };
-        let packet = ShimPacket {
-            header,
-            size: p.size,
-            created: p.created,
-        };
-        let (shim, mut io) = slot.split(&mut self.net, f, ends, Some(&**sender));
-        shim.on_packet(at, &packet, &mut io);
-        if slot.has_effects() {
-            self.settle_shim(f, now);
-        }
-    }
-
-    /// An event of flow `f`'s shim timer `timer` fired.
-    pub(super) fn on_shim_timer(
+    /// Runs `hook` on flow `f`'s shim with its io and the flow's ends (source, destination),
+    /// then applies what the hook left to do. Nothing happens for a flow without a shim.
+    fn run_shim_hook(
         &mut self,
         f: FlowId,
-        timer: ShimTimer,
-        generation: u32,
         now: Time,
+        hook: impl FnOnce(&mut dyn Shim, &mut ShimNetIo<'_>, (NodeId, NodeId)),
     ) {
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);
@@ -226,6 +196,44 @@ impl World {
         else {
             return;
         };
+        let (shim, mut io) = slot.split(&mut self.net, f, ends, Some(&**sender));
+        hook(shim, &mut io, ends);
+        if slot.has_effects() {
+            self.settle_shim(f, now);
+        }
+    }
+
+    /// A packet of flow `p.flow`'s shim reached the end it was sent to.
+    pub(super) fn deliver_shim(&mut self, now: Time, p: Packet, header: ShimHeader) {
+        let packet = ShimPacket {
+            header,
+            size: p.size,
+            created: p.created,
+        };
+        self.run_shim_hook(p.flow, now, |shim, io, (_, dst)| {
+            let at = if p.dst == dst {
+                End::Destination
+            } else {
+                End::Source
+            };
+            shim.on_packet(at, &packet, io);
+        });
+    }
+
+    /// An event of flow `f`'s shim timer `timer` fired.
+    pub(super) fn on_shim_timer(
+        &mut self,
+        f: FlowId,
+        timer: ShimTimer,
+        generation: u32,
+        now: Time,
+    ) {
+        let Endpoints::Tcp {
+            shim: Some(slot), ..
+        } = &mut self.flows[f as usize].endpoints
+        else {
+            return;
+        };
         match slot.timers[timer as usize].on_event(now, generation) {
             TimerFire::Ignore => {}
             TimerFire::Reschedule(at, g) => {
@@ -233,11 +241,7 @@ impl World {
                 self.net.events.schedule(at, EventClass::Timer, ev);
             }
             TimerFire::Expired => {
-                let (shim, mut io) = slot.split(&mut self.net, f, ends, Some(&**sender));
-                shim.on_timer(timer, &mut io);
-                if slot.has_effects() {
-                    self.settle_shim(f, now);
-                }
+                self.run_shim_hook(f, now, |shim, io, _| shim.on_timer(timer, io));
             }
         }
     }
@@ -253,32 +257,19 @@ impl World {
             let Header::Shim(header) = p.header else {
                 unreachable!("only shims' packets are noted");
             };
-            let f = p.flow;
-            let flow = &mut self.flows[f as usize];
-            let ends = (flow.src, flow.dst);
-            let Endpoints::Tcp {
-                sender,
-                shim: Some(slot),
-                ..
-            } = &mut flow.endpoints
-            else {
-                continue;
-            };
-            let from = if p.src == flow.src {
-                End::Source
-            } else {
-                End::Destination
-            };
             let packet = ShimPacket {
                 header,
                 size: p.size,
                 created: p.created,
             };
-            let (shim, mut io) = slot.split(&mut self.net, f, ends, Some(&**sender));
-            shim.on_dropped_at_origin(from, &packet, &mut io);
-            if slot.has_effects() {
-                self.settle_shim(f, now);
-            }
+            self.run_shim_hook(p.flow, now, |shim, io, (src, _)| {
+                let from = if p.src == src {
+                    End::Source
+                } else {
+                    End::Destination
+                };
+                shim.on_dropped_at_origin(from, &packet, io);
+            });
         }
         drops.clear();
         if self.net.shim_drops.is_empty() {
