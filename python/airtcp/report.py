@@ -65,9 +65,10 @@ def _conservation_line(check: Mapping[str, Any]) -> str:
     if not check:
         return "conservation: not reported"
     verdict = "ok" if check.get("ok") else "VIOLATED"
+    retired = f" + retired {check['retired']}" if check.get("retired") else ""
     return (
         f"conservation: created {check.get('created')} = delivered {check.get('delivered')}"
-        f" + dropped {check.get('dropped')} + in flight {check.get('in_flight')}: {verdict}"
+        f" + dropped {check.get('dropped')}{retired} + in flight {check.get('in_flight')}: {verdict}"
     )
 
 

@@ -196,7 +196,9 @@ class Results:
 
     @property
     def conservation(self) -> dict[str, Any]:
-        """The packet conservation check (created = delivered + dropped + in_flight)."""
+        """The packet conservation check (created = delivered + dropped + retired + in_flight;
+        `retired`, the packets a forwarding layer freed because a copy carries on, is written
+        only when there are some)."""
         return dict(self.raw["conservation"])
 
     # --- Tables -------------------------------------------------------------------------------
@@ -306,9 +308,10 @@ def conservation_problem(raw: Mapping[str, Any]) -> str | None:
     check = raw.get("conservation") or {}
     if check.get("ok", True):
         return None
+    retired = f" + retired {check['retired']}" if check.get("retired") else ""
     return (
         f"packet conservation violated: created {check.get('created')} = delivered {check.get('delivered')}"
-        f" + dropped {check.get('dropped')} + in flight {check.get('in_flight')}"
+        f" + dropped {check.get('dropped')}{retired} + in flight {check.get('in_flight')}"
     )
 
 

@@ -143,3 +143,16 @@ def test_report_lists_flows_and_checks() -> None:
     assert "Jain fairness index: 1.0000" in report
     assert "conservation: created 3150 = delivered 3130 + dropped 12 + in flight 8: ok" in report
     assert "events: 45000" in report and "3.75M events/s" in report
+
+
+def test_retired_packets_appear_in_the_conservation_lines_only_when_there_are_some() -> None:
+    raw = fake_core_output()
+    raw["conservation"] = {"created": 3160, "delivered": 3130, "dropped": 12, "retired": 10, "in_flight": 8, "ok": True}
+    report = format_report(make_results(raw).summary, {})
+    assert "created 3160 = delivered 3130 + dropped 12 + retired 10 + in flight 8: ok" in report
+    raw["conservation"]["ok"] = False
+    assert make_results(raw).conservation_problem == (
+        "packet conservation violated: created 3160 = delivered 3130 + dropped 12 + retired 10 + in flight 8"
+    )
+    raw["conservation"].pop("retired")
+    assert "retired" not in (make_results(raw).conservation_problem or "")

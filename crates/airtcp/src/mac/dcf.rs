@@ -18,9 +18,15 @@
 //! - Transmit opportunities pull the next packet from the network layer at the moment of access,
 //!   so a forwarding layer can choose what to send then (`net::forwarding`).
 //!
-//! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation.
+//! - The data rate of a unicast frame is the one the network layer gives with the packet, from
+//!   the radio's per-neighbour rate table (one rate for every neighbour unless rate control or
+//!   the scenario fills it otherwise); control responses (ACK, CTS) and broadcasts keep the
+//!   timing's rates.
+//!
+//! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation (a rate
+//! controller would fill the rate table).
 
-use super::frame::{Frame, FrameKind, RadioId};
+use super::frame::{Frame, FrameKind, RadioId, UnitId, NO_UNIT};
 use super::timing::Timing;
 use crate::sim::{Packet, PacketId, Rng, Time};
 
@@ -51,10 +57,10 @@ pub trait MacIo {
     fn set_timer(&mut self, which: MacTimer, at: Option<Time>);
     /// Whether the network layer has a packet for this radio.
     fn has_pending(&self) -> bool;
-    /// Transmit opportunity: the network layer hands over its next packet and next hop
-    /// (`None` = broadcast).
-    fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)>;
-    /// A data frame for this radio (or a broadcast) was received.
+    /// Transmit opportunity: the network layer hands over what to send.
+    fn pull(&mut self) -> Option<Pulled>;
+    /// A data frame for this radio (or a broadcast) was received; a duplicate
+    /// (`frame.duplicate`) is handed over too, for the network layer to ignore.
     fn deliver(&mut self, frame: &Frame);
     /// One unicast attempt to `next` (data or RTS) ended: answered (`ok`) or timed out. Feeds
     /// the per-neighbour link statistics estimators read.
@@ -62,9 +68,49 @@ pub trait MacIo {
     /// A data frame addressed to another radio was decoded here (promiscuous overhearing, the
     /// hook COPE-style coding and queue-size piggybacking use).
     fn overheard(&mut self, frame: &Frame);
-    /// The fate of a pulled packet: acknowledged/broadcast (`ok`) or given up; `handed_over`
-    /// says the next hop did receive it (its ACK was lost).
-    fn tx_status(&mut self, id: PacketId, next_hop: Option<RadioId>, ok: bool, handed_over: bool);
+    /// The fate of a pulled packet (and its unit): acknowledged/broadcast (`ok`) or given up;
+    /// `handed_over` says the next hop did receive it (its ACK was lost).
+    fn tx_status(&mut self, sent: Sent, ok: bool, handed_over: bool);
+}
+
+/// What the network layer hands the MAC at a transmit opportunity, fixed from then on.
+#[derive(Debug, Clone, Copy)]
+pub struct Pulled {
+    /// The packet's id (the network layer's; reported back in [`MacIo::tx_status`]).
+    pub id: PacketId,
+    /// A copy of the packet: what the frame carries; its size sets the frame's bytes.
+    pub packet: Packet,
+    /// The radio it is addressed to (`None`: broadcast).
+    pub next_hop: Option<RadioId>,
+    /// Data rate of the frame, bit/s, from the per-neighbour rate table (`None`: the MAC's own
+    /// data rate). Broadcasts go at the basic rate whatever it says.
+    pub rate: Option<u64>,
+    /// The natives coded into the frame beside the packet ([`NO_UNIT`]: none).
+    pub unit: UnitId,
+}
+
+impl Pulled {
+    /// A packet alone, at the MAC's own rate.
+    pub fn packet(id: PacketId, packet: Packet, next_hop: Option<RadioId>) -> Self {
+        Pulled {
+            id,
+            packet,
+            next_hop,
+            rate: None,
+            unit: NO_UNIT,
+        }
+    }
+}
+
+/// A pulled packet whose fate the MAC reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sent {
+    /// The packet.
+    pub id: PacketId,
+    /// The radio it was addressed to (`None`: broadcast).
+    pub next_hop: Option<RadioId>,
+    /// Its unit of coded natives ([`NO_UNIT`]: none).
+    pub unit: UnitId,
 }
 
 /// Static parameters of a DCF.
@@ -109,9 +155,22 @@ struct Attempt {
     id: PacketId,
     packet: Packet,
     next_hop: Option<RadioId>,
+    /// Data rate of the frame (unicast), bit/s.
+    rate: u64,
+    unit: UnitId,
     short_retries: u32,
     long_retries: u32,
     handed_over: bool,
+}
+
+impl Attempt {
+    fn sent(&self) -> Sent {
+        Sent {
+            id: self.id,
+            next_hop: self.next_hop,
+            unit: self.unit,
+        }
+    }
 }
 
 /// The DCF of one radio.
@@ -259,13 +318,15 @@ impl Dcf {
         }
         self.backoff = None;
         if self.current.is_none() {
-            let Some((id, packet, next_hop)) = io.pull() else {
+            let Some(p) = io.pull() else {
                 return;
             };
             self.current = Some(Attempt {
-                id,
-                packet,
-                next_hop,
+                id: p.id,
+                packet: p.packet,
+                next_hop: p.next_hop,
+                rate: p.rate.unwrap_or(self.p.timing.data_rate),
+                unit: p.unit,
                 short_retries: 0,
                 long_retries: 0,
                 handed_over: false,
@@ -279,7 +340,7 @@ impl Dcf {
                 self.send(frame, io);
             }
             Some(dst) if self.p.rts_cts => {
-                let data_air = t.airtime(a.packet.size + self.p.mac_overhead, t.data_rate);
+                let data_air = t.airtime(a.packet.size + self.p.mac_overhead, a.rate);
                 let nav = 3 * t.sifs + t.cts_time() + data_air + t.ack_time();
                 let rts = Frame {
                     kind: FrameKind::Rts,
@@ -290,13 +351,14 @@ impl Dcf {
                     rate_bps: t.basic_rate,
                     airtime: t.rts_time(),
                     packet: None,
+                    unit: NO_UNIT,
                     duplicate: false,
                 };
                 self.stats.rts_tx += 1;
                 self.send(rts, io);
             }
             Some(_) => {
-                let frame = self.data_frame(&a, t.data_rate, t.sifs + t.ack_time());
+                let frame = self.data_frame(&a, a.rate, t.sifs + t.ack_time());
                 self.send(frame, io);
             }
         }
@@ -313,6 +375,7 @@ impl Dcf {
             rate_bps: rate,
             airtime: self.p.timing.airtime(bytes, rate),
             packet: Some((a.id, a.packet)),
+            unit: a.unit,
             duplicate: a.handed_over,
         }
     }
@@ -331,7 +394,7 @@ impl Dcf {
                 let a = self.current.take().expect("attempt");
                 self.stats.data_tx += 1;
                 io.transmit(frame);
-                io.tx_status(a.id, None, true, false);
+                io.tx_status(a.sent(), true, false);
                 self.cw = t.cw_min;
                 self.draw_backoff(io);
                 return;
@@ -377,12 +440,11 @@ impl Dcf {
                         rate_bps: t.ack_rate,
                         airtime: t.ack_time(),
                         packet: None,
+                        unit: NO_UNIT,
                         duplicate: false,
                     };
                     self.respond(ack, io);
-                    if !frame.duplicate {
-                        io.deliver(frame);
-                    }
+                    io.deliver(frame);
                 }
                 // A CTS only if the responder's own NAV is clear (§10.3.2.7).
                 FrameKind::Rts if now >= self.nav_until && self.response.is_none() => {
@@ -395,6 +457,7 @@ impl Dcf {
                         rate_bps: t.basic_rate,
                         airtime: t.cts_time(),
                         packet: None,
+                        unit: NO_UNIT,
                         duplicate: false,
                     };
                     self.respond(cts, io);
@@ -404,7 +467,7 @@ impl Dcf {
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.expect("attempt awaiting CTS");
-                    let data = self.data_frame(&a, t.data_rate, t.sifs + t.ack_time());
+                    let data = self.data_frame(&a, a.rate, t.sifs + t.ack_time());
                     self.respond(data, io);
                 }
                 FrameKind::Ack if self.state == State::WaitAck => {
@@ -415,7 +478,7 @@ impl Dcf {
                     self.state = State::Idle;
                     let a = self.current.take().expect("attempt awaiting ACK");
                     self.stats.acked += 1;
-                    io.tx_status(a.id, a.next_hop, true, true);
+                    io.tx_status(a.sent(), true, true);
                     self.cw = t.cw_min;
                     self.draw_backoff(io);
                 }
@@ -474,7 +537,7 @@ impl Dcf {
         if count > limit {
             let a = self.current.take().expect("attempt");
             self.stats.retry_drops += 1;
-            io.tx_status(a.id, a.next_hop, false, a.handed_over);
+            io.tx_status(a.sent(), false, a.handed_over);
             self.cw = t.cw_min;
         } else {
             self.stats.retries += 1;
@@ -484,13 +547,13 @@ impl Dcf {
         self.schedule_access(io);
     }
 
-    /// The radio fails: forget everything; returns the packet being tried, if the next hop does
-    /// not have it yet (the caller drops it).
-    pub fn abandon(&mut self) -> Option<PacketId> {
+    /// The radio fails: forget everything; returns the packet being tried and whether the next
+    /// hop has it already (if not, the caller drops it; its unit is released either way).
+    pub fn abandon(&mut self) -> Option<(Sent, bool)> {
         self.state = State::Idle;
         self.response = None;
         self.backoff = None;
-        self.current.take().filter(|a| !a.handed_over).map(|a| a.id)
+        self.current.take().map(|a| (a.sent(), a.handed_over))
     }
 
     /// Whether the MAC is trying to send a packet the next hop does not have yet.

@@ -5,6 +5,13 @@ use crate::sim::{Packet, PacketId, Time};
 /// Radio index.
 pub type RadioId = u32;
 
+/// The natives a data frame carries coded together, as an index into the network's unit arena
+/// (`net::forwarding::UnitArena`); [`NO_UNIT`] for a frame that carries one packet.
+pub type UnitId = u32;
+
+/// A frame that carries one packet, not several natives coded together.
+pub const NO_UNIT: UnitId = u32::MAX;
+
 /// Frame types used by the DCF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {
@@ -35,8 +42,12 @@ pub struct Frame {
     pub rate_bps: u64,
     /// Air time including preamble.
     pub airtime: Time,
-    /// The carried packet (data frames): its arena id and a copy of its contents.
+    /// The carried packet (data frames): its arena id and a copy of its contents. For a frame
+    /// of several natives coded together, the packet the layer made for it (its size is the
+    /// frame's network-layer bytes), and the natives in `unit`.
     pub packet: Option<(PacketId, Packet)>,
+    /// The natives coded into the frame ([`NO_UNIT`]: none, the frame carries `packet` alone).
+    pub unit: UnitId,
     /// The receiver already has this packet (the ACK of an earlier copy was lost): a receiver
     /// acknowledges it again but does not deliver it twice. 802.11 detects this with sequence
     /// numbers and the retry bit; the flag is the exact equivalent.

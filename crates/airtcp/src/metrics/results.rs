@@ -251,6 +251,11 @@ pub struct Conservation {
     pub delivered: u64,
     /// Packets dropped (all reasons).
     pub dropped: u64,
+    /// Packets freed because a copy carries on (a native a relay coded into a frame, once its
+    /// next hop has its own copy; the carrier of a coded frame given up). Written only when a
+    /// forwarding layer retired some.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retired: u64,
     /// Packets still queued or on a link at the end.
     pub in_flight: u64,
     /// Whether the law held.
@@ -316,4 +321,8 @@ pub struct Timing {
     pub events: u64,
     /// events / wall_s.
     pub events_per_s: f64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -18,6 +18,7 @@ pub mod routing;
 pub mod wireless;
 
 use crate::link::Channel;
+use crate::mac::frame::NO_UNIT;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
@@ -178,21 +179,21 @@ impl Network {
     fn kick(&mut self, r: u32) {
         let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
         self.wireless
-            .kick(r, &mut self.events, &self.packets, layer);
+            .kick(r, &mut self.events, &mut self.packets, layer);
     }
 
     /// A signal starts arriving at radio `r`.
     pub fn on_signal_start(&mut self, r: u32, fid: u32, power_mw: f64) {
         let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
         self.wireless
-            .on_signal_start(r, fid, power_mw, &mut self.events, &self.packets, layer);
+            .on_signal_start(r, fid, power_mw, &mut self.events, &mut self.packets, layer);
     }
 
     /// A signal stops arriving at radio `r`.
     pub fn on_signal_end(&mut self, r: u32, fid: u32) {
         let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
         self.wireless
-            .on_signal_end(r, fid, &mut self.events, &self.packets, layer);
+            .on_signal_end(r, fid, &mut self.events, &mut self.packets, layer);
         self.process_upcalls();
     }
 
@@ -200,15 +201,21 @@ impl Network {
     pub fn on_radio_tx_end(&mut self, r: u32, fid: u32) {
         let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
         self.wireless
-            .on_tx_end(r, fid, &mut self.events, &self.packets, layer);
+            .on_tx_end(r, fid, &mut self.events, &mut self.packets, layer);
         self.process_upcalls();
     }
 
     /// A MAC timer of radio `r` fired.
     pub fn on_mac_timer(&mut self, r: u32, which: crate::mac::dcf::MacTimer, generation: u32) {
         let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
-        self.wireless
-            .on_timer(r, which, generation, &mut self.events, &self.packets, layer);
+        self.wireless.on_timer(
+            r,
+            which,
+            generation,
+            &mut self.events,
+            &mut self.packets,
+            layer,
+        );
         self.process_upcalls();
     }
 
@@ -254,10 +261,13 @@ impl Network {
             let batch = std::mem::take(&mut self.wireless.upcalls);
             for up in &batch {
                 match *up {
-                    Upcall::Overheard(r, frame) => {
-                        self.with_layer(|layer, ctx| {
-                            layer.on_frame(r, &frame, Heard::Overheard, ctx);
-                        });
+                    Upcall::Overheard(r, frame) | Upcall::Duplicate(r, frame) => {
+                        let heard = match up {
+                            Upcall::Overheard(..) => Heard::Overheard,
+                            _ => Heard::Duplicate,
+                        };
+                        self.with_layer(|layer, ctx| layer.on_frame(r, &frame, heard, ctx));
+                        self.wireless.reception_handled(frame.unit);
                     }
                     Upcall::Received(r, frame) => {
                         if self.wireless.layer_needs.frames != Frames::None {
@@ -267,6 +277,7 @@ impl Network {
                             };
                             self.with_layer(|layer, ctx| layer.on_frame(r, &frame, heard, ctx));
                         }
+                        self.wireless.reception_handled(frame.unit);
                         let node = self.wireless.radios[r as usize].node;
                         let from = self.wireless.radios[frame.src as usize].node;
                         let Some((id, copy)) = frame.packet else {
@@ -282,10 +293,10 @@ impl Network {
                     }
                     Upcall::Status {
                         radio,
-                        next,
-                        id,
+                        sent,
                         status,
                     } => {
+                        let (id, next) = (sent.id, sent.next_hop);
                         if status == TxStatus::Broadcast {
                             // The original is consumed by the broadcast: count it delivered.
                             self.delivered += 1;
@@ -293,9 +304,15 @@ impl Network {
                             continue;
                         }
                         if status == TxStatus::RetryLimit {
-                            let stats = &mut self.wireless.radios[radio as usize].stats;
-                            stats.count_drop(DropReason::RetryLimit);
-                            self.discard(id);
+                            if sent.unit != NO_UNIT {
+                                // The carrier of coded natives: the layer still holds them, no
+                                // data was lost with it.
+                                self.packets.retire(id);
+                            } else {
+                                let stats = &mut self.wireless.radios[radio as usize].stats;
+                                stats.count_drop(DropReason::RetryLimit);
+                                self.discard(id);
+                            }
                         }
                         let failed = matches!(status, TxStatus::RetryLimit | TxStatus::HandedOver);
                         if let (true, Some(next)) = (failed, next) {
@@ -408,7 +425,17 @@ impl Network {
                 let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
                 layer.on_node_down(node, &mut held);
             }
-            held.extend(self.wireless.macs[r as usize].abandon());
+            if let Some((sent, handed_over)) = self.wireless.macs[r as usize].abandon() {
+                self.wireless.units.release(sent.unit);
+                if handed_over {
+                    // The next hop has it.
+                } else if sent.unit != NO_UNIT {
+                    // A carrier: its natives are the layer's, dropped with what it holds.
+                    self.packets.retire(sent.id);
+                } else {
+                    held.push(sent.id);
+                }
+            }
             let stats = &mut self.wireless.radios[r as usize].stats;
             stats.drops[DropReason::NodeDown as usize] += held.len() as u64;
             for &id in &held {

@@ -21,16 +21,14 @@
 //! reaches a neighbour needs no allocation and, for single-radio nodes, no search.
 
 use crate::link::ChannelStats;
-use crate::mac::dcf::{Dcf, MacIo, MacTimer};
-use crate::mac::frame::{Frame, FrameKind, RadioId};
-use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus};
+use crate::mac::dcf::{Dcf, MacIo, MacTimer, Pulled, Sent};
+use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
+use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::{FrameId, Phy};
 use crate::queue::QueueDisc;
-use crate::sim::{
-    EventClass, EventQueue, LazyTimer, NodeId, Packet, PacketArena, PacketId, Rng, Time,
-};
+use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
 
 /// Marker for "no radio" / broadcast next hop.
@@ -45,6 +43,10 @@ pub struct Neighbor {
     pub mean_mw: f64,
     /// Propagation delay.
     pub delay: Time,
+    /// Data rate of unicast frames to the neighbour, bit/s: the radio's rate table (the MAC's
+    /// own data rate unless rate control or the scenario set it per link; 0 stands for the
+    /// MAC's rate). 32 bits hold any single 802.11 rate modelled (up to 4.29 Gbit/s).
+    pub rate_bps: u32,
 }
 
 /// What a radio has seen of one neighbour (indexed like its neighbour list).
@@ -110,6 +112,9 @@ struct FrameSlot {
 pub enum Upcall {
     /// A data frame arrived at `radio`.
     Received(RadioId, Frame),
+    /// A retransmission of a data frame `radio` had decoded arrived at it again (raised only for
+    /// a forwarding layer that asked for frames).
+    Duplicate(RadioId, Frame),
     /// `radio` overheard a data frame addressed to another radio (raised only for a forwarding
     /// layer that asked for overheard frames).
     Overheard(RadioId, Frame),
@@ -117,10 +122,8 @@ pub enum Upcall {
     Status {
         /// The sending radio.
         radio: RadioId,
-        /// The neighbour it was for (`None`: broadcast).
-        next: Option<RadioId>,
-        /// The packet.
-        id: PacketId,
+        /// The packet, its neighbour (`None`: broadcast) and its unit of coded natives.
+        sent: Sent,
         /// What became of it.
         status: TxStatus,
     },
@@ -147,6 +150,8 @@ pub struct Wireless {
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
     pub upcalls: Vec<Upcall>,
+    /// The natives of coded frames in flight.
+    pub units: UnitArena,
     /// What the forwarding layer asked to be told (`Forwarding::needs`), set when it is
     /// installed.
     pub layer_needs: LayerNeeds,
@@ -157,7 +162,8 @@ struct MacEnv<'a> {
     me: RadioId,
     radio: &'a mut RadioState,
     events: &'a mut EventQueue<Event>,
-    packets: &'a PacketArena,
+    packets: &'a mut PacketArena,
+    units: &'a mut UnitArena,
     frames: &'a mut Vec<FrameSlot>,
     free_frames: &'a mut Vec<u32>,
     radio_of_node: &'a [u32],
@@ -196,6 +202,8 @@ impl MacIo for MacEnv<'_> {
         self.radio.was_busy = true;
         if frame.kind == FrameKind::Data {
             self.radio.stats.transmitted += 1;
+            // The frame on the air holds its natives until its last neighbour has seen it.
+            self.units.acquire(frame.unit);
         }
         let refs = self.radio.neighbors.len() as u32 + 1;
         let fid = match self.free_frames.pop() {
@@ -252,16 +260,17 @@ impl MacIo for MacEnv<'_> {
         self.needs.pulls && self.layer.has_pending(self.me, self.events.now())
     }
 
-    fn pull(&mut self) -> Option<(PacketId, Packet, Option<RadioId>)> {
-        let (id, chosen_hop) = match self.radio.ifq.dequeue() {
-            Some(id) => (id, None),
+    fn pull(&mut self) -> Option<Pulled> {
+        let (id, chosen_hop, unit) = match self.radio.ifq.dequeue() {
+            Some(id) => (id, None, crate::mac::frame::NO_UNIT),
             None if self.needs.pulls => {
                 let view = MacView {
                     now: self.events.now(),
                     packets: self.packets,
+                    units: self.units,
                 };
-                let unit = self.layer.pull(self.me, view)?;
-                (unit.id, Some(unit.next_hop))
+                let u = self.layer.pull(self.me, view)?;
+                (u.id, Some(u.next_hop), u.unit)
             }
             None => return None,
         };
@@ -270,16 +279,21 @@ impl MacIo for MacEnv<'_> {
             // The layer picks the next hop now; the MAC sends its copy of the packet.
             p.next_hop = next;
         }
-        let next = if p.next_hop == NodeId::MAX {
-            None
-        } else {
+        let mut pulled = Pulled::packet(id, p, None);
+        pulled.unit = unit;
+        if p.next_hop != NodeId::MAX {
             let (first, channel) = (self.radio_of_node[p.next_hop as usize], self.radio.channel);
-            Some(
-                peer_on_channel(first, channel, self.next_on_node, self.channel_of)
-                    .unwrap_or(first),
-            )
-        };
-        Some((id, p, next))
+            let next = peer_on_channel(first, channel, self.next_on_node, self.channel_of)
+                .unwrap_or(first);
+            pulled.next_hop = Some(next);
+            // The rate table's entry for the neighbour; a stale route to a radio out of range
+            // has none (the MAC's own rate: its retries will fail anyway).
+            let nbs = &self.radio.neighbors;
+            if let Ok(i) = nbs.binary_search_by_key(&next, |n| n.radio) {
+                pulled.rate = (nbs[i].rate_bps != 0).then_some(nbs[i].rate_bps as u64);
+            }
+        }
+        Some(pulled)
     }
 
     fn attempt(&mut self, next: RadioId, ok: bool) {
@@ -306,15 +320,25 @@ impl MacIo for MacEnv<'_> {
             self.radio.neighbor_stats[i].overheard += 1;
         }
         if self.needs.frames == Frames::ReceivedAndOverheard {
+            self.units.acquire(frame.unit);
             self.upcalls.push(Upcall::Overheard(self.me, *frame));
         }
     }
 
     fn deliver(&mut self, frame: &Frame) {
-        self.upcalls.push(Upcall::Received(self.me, *frame));
+        if !frame.duplicate {
+            self.units.acquire(frame.unit);
+            self.upcalls.push(Upcall::Received(self.me, *frame));
+        } else if self.needs.frames != Frames::None {
+            self.units.acquire(frame.unit);
+            self.upcalls.push(Upcall::Duplicate(self.me, *frame));
+        }
     }
 
-    fn tx_status(&mut self, id: PacketId, next: Option<RadioId>, ok: bool, handed_over: bool) {
+    fn tx_status(&mut self, sent: Sent, ok: bool, handed_over: bool) {
+        let Sent {
+            id, next_hop: next, ..
+        } = sent;
         let status = match (next, ok, handed_over) {
             (None, ..) => TxStatus::Broadcast,
             (Some(_), true, _) => TxStatus::Delivered,
@@ -323,13 +347,19 @@ impl MacIo for MacEnv<'_> {
         };
         if self.needs.mac_outcomes {
             // At once, inside the MAC's call: what the MAC asks next (`has_pending`) sees it.
-            let now = self.events.now();
-            self.layer.on_tx_status(self.me, id, next, status, now);
+            let view = MacView {
+                now: self.events.now(),
+                packets: self.packets,
+                units: self.units,
+            };
+            self.layer.on_tx_status(self.me, id, next, status, view);
         }
+        // The MAC is done with the unit (the frames on the air and the receptions it made keep
+        // their own references).
+        self.units.release(sent.unit);
         self.upcalls.push(Upcall::Status {
             radio: self.me,
-            next,
-            id,
+            sent,
             status,
         });
     }
@@ -400,6 +430,7 @@ impl Wireless {
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
+            units: UnitArena::default(),
             layer_needs: LayerNeeds::default(),
         }
     }
@@ -475,7 +506,7 @@ impl Wireless {
         &mut self,
         r: RadioId,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
         f: impl FnOnce(&mut Dcf, &mut MacEnv<'_>) -> R,
     ) -> R {
@@ -490,6 +521,7 @@ impl Wireless {
             frames,
             free_frames,
             upcalls,
+            units,
             layer_needs,
         } = self;
         let mut env = MacEnv {
@@ -497,6 +529,7 @@ impl Wireless {
             radio: &mut radios[r as usize],
             events,
             packets,
+            units,
             frames,
             free_frames,
             radio_of_node,
@@ -516,7 +549,7 @@ impl Wireless {
         &mut self,
         r: RadioId,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
@@ -544,7 +577,7 @@ impl Wireless {
         fid: FrameId,
         power_mw: f64,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
@@ -561,7 +594,7 @@ impl Wireless {
         r: RadioId,
         fid: FrameId,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
@@ -603,7 +636,7 @@ impl Wireless {
         r: RadioId,
         fid: FrameId,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         self.release(fid);
@@ -617,7 +650,7 @@ impl Wireless {
         which: MacTimer,
         generation: u32,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         let now = events.now();
@@ -640,7 +673,7 @@ impl Wireless {
         &mut self,
         r: RadioId,
         events: &mut EventQueue<Event>,
-        packets: &PacketArena,
+        packets: &mut PacketArena,
         layer: &mut dyn Forwarding,
     ) {
         if !self.radios[r as usize].failed {
@@ -672,6 +705,27 @@ impl Wireless {
         slot.refs -= 1;
         if slot.refs == 0 {
             self.free_frames.push(fid);
+            if slot.frame.kind == FrameKind::Data {
+                self.units.release(slot.frame.unit);
+            }
+        }
+    }
+
+    /// The reception of a frame with natives (`unit`) was handled: its reference is released.
+    pub(crate) fn reception_handled(&mut self, unit: UnitId) {
+        self.units.release(unit);
+    }
+
+    /// Sets the data rate of radio `from`'s unicast frames to neighbour radio `to` (its rate
+    /// table's entry); false if `to` is not a neighbour. For rate control and for tests.
+    pub fn set_link_rate(&mut self, from: RadioId, to: RadioId, rate_bps: u32) -> bool {
+        let nbs = &mut self.radios[from as usize].neighbors;
+        match nbs.binary_search_by_key(&to, |n| n.radio) {
+            Ok(i) => {
+                nbs[i].rate_bps = rate_bps;
+                true
+            }
+            Err(_) => false,
         }
     }
 

@@ -171,8 +171,14 @@ pub fn build_radios(
     let mut radios = Vec::with_capacity(specs.len());
     let mut macs = Vec::with_capacity(specs.len());
     let mut edges = Vec::new();
-    for (r, (&(i, channel), nbs)) in specs.iter().zip(neighbors).enumerate() {
+    for (r, (&(i, channel), mut nbs)) in specs.iter().zip(neighbors).enumerate() {
         let node = node_of_radio[r];
+        // The rate table: one data rate for every neighbour (rate control would set it per
+        // link).
+        let rate = u32::try_from(cfg.data_rate).unwrap_or(u32::MAX);
+        for nb in &mut nbs {
+            nb.rate_bps = rate;
+        }
         if radio_of_node[node as usize] == NO_RADIO {
             radio_of_node[node as usize] = r as u32;
         }
@@ -302,6 +308,7 @@ fn neighbor_lists(
                                 radio: j,
                                 mean_mw: mw,
                                 delay: from_secs(d / SPEED_OF_LIGHT),
+                                rate_bps: 0,
                             });
                         }
                     }

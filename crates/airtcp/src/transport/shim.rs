@@ -76,6 +76,16 @@ pub struct ShimPacket {
     pub created: Time,
 }
 
+/// One of TCP's own packets (a data segment at the destination, an ACK at the source) as it
+/// arrives from the network, besides its TCP header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrival {
+    /// Bytes on the wire.
+    pub size: u32,
+    /// When its end sent it (a one-way delay is `now - created`: the simulator's clocks agree).
+    pub created: Time,
+}
+
 /// The TCP sender's round-trip estimates (RFC 6298).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SenderTiming {
@@ -131,6 +141,38 @@ pub trait Shim: Send {
     /// [`on_receiver_ack`](Self::on_receiver_ack) is not called.
     fn replaces_receiver_acks(&self) -> bool {
         false
+    }
+
+    /// Whether the shim sees TCP's own packets arriving from the network
+    /// ([`on_arriving_segment`](Self::on_arriving_segment),
+    /// [`on_arriving_ack`](Self::on_arriving_ack)). Asked once, when the flow is built: a shim that
+    /// does not costs nothing per arrival.
+    fn sees_arrivals(&self) -> bool {
+        false
+    }
+
+    /// At the destination: a data segment of TCP's arrived from the network, before TCP's
+    /// receiver sees it. [`Verdict::Consumed`]: the shim keeps it (a reorder buffer hands it up
+    /// later with [`ShimIo::deliver`]) or discards it. (Only if [`sees_arrivals`](Self::sees_arrivals).)
+    fn on_arriving_segment(
+        &mut self,
+        _segment: &DataHeader,
+        _arrival: Arrival,
+        _io: &mut dyn ShimIo,
+    ) -> Verdict {
+        Verdict::Pass
+    }
+
+    /// At the source: an ACK of TCP's arrived from the network, before TCP's sender sees it.
+    /// [`Verdict::Consumed`]: the shim keeps or discards it (it may replay it, or another, with
+    /// [`ShimIo::replay_ack`]). (Only if [`sees_arrivals`](Self::sees_arrivals).)
+    fn on_arriving_ack(
+        &mut self,
+        _ack: &AckHeader,
+        _arrival: Arrival,
+        _io: &mut dyn ShimIo,
+    ) -> Verdict {
+        Verdict::Pass
     }
 
     /// At the source: TCP's sender sends a data segment.

@@ -10,7 +10,7 @@ use crate::net::Network;
 use crate::sim::packet::Header;
 use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, Time, TimerFire};
 use crate::transport::shim::{
-    End, SenderTiming, Shim, ShimHeader, ShimIo, ShimPacket, ShimTimer, Verdict,
+    Arrival, End, SenderTiming, Shim, ShimHeader, ShimIo, ShimPacket, ShimTimer, Verdict,
 };
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
@@ -23,6 +23,9 @@ pub struct ShimSlot {
     /// [`Shim::replaces_receiver_acks`], asked once: it is consulted on every ACK and every
     /// delayed-ACK timer request of TCP's receiver.
     replaces_receiver_acks: bool,
+    /// [`Shim::sees_arrivals`], asked once: it is consulted on every TCP packet of the flow that
+    /// arrives.
+    sees_arrivals: bool,
     /// Segments handed up and ACKs replayed during a hook, applied when it returns (see
     /// [`ShimIo`]). Kept between hooks so that their buffers are reused.
     up: Vec<DataHeader>,
@@ -39,6 +42,7 @@ impl ShimSlot {
         );
         ShimSlot {
             replaces_receiver_acks: shim.replaces_receiver_acks(),
+            sees_arrivals: shim.sees_arrivals(),
             shim,
             timers: vec![LazyTimer::default(); timers],
             up: Vec::new(),
@@ -118,6 +122,11 @@ impl ShimSlot {
     /// The sender's window hint.
     pub(super) fn window_hint(&mut self, segments: u64) {
         self.shim.on_window_hint(segments);
+    }
+
+    /// Whether the shim sees TCP's packets arriving ([`Shim::sees_arrivals`]).
+    pub(super) fn sees_arrivals(&self) -> bool {
+        self.sees_arrivals
     }
 
     /// Whether a hook left segments to hand up or ACKs to replay (see [`World::settle_shim`]).
@@ -201,6 +210,25 @@ impl World {
         if slot.has_effects() {
             self.settle_shim(f, now);
         }
+    }
+
+    /// One of TCP's packets of flow `p.flow` arrived at its end, and the flow's shim sees
+    /// arrivals: whether the shim consumed it (TCP does not see it then).
+    #[inline(never)]
+    pub(super) fn arrival_through_shim(&mut self, now: Time, p: &Packet) -> bool {
+        let arrival = Arrival {
+            size: p.size,
+            created: p.created,
+        };
+        let mut verdict = Verdict::Pass;
+        self.run_shim_hook(p.flow, now, |shim, io, _| {
+            verdict = match &p.header {
+                Header::TcpData(h) => shim.on_arriving_segment(h, arrival, io),
+                Header::TcpAck(h) => shim.on_arriving_ack(h, arrival, io),
+                _ => Verdict::Pass,
+            };
+        });
+        verdict == Verdict::Consumed
     }
 
     /// A packet of flow `p.flow`'s shim reached the end it was sent to.

@@ -31,7 +31,7 @@ use super::{BpNode, BpShared, LossEstimate};
 use crate::mac::frame::{Frame, RadioId};
 use crate::metrics::results::LayerTable;
 use crate::net::forwarding::{
-    Forwarding, ForwardingCtx, Frames, Heard, LayerNeeds, LayerWriter, MacView, TxStatus, TxUnit,
+    Forwarding, ForwardingCtx, Heard, LayerNeeds, LayerWriter, MacView, TxStatus, TxUnit,
 };
 use crate::net::wireless::NO_RADIO;
 use crate::sim::packet::{DropReason, Header};
@@ -128,13 +128,9 @@ fn wake_node(r: RadioId, ctx: &mut ForwardingCtx<'_>) {
 
 impl Forwarding for BackpressureLayer {
     fn needs(&self) -> LayerNeeds {
-        LayerNeeds {
-            packets: true,
-            pulls: true,
-            // Reports ride on every data frame, and every neighbour that decodes one records it.
-            frames: Frames::ReceivedAndOverheard,
-            mac_outcomes: true,
-        }
+        // Reports ride on every data frame, and every neighbour that decodes one records it
+        // (overheard frames too); the loss estimates read the MAC's outcomes.
+        LayerNeeds::ALL
     }
 
     fn on_start(&mut self, ctx: &mut ForwardingCtx<'_>) {
@@ -180,7 +176,7 @@ impl Forwarding for BackpressureLayer {
         let choice = node.select(mac.now, &s.params, &s.commodities, node.port_filter(port))?;
         let (id, next_hop) = node.take(choice);
         node.reported_at(port, mac.now);
-        Some(TxUnit { id, next_hop })
+        Some(TxUnit::packet(id, next_hop))
     }
 
     fn on_attempt(&mut self, radio: RadioId, next: RadioId, ok: bool) {
@@ -195,8 +191,9 @@ impl Forwarding for BackpressureLayer {
         _id: PacketId,
         next: Option<RadioId>,
         status: TxStatus,
-        now: Time,
+        mac: MacView<'_>,
     ) {
+        let now = mac.now;
         let Some(next) = next else { return };
         let (node, _) = self.ports[radio as usize];
         let p = &self.shared.params;
@@ -211,9 +208,14 @@ impl Forwarding for BackpressureLayer {
         &mut self,
         radio: RadioId,
         frame: &Frame,
-        _heard: Heard,
+        heard: Heard,
         ctx: &mut ForwardingCtx<'_>,
     ) {
+        // A retransmission of a frame the radio decoded already is one an 802.11 MAC discards
+        // (sequence number and retry bit) before anything above it reads the frame's header.
+        if heard == Heard::Duplicate {
+            return;
+        }
         self.hear_report(radio, frame.src, ctx);
     }
 

@@ -38,8 +38,10 @@
 //! an interface queue and drops take effect at once. See docs/forwarding.md.
 
 mod fifo;
+mod units;
 
 pub use fifo::Fifo;
+pub use units::{Native, UnitArena};
 
 pub use crate::transport::shim::header::{
     ShimHeader as LayerHeader, ShimReader as LayerReader, ShimWriter as LayerWriter,
@@ -48,21 +50,37 @@ pub use crate::transport::shim::header::{
 use super::routing::{Edge, Hop, Iface};
 use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
-use crate::mac::frame::{Frame, RadioId};
+use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
-use crate::sim::packet::DropReason;
+use crate::sim::packet::{DropReason, Header};
 use crate::sim::{EventClass, NodeId, Packet, PacketArena, PacketId, Time};
 use crate::world::Event;
 
 /// What a radio sends at a transmit opportunity the layer serves: a packet and the neighbour it
-/// goes to. A unit rather than a bare packet so that a later layer may put several packets into
-/// one frame without changing the hook.
+/// goes to, or several natives coded into one frame ([`MacView::coded`]). Its MAC destination,
+/// its size on the air (the packet's) and its data rate (the radio's rate table's, for the
+/// destination) are fixed when it is pulled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TxUnit {
-    /// The packet (the MAC sends a copy; the arena's stays until the MAC reports its fate).
+    /// The packet the frame carries (the MAC sends a copy; the arena's stays until the MAC
+    /// reports its fate): a packet to send on, or the carrier of a coded frame.
     pub id: PacketId,
     /// The neighbour node it is addressed to (`NodeId::MAX`: broadcast).
     pub next_hop: NodeId,
+    /// The natives coded into the frame ([`NO_UNIT`] for a packet alone).
+    pub unit: UnitId,
+}
+
+impl TxUnit {
+    /// One packet, to `next_hop` (`NodeId::MAX`: broadcast).
+    #[inline]
+    pub fn packet(id: PacketId, next_hop: NodeId) -> Self {
+        TxUnit {
+            id,
+            next_hop,
+            unit: NO_UNIT,
+        }
+    }
 }
 
 /// The fate of a packet a radio sent, as its MAC reports it.
@@ -87,6 +105,9 @@ pub enum Heard {
     Broadcast,
     /// Addressed to another radio (promiscuous overhearing).
     Overheard,
+    /// Addressed to it, a retransmission of a frame it had decoded already (its ACK was lost):
+    /// the framework does not receive the packet a second time.
+    Duplicate,
 }
 
 /// Which decoded data frames [`Forwarding::on_frame`] sees.
@@ -121,6 +142,16 @@ pub struct LayerNeeds {
     pub mac_outcomes: bool,
 }
 
+impl LayerNeeds {
+    /// Every hook: packets, pulls, all frames decoded (overheard too), MAC outcomes.
+    pub const ALL: LayerNeeds = LayerNeeds {
+        packets: true,
+        pulls: true,
+        frames: Frames::ReceivedAndOverheard,
+        mac_outcomes: true,
+    };
+}
+
 /// What the routing service says about a packet to send on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -133,14 +164,75 @@ pub enum Route {
     Unreachable,
 }
 
-/// The transmit-side view a MAC's call gives [`Forwarding::pull`]: the time and the packets (a
-/// layer may look at packets when it chooses).
-#[derive(Clone, Copy)]
+/// The transmit-side view a MAC's call gives [`Forwarding::pull`] and
+/// [`Forwarding::on_tx_status`]: the time and the packets (a layer may look at packets when it
+/// chooses, make the carrier of a coded frame, retire natives whose fate it learnt).
 pub struct MacView<'a> {
     /// Current time.
     pub now: Time,
+    pub(crate) packets: &'a mut PacketArena,
+    pub(crate) units: &'a mut UnitArena,
+}
+
+impl MacView<'_> {
+    /// A live packet.
+    #[inline]
+    pub fn packet(&self, id: PacketId) -> &Packet {
+        self.packets.get(id)
+    }
+
     /// Live packets.
-    pub packets: &'a PacketArena,
+    #[inline]
+    pub fn packets(&self) -> &PacketArena {
+        self.packets
+    }
+
+    /// A frame of several natives coded together, sent by `node` to MAC destination `next_hop`
+    /// (`NodeId::MAX`: broadcast): its carrier is a new packet of the layer's with `header` (the
+    /// layer's coding header, which every receiver reads) and `size` bytes (the coded payload
+    /// and the headers: what goes on the air); `natives` are the packets coded in, each with the
+    /// neighbour it is meant for, still held by the layer (it keeps them until it learns their
+    /// fate, then retires or drops them). Receivers see the natives with the frame
+    /// ([`ForwardingCtx::natives`]); the MAC destination also receives the carrier
+    /// ([`Forwarding::on_layer_packet`]). The carrier's fate is reported like a packet's; given
+    /// up, it is retired, not counted as a drop (no data was lost with it).
+    pub fn coded(
+        &mut self,
+        node: NodeId,
+        next_hop: NodeId,
+        header: LayerHeader,
+        size: u32,
+        natives: &[(PacketId, NodeId)],
+    ) -> TxUnit {
+        let unit = self.units.open();
+        for &(id, to) in natives {
+            let native = Native {
+                id,
+                packet: *self.packets.get(id),
+                next_hop: to,
+            };
+            self.units.push(unit, native);
+        }
+        let carrier = Packet::new(
+            u32::MAX,
+            node,
+            next_hop,
+            size,
+            self.now,
+            Header::Forwarding(header),
+        );
+        TxUnit {
+            id: self.packets.insert(carrier),
+            next_hop,
+            unit,
+        }
+    }
+
+    /// Frees packet `id`, which the layer holds and a copy of which carries on (a native its
+    /// next hop decoded): neither delivered nor dropped ([`PacketArena::retire`]).
+    pub fn retire(&mut self, id: PacketId) {
+        self.packets.retire(id);
+    }
 }
 
 /// The per-node forwarding layer of the whole network. See the module header.
@@ -184,21 +276,24 @@ pub trait Forwarding: Send {
     fn on_attempt(&mut self, _radio: RadioId, _next: RadioId, _ok: bool) {}
 
     /// Radio `radio`'s MAC is done with packet `id` (from its interface queue or pulled from the
-    /// layer), sent to neighbour radio `next` (`None`: broadcast). The framework then drops it
-    /// if the status is [`TxStatus::RetryLimit`]. (Only with [`LayerNeeds::mac_outcomes`].)
+    /// layer; the carrier of a coded frame), sent to neighbour radio `next` (`None`: broadcast).
+    /// After the hook the framework drops it if the status is [`TxStatus::RetryLimit`] (retires
+    /// it, for a carrier): the hook must not free it. (Only with [`LayerNeeds::mac_outcomes`].)
     fn on_tx_status(
         &mut self,
         _radio: RadioId,
         _id: PacketId,
         _next: Option<RadioId>,
         _status: TxStatus,
-        _now: Time,
+        _mac: MacView<'_>,
     ) {
     }
 
     /// Radio `radio` decoded data `frame` (per [`LayerNeeds::frames`]), before the packet it
     /// carries is received (a frame addressed to the radio or a broadcast) or forgotten
-    /// (overheard). The frame holds a copy of the packet.
+    /// (overheard, duplicate). The frame holds a copy of the packet; the natives of a coded frame
+    /// are [`ForwardingCtx::natives`], and the layer takes those its node decodes with
+    /// [`ForwardingCtx::accept`].
     fn on_frame(
         &mut self,
         _radio: RadioId,
@@ -265,6 +360,12 @@ pub(crate) enum Effect {
     Wake(RadioId),
     /// A timer of the layer's.
     Timer(Time, u64),
+    /// A node took a copy of a packet (a native it decoded), from a neighbour.
+    Accept {
+        node: NodeId,
+        from: NodeId,
+        packet: Packet,
+    },
 }
 
 /// What a hook can do: the network around the layer. See the module header for when effects
@@ -359,6 +460,28 @@ impl ForwardingCtx<'_> {
         }
     }
 
+    /// The natives coded into `frame` (none for a frame that carries one packet), while a hook
+    /// that was handed the frame runs.
+    #[inline]
+    pub fn natives(&self, frame: &Frame) -> &[Native] {
+        self.net.wireless.units.natives(frame.unit)
+    }
+
+    /// `node` takes a copy of `packet` (a native of a coded frame it decoded), received from
+    /// neighbour `from`: when the hook returns, the copy is a new packet that `node` receives as
+    /// if it had come alone (its destination's transport gets it, or the layer forwards it). The
+    /// layer at the sender still holds the original, and retires it once it knows the copy
+    /// carries on.
+    pub fn accept(&mut self, node: NodeId, packet: Packet, from: NodeId) {
+        self.net.effects.push(Effect::Accept { node, from, packet });
+    }
+
+    /// Frees packet `id`, which the layer holds and a copy of which carries on (see
+    /// [`MacView::retire`]).
+    pub fn retire(&mut self, id: PacketId) {
+        self.net.packets.retire(id);
+    }
+
     /// Lets radio `r`'s MAC contend (when the hook returns): the layer has something for it it
     /// did not have before. Harmless if the MAC is busy or the layer has nothing after all.
     #[inline]
@@ -398,6 +521,14 @@ impl ForwardingCtx<'_> {
         radio.stats.enqueued += 1;
         let backlog = (radio.ifq.len() + held) as u32;
         radio.stats.max_backlog = radio.stats.max_backlog.max(backlog);
+    }
+
+    /// Packets waiting in radio `r`'s interface queue (what a layer pushed and the MAC has not
+    /// taken yet): a layer that hands packets over only while the queue is short (a custody
+    /// threshold) reads it before it pushes.
+    #[inline]
+    pub fn radio_backlog(&self, r: RadioId) -> usize {
+        self.net.wireless.radios[r as usize].ifq.len()
     }
 
     /// Whether radio `r` has failed (its node is down).
@@ -465,12 +596,19 @@ impl Network {
                         self.events
                             .schedule(at, EventClass::Timer, Event::Forwarding(token));
                     }
+                    Effect::Accept { node, from, packet } => {
+                        let id = self.packets.insert(packet);
+                        self.receive(node, id, Some(from));
+                    }
                 }
             }
-            // Give the buffer back so that its capacity is reused (waking a MAC runs no hook
-            // that could have left effects of its own: MACs call the layer without a context).
+            // Give the buffer back so that its capacity is reused. Waking a MAC runs no hook that
+            // could leave effects (MACs call the layer without a context); a packet accepted may
+            // (the layer forwards it), and those were settled by the hook's own return.
             effects.clear();
-            self.effects = effects;
+            if self.effects.is_empty() {
+                self.effects = effects;
+            }
         }
         if self.aodv.is_some() {
             self.apply_aodv();
