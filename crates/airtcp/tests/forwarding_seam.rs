@@ -233,8 +233,9 @@ fn a_layer_that_holds_packets_and_pulls_them_carries_a_flow_like_the_interface_q
 /// COPE's two-flow exchange at one relay, as small as it gets: the relay holds the packets it
 /// must send on in one FIFO per radio; when its head and a later packet go to different
 /// neighbours it sends both in one coded frame (MAC-addressed to the head's next hop, the other
-/// next hop overhears), else the head alone, once it has waited [`HOLD`] for a partner (COPE
-/// never waits and codes what the queue holds). A node decodes a native meant for it if it knows every other native of the frame
+/// next hop overhears; which one is addressed is drawn from the layer's random stream), else
+/// the head alone, once it has waited [`HOLD`] for a partner (COPE never waits and codes what
+/// the queue holds). A node decodes a native meant for it if it knows every other native of the frame
 /// (here: it sent it); the relay retires a native once its next hop took it, and sends it again
 /// otherwise.
 struct XorRelay {
@@ -324,9 +325,16 @@ impl Forwarding for XorRelay {
             .map(|&(id, _)| mac.packet(id).size)
             .max()
             .unwrap();
+        // The MAC destination: either next hop, drawn from the layer's own stream (COPE picks
+        // one; the other overhears).
+        let addressee = if mac.rng().bernoulli(0.5) {
+            to
+        } else {
+            other_to
+        };
         let unit = mac.coded(
             radio, // single-radio nodes: radio r belongs to node r
-            to,
+            addressee,
             LayerWriter::new().finish(),
             size + CODING_HEADER,
             &natives,
@@ -417,15 +425,18 @@ fn a_relay_that_codes_two_natives_into_one_frame_carries_both_flows_with_fewer_f
                                        "error": {"kind": "bernoulli", "per": 0.2}}]);
         }
         let plain = run(&v);
-        let stats = Arc::new(XorCounts::default());
-        let layer = XorRelay {
+        let relay = |stats: &Arc<XorCounts>| XorRelay {
             queues: vec![VecDeque::new(); 3],
             known: vec![HashSet::new(); 3],
             taken: HashSet::new(),
             carriers: HashMap::new(),
             stats: stats.clone(),
         };
-        let coded = run_with(&v, Box::new(layer));
+        let stats = Arc::new(XorCounts::default());
+        let coded = run_with(&v, Box::new(relay(&stats)));
+        // Run twice, the same: the layer's draws come from its own seeded stream.
+        let again = run_with(&v, Box::new(relay(&Arc::new(XorCounts::default()))));
+        assert_eq!(without_timing(&coded), without_timing(&again));
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let relay_frames = |r: &RunResults| {
             let q = r

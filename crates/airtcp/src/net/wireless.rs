@@ -152,6 +152,9 @@ pub struct Wireless {
     pub upcalls: Vec<Upcall>,
     /// The natives of coded frames in flight.
     pub units: UnitArena,
+    /// The forwarding layer's own random stream (`forwarding`, from the run's seed), lent to
+    /// its hooks: its draws move no other stream.
+    pub(crate) layer_rng: Rng,
     /// What the forwarding layer asked to be told (`Forwarding::needs`), set when it is
     /// installed.
     pub layer_needs: LayerNeeds,
@@ -164,6 +167,7 @@ struct MacEnv<'a> {
     events: &'a mut EventQueue<Event>,
     packets: &'a mut PacketArena,
     units: &'a mut UnitArena,
+    layer_rng: &'a mut Rng,
     frames: &'a mut Vec<FrameSlot>,
     free_frames: &'a mut Vec<u32>,
     radio_of_node: &'a [u32],
@@ -268,6 +272,7 @@ impl MacIo for MacEnv<'_> {
                     now: self.events.now(),
                     packets: self.packets,
                     units: self.units,
+                    rng: self.layer_rng,
                 };
                 let u = self.layer.pull(self.me, view)?;
                 (u.id, Some(u.next_hop), u.unit)
@@ -351,6 +356,7 @@ impl MacIo for MacEnv<'_> {
                 now: self.events.now(),
                 packets: self.packets,
                 units: self.units,
+                rng: self.layer_rng,
             };
             self.layer.on_tx_status(self.me, id, next, status, view);
         }
@@ -431,6 +437,7 @@ impl Wireless {
             free_frames: Vec::new(),
             upcalls: Vec::new(),
             units: UnitArena::default(),
+            layer_rng: Rng::stream(seed, "forwarding"),
             layer_needs: LayerNeeds::default(),
         }
     }
@@ -522,6 +529,7 @@ impl Wireless {
             free_frames,
             upcalls,
             units,
+            layer_rng,
             layer_needs,
         } = self;
         let mut env = MacEnv {
@@ -530,6 +538,7 @@ impl Wireless {
             events,
             packets,
             units,
+            layer_rng,
             frames,
             free_frames,
             radio_of_node,

@@ -53,7 +53,7 @@ use super::Network;
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
 use crate::sim::packet::{DropReason, Header};
-use crate::sim::{EventClass, NodeId, Packet, PacketArena, PacketId, Time};
+use crate::sim::{EventClass, NodeId, Packet, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
 
 /// What a radio sends at a transmit opportunity the layer serves: a packet and the neighbour it
@@ -172,6 +172,7 @@ pub struct MacView<'a> {
     pub now: Time,
     pub(crate) packets: &'a mut PacketArena,
     pub(crate) units: &'a mut UnitArena,
+    pub(crate) rng: &'a mut Rng,
 }
 
 impl MacView<'_> {
@@ -185,6 +186,12 @@ impl MacView<'_> {
     #[inline]
     pub fn packets(&self) -> &PacketArena {
         self.packets
+    }
+
+    /// The layer's own random stream (the same one [`ForwardingCtx::rng`] lends).
+    #[inline]
+    pub fn rng(&mut self) -> &mut Rng {
+        self.rng
     }
 
     /// A frame of several natives coded together, sent by `node` to MAC destination `next_hop`
@@ -402,6 +409,24 @@ impl ForwardingCtx<'_> {
     #[inline]
     pub fn wireless(&self) -> &Wireless {
         &self.net.wireless
+    }
+
+    /// The layer's own random stream, `forwarding` from the run's seed: its draws move no other
+    /// stream, so a layer's random choices leave the MACs' and the flows' draws as they were.
+    #[inline]
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.net.wireless.layer_rng
+    }
+
+    /// The data rate of radio `r`'s unicast frames to neighbour radio `to`, bit/s (its rate
+    /// table's entry, `Neighbor::rate_bps`); `None` if `to` is not a neighbour.
+    pub fn link_rate(&self, r: RadioId, to: RadioId) -> Option<u64> {
+        let nbs = &self.net.wireless.radios[r as usize].neighbors;
+        let i = nbs.binary_search_by_key(&to, |n| n.radio).ok()?;
+        Some(match nbs[i].rate_bps {
+            0 => self.net.wireless.macs[r as usize].data_rate(),
+            rate => rate as u64,
+        })
     }
 
     /// Node names, indexed by node id.
