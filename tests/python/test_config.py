@@ -103,6 +103,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "quic_tcp": None,
         "nc": None,
     }
+    assert "paths" not in config["flows"][0]  # left out when absent (LEFT_OUT_WHEN_ABSENT)
 
 
 def test_sources_yaml_text_dict_and_model_agree() -> None:
@@ -403,6 +404,12 @@ def _nc(block: str) -> dict[str, Any]:
     return to_core_dict(scenario)["flows"][0]["transport"]["nc"]  # type: ignore[no-any-return]
 
 
+def _paths(block: str) -> dict[str, Any]:
+    """The emitted `paths` of the lossy example's flow given as `block` (YAML)."""
+    scenario = load_scenario(P2P_LOSSY, overrides=[f"flows[0].paths={block}"])
+    return to_core_dict(scenario)["flows"][0]["paths"]  # type: ignore[no-any-return]
+
+
 def _wireless(variant: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
@@ -418,6 +425,9 @@ def _python_objects() -> dict[str, dict[str, Any]]:
             ],
         )
     )
+    explicit_paths = to_core_dict(
+        load_scenario(P2P_LOSSY, overrides=["flows[0].paths={kind: explicit, paths: [[A, B]], reverse: routes}"])
+    )["flows"][0]
     chain, explicit, grid, random, cells = (
         to_core_dict(load_scenario(CHAIN3)), _wireless("explicit"), _wireless("grid"), _wireless("random"),
         _wireless("cells"),
@@ -442,7 +452,9 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
         "LossConfig::Bernoulli": _untagged(scenario["links"][2]["loss"]),
         "LossConfig::Segments": _untagged(scenario["links"][3]["loss"]),
-        "FlowConfig": scenario["flows"][0],
+        "FlowConfig": explicit_paths,
+        "PathsConfig::Explicit": _untagged(explicit_paths["paths"]),
+        "PathsConfig::Disjoint": _untagged(_paths("{kind: disjoint, k: 1, metric: etx, reverse: routes}")),
         "AppConfig::Bulk": _untagged(scenario["flows"][0]["app"]),
         "AppConfig::Cbr": _untagged(scenario["flows"][2]["app"]),
         "AppConfig::Poisson": _untagged(_udp_app("{kind: poisson, rate: 1Mbps, packet_size: 100}")),
@@ -547,6 +559,8 @@ def test_kind_tags_match_the_core() -> None:
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
         "ServiceConfig": config.DownlinkConfig.model_fields["service"].annotation,
         "ErasureConfig": config.ErasureConfig,
+        "PathsConfig": config.PathsConfig,
+        "ReverseConfig": config.ExplicitPaths.model_fields["reverse"].annotation,
     }
     rust = _rust_enums()
     # The NC layer's block size is a keyword or a number: `cwnd`, or `Fixed(n)` written as n.
@@ -557,6 +571,8 @@ def test_kind_tags_match_the_core() -> None:
         assert _tags(annotation) == rust[enum], enum
     for model in (config.SegmentsLoss, config.LinkErrorConfig):
         assert _tags(model.model_fields["direction"].annotation) == rust["Direction"]
+    assert _tags(config.DisjointPaths.model_fields["reverse"].annotation) == rust["ReverseConfig"]
+    assert _tags(config.DisjointPaths.model_fields["metric"].annotation) == rust["RouteMetric"]
     assert rust["Standard"] == ["802.11b"]
     assert rust["PropagationConfig"] == ["range", "free_space", "two_ray_ground", "log_distance"]
 
@@ -678,6 +694,8 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
          to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure}"]))["routing"]),
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
         ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
+        ("PathsConfig::Explicit", {"paths"}, _paths("{kind: explicit, paths: [[A, B]]}")),
+        ("PathsConfig::Disjoint", {"k"}, _paths("{kind: disjoint, k: 1}")),
         ("AppConfig::Bulk", set(), wired["flows"][0]["app"]),
         ("AppConfig::Utility", {"packet_size", "r_max", "m"}, _udp_app("{kind: utility, packet_size: 100, r_max: 1Mbps, m: 2}")),
         ("TcpConfig", set(), wired["flows"][0]["transport"]),
@@ -709,6 +727,11 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
     ]
 
 
+# Optional fields the normalised form leaves out when absent (instead of `null`), so that the
+# summaries of scenarios written before them keep their bytes.
+LEFT_OUT_WHEN_ABSENT = {("FlowConfig", "paths")}
+
+
 def test_defaults_match_the_core() -> None:
     """Defaults are emitted explicitly, so they must be the core's own defaults."""
     expected = _rust_defaults()
@@ -717,7 +740,10 @@ def test_defaults_match_the_core() -> None:
         for (rust_owner, field), value in expected.items():
             if rust_owner != owner or field in given or value == "<struct>":
                 continue
-            assert emitted[field] == value, f"{owner}.{field}"
+            if (owner, field) in LEFT_OUT_WHEN_ABSENT:
+                assert field not in emitted and value is None, f"{owner}.{field}"
+            else:
+                assert emitted[field] == value, f"{owner}.{field}"
             checked.add((owner, field))
     structs = {key for key, value in expected.items() if value == "<struct>"}
     # MetricsConfig's and LimitsConfig's own defaults are checked above.

@@ -15,7 +15,7 @@ import decimal
 import enum
 import json
 import pickle
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 import pytest
 
@@ -387,6 +387,18 @@ def test_radio_defaults_are_fresh_per_model() -> None:
 def declare(annotation: Any) -> type[model.BaseModel]:
     """A model with one field `x` (built by hand: this file's annotations are postponed)."""
     return type("Declared", (model.BaseModel,), {"__annotations__": {"x": annotation}})
+
+
+def test_a_field_may_be_left_out_of_the_dump() -> None:
+    # pydantic 2.11's Field(exclude_if=...): dumped only when the test is false.
+    maybe = type(
+        "Maybe",
+        (model.BaseModel,),
+        {"__annotations__": {"x": int, "y": Optional[int]}, "y": model.Field(default=None, exclude_if=lambda v: v is None)},
+    )
+    assert maybe.model_validate({"x": 1}).model_dump() == {"x": 1}
+    assert maybe.model_validate({"x": 1, "y": 2}).model_dump() == {"x": 1, "y": 2}
+    assert maybe.model_validate({"x": 1, "y": None}).y is None
 
 
 def test_declarations_the_engine_cannot_read_fail_at_once() -> None:

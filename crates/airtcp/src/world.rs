@@ -9,6 +9,7 @@ use crate::metrics::results::{
     Conservation, DownlinkRow, DropRow, FlowResult, LayerTables, LinkRow, QueueRow, RunResults,
     TimeSeries, Timing,
 };
+use crate::net::flow_paths::FlowPath;
 use crate::net::Network;
 use crate::scenario::budget::{format_count, MemoryBudget};
 use crate::scenario::config::FORWARDING_TABLES;
@@ -685,8 +686,14 @@ impl World {
                 recoveries: 0,
                 timeouts: 0,
                 mean_rtt_s: None,
+                paths: None,
                 shim: None,
             };
+            let paths = net.flow_paths.paths(flows.len() as u32);
+            if !paths.is_empty() {
+                let named = |p: &FlowPath| p.nodes().iter().map(|&v| name_of(v)).collect();
+                row.paths = Some(paths.iter().map(named).collect());
+            }
             match &mut flow.endpoints {
                 Endpoints::Tcp { sender, shim, .. } => {
                     row.shim = shim.as_deref().and_then(ShimSlot::report);

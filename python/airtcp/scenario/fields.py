@@ -75,7 +75,7 @@ class FieldInfo:
     alias, and the constraints given with `Field(...)`."""
 
     __slots__ = ("alias", "allow_inf_nan", "annotation", "default", "default_factory", "discriminator",
-                 "ge", "metadata", "min_length", "strict")
+                 "exclude_if", "ge", "metadata", "min_length", "strict")
 
     def __init__(
         self,
@@ -88,6 +88,7 @@ class FieldInfo:
         min_length: int | None = None,
         ge: float | None = None,
         allow_inf_nan: bool | None = None,
+        exclude_if: Callable[[Any], bool] | None = None,
     ):
         if default is not NO_DEFAULT and default_factory is not None:
             raise TypeError("a field takes a default or a default_factory, not both")
@@ -99,6 +100,7 @@ class FieldInfo:
         self.min_length = min_length
         self.ge = ge
         self.allow_inf_nan = allow_inf_nan
+        self.exclude_if = exclude_if
         self.annotation: Any = None
         self.metadata: list[Any] = []
 
@@ -132,8 +134,10 @@ def Field(  # noqa: N802 - named like pydantic's
     min_length: int | None = None,
     ge: float | None = None,
     allow_inf_nan: bool | None = None,
+    exclude_if: Callable[[Any], bool] | None = None,
 ) -> Any:
-    """A field's default and alias (as a class attribute), or constraints (in `Annotated`)."""
+    """A field's default and alias (as a class attribute), or constraints (in `Annotated`).
+    `exclude_if(value)` true leaves the field out of `model_dump` (pydantic 2.11's meaning)."""
     return FieldInfo(
         default,
         default_factory=default_factory,
@@ -143,6 +147,7 @@ def Field(  # noqa: N802 - named like pydantic's
         min_length=min_length,
         ge=ge,
         allow_inf_nan=allow_inf_nan,
+        exclude_if=exclude_if,
     )
 
 

@@ -18,7 +18,8 @@ of pydantic, and owning it lets the problems be worded at the source instead of 
 Only what the schema uses is supported, with pydantic's names and meaning:
 
 - `class M(BaseModel)` with annotated fields in order (the normalised JSON keeps it), defaults,
-  `Field(default=..., default_factory=..., alias=...)`, and `model_validator(mode="after")`
+  `Field(default=..., default_factory=..., alias=..., exclude_if=...)` (`exclude_if(value)` true:
+  the field is left out of `model_dump`, as in pydantic 2.11), and `model_validator(mode="after")`
   methods, which run once every field is valid. Unknown fields are always errors and assignment
   is always checked (pydantic's `extra="forbid"`, `validate_assignment=True`).
 - Field types: `str`, `bool`, `int`, `float`, `Literal` of strings, `Optional[X]`, `list[X]`,
@@ -101,13 +102,14 @@ _ABSENT: Any = object()
 class _Slot:
     """How a model reads, writes and dumps one field."""
 
-    __slots__ = ("check", "default", "dump", "factory", "key", "name")
+    __slots__ = ("check", "default", "dump", "exclude_if", "factory", "key", "name")
 
     def __init__(self, name: str, info: FieldInfo):
         self.name = name
         self.key = info.alias or name  # as a file spells it
         self.default = info.default
         self.factory = info.default_factory
+        self.exclude_if = info.exclude_if
         extra = [info] if info.has_constraints() else []
         self.check, self.dump = compile_annotation(info.annotation, (*info.metadata, *extra))
 
@@ -169,8 +171,9 @@ class BaseModel:
             raise found.scenario_error() from None
 
     def model_dump(self, *, mode: str = "python", by_alias: bool = False, context: Any = None) -> dict[str, Any]:
-        """The model as plain data, fields in order, every field present. Values are already
-        JSON's types, so `mode` ("python" or "json") makes no difference."""
+        """The model as plain data, fields in order, every field present but those a field's
+        `exclude_if` leaves out. Values are already JSON's types, so `mode` ("python" or "json")
+        makes no difference."""
         if mode not in ("python", "json"):
             raise ValueError(f"mode must be 'python' or 'json', got {mode!r}")
         return self._model_dump(SerializationInfo(context, by_alias))
@@ -286,6 +289,8 @@ class BaseModel:
         dumped = {}
         for slot in self._model_slots:
             value = values[slot.name]
+            if slot.exclude_if is not None and slot.exclude_if(value):
+                continue
             dumped[slot.key if by_alias else slot.name] = value if slot.dump is None else slot.dump(value, info)
         return dumped
 

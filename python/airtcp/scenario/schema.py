@@ -54,6 +54,9 @@ __all__ = [
     "SegmentsLoss",
     "LossConfig",
     "FlowConfig",
+    "ExplicitPaths",
+    "DisjointPaths",
+    "PathsConfig",
     "BulkApp",
     "CbrApp",
     "PoissonApp",
@@ -472,6 +475,46 @@ class UdpConfig(_Model):
 TransportConfig = Annotated[Union[TcpConfig, UdpConfig], Field(discriminator="kind")]
 
 
+# Most paths a flow may have (net::flow_paths::MAX_PATHS: a packet names its path in one byte).
+MAX_FLOW_PATHS = 255
+PathCount = _quantity(units.parse_count, None, minimum=1, maximum=MAX_FLOW_PATHS)
+
+
+def _at_most_flow_paths(paths: list[list[str]]) -> list[list[str]]:
+    if not paths:
+        raise ValueError("needs at least one path")
+    if len(paths) > MAX_FLOW_PATHS:
+        raise ValueError(f"at most {MAX_FLOW_PATHS} paths per flow, got {len(paths)}")
+    return paths
+
+
+class ExplicitPaths(_Model):
+    """Paths given as node lists, each from the flow's source to its destination over linked nodes,
+    no node twice (docs/scenario-schema.md#flow-paths)."""
+
+    kind: Literal["explicit"]
+    paths: Annotated[list[list[Name]], AfterValidator(_at_most_flow_paths)]
+    # paths: the flow's packets back (TCP's ACKs) follow the paths reversed; routes: the routing table.
+    reverse: Literal["paths", "routes"] = "paths"
+
+
+class DisjointPaths(_Model):
+    """The `k` node-disjoint paths of least total hop count or ETX (docs/routing_paths.md); fewer
+    existing is an error."""
+
+    kind: Literal["disjoint"]
+    k: PathCount
+    metric: Literal["hops", "etx"] = "hops"
+    reverse: Literal["paths", "routes"] = "paths"
+
+
+PathsConfig = Annotated[Union[ExplicitPaths, DisjointPaths], Field(discriminator="kind")]
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 class FlowConfig(_Model):
     """An application over a transport from `src` to `dst`."""
 
@@ -484,6 +527,9 @@ class FlowConfig(_Model):
     stop: Optional[Duration] = None
     app: AppConfig
     transport: TransportConfig
+    # The paths the flow's packets are pinned to (static routing only); absent: the routes. Left
+    # out of the normalised form when absent, so that results of scenarios without keep their bytes.
+    paths: Optional[PathsConfig] = Field(default=None, exclude_if=_is_none)
 
 
 # --- Wireless nodes --------------------------------------------------------------------------
@@ -1313,6 +1359,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             latest = units.format_duration(flow.start + flow.start_jitter)
             yield f"{where}.stop", f"must not be before start + start_jitter ({latest}), the latest the flow may start"
 
+        if flow.paths is not None:
+            yield from _flow_paths_problems(
+                where, flow, scenario.routing, directory, missing, neighbours, ends_ok and flow.src != flow.dst
+            )
+
         if isinstance(flow.transport, TcpConfig):
             tcp = flow.transport
             if tcp.max_rto < tcp.min_rto:
@@ -1327,6 +1378,65 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                     f"{where}.transport.vegas.beta",
                     f"must not be smaller than alpha ({tcp.vegas.alpha:g}), got {tcp.vegas.beta:g}",
                 )
+
+
+def _flow_paths_problems(
+    where: str,
+    flow: FlowConfig,
+    routing: Any,
+    directory: _Directory,
+    missing: Callable[[str], str],
+    neighbours: Mapping[str, set[str]],
+    ends_ok: bool,
+) -> Iterable[tuple[str, str]]:
+    """A flow's `paths`: static routing only; each explicit path over known nodes from the flow's
+    source to its destination, none twice, consecutive nodes linked where the links say so (whether
+    two radios are in range is the core's to judge, as for routes). The core checks the same, and
+    finds the disjoint paths."""
+    paths = flow.paths
+    if isinstance(routing, AodvRouting):
+        yield f"{where}.paths", "aodv finds its routes itself; flow paths are followed under static routing"
+        return
+    if isinstance(routing, BackpressureRouting):
+        yield f"{where}.paths", "backpressure chooses next hops itself; flow paths are followed under static routing"
+        return
+    if not isinstance(paths, ExplicitPaths):
+        return
+    for j, path in enumerate(paths.paths):
+        at = f"{where}.paths.paths[{j}]"
+        if len(path) < 2:
+            yield (
+                at,
+                f"a path runs from the flow's source {flow.src!r} to its destination {flow.dst!r}: two "
+                f"nodes at least, got {len(path)}",
+            )
+            continue
+        known = True
+        seen: dict[str, int] = {}
+        for m, name in enumerate(path):
+            if name not in directory:
+                known = False
+                yield f"{at}[{m}]", missing(name)
+            elif name in seen:
+                known = False
+                yield f"{at}[{m}]", f"{name!r} is on the path already (at [{seen[name]}]); a path visits each node once"
+            seen.setdefault(name, m)
+        if path[0] != flow.src:
+            yield f"{at}[0]", f"must be the flow's source {flow.src!r}, got {path[0]!r}"
+        if path[-1] != flow.dst:
+            yield f"{at}[{len(path) - 1}]", f"must be the flow's destination {flow.dst!r}, got {path[-1]!r}"
+        if not (known and ends_ok):
+            continue
+        for m in range(1, len(path)):
+            a, b = path[m - 1], path[m]
+            # Two placed nodes may be radios in range of each other: the core knows.
+            if b not in neighbours.get(a, ()) and not (directory.is_placed(a) and directory.is_placed(b)):
+                yield (
+                    f"{at}[{m}]",
+                    f"no link from {a!r} to {b!r} (consecutive nodes must be neighbours: a wired link, the "
+                    "downlink, or radios in range)",
+                )
+                break
 
 
 def _downlink_problems(

@@ -3,7 +3,8 @@
 Two sources: every shipped scenario under scenarios/, with its run shortened, and scenarios
 composed from the schema's building blocks (docs/scenario-schema.md): wired links, generated and
 named topologies with a radio, the routing kinds, flows of every app over TCP (with its options
-and the NC layer) or UDP, link errors, failures, metrics, limits and a downlink.
+and the NC layer) or UDP, with paths or without, link errors, failures, metrics, limits and a
+downlink.
 
 Runs are kept short (at most 2 s simulated) and networks small, so that a run takes well under
 a second; the extremes (hours of simulated time, a million nodes, 1 ns bins) are drawn now and
@@ -367,8 +368,24 @@ def flows(draw: st.DrawFn, names: list[str], duration_ms: int, tcp_only: bool = 
             flow["start_jitter"] = milliseconds(draw(st.integers(0, duration_ms - start)))
         if draw(st.integers(1, 4)) == 1:
             flow["stop"] = milliseconds(draw(st.integers(start + 1, duration_ms + 1000)))
+        if draw(st.integers(1, 5)) == 1:
+            flow["paths"] = draw(flow_paths(names, src, dst))
         made.append(flow)
     return made
+
+
+@st.composite
+def flow_paths(draw: st.DrawFn, names: list[str], src: str, dst: str) -> Doc:
+    """A flow's paths: a few node-disjoint ones, or a path through up to three drawn nodes (linked
+    or not), maybe with the direct one beside it."""
+    reverse = draw(st.sampled_from([{}, {"reverse": "paths"}, {"reverse": "routes"}]))
+    if draw(st.booleans()):
+        return {"kind": "disjoint", "k": draw(st.integers(1, 3)), "metric": draw(st.sampled_from(["hops", "etx"])), **reverse}
+    middle = draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
+    paths = [[src, *(node for node in middle if node not in (src, dst)), dst]]
+    if draw(st.booleans()):
+        paths.append([src, dst])
+    return {"kind": "explicit", "paths": paths, **reverse}
 
 
 @st.composite

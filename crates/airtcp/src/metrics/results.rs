@@ -75,6 +75,10 @@ pub struct FlowResult {
     pub timeouts: u64,
     /// Mean of the RTT samples, s (None without samples).
     pub mean_rtt_s: Option<f64>,
+    /// The paths the flow's packets were pinned to (`flows[].paths`), as node names from the
+    /// source to the destination; absent from the JSON for a flow without paths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<Vec<String>>>,
     /// The counters of the flow's shim (`transport::shim`), if it has one and reports any: in
     /// the JSON under the key the shim chose, after the fields above; nothing for flows without.
     #[serde(flatten)]

@@ -11,6 +11,7 @@
 pub mod aodv;
 pub mod backpressure;
 pub mod cellular;
+pub mod flow_paths;
 pub mod forwarding;
 pub mod on_demand;
 pub mod paths;
@@ -23,6 +24,7 @@ use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use crate::world::Event;
+use flow_paths::FlowPaths;
 use forwarding::{Effect, Forwarding, ForwardingCtx, Frames, Heard, TxStatus};
 pub use on_demand::AodvRouting;
 use routing::RoutingTable;
@@ -45,6 +47,8 @@ pub struct Network {
     pub routes: RoutingTable,
     /// AODV, when the scenario uses it instead of static routes.
     pub aodv: Option<AodvRouting>,
+    /// The paths flows are pinned to (`flows[].paths`), and their hops; empty without.
+    pub flow_paths: FlowPaths,
     /// The base station's slotted downlink, if the scenario has one.
     pub base_station: Option<cellular::BaseStation>,
     /// Drops at nodes (no route), per node, indexed like [`DropReason::ALL`].
@@ -67,11 +71,16 @@ pub struct Network {
 }
 
 impl Network {
-    /// A packet enters the network at its source node.
+    /// A packet enters the network at its source node (pinned to a path of its flow's, if the
+    /// flow has paths: `flow_paths`).
     // Inlined into TCP's I/O, its main caller (once it has more than a few callers, the compiler
     // stops inlining it on its own, and every segment and ACK pays a call).
     #[inline]
-    pub fn originate(&mut self, packet: Packet) {
+    pub fn originate(&mut self, mut packet: Packet) {
+        if !self.flow_paths.is_empty() {
+            // The default pin of a flow with paths (a forwarding layer may change it).
+            self.flow_paths.pin_new(&mut packet);
+        }
         let node = packet.src;
         let id = self.packets.insert(packet);
         self.forward(node, id);

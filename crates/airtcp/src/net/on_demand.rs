@@ -202,6 +202,7 @@ impl Network {
                     dst: to.unwrap_or(NodeId::MAX),
                     next_hop: to.unwrap_or(NodeId::MAX),
                     size: msg.size(),
+                    path: super::flow_paths::NO_PATH,
                     created: now,
                     header: Header::Aodv(msg),
                 });

@@ -69,6 +69,7 @@ mod tests {
             dst: 1,
             next_hop: u32::MAX,
             size: 100,
+            path: crate::net::flow_paths::NO_PATH,
             created: 0,
             header: Header::Udp { seq: 0, len: 72 },
         }

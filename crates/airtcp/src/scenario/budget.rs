@@ -7,7 +7,7 @@
 //! - **Fixed** allocations, known from the scenario before the first event and charged while the
 //!   world is built ([`MemoryBudget::charge`]): nodes and radios, radio neighbour lists (an upper
 //!   bound from the spatial grid, charged before the lists are built), static routing tables,
-//!   each TCP flow's largest possible window (its scoreboard entries and, with the NC layer, the
+//!   the flows' paths, each TCP flow's largest possible window (its scoreboard entries and, with the NC layer, the
 //!   coefficient vectors the source keeps per segment), and the time series the results will
 //!   hold (goodput bins, cwnd samples).
 //! - **Growth** during the run (packets alive in queues, pending events, RTT samples), checked
@@ -20,13 +20,13 @@
 
 use std::mem::size_of;
 
-use super::config::{AppConfig, ScenarioConfig, TransportConfig};
+use super::config::{AppConfig, PathsConfig, ScenarioConfig, TransportConfig};
 use super::topology::{node_count, Placed};
 use crate::mac::dcf::Dcf;
 use crate::net::routing::{Edge, Hop};
 use crate::net::wireless::{Neighbor, NeighborStats, RadioState};
 use crate::sim::time::to_secs;
-use crate::sim::{Packet, Time};
+use crate::sim::{NodeId, Packet, Time};
 use crate::transport::tcp::scoreboard::SegState;
 use crate::ConfigError;
 
@@ -149,6 +149,7 @@ pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Resul
         tables,
         size_of::<Option<Hop>>() as u64,
     )?;
+    charge_flow_paths(cfg, nodes, budget)?;
     let bins = cfg.duration.div_ceil(cfg.metrics.bin.max(1));
     let flows = cfg.flows.len() as u64;
     budget.charge(
@@ -188,6 +189,45 @@ pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Resul
             segments,
             each,
         )?;
+    }
+    Ok(())
+}
+
+/// The flows' paths (`net::flow_paths`): a slot per node, and per path a position per node on
+/// any path (at most every node) and a node and two hops per node on it (a disjoint path may pass
+/// every node). Nothing without paths.
+fn charge_flow_paths(
+    cfg: &ScenarioConfig,
+    nodes: u64,
+    budget: &mut MemoryBudget,
+) -> Result<(), ConfigError> {
+    let per_path = |p: &PathsConfig| match p {
+        PathsConfig::Explicit { paths, .. } => (
+            paths.len() as u64,
+            paths.iter().map(|p| p.len() as u64).sum::<u64>(),
+        ),
+        PathsConfig::Disjoint { k, .. } => (*k as u64, (*k as u64).saturating_mul(nodes)),
+    };
+    let on_paths: u64 = cfg
+        .flows
+        .iter()
+        .filter_map(|f| f.paths.as_ref().map(|p| per_path(p).1))
+        .fold(0, u64::saturating_add);
+    let slots = on_paths.min(nodes);
+    let mut first = true;
+    for (i, f) in cfg.flows.iter().enumerate() {
+        let Some(p) = &f.paths else {
+            continue;
+        };
+        let path = format!("flows[{i}].paths");
+        if first {
+            budget.charge(&path, "path slots", nodes, 4)?;
+            first = false;
+        }
+        let (count, hops) = per_path(p);
+        budget.charge(&path, "path positions", count.saturating_mul(slots), 4)?;
+        let hop = (size_of::<NodeId>() + 2 * size_of::<Option<Hop>>()) as u64;
+        budget.charge(&path, "path hops", hops, hop)?;
     }
     Ok(())
 }

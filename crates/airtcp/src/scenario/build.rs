@@ -9,6 +9,7 @@ use super::config::{
     AppConfig, CcKind, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
     ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
 };
+use super::flow_paths::PathsInput;
 use super::topology::{place, Placed};
 use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
@@ -16,6 +17,7 @@ use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::cellular::BaseStation;
+use crate::net::flow_paths::FlowPaths;
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
@@ -156,6 +158,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     };
     cfg.routing.check_forwarding(cfg)?;
+    super::flow_paths::check(cfg)?;
     if let RoutingConfig::Aodv { .. } = cfg.routing {
         if !cfg.links.is_empty() {
             return Err(err(
@@ -200,6 +203,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         arrived: Vec::new(),
         node_names: names.clone(),
         routes,
+        flow_paths: FlowPaths::default(),
         aodv: match cfg.routing {
             RoutingConfig::Aodv { local_repair } => {
                 Some(AodvRouting::new(names.len(), cfg.seed, local_repair))
@@ -346,14 +350,26 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             net.base_station.as_ref(),
         )
     };
+    let flow_paths = super::flow_paths::build(
+        cfg,
+        &PathsInput {
+            ids: &ids,
+            names: &net.node_names,
+            edges: &edges,
+            flow_ends: &flow_ends,
+            edge_etx: &edge_etx,
+        },
+    )?;
     let setup = LayerSetup {
         nodes: net.node_names.len(),
         edges: &edges,
         flow_ends: &flow_ends,
         wireless: &net.wireless,
         edge_etx: &edge_etx,
+        flow_paths: &flow_paths,
     };
     let layer = cfg.routing.forwarding(cfg, &setup);
+    net.flow_paths = flow_paths;
     net.install_forwarding(layer);
 
     let traces = Traces {

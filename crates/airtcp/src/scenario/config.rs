@@ -189,6 +189,59 @@ pub struct FlowConfig {
     pub app: AppConfig,
     /// The transport protocol.
     pub transport: TransportConfig,
+    /// The paths the flow's packets follow (`net::flow_paths`); absent: the routes.
+    #[serde(default)]
+    pub paths: Option<PathsConfig>,
+}
+
+/// A flow's paths (`net::flow_paths`, docs/scenario-schema.md#flow-paths): its packets are pinned
+/// to them, round robin, and follow them hop by hop under static routing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PathsConfig {
+    /// Paths given as node lists.
+    Explicit {
+        /// Each from the flow's source to its destination, consecutive nodes linked (a wired
+        /// link, the downlink, or radios in range), no node twice; 1 to 255 paths.
+        paths: Vec<Vec<String>>,
+        /// How packets from the destination back to the source travel.
+        #[serde(default)]
+        reverse: ReverseConfig,
+    },
+    /// The `k` node-disjoint paths of least total weight (`net::paths::node_disjoint_paths`).
+    Disjoint {
+        /// How many paths (1 to 255); fewer existing is an error.
+        k: u32,
+        /// Weight of a link: one per hop, or its ETX (as static ETX routing weighs it).
+        #[serde(default)]
+        metric: RouteMetric,
+        /// How packets from the destination back to the source travel.
+        #[serde(default)]
+        reverse: ReverseConfig,
+    },
+}
+
+impl PathsConfig {
+    /// How the flow's packets going back travel.
+    pub fn reverse(&self) -> ReverseConfig {
+        match self {
+            PathsConfig::Explicit { reverse, .. } | PathsConfig::Disjoint { reverse, .. } => {
+                *reverse
+            }
+        }
+    }
+}
+
+/// How the packets of a flow with paths travel from its destination back to its source (TCP's
+/// ACKs, a shim's packets from the destination).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReverseConfig {
+    /// Along the flow's paths reversed, pinned round robin like the packets forward.
+    #[default]
+    Paths,
+    /// By the routing table, like the packets of a flow without paths.
+    Routes,
 }
 
 /// Applications.
@@ -1279,6 +1332,22 @@ impl RoutingConfig {
     /// needs of the scenario), in `cfg`.
     pub fn check_forwarding(&self, cfg: &ScenarioConfig) -> Result<(), ConfigError> {
         backpressure::setup::check(cfg)
+    }
+
+    /// Why flows cannot have paths (`flows[].paths`, `net::flow_paths`) under this block, if they
+    /// cannot: the routing service answers for pinned packets with their paths' hops, and the
+    /// plain layer follows it; AODV's routes and backpressure's choices do not.
+    pub fn ignores_flow_paths(&self) -> Option<&'static str> {
+        match self {
+            RoutingConfig::Static { .. } => None,
+            RoutingConfig::Aodv { .. } => {
+                Some("aodv finds its routes itself; flow paths are followed under static routing")
+            }
+            RoutingConfig::Backpressure { .. } => Some(
+                "backpressure chooses next hops itself; flow paths are followed under static \
+                 routing",
+            ),
+        }
     }
 
     /// The forwarding layer (`net::forwarding`) this block asks for, in the checked scenario

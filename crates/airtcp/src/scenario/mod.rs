@@ -2,6 +2,7 @@
 pub mod budget;
 pub mod build;
 pub mod config;
+pub mod flow_paths;
 pub mod layout;
 pub mod strict;
 pub mod topology;

@@ -5,6 +5,7 @@
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
 use crate::net::aodv::AodvMsg;
+use crate::net::flow_paths::NO_PATH;
 use crate::net::forwarding::LayerHeader;
 use crate::transport::shim::ShimHeader;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
@@ -60,15 +61,25 @@ pub struct Packet {
     pub next_hop: NodeId,
     /// Bytes on the wire (payload + headers).
     pub size: u32,
+    /// Which of its flow's paths the packet follows (`net::flow_paths`; `NO_PATH`: none, it is
+    /// routed). One byte in what was the struct's padding.
+    pub path: u8,
     /// Creation time.
     pub created: Time,
     /// Protocol header.
     pub header: Header,
 }
 
+// Packets are copied between the arena, queues and MACs: the path byte must not make them larger.
+// Without it a packet is its header and 36 bytes of fields (five 4-byte ones, two 8-byte ones),
+// padded to 40 (112 bytes with today's 72-byte header); the byte takes some of that padding.
+const _: () = assert!(std::mem::size_of::<Packet>() == std::mem::size_of::<Header>() + 40);
+const _: () = assert!(std::mem::size_of::<Packet>() == 112);
+
 impl Packet {
     /// A new packet of `flow` from `src` to `dst`, not yet numbered (the arena numbers it) and
-    /// with no next hop chosen (routing or the MAC sets it; `NodeId::MAX` also means broadcast).
+    /// with no next hop chosen (routing or the MAC sets it; `NodeId::MAX` also means broadcast)
+    /// and following no path.
     pub fn new(
         flow: FlowId,
         src: NodeId,
@@ -84,6 +95,7 @@ impl Packet {
             dst,
             next_hop: NodeId::MAX,
             size,
+            path: NO_PATH,
             created,
             header,
         }

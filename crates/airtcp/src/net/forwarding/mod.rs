@@ -16,7 +16,8 @@
 //!   a default: a layer that overrides none forwards as a router does, each packet routed and
 //!   pushed to its interface's drop-tail queue ([`Fifo`]).
 //! - Framework services, not the layer's: the routing service (static [`RoutingTable`] or AODV's
-//!   next hops, with AODV's own buffer and control packets), the per-interface queues (a radio's
+//!   next hops, with AODV's own buffer and control packets), the flows' paths and each packet's
+//!   pin to one of them ([`FlowPaths`], [`ForwardingCtx::pin`]), the per-interface queues (a radio's
 //!   interface queue, a wired channel's queue, the downlink's per-user queues) with their
 //!   statistics, the MACs and the drop accounting. A radio's MAC serves its interface queue first
 //!   (control packets, and everything a pushing layer pushed) and asks the layer only when that
@@ -47,13 +48,14 @@ pub use crate::transport::shim::header::{
     ShimHeader as LayerHeader, ShimReader as LayerReader, ShimWriter as LayerWriter,
 };
 
+use super::flow_paths::{FlowPaths, Way, NO_PATH};
 use super::routing::{Edge, Hop, Iface};
 use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
 use crate::sim::packet::{DropReason, Header};
-use crate::sim::{EventClass, NodeId, Packet, PacketArena, PacketId, Rng, Time};
+use crate::sim::{EventClass, FlowId, NodeId, Packet, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
 
 /// What a radio sends at a transmit opportunity the layer serves: a packet and the neighbour it
@@ -358,6 +360,9 @@ pub struct LayerSetup<'a> {
     /// The ETX weight of each edge (`edges`' order), from the links' configured delivery ratios
     /// (the weights static ETX routing uses); computed on demand.
     pub edge_etx: &'a dyn Fn() -> Vec<f64>,
+    /// The paths of the flows that have some (`flows[].paths`), with their hops both ways
+    /// ([`FlowPaths`]); the same as [`ForwardingCtx::flow_paths`] during the run.
+    pub flow_paths: &'a FlowPaths,
 }
 
 /// Something a hook asked for that takes effect when it returns.
@@ -434,15 +439,22 @@ impl ForwardingCtx<'_> {
         &self.net.node_names
     }
 
-    /// Asks the routing service where `node` sends packet `id`: static routes, or AODV (which may
-    /// take the packet into its buffer and start a route discovery; its control packets go out
-    /// when the hook returns).
+    /// Asks the routing service where `node` sends packet `id`: for a packet pinned to a path of
+    /// its flow ([`pin`](Self::pin)) at a node on that path, the path's next hop towards the
+    /// packet's destination; otherwise static routes, or AODV (which may take the packet into its
+    /// buffer and start a route discovery; its control packets go out when the hook returns).
     #[inline]
     pub fn route(&mut self, node: NodeId, id: PacketId) -> Route {
+        let p = self.net.packets.get(id);
+        if p.path != NO_PATH {
+            if let Some(hop) = self.net.flow_paths.pinned_hop(p, node) {
+                return Route::Via(hop);
+            }
+        }
+        let dst = p.dst;
         if self.net.aodv.is_some() {
             return self.net.aodv_route(node, id);
         }
-        let dst = self.net.packets.get(id).dst;
         match self.net.routes.next_hop(node, dst) {
             Some(hop) => Route::Via(hop),
             None => Route::Unreachable,
@@ -474,8 +486,8 @@ impl ForwardingCtx<'_> {
         }
     }
 
-    /// The default forwarding: the routed next hop's interface queue, or a drop for want of a
-    /// route.
+    /// The default forwarding: the routed next hop's interface queue (a pinned packet's path's
+    /// next hop, [`route`](Self::route)), or a drop for want of a route.
     #[inline]
     pub fn forward_routed(&mut self, node: NodeId, id: PacketId) {
         match self.route(node, id) {
@@ -505,6 +517,36 @@ impl ForwardingCtx<'_> {
     /// [`MacView::retire`]).
     pub fn retire(&mut self, id: PacketId) {
         self.net.packets.retire(id);
+    }
+
+    /// The flows' paths (`flows[].paths`): each flow's paths as node lists, and their hops
+    /// ([`FlowPaths::next_hop`], O(1)).
+    #[inline]
+    pub fn flow_paths(&self) -> &FlowPaths {
+        &self.net.flow_paths
+    }
+
+    /// The next hop of path `path` of `flow` at `node`, going `way` (`None`: no such path, `node`
+    /// not on it, or its end that way). O(1).
+    #[inline]
+    pub fn path_next_hop(&self, flow: FlowId, path: u8, node: NodeId, way: Way) -> Option<Hop> {
+        self.net.flow_paths.next_hop(flow, path, node, way)
+    }
+
+    /// Pins packet `id` to path `path` of its flow: [`route`](Self::route) (and so the default
+    /// forwarding) sends it along that path from every node on it. [`NO_PATH`] unpins it: it is
+    /// routed from here on. The framework pins every new packet of a flow with paths when it
+    /// enters the network (round robin over the flow's paths); a layer that chooses a path per
+    /// packet pins it again at the source. Panics if the packet's flow has no path `path`.
+    #[inline]
+    pub fn pin(&mut self, id: PacketId, path: u8) {
+        let p = self.net.packets.get_mut(id);
+        assert!(
+            path == NO_PATH || usize::from(path) < self.net.flow_paths.paths(p.flow).len(),
+            "flow {} has no path {path}",
+            p.flow
+        );
+        p.path = path;
     }
 
     /// Lets radio `r`'s MAC contend (when the hook returns): the layer has something for it it

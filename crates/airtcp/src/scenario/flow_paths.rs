@@ -1,0 +1,358 @@
+//! From the flows' `paths` blocks to the paths service (`net::flow_paths`): the checks of each
+//! block, with the field paths and messages of the Python front end, the node-disjoint paths of a
+//! `disjoint` block, and the hops of every path.
+
+use std::collections::BTreeMap;
+
+use super::config::{PathsConfig, ReverseConfig, RouteMetric, RoutingConfig, ScenarioConfig};
+use crate::net::flow_paths::{FlowPaths, FlowSpec, MissingLink, MAX_PATHS};
+use crate::net::paths::{node_disjoint_paths, MAX_DISJOINT_WEIGHT};
+use crate::net::routing::Edge;
+use crate::sim::NodeId;
+use crate::ConfigError;
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// What the builder knows that the paths need: the nodes, the routing graph, each flow's ends.
+pub struct PathsInput<'a> {
+    /// Node ids by name.
+    pub ids: &'a BTreeMap<&'a str, NodeId>,
+    /// Node names by id.
+    pub names: &'a [String],
+    /// The routing graph's edges (wired channels, the downlink, radio neighbours).
+    pub edges: &'a [Edge],
+    /// Each flow's (source, destination), in scenario order (every flow, with paths or not).
+    pub flow_ends: &'a [(NodeId, NodeId)],
+    /// The ETX weight of each edge, computed when first asked for.
+    pub edge_etx: &'a dyn Fn() -> Vec<f64>,
+}
+
+/// The checks a flow's `paths` block needs before any graph is built: the routing follows paths
+/// (`static` only), the numbers are in range. Run with the routing block's checks.
+pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
+    for (i, f) in cfg.flows.iter().enumerate() {
+        let Some(paths) = &f.paths else {
+            continue;
+        };
+        let p = format!("flows[{i}].paths");
+        if let Some(why) = cfg.routing.ignores_flow_paths() {
+            return Err(err(p, why));
+        }
+        match paths {
+            PathsConfig::Explicit { paths, .. } => {
+                if paths.is_empty() {
+                    return Err(err(format!("{p}.paths"), "needs at least one path"));
+                }
+                if paths.len() > MAX_PATHS {
+                    return Err(err(
+                        format!("{p}.paths"),
+                        format!("at most {MAX_PATHS} paths per flow, got {}", paths.len()),
+                    ));
+                }
+            }
+            PathsConfig::Disjoint { k, .. } => {
+                if *k == 0 {
+                    return Err(err(format!("{p}.k"), "must be at least 1, got 0"));
+                }
+                if *k as usize > MAX_PATHS {
+                    return Err(err(
+                        format!("{p}.k"),
+                        format!("is too large (at most {MAX_PATHS}), got {k}"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The flows' paths, checked: every explicit path runs from its flow's source to its destination
+/// over known nodes, none twice, each hop a link of the routing graph (and one back unless the
+/// reverse traffic is routed); a disjoint block finds its `k` paths. Empty when no flow has paths.
+pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, ConfigError> {
+    if cfg.flows.iter().all(|f| f.paths.is_none()) {
+        return Ok(FlowPaths::default());
+    }
+    check(cfg)?;
+    let routing_etx = matches!(
+        cfg.routing,
+        RoutingConfig::Static {
+            metric: RouteMetric::Etx
+        }
+    );
+    let mut etx: Option<Vec<f64>> = None;
+    let mut specs = Vec::new();
+    // Per spec: the flow's index, and whether its paths were given (or found).
+    let mut origin = Vec::new();
+    for (i, f) in cfg.flows.iter().enumerate() {
+        let Some(block) = &f.paths else {
+            continue;
+        };
+        let p = format!("flows[{i}].paths");
+        let (src, dst) = input.flow_ends[i];
+        let pin_back = block.reverse() == ReverseConfig::Paths;
+        let (paths, weigh_etx) = match block {
+            PathsConfig::Explicit { paths, .. } => {
+                let mut nodes = Vec::with_capacity(paths.len());
+                for (j, path) in paths.iter().enumerate() {
+                    nodes.push(explicit_path(&format!("{p}.paths[{j}]"), path, f, input)?);
+                }
+                (nodes, routing_etx)
+            }
+            PathsConfig::Disjoint { k, metric, .. } => {
+                let by_etx = *metric == RouteMetric::Etx;
+                let n = input.names.len();
+                let found = if by_etx {
+                    let w = etx.get_or_insert_with(input.edge_etx);
+                    // A link too lossy for the search's exact arithmetic is no link at all.
+                    let weight = |e: usize| {
+                        if w[e] > MAX_DISJOINT_WEIGHT {
+                            f64::INFINITY
+                        } else {
+                            w[e]
+                        }
+                    };
+                    node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)
+                } else {
+                    node_disjoint_paths(n, input.edges, &|_| 1.0, src, dst, *k as usize)
+                };
+                if found.len() < *k as usize {
+                    let n = found.len();
+                    return Err(err(
+                        format!("{p}.k"),
+                        format!(
+                            "asks for {k} node-disjoint paths; there {} only {n} from '{}' to '{}'",
+                            if n == 1 { "is" } else { "are" },
+                            f.src,
+                            f.dst
+                        ),
+                    ));
+                }
+                (found.into_iter().map(|d| d.nodes).collect(), by_etx)
+            }
+        };
+        let mut spec = FlowSpec::new(i as u32, paths, pin_back);
+        spec.etx = weigh_etx;
+        if weigh_etx && etx.is_none() {
+            etx = Some((input.edge_etx)());
+        }
+        specs.push(spec);
+        origin.push((i, matches!(block, PathsConfig::Explicit { .. })));
+    }
+    let nodes = input.names.len();
+    let flows = cfg.flows.len();
+    FlowPaths::new(nodes, input.edges, etx.as_deref(), flows, &specs)
+        .map_err(|m| missing_link(m, &specs, &origin, input.names))
+}
+
+/// An explicit path's node ids, checked: known names, from the flow's source to its destination,
+/// no node twice. `p` is the path's field path (`flows[0].paths.paths[1]`).
+fn explicit_path(
+    p: &str,
+    path: &[String],
+    f: &super::config::FlowConfig,
+    input: &PathsInput<'_>,
+) -> Result<Vec<NodeId>, ConfigError> {
+    if path.len() < 2 {
+        return Err(err(
+            p,
+            format!(
+                "a path runs from the flow's source '{}' to its destination '{}': two nodes at \
+                 least, got {}",
+                f.src,
+                f.dst,
+                path.len()
+            ),
+        ));
+    }
+    let mut nodes = Vec::with_capacity(path.len());
+    // Where each node is on the path (a path may be as long as the network: no quadratic search).
+    let mut seen: BTreeMap<NodeId, usize> = BTreeMap::new();
+    for (m, name) in path.iter().enumerate() {
+        let at = format!("{p}[{m}]");
+        let Some(&id) = input.ids.get(name.as_str()) else {
+            return Err(err(at, format!("no node named '{name}'")));
+        };
+        if let Some(before) = seen.insert(id, m) {
+            return Err(err(
+                at,
+                format!(
+                    "'{name}' is on the path already (at [{before}]); a path visits each node once"
+                ),
+            ));
+        }
+        nodes.push(id);
+    }
+    let last = path.len() - 1;
+    if path[0] != f.src {
+        return Err(err(
+            format!("{p}[0]"),
+            format!("must be the flow's source '{}', got '{}'", f.src, path[0]),
+        ));
+    }
+    if path[last] != f.dst {
+        return Err(err(
+            format!("{p}[{last}]"),
+            format!(
+                "must be the flow's destination '{}', got '{}'",
+                f.dst, path[last]
+            ),
+        ));
+    }
+    Ok(nodes)
+}
+
+/// The error for a hop without a link: at the node it does not reach, for a path given in the
+/// file; at the block's `reverse` for a path found (only a link back can be missing there).
+fn missing_link(
+    m: MissingLink,
+    specs: &[FlowSpec],
+    origin: &[(usize, bool)],
+    names: &[String],
+) -> ConfigError {
+    let (i, explicit) = origin[m.spec];
+    let nodes = &specs[m.spec].paths[m.path];
+    let name = |v: NodeId| &names[v as usize];
+    let (a, b) = (name(nodes[m.hop]), name(nodes[m.hop + 1]));
+    let message = if m.back {
+        format!(
+            "no link back from '{b}' to '{a}': the flow's packets back follow its paths reversed \
+             (reverse: routes routes them instead)"
+        )
+    } else {
+        format!(
+            "no link from '{a}' to '{b}' (consecutive nodes must be neighbours: a wired link, the \
+             downlink, or radios in range)"
+        )
+    };
+    if explicit {
+        err(
+            format!("flows[{i}].paths.paths[{}][{}]", m.path, m.hop + 1),
+            message,
+        )
+    } else {
+        let listed: Vec<&str> = nodes.iter().map(|&v| name(v).as_str()).collect();
+        err(
+            format!("flows[{i}].paths.reverse"),
+            format!("on the path {}: {message}", listed.join(", ")),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::build::build as build_world;
+    use serde_json::{json, Value};
+
+    /// Wired A-B-E and A-C-D-E: two ways from A to E, the short one through B.
+    fn wired(paths: Value) -> ScenarioConfig {
+        let link =
+            |a: &str, b: &str| json!({"from": a, "to": b, "rate": 10_000_000, "delay": 1_000_000});
+        serde_json::from_value(json!({
+            "name": "paths", "duration": 1_000_000_000u64, "seed": 1,
+            "nodes": ["A", "B", "C", "D", "E", "F"],
+            "links": [link("A", "B"), link("B", "E"), link("A", "C"), link("C", "D"),
+                      link("D", "E"), link("E", "F")],
+            "flows": [{"id": "f", "src": "A", "dst": "E", "app": {"kind": "bulk"},
+                       "transport": {"kind": "tcp"}, "paths": paths}]
+        }))
+        .expect("valid scenario")
+    }
+
+    fn error(paths: Value) -> String {
+        match build_world(&wired(paths)) {
+            Ok(_) => panic!("builds"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn explicit(paths: Value) -> Value {
+        json!({"kind": "explicit", "paths": paths})
+    }
+
+    #[test]
+    fn explicit_paths_are_checked_node_by_node() {
+        for (paths, expected) in [
+            (json!([]), "flows[0].paths.paths: needs at least one path"),
+            (
+                json!([["A"]]),
+                "flows[0].paths.paths[0]: a path runs from the flow's source 'A' \
+              to its destination 'E': two nodes at least, got 1",
+            ),
+            (
+                json!([["A", "X", "E"]]),
+                "flows[0].paths.paths[0][1]: no node named 'X'",
+            ),
+            (
+                json!([["B", "E"]]),
+                "flows[0].paths.paths[0][0]: must be the flow's source 'A', \
+              got 'B'",
+            ),
+            (
+                json!([["A", "B", "E", "F"]]),
+                "flows[0].paths.paths[0][3]: must be the flow's \
+              destination 'E', got 'F'",
+            ),
+            (
+                json!([["A", "C", "A", "B", "E"]]),
+                "flows[0].paths.paths[0][2]: 'A' is on the \
+              path already (at [0]); a path visits each node once",
+            ),
+            (
+                json!([["A", "B", "E"], ["A", "C", "E"]]),
+                "flows[0].paths.paths[1][2]: no link \
+              from 'C' to 'E' (consecutive nodes must be neighbours: a wired link, the downlink, \
+              or radios in range)",
+            ),
+        ] {
+            assert_eq!(error(explicit(paths)), expected);
+        }
+        let many: Vec<Value> = (0..256).map(|_| json!(["A", "B", "E"])).collect();
+        assert_eq!(
+            error(explicit(json!(many))),
+            "flows[0].paths.paths: at most 255 paths per flow, got 256"
+        );
+    }
+
+    #[test]
+    fn disjoint_paths_are_found_or_refused() {
+        let world = build_world(&wired(json!({"kind": "disjoint", "k": 2}))).expect("builds");
+        let nodes = |j: usize| {
+            let ids = world.net.flow_paths.paths(0)[j].nodes().to_vec();
+            ids.iter()
+                .map(|&v| world.net.node_names[v as usize].clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(0), ["A", "B", "E"]);
+        assert_eq!(nodes(1), ["A", "C", "D", "E"]);
+        assert_eq!(
+            error(json!({"kind": "disjoint", "k": 3})),
+            "flows[0].paths.k: asks for 3 node-disjoint paths; there are only 2 from 'A' to 'E'"
+        );
+        assert_eq!(
+            error(json!({"kind": "disjoint", "k": 0})),
+            "flows[0].paths.k: must be at least 1, got 0"
+        );
+        assert_eq!(
+            error(json!({"kind": "disjoint", "k": 256})),
+            "flows[0].paths.k: is too large (at most 255), got 256"
+        );
+    }
+
+    #[test]
+    fn paths_need_static_routing() {
+        let mut cfg = wired(explicit(json!([["A", "B", "E"]])));
+        cfg.routing = RoutingConfig::Aodv { local_repair: true };
+        assert_eq!(
+            check(&cfg).unwrap_err().to_string(),
+            "flows[0].paths: aodv finds its routes itself; flow paths are followed under static \
+             routing"
+        );
+    }
+}
