@@ -2,7 +2,7 @@
 //! flow in place of the one its configuration asks for: a shim that takes every ACK arriving at
 //! the source and replays it at once changes nothing; a destination buffer that holds every
 //! arriving segment for a while and then hands it up in sequence (a reorder buffer's delivery)
-//! delays the flow by that much, and TCP copes.
+//! delays the flow by that much, and TCP copes; arrivals name the path they followed.
 
 mod common;
 use common::*;
@@ -148,4 +148,54 @@ fn a_destination_buffer_that_holds_arriving_segments_delays_the_flow_by_as_much(
     );
     // The arrival carries its send time: the one-way delay includes the link's 10 ms.
     assert!(one_way.load(Ordering::Relaxed) >= 10 * MS);
+}
+
+/// Counts the segments and ACKs arriving per path, passing them on.
+struct PathCounter(Arc<[[AtomicU64; 2]; 2]>);
+
+impl Shim for PathCounter {
+    fn sees_arrivals(&self) -> bool {
+        true
+    }
+
+    fn on_arriving_segment(&mut self, _: &DataHeader, a: Arrival, _: &mut dyn ShimIo) -> Verdict {
+        self.0[0][a.path as usize].fetch_add(1, Ordering::Relaxed);
+        Verdict::Pass
+    }
+
+    fn on_arriving_ack(&mut self, _: &AckHeader, a: Arrival, _: &mut dyn ShimIo) -> Verdict {
+        self.0[1][a.path as usize].fetch_add(1, Ordering::Relaxed);
+        Verdict::Pass
+    }
+}
+
+#[test]
+fn arrivals_name_the_path_they_followed() {
+    // Wired A-B-E and A-C-E, a TCP flow on both node-disjoint paths (its packets alternate, its
+    // ACKs come back the same way).
+    let link = |a: &str, b: &str| json!({"from": a, "to": b, "rate": 10_000_000, "delay": 5 * MS});
+    let v = json!({
+        "name": "two paths", "duration": 5 * S, "seed": 1, "nodes": ["A", "B", "C", "E"],
+        "links": [link("A", "B"), link("B", "E"), link("A", "C"), link("C", "E")],
+        "flows": [{"id": "f", "src": "A", "dst": "E", "app": {"kind": "bulk"}, "transport": tcp(),
+                   "paths": {"kind": "disjoint", "k": 2}}]
+    });
+    let counts: Arc<[[AtomicU64; 2]; 2]> = Arc::new(Default::default());
+    let r = run_with(&v, Box::new(PathCounter(counts.clone())));
+    let got = |way: usize, path: usize| counts[way][path].load(Ordering::Relaxed);
+    eprintln!(
+        "segments per path {} {}, ACKs per path {} {}",
+        got(0, 0),
+        got(0, 1),
+        got(1, 0),
+        got(1, 1)
+    );
+    assert!(r.flows[0].bytes_delivered > 0);
+    for way in 0..2 {
+        let (a, b) = (got(way, 0), got(way, 1));
+        assert!(
+            a > 100 && b > 100 && a.abs_diff(b) <= 1 + (a + b) / 50,
+            "{a} and {b}"
+        );
+    }
 }

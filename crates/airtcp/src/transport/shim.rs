@@ -72,6 +72,8 @@ pub struct ShimPacket {
     pub header: ShimHeader,
     /// Bytes on the wire.
     pub size: u32,
+    /// Which of the flow's paths it followed (`Packet::path`; `net::flow_paths::NO_PATH`: none).
+    pub path: u8,
     /// When it was sent.
     pub created: Time,
 }
@@ -82,6 +84,9 @@ pub struct ShimPacket {
 pub struct Arrival {
     /// Bytes on the wire.
     pub size: u32,
+    /// Which of the flow's paths it followed (`Packet::path`; `net::flow_paths::NO_PATH`: none):
+    /// a destination that tells losses from reordering per path reads it.
+    pub path: u8,
     /// When its end sent it (a one-way delay is `now - created`: the simulator's clocks agree).
     pub created: Time,
 }

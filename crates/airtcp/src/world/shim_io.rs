@@ -218,6 +218,7 @@ impl World {
     pub(super) fn arrival_through_shim(&mut self, now: Time, p: &Packet) -> bool {
         let arrival = Arrival {
             size: p.size,
+            path: p.path,
             created: p.created,
         };
         let mut verdict = Verdict::Pass;
@@ -236,6 +237,7 @@ impl World {
         let packet = ShimPacket {
             header,
             size: p.size,
+            path: p.path,
             created: p.created,
         };
         self.run_shim_hook(p.flow, now, |shim, io, (_, dst)| {
@@ -288,6 +290,7 @@ impl World {
             let packet = ShimPacket {
                 header,
                 size: p.size,
+                path: p.path,
                 created: p.created,
             };
             self.run_shim_hook(p.flow, now, |shim, io, (src, _)| {

@@ -185,6 +185,7 @@ mod tests {
         ShimPacket {
             header: h.to_shim(),
             size: 40,
+            path: crate::net::flow_paths::NO_PATH,
             created: 0,
         }
     }
