@@ -132,6 +132,7 @@ impl Network {
     }
 
     /// Offers a packet to a channel: straight to an idle transmitter, else to the queue.
+    #[inline]
     fn offer(&mut self, ch: ChannelId, id: PacketId) {
         let c = &mut self.channels[ch as usize];
         if !c.busy {

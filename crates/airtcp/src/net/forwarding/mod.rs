@@ -443,11 +443,13 @@ impl ForwardingCtx<'_> {
     /// its flow ([`pin`](Self::pin)) at a node on that path, the path's next hop towards the
     /// packet's destination; otherwise static routes, or AODV (which may take the packet into its
     /// buffer and start a route discovery; its control packets go out when the hook returns).
-    #[inline]
+    // Always inlined, with the pinned case out of line: this runs for every packet at every hop,
+    // and most packets are not pinned.
+    #[inline(always)]
     pub fn route(&mut self, node: NodeId, id: PacketId) -> Route {
         let p = self.net.packets.get(id);
         if p.path != NO_PATH {
-            if let Some(hop) = self.net.flow_paths.pinned_hop(p, node) {
+            if let Some(hop) = self.pinned_route(node, id) {
                 return Route::Via(hop);
             }
         }
@@ -461,10 +463,18 @@ impl ForwardingCtx<'_> {
         }
     }
 
+    #[inline(never)]
+    fn pinned_route(&self, node: NodeId, id: PacketId) -> Option<Hop> {
+        self.net
+            .flow_paths
+            .pinned_hop(self.net.packets.get(id), node)
+    }
+
     /// Pushes packet `id` to the queue of `hop`'s interface (on a radio, addressed to `hop.node`):
     /// an idle wired transmitter takes it at once, a radio's MAC is woken. A full queue drops
     /// (the framework counts it).
-    #[inline]
+    // Always inlined: the default forwarding's every packet and hop goes through it.
+    #[inline(always)]
     pub fn push(&mut self, hop: Hop, id: PacketId) {
         match hop.iface {
             Iface::Channel(ch) => self.net.offer(ch, id),
