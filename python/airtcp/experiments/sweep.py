@@ -436,7 +436,20 @@ def _run_in_pool(queue: deque[_Job], size: int) -> Generator[tuple[_Job, Result]
         else:  # interrupted: the runs in flight are abandoned, and waiting for them could take long
             _kill(workers.values())
             pool.shutdown(wait=False, cancel_futures=True)
+            _join_manager(pool)
     return _Crash(lost, _how_one_died(workers.values())) if broken else None
+
+
+def _join_manager(pool: ProcessPoolExecutor, timeout_s: float = 5.0) -> None:
+    """Waits (briefly) for the pool's manager thread, which notices the killed workers and
+    closes its wake-up pipe. Python 3.11 wakes that thread once more at exit without the pool's
+    lock (`concurrent.futures.process._python_exit`): if the thread is closing the pipe just
+    then, the write fails and a traceback is printed after the sweep has already reported its
+    interruption. With the thread gone first, that wake-up finds the pipe closed and does
+    nothing."""
+    manager = getattr(pool, "_executor_manager_thread", None)  # not public API
+    if manager is not None:
+        manager.join(timeout_s)
 
 
 def _processes_of(pool: ProcessPoolExecutor) -> dict[int, BaseProcess]:
