@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from airtcp.errors import ScenarioError
-from airtcp.papers import registry
+from airtcp.papers import paper002, registry
 from airtcp.papers.validation import bianchi_throughput_bps
 from airtcp.papers.reproduce import reproduce
 import golden_digests
@@ -98,3 +98,26 @@ def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Pat
     # Every number of the table, against its golden digest (golden_digests.py).
     table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)
     golden_digests.check("reproduce/000-quick/targets", table.encode("utf-8"))
+
+
+def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path) -> None:
+    outcome = reproduce("002", tmp_path / "repro", quick=True, quiet=True)
+    assert not outcome.analysis_errors, outcome.analysis_errors
+    record = json.loads((tmp_path / "repro" / "002" / "reproduction.json").read_text(encoding="utf-8"))
+    rows = {t["what"]: t for t in record["targets"]}
+    # Spec §6(b): synchronous QUIC-TCP and FAST are fair and fill the shared link under eq. (10),
+    # and their totals agree.
+    for controller in ("QUIC-TCP", "FAST"):
+        for what in ("total", "Jain", "sum 200 ln x", "the 12 dB user has the lowest rate"):
+            assert rows[f"{controller}, eq. (10): {what}"]["ok"] is True, rows[f"{controller}, eq. (10): {what}"]
+    assert rows["|total QUIC-TCP - total FAST| / total QUIC-TCP"]["ok"] is True
+    # Eq. (10) gives QUIC-TCP the highest utility of the four schedulers, and it is fairer than
+    # round-robin, max-SNR and queue-length MaxWeight.
+    assert rows["QUIC-TCP: eq. (10) has the highest sum 200 ln x"]["ok"] is True
+    eq10 = rows["QUIC-TCP, eq. (10): Jain"]["airtcp"]
+    for scheduler in ("round-robin", "max-SNR", "QL-MaxWeight"):
+        assert rows[f"QUIC-TCP, {scheduler}: Jain"]["airtcp"] < eq10
+    # The calibrated row is labelled as such.
+    assert "CALIBRATED" in rows["QUIC-TCP, round-robin: total"]["note"]
+    assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2
+
