@@ -10,6 +10,10 @@ docs/quic_tcp_reproduction.md; fig3_staggered.yaml starts the flows 50 s apart).
   p_s 200), FAST (gamma 1.5, alpha 200), Compound, Cubic, Vegas (alpha/beta 200/203), Reno.
 - Fig. 6: the four schedulers (eq. (10), round-robin, max-SNR, queue-length MaxWeight) x the six
   controllers: utility sum 200 ln x_s, total rate and Jain's index.
+- Fig. 7(a): the aggregate rate and the windows' steadiness against the step size, FAST's gamma
+  and QUIC-TCP's kappa (rho 0.5); Fig. 7(b): QUIC-TCP's range of good kappa against rho, and the
+  slope of its log bounds. kappa is per window update, so its limits belong to a cadence: the
+  rows say which.
 - The downlink's one calibration (`downlink.rate_scale`, fitted to round-robin's published total
   only) and how the results move with it.
 
@@ -24,6 +28,7 @@ hit a number.
 from __future__ import annotations
 
 import copy
+import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -79,6 +84,14 @@ PUBLISHED_QUIC_JAIN = {"eq. (10)": 0.999, "round-robin": 0.938, "max-SNR": 0.749
 # Fig. 6 under eq. (10) for the other controllers. Compound's is printed 0.771, but its printed
 # rates give 0.711 and its printed drop "0.288" from 0.999 is 0.711 too: 0.711 is the number.
 PUBLISHED_JAIN_EQ10 = {"Cubic": 0.820, "Compound": 0.711, "Vegas": 0.722, "Reno": 0.551}
+# Fig. 7's step sizes (per window update) and rhos.
+FAST_GAMMAS = (0.01, 0.1, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+QUICK_FAST_GAMMAS = (0.01, 0.5, 1.5, 2.0, 2.5, 4.0)
+QUIC_KAPPAS = (0.001, 0.01, 0.1, 0.5, 1.5, 3.3, 5.0, 10.0, 40.0, 100.0, 1000.0)
+QUICK_QUIC_KAPPAS = (0.01, 0.5, 1.5, 5.0, 10.0, 40.0)
+RHOS = (0.0, 0.25, 0.5, 0.55, 0.75, 1.0)
+RHO_KAPPAS = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
+STEADY_CV = 0.1  # largest coefficient of variation of a window over [T/2, T] that counts as steady
 CALIBRATION_SCALES = (0.19, 0.20, 0.21, 0.22, 0.2379, 0.25)
 QUICK_CALIBRATION_SCALES = (0.19, 0.2379, 0.25)
 
@@ -117,6 +130,43 @@ def _schedulers_spec(controller: str, schedule: str = "fig3") -> Any:
         }
 
     return spec
+
+
+def _traced(base: dict[str, Any]) -> dict[str, Any]:
+    """With the window trace (Fig. 7's steadiness is read from it), every 100 ms."""
+    base.setdefault("metrics", {}).update({"trace_cwnd": True, "trace_interval": "100ms"})
+    return base
+
+
+def _every_flow(path: str, values: list[Any]) -> dict[str, list[Any]]:
+    """Zip rows setting `flows[i].<path>` of all four flows to each value in turn."""
+    return {f"flows[{i}].{path}": values for i in range(4)}
+
+
+def _fig7a_spec(controller: str) -> Any:
+    def spec(quick: bool) -> dict[str, Any]:
+        if controller == "FAST":
+            path, values = "transport.fast.gamma", QUICK_FAST_GAMMAS if quick else FAST_GAMMAS
+        else:
+            path, values = "transport.quic_tcp.kappa", QUICK_QUIC_KAPPAS if quick else QUIC_KAPPAS
+        return {
+            "name": f"fig7a-{_slug(controller)}",
+            "base": _traced(_shorten(_with_controller(_scenario("fig3"), controller), quick)),
+            "zip": _every_flow(path, list(values)),
+            "seeds": 1 if quick else 3,
+        }
+
+    return spec
+
+
+def _fig7b_spec(quick: bool) -> dict[str, Any]:
+    return {
+        "name": "fig7b",
+        "base": _traced(_shorten(_with_controller(_scenario("fig3"), "QUIC-TCP"), quick)),
+        "zip": {**_every_flow("transport.quic_tcp.rho", [r for r in RHOS for _ in RHO_KAPPAS]),
+                **_every_flow("transport.quic_tcp.kappa", [k for _ in RHOS for k in RHO_KAPPAS])},
+        "seeds": 1,
+    }
 
 
 def _calibration_spec(quick: bool) -> dict[str, Any]:
@@ -310,6 +360,112 @@ def _figures(runs: Mapping[str, pd.DataFrame], experiments: Mapping[str, Experim
     return figures
 
 
+def _window_cv(exp: Experiment, key: str) -> float:
+    """The largest coefficient of variation, over the flows, of a flow's window over the second
+    half of run `key` (from its record's cwnd trace)."""
+    record = json.loads((exp.folder / "runs" / f"{key}.json").read_text(encoding="utf-8"))
+    trace = record["results"]["timeseries"]["cwnd"]
+    half = record["results"]["duration_s"] / 2
+    frame = pd.DataFrame({"flow": trace["flow"], "t_s": trace["t_s"], "cwnd": trace["cwnd"]})
+    frame = frame[frame["t_s"] >= half]
+    stats = frame.groupby("flow")["cwnd"].agg(["mean", "std"])
+    return float((stats["std"] / stats["mean"]).max())
+
+
+def _step_table(exp: Experiment, parameters: dict[str, str]) -> pd.DataFrame:
+    """Per run: the step-size parameters (renamed by `parameters`), total rate, utility and the
+    windows' largest coefficient of variation over [T/2, T]."""
+    rates = rates_table(exp)
+    params = exp.flows[["key", *parameters]].drop_duplicates("key")
+    runs = _per_run(rates, []).merge(params, on="key").rename(columns=parameters)
+    runs["cv"] = [_window_cv(exp, key) for key in runs["key"]]
+    return runs
+
+
+def _steady(runs: pd.DataFrame, reference_total: float) -> pd.Series:
+    return (runs["total"] >= 0.99 * reference_total) & (runs["cv"] <= STEADY_CV)
+
+
+def _fig7a(experiments: Mapping[str, Experiment], figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    fast = _step_table(experiments["fig7a-fast"], {"flows[0].transport.fast.gamma": "step"})
+    quic = _step_table(experiments["fig7a-quictcp"], {"flows[0].transport.quic_tcp.kappa": "step"})
+    table = pd.concat([fast.assign(controller="FAST (gamma, every other RTT)"),
+                       quic.assign(controller="QUIC-TCP rho 0.5 (kappa, every 20 ms)")], ignore_index=True)
+    figures = []
+    for metric, what in (("total", "aggregate rate (packets/s)"), ("cv", "largest window CV over [T/2, T]")):
+        png = plot_metric_vs_parameter(table, "step", metric, figures_dir / f"fig7a_{metric}", scheme="controller",
+                                       parameter_label="step size", title=f"Fig. 7(a): {what}", log_x=True)[0]
+        figures.append(Figure(png, f"Fig. 7(a): {what} against the step size (per window update)."))
+    reference = fast.loc[fast["step"] == 1.5, "total"].mean()
+    steady_fast = fast.assign(steady=_steady(fast, reference)).groupby("step")["steady"].all()
+    low = steady_fast[steady_fast.index <= 2.0]
+    high = steady_fast[(steady_fast.index >= 2.5) & (steady_fast.index <= 4.0)]
+    rows = [
+        Target(section="Fig. 7(a)", what="FAST: steady and full (>= 99 % of gamma 1.5's total, window CV <= 0.1) "
+                                         "for every gamma in [0.01, 2.0]",
+               published="unchanged for gamma in [0.01, 2.5]", unit="",
+               airtcp=", ".join(f"{g:g}: {'yes' if ok else 'no'}" for g, ok in low.items()), n=len(fast),
+               ok=bool(low.all())),
+        Target(section="Fig. 7(a)", what="FAST: degrades for some gamma in [2.5, 4]", published="yes", unit="",
+               airtcp=", ".join(f"{g:g}: {'steady' if ok else 'degraded'}" for g, ok in high.items()), n=len(fast),
+               ok=bool(len(high) and not high.all())),
+    ]
+    steady_quic = quic.assign(steady=_steady(quic, reference)).groupby("step")["steady"].all()
+    fast_upper = _largest_steady(steady_fast)
+    quic_upper = _largest_steady(steady_quic)
+    rows.append(Target(
+        section="Fig. 7(a)", what="largest steady step: QUIC-TCP rho 0.5 (every 20 ms) against FAST (every other RTT)",
+        published="QUIC-TCP 3.3 > FAST 2.5", unit="", airtcp=f"QUIC-TCP {quic_upper:g}, FAST {fast_upper:g}",
+        n=len(quic), ok=bool(quic_upper > fast_upper),
+        note="kappa is per update: QUIC-TCP's bound here belongs to the 20 ms cadence, not to the paper's ns-2 module",
+    ))
+    return figures, rows
+
+
+def _largest_steady(steady: pd.Series) -> float:
+    """The largest step of the run of steady steps that starts at the smallest one."""
+    largest = float("nan")
+    for step, ok in steady.sort_index().items():
+        if not ok:
+            break
+        largest = float(step)
+    return largest
+
+
+def _fig7b(exp: Experiment, reference_utility: float, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    runs = _step_table(exp, {"flows[0].transport.quic_tcp.rho": "rho", "flows[0].transport.quic_tcp.kappa": "kappa"})
+    runs["good"] = _steady(runs, SHARED_LINK) & (runs["utility"] >= reference_utility - 0.001 * abs(reference_utility))
+    bounds = []
+    for rho, part in runs.groupby("rho"):
+        good = part.loc[part["good"], "kappa"]
+        bounds.append({"rho": float(rho), "lower": float(good.min()) if len(good) else float("nan"),
+                       "upper": float(good.max()) if len(good) else float("nan")})
+    frame = pd.DataFrame(bounds)
+    figures = []
+    long = pd.concat([frame.assign(bound="upper", kappa=frame["upper"]), frame.assign(bound="lower", kappa=frame["lower"])])
+    png = plot_metric_vs_parameter(long.dropna(subset=["kappa"]), "rho", "kappa", figures_dir / "fig7b_bounds",
+                                   scheme="bound", parameter_label="rho", title="Fig. 7(b): good kappa (every 20 ms)")[0]
+    figures.append(Figure(png, "Fig. 7(b): the smallest and largest good kappa against rho (QUIC-TCP every 20 ms; a "
+                               "good run fills the link, keeps its windows steady and its utility within 0.1 %)."))
+    fit = frame.dropna(subset=["upper"])
+    slope = float("nan")
+    if len(fit) >= 2:
+        x, y = fit["rho"].to_numpy(), fit["upper"].map(math.log10).to_numpy()
+        slope = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())
+    rows = [
+        Target(section="Fig. 7(b)", what="slope of log10(largest good kappa) against rho", published=4.9, unit="per unit rho",
+               airtcp=slope, n=len(runs), tolerance="±30 %", ok=bool(abs(slope / 4.9 - 1) <= 0.3),
+               note="published as a plot; 4.9 = 2 log10 w* of the scalar bound kappa_max ~ w^(2 rho - 1). Grid steps are "
+                    "decades, so the bounds are coarse"),
+    ]
+    one = frame[frame["rho"] == 1.0]
+    if len(one):
+        span = math.log10(one["upper"].iloc[0] / one["lower"].iloc[0]) if one["lower"].iloc[0] > 0 else float("nan")
+        rows.append(Target(section="Fig. 7(b)", what="rho 1: decades of good kappa", published=">= 2 (\"three orders\")",
+                           unit="decades", airtcp=span, n=len(runs), tolerance=">= 2", ok=bool(span >= 2)))
+    return figures, rows
+
+
 def _calibration(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
     rates = rates_table(exp)
     runs = _per_run(rates, ["scheduler", "downlink.rate_scale"])
@@ -335,6 +491,11 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
     targets = _fig5_targets(runs) + _fig6_targets(runs) + _staggered_targets(staggered)
     figures = _figures(runs, experiments, figures_dir)
     more_figures, more_targets = _calibration(experiments["calibration"], figures_dir)
+    figures, targets = figures + more_figures, targets + more_targets
+    more_figures, more_targets = _fig7a(experiments, figures_dir)
+    figures, targets = figures + more_figures, targets + more_targets
+    reference = runs["QUIC-TCP"].loc[runs["QUIC-TCP"]["scheduler"] == "eq. (10)", "utility"].mean()
+    more_figures, more_targets = _fig7b(experiments["fig7b"], reference, figures_dir)
     return figures + more_figures, targets + more_targets
 
 
@@ -342,12 +503,15 @@ STAGGERED = ("QUIC-TCP", "FAST", "Vegas")
 
 REPRODUCTION = Reproduction(
     key="002",
-    title="QUIC-TCP with queueing-delay MaxWeight at the base station (Huang, Sun & Wang, IEEE Access 2020): Figs. 5-6",
+    title="QUIC-TCP with queueing-delay MaxWeight at the base station (Huang, Sun & Wang, IEEE Access 2020): Figs. 5-7",
     source="paper 002 §V and the engineering spec's §3.2",
     sweeps=(
         *(SweepPlan(f"fig3-{_slug(c)}", _schedulers_spec(c)) for c in CONTROLLERS),
         *(SweepPlan(f"fig3_staggered-{_slug(c)}", _schedulers_spec(c, "fig3_staggered")) for c in STAGGERED),
         SweepPlan("calibration", _calibration_spec),
+        SweepPlan("fig7a-fast", _fig7a_spec("FAST")),
+        SweepPlan("fig7a-quictcp", _fig7a_spec("QUIC-TCP")),
+        SweepPlan("fig7b", _fig7b_spec),
     ),
     analyse=_analyse,
     notes=(
