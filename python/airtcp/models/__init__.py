@@ -3,5 +3,13 @@
 - `slotted`         — paper 000's idealised slotted model (ON/OFF links, a conflict graph,
   backpressure scheduling) run by the core, configured and read from Python;
 - `capacity_region` — the stability region and the utility optimum of small slotted networks, by
-  linear programming.
+  linear programming;
+- `downlink_region` — paper 002's ergodic TDMA downlink region (AMC modes, Rayleigh fading) and
+  the rates of saturated schedulers (round-robin, max-SNR, max-rate, proportional fair);
+- `num_optimum`     — paper 002's weighted proportionally-fair NUM (eq. (1)) and problem (19) over
+  wired links and a wireless region, by Newton on the smoothed dual, with a duality-gap
+  certificate;
+- `quic_fluid`      — QUIC-TCP in paper 002's fluid model: the mapping F, the 20 ms window
+  iteration (9), its linear stability, the Lyapunov function (26);
+- `paper002_fluid`  — paper 002's fluid instances and the data and figure of its Fig. 4.
 """
