@@ -119,5 +119,13 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
         assert rows[f"QUIC-TCP, {scheduler}: Jain"]["airtcp"] < eq10
     # The calibrated row is labelled as such.
     assert "CALIBRATED" in rows["QUIC-TCP, round-robin: total"]["note"]
-    assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2
+    # Fig. 4 from the fluid model: every rho converges to the certified optimum, smaller rho faster.
+    fig4 = [t for t in record["targets"] if t["section"] == "Fig. 4"]
+    assert len(fig4) >= 4 * 2 + 2 and all(t["ok"] for t in fig4), [t for t in fig4 if not t["ok"]]
+    # Fig. 7(a): FAST degrades above its step-size limit while QUIC-TCP rho 0.5 is still steady.
+    assert rows["FAST: degrades for some gamma in [2.5, 4]"]["ok"] is True
+    steady = [t for t in record["targets"] if t["what"].startswith("largest steady step")]
+    assert len(steady) == 1 and steady[0]["ok"] is True
+    # Figures: Fig. 5 per controller, Fig. 6's three panels, calibration 2, Fig. 7(a) 2, 7(b) 1, Fig. 4 1.
+    assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2 + 2 + 1 + 1
 
