@@ -49,6 +49,15 @@ def layout_json(config_json: str) -> str:
     Builds the scenario with every check a run makes; raises `ValueError` like `simulate_json`.
     """
 
+def downlink_rates_json(config_json: str) -> str:
+    """What a scenario's `downlink` section (alone, as normalised JSON) offers before any traffic:
+    `DownlinkRates` of `crates/airtcp/src/mac/downlink/mod.rs` as JSON (slot, bandwidth, the OFDMA
+    frame's arithmetic or null, frame efficiency, rate_scale, MAC overhead, the AMC modes with
+    their bits per slot, each user's mean bits per slot under Rayleigh fading).
+
+    Raises `ValueError("<path>: <message>")` with paths from `downlink.` on, as a run would.
+    """
+
 def slotted_json(config_json: str) -> str:
     """Runs the idealised slotted model of paper 000 §2-3 (`SlottedConfig` as JSON, the serde
     schema of `crates/airtcp/src/mac/conflict_graph/slotted.rs`); returns `SlottedResults` as JSON.

@@ -103,7 +103,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "quic_tcp": None,
         "nc": None,
     }
-    assert "paths" not in config["flows"][0]  # left out when absent (LEFT_OUT_WHEN_ABSENT)
+    assert "paths" not in config["flows"][0]  # left out when absent (LEFT_OUT_AT_DEFAULT)
 
 
 def test_sources_yaml_text_dict_and_model_agree() -> None:
@@ -434,7 +434,9 @@ def _python_objects() -> dict[str, dict[str, Any]]:
     )
     assert list(chain) == list(scenario)
     downlink = _cell(
-        "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 100ms, hold_max: 200ms}"
+        "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 100ms, hold_max: 200ms}",
+        "downlink.frame={kind: ieee802_16e_pusc}",
+        "downlink.mac_overhead_bytes=10",
     )
     custom = _cell("downlink.amc={kind: custom, modes: [{min_snr: 3dB, efficiency: 1}, {min_snr: 9dB, efficiency: 2}]}")
     vegas, fast, quic_tcp = (
@@ -497,6 +499,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "SlotFadingConfig::GaussMarkov": _untagged(downlink["fading"]),
         "SlotFadingConfig::Clarke": _untagged(_cell("downlink.fading={kind: clarke, doppler: 20Hz}")["fading"]),
         "ErasureConfig::Bimodal": _untagged(downlink["erasure"]),
+        "FrameConfig::Ieee80216ePusc": _untagged(downlink["frame"]),
         **{f"TopologyConfig::{variant}": _untagged(_wireless(kind)["topology"])
            for kind, variant in NAMED_TOPOLOGIES.items()},
     }
@@ -559,6 +562,7 @@ def test_kind_tags_match_the_core() -> None:
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
         "ServiceConfig": config.DownlinkConfig.model_fields["service"].annotation,
         "ErasureConfig": config.ErasureConfig,
+        "FrameConfig": config.FrameConfig,
         "PathsConfig": config.PathsConfig,
         "ReverseConfig": config.ExplicitPaths.model_fields["reverse"].annotation,
     }
@@ -686,6 +690,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("DownlinkConfig", {"base_station", "users"}, cell),
         ("AmcConfig::Liu2004", set(), _cell("downlink.amc={kind: liu2004}")["amc"]),
         ("SlotFadingConfig::Clarke", {"doppler"}, _cell("downlink.fading={kind: clarke, doppler: 1Hz}")["fading"]),
+        ("FrameConfig::Ieee80216ePusc", set(), _cell("downlink.frame={kind: ieee802_16e_pusc}")["frame"]),
         ("ScenarioConfig", {"name", "duration", "radio", "topology"}, wireless),
         ("LinkConfig", {"from", "to", "rate", "delay", "loss"}, wired["links"][0]),
         ("LinkConfig", {"from", "to", "rate", "delay"}, to_core_dict(load_scenario(minimal_scenario()))["links"][0]),
@@ -727,9 +732,14 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
     ]
 
 
-# Optional fields the normalised form leaves out when absent (instead of `null`), so that the
-# summaries of scenarios written before them keep their bytes.
-LEFT_OUT_WHEN_ABSENT = {("FlowConfig", "paths")}
+# Fields the normalised form leaves out at their default (`null`, the ideal frame, no MAC
+# overhead) instead of emitting it, so that the summaries of scenarios written before them keep
+# their bytes; the core's default must be that value.
+LEFT_OUT_AT_DEFAULT = {
+    ("FlowConfig", "paths"): None,
+    ("DownlinkConfig", "frame"): {"kind": "ideal"},
+    ("DownlinkConfig", "mac_overhead_bytes"): 0,
+}
 
 
 def test_defaults_match_the_core() -> None:
@@ -740,8 +750,8 @@ def test_defaults_match_the_core() -> None:
         for (rust_owner, field), value in expected.items():
             if rust_owner != owner or field in given or value == "<struct>":
                 continue
-            if (owner, field) in LEFT_OUT_WHEN_ABSENT:
-                assert field not in emitted and value is None, f"{owner}.{field}"
+            if (owner, field) in LEFT_OUT_AT_DEFAULT:
+                assert field not in emitted and value == LEFT_OUT_AT_DEFAULT[owner, field], f"{owner}.{field}"
             else:
                 assert emitted[field] == value, f"{owner}.{field}"
             checked.add((owner, field))

@@ -75,6 +75,14 @@ BAD = [
         "downlink.erasure.hold_max: must not be smaller than hold_min (200ms)",
     ),
     ("downlink.uplink_rate=0bps", "downlink.uplink_rate: must be greater than 0"),
+    ("downlink.mac_overhead_bytes=-10", "downlink.mac_overhead_bytes: must not be negative"),
+    ("downlink.frame={kind: ieee802_16e_pusc, cyclic_prefix: 1.5}", "downlink.frame.cyclic_prefix: must be within [0, 1)"),
+    # Refused by the core, which does the frame's arithmetic: 29 + 19 symbols of 102.857 us and
+    # the transition gaps exceed a 5 ms frame.
+    (
+        "downlink.frame={kind: ieee802_16e_pusc, ul_symbols: 19}",
+        "downlink.frame.ul_symbols: the frame holds 47 symbols of 102.857 us (5 ms less ttg and rtg), not 48",
+    ),
     ("routing={kind: aodv}", "routing.kind: aodv routes over radios only; this scenario has a downlink"),
 ]
 

@@ -79,6 +79,13 @@ fn slotted_json(py: Python<'_>, config_json: String) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The rates a scenario's `downlink` section offers before any traffic (frame, AMC bits per slot,
+/// each user's mean bits per slot under Rayleigh fading), as JSON.
+#[pyfunction]
+fn downlink_rates_json(config_json: String) -> PyResult<String> {
+    airtcp::downlink_rates_json(&config_json).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Writes a table as the Parquet file `path` (`airtcp::metrics::parquet`). `columns` are
 /// `(name, type, values)`: type one of "string", "bool", "float64", "uint64", "uint32", "int64",
 /// values a list of items of that Python type (str, bool, float, int) or None. Anything else
@@ -226,6 +233,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
+    m.add_function(wrap_pyfunction!(downlink_rates_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
     m.add_class::<Progress>()?;

@@ -83,6 +83,24 @@ pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
     Ok(serde_json::to_string(&res).expect("slotted results serialise"))
 }
 
+/// The rates a scenario's `downlink` section (given alone, as normalised JSON) offers before any
+/// traffic: its frame, the AMC table's bits per slot and each user's mean bits per slot under
+/// Rayleigh fading ([`mac::downlink::rates`]), as JSON. Errors name the field from `downlink.`
+/// on; a document that does not parse is reported with the path `downlink`.
+pub fn downlink_rates_json(config_json: &str) -> Result<String, ConfigError> {
+    use mac::downlink::{rates, DownlinkConfig};
+    let cfg: DownlinkConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
+        path: "downlink".into(),
+        message: e.to_string(),
+    })?;
+    scenario::strict::reject_unknown_fields(config_json, &cfg).map_err(|e| ConfigError {
+        path: format!("downlink.{}", e.path),
+        message: e.message,
+    })?;
+    let res = rates(&cfg, "downlink")?;
+    Ok(serde_json::to_string(&res).expect("downlink rates serialise"))
+}
+
 fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
     let cfg = serde_json::from_str(config_json).map_err(|e| ConfigError {
         path: "<scenario>".into(),

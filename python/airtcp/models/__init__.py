@@ -11,5 +11,7 @@
   certificate;
 - `quic_fluid`      — QUIC-TCP in paper 002's fluid model: the mapping F, the 20 ms window
   iteration (9), its linear stability, the Lyapunov function (26);
-- `paper002_fluid`  — paper 002's fluid instances and the data and figure of its Fig. 4.
+- `paper002_fluid`  — paper 002's fluid instances and the data and figure of its Fig. 4;
+- `downlink`        — closed forms of the slotted base-station downlink from the core's frame and
+  AMC arithmetic, and the fit of its residual `rate_scale` to a published round-robin total.
 """

@@ -5,7 +5,9 @@
 //! selects that mode), and sends nothing below the lowest threshold (outage). A mode of spectral
 //! efficiency e (information bits per second per hertz) carries
 //! `floor(e x bandwidth x slot x rate_scale)` bits per slot, i.e. one modulation symbol per
-//! second per hertz (Nyquist signalling) scaled by the fraction of the slot that carries data.
+//! second per hertz (Nyquist signalling) scaled by the fraction of the slot that carries data
+//! (the downlink passes the frame efficiency of [`super::frame`] times its residual
+//! `rate_scale`).
 //! Transmissions at the selected mode are taken as error free: the thresholds already encode
 //! a target error rate.
 //!
@@ -137,7 +139,7 @@ pub struct AmcTable {
 
 impl AmcTable {
     /// The table `modes` for a channel of `bandwidth_hz` and slots of `slot` ns, with a
-    /// fraction `rate_scale` of every slot carrying data.
+    /// fraction `rate_scale` of every slot carrying data (frame efficiency x residual factor).
     ///
     /// Panics unless there is at least one mode, thresholds are finite and strictly increasing,
     /// efficiencies are positive and not decreasing, and bandwidth, slot and scale are positive.

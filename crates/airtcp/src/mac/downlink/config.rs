@@ -5,7 +5,8 @@
 //! The defaults reproduce the ns-2 setup of paper 002 §V-B: 10 ms slots, a 10 MHz WiMax-like
 //! downlink with eight AMC modes, Rayleigh fading with a 128 Hz Doppler spread, 2000-packet
 //! buffers and the queueing-delay MaxWeight scheduler of its eq. (10). Only the users (and their
-//! mean SNRs) must be given. See `docs/downlink.md` for what is taken from the papers and what
+//! mean SNRs) must be given. The frame (`ideal`), the MAC overhead (0) and the residual
+//! `rate_scale` (1) default to no overhead at all, the behaviour before they were modelled. See `docs/downlink.md` for what is taken from the papers and what
 //! is assumed.
 
 use serde::{Deserialize, Serialize};
@@ -24,11 +25,22 @@ pub struct DownlinkConfig {
     #[serde(default = "default_slot")]
     pub slot: Nanos,
     /// Channel bandwidth, Hz (> 0). A mode of spectral efficiency e carries
-    /// e x bandwidth x slot x `rate_scale` bits per slot. Paper 002: 10 MHz (ns-2), 5 MHz (fluid).
+    /// e x bandwidth x slot x (frame efficiency) x `rate_scale` bits per slot. Paper 002:
+    /// 10 MHz (ns-2), 5 MHz (fluid).
     #[serde(default = "default_bandwidth")]
     pub bandwidth: f64,
-    /// Fraction of the nominal bits per slot that carries user data (frame preambles, MAPs, the
-    /// uplink subframe, ...), in (0, 1]. 1 = none; see `docs/downlink.md` for calibrating it.
+    /// The downlink frame: how much of the nominal e x bandwidth x slot bits carries user data
+    /// (see [`super::frame`]). Default `ideal`: all of it.
+    #[serde(default)]
+    pub frame: FrameConfig,
+    /// Bytes each packet occupies on the air beyond its own size (MAC header, CRC, ...), >= 0.
+    /// 0 (default): a packet of n bytes uses n bytes of a slot. IEEE 802.16: 10 (a 6-byte generic
+    /// MAC header and a 4-byte CRC).
+    #[serde(default)]
+    pub mac_overhead_bytes: u32,
+    /// Residual factor on the bits per slot after the frame model, in (0, 1]: a declared
+    /// calibration of what the frame model and the MAC overhead leave unexplained (see
+    /// `docs/downlink.md`). 1 (default): none.
     #[serde(default = "default_rate_scale")]
     pub rate_scale: f64,
     /// The adaptive modulation and coding table.
@@ -110,6 +122,61 @@ pub struct AmcModeConfig {
     /// Spectral efficiency: information bits per second per hertz (modulation bits per symbol
     /// times code rate), > 0 and not decreasing along the table.
     pub efficiency: f64,
+}
+
+/// The downlink frame's data-carrying fraction of the nominal bits (see [`super::frame`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FrameConfig {
+    /// No frame overhead: every slot carries e x bandwidth x slot bits (frame efficiency 1).
+    #[default]
+    Ideal,
+    /// An IEEE 802.16e OFDMA (WirelessMAN-OFDMA) TDD frame whose downlink subframe uses PUSC
+    /// subchannelisation: the frame efficiency is the downlink's data subcarriers x data
+    /// symbols per second over the bandwidth. The defaults are the 10 MHz profile (IEEE Std
+    /// 802.16-2009 §8.4.2.3-8.4.2.4, DL PUSC 1024-FFT carrier allocation; WiMAX Forum 5 ms
+    /// frame with a 29:18 DL:UL split), efficiency 0.3456 at 10 MHz.
+    #[serde(rename = "ieee802_16e_pusc")]
+    Ieee80216ePusc {
+        /// Sampling factor n (> 0): the sampling rate is floor(n x bandwidth / 8000) x 8000 Hz.
+        /// 802.16: 28/25 for bandwidths that are multiples of 1.25, 1.5, 2 or 2.75 MHz (10 MHz),
+        /// 8/7 for multiples of 1.75 MHz.
+        #[serde(default = "default_sampling_factor")]
+        sampling_factor: f64,
+        /// FFT size N_FFT (>= 1): subcarrier spacing = sampling rate / N_FFT. 1024 at 10 MHz.
+        #[serde(default = "default_fft_size")]
+        fft_size: u32,
+        /// Cyclic-prefix ratio G, [0, 1): a symbol lasts (1 + G) N_FFT / sampling rate. 1/8.
+        #[serde(default = "default_cyclic_prefix")]
+        cyclic_prefix: f64,
+        /// Frame duration, ns (> 0). 5 ms.
+        #[serde(default = "default_frame_duration")]
+        duration: Nanos,
+        /// Transmit/receive transition gap, ns. 105.714 us (296 physical slots of 4 / 11.2 MHz).
+        #[serde(default = "default_ttg")]
+        ttg: Nanos,
+        /// Receive/transmit transition gap, ns. 60 us (168 physical slots).
+        #[serde(default = "default_rtg")]
+        rtg: Nanos,
+        /// OFDMA symbols of the downlink subframe, preamble included (>= 1). 29.
+        #[serde(default = "default_dl_symbols")]
+        dl_symbols: u32,
+        /// OFDMA symbols of the uplink subframe; with `dl_symbols` and the gaps they must fit in
+        /// the frame. 18.
+        #[serde(default = "default_ul_symbols")]
+        ul_symbols: u32,
+        /// Preamble symbols opening the downlink subframe. 1.
+        #[serde(default = "default_preamble_symbols")]
+        preamble_symbols: u32,
+        /// Symbols taken by the FCH, DL-MAP and UL-MAP (their size depends on the number of
+        /// bursts; an assumption). 4.
+        #[serde(default = "default_map_symbols")]
+        map_symbols: u32,
+        /// Data subcarriers per downlink symbol (>= 1, <= `fft_size`). DL PUSC at 1024 FFT:
+        /// 30 subchannels x 24 = 720 (of 840 used; the other 120 are pilots).
+        #[serde(default = "default_data_subcarriers")]
+        data_subcarriers: u32,
+    },
 }
 
 /// Small-scale fading of the per-user channels, one gain per slot (block fading).
@@ -206,6 +273,39 @@ fn default_bandwidth() -> f64 {
 fn default_rate_scale() -> f64 {
     1.0
 }
+fn default_sampling_factor() -> f64 {
+    1.12
+}
+fn default_fft_size() -> u32 {
+    1024
+}
+fn default_cyclic_prefix() -> f64 {
+    0.125
+}
+fn default_frame_duration() -> Nanos {
+    5_000_000
+}
+fn default_ttg() -> Nanos {
+    105_714
+}
+fn default_rtg() -> Nanos {
+    60_000
+}
+fn default_dl_symbols() -> u32 {
+    29
+}
+fn default_ul_symbols() -> u32 {
+    18
+}
+fn default_preamble_symbols() -> u32 {
+    1
+}
+fn default_map_symbols() -> u32 {
+    4
+}
+fn default_data_subcarriers() -> u32 {
+    720
+}
 fn default_queue_packets() -> u32 {
     2000
 }
@@ -246,6 +346,36 @@ mod tests {
         assert_eq!(cfg.service, ServiceConfig::Fragment);
         assert_eq!(cfg.average_window, 256);
         assert!(cfg.erasure.is_none());
+        // Before frames and MAC overhead were modelled: e x bandwidth x slot x rate_scale bits
+        // per slot, a packet of n bytes takes n bytes.
+        assert_eq!(cfg.frame, FrameConfig::Ideal);
+        assert_eq!((cfg.mac_overhead_bytes, cfg.rate_scale), (0, 1.0));
+    }
+
+    #[test]
+    fn the_802_16e_frame_defaults_are_the_10_mhz_profile() {
+        let frame: FrameConfig = serde_json::from_str(r#"{"kind": "ieee802_16e_pusc"}"#).unwrap();
+        assert_eq!(
+            frame,
+            FrameConfig::Ieee80216ePusc {
+                sampling_factor: 1.12,
+                fft_size: 1024,
+                cyclic_prefix: 0.125,
+                duration: 5_000_000,
+                ttg: 105_714,
+                rtg: 60_000,
+                dl_symbols: 29,
+                ul_symbols: 18,
+                preamble_symbols: 1,
+                map_symbols: 4,
+                data_subcarriers: 720,
+            }
+        );
+        assert!(serde_json::from_str::<FrameConfig>(
+            r#"{"kind": "ieee802_16e_pusc", "symbols": 29}"#
+        )
+        .is_err());
+        assert!(serde_json::from_str::<FrameConfig>(r#"{"kind": "ofdm"}"#).is_err());
     }
 
     #[test]

@@ -4,12 +4,13 @@
 //! Every slot, in this order:
 //! 1. each user's channel gives its instantaneous SNR, mean SNR x fading power gain
 //!    ([`channel`]), and the AMC table turns it into the bits the user could receive in the
-//!    whole slot ([`amc`]);
+//!    whole slot ([`amc`]): e x bandwidth x slot x frame efficiency ([`frame`]) x `rate_scale`;
 //! 2. the scheduler sees, per user, that rate, the queue (packets, bytes, head-of-line wait)
 //!    and the average throughput, and grants the slot (or shares of it) ([`scheduler`]);
 //! 3. each granted user's queue sends up to its budget, floor(share x rate / 8) bytes, as whole
-//!    packets or with fragments carried to its next grant ([`user_queue`]); completed packets
-//!    are reported, optionally subject to erasures ([`erasure`], paper 004);
+//!    packets or with fragments carried to its next grant ([`user_queue`]), a packet taking its
+//!    size plus `mac_overhead_bytes` of it; completed packets are reported, optionally subject
+//!    to erasures ([`erasure`], paper 004);
 //! 4. every user's average throughput (exponentially weighted, window `average_window` slots)
 //!    takes the bits it was sent, 0 if none.
 //!
@@ -24,15 +25,17 @@ pub mod channel;
 pub mod clarke;
 pub mod config;
 pub mod erasure;
+pub mod frame;
 pub mod gauss_markov;
 pub mod scheduler;
 pub mod user_queue;
 
 pub use amc::{AmcMode, AmcTable};
 pub use config::{
-    AmcConfig, AmcModeConfig, DownlinkConfig, DownlinkUserConfig, ErasureConfig, SchedulerConfig,
-    ServiceConfig, SlotFadingConfig,
+    AmcConfig, AmcModeConfig, DownlinkConfig, DownlinkUserConfig, ErasureConfig, FrameConfig,
+    SchedulerConfig, ServiceConfig, SlotFadingConfig,
 };
+pub use frame::OfdmaFrame;
 pub use scheduler::{Grant, Scheduler, UserView};
 
 use channel::UserChannel;
@@ -73,7 +76,7 @@ pub struct Allocation {
     pub rate_bits: u64,
     /// Bytes the user could be sent: floor(share x rate_bits) / 8, rounded down.
     pub budget_bytes: u64,
-    /// Bytes actually sent (never more than the budget).
+    /// Bytes actually sent, MAC overhead included (never more than the budget).
     pub sent_bytes: u64,
 }
 
@@ -90,7 +93,8 @@ pub struct UserStats {
     pub bytes_served: u64,
     /// Completed packets the channel erased.
     pub packets_erased: u64,
-    /// Bytes sent on the air, fragments of packets not yet complete included.
+    /// Bytes sent on the air (each packet's size plus the MAC overhead), fragments of packets
+    /// not yet complete included.
     pub bytes_sent: u64,
     /// Slots in which the user held a grant.
     pub slots_scheduled: u64,
@@ -107,6 +111,8 @@ pub struct UserStats {
 #[derive(Debug)]
 pub struct Downlink {
     slot_len: Time,
+    frame: Option<OfdmaFrame>,
+    frame_efficiency: f64,
     amc: AmcTable,
     channels: Vec<UserChannel>,
     queues: Vec<UserQueue>,
@@ -133,21 +139,15 @@ impl Downlink {
     /// `"{name}/user/{u}/erasure"`), so each user's channel depends only on the seed, the name
     /// and its index.
     pub fn new(cfg: &DownlinkConfig, seed: u64, name: &str) -> Result<Self, ConfigError> {
-        validate(cfg, name)?;
-        let modes: Vec<AmcMode> = match &cfg.amc {
-            AmcConfig::Ieee80216e => amc::IEEE_802_16E.to_vec(),
-            AmcConfig::Liu2004 { count, target_per } => {
-                amc::liu2004_modes(*count as usize, *target_per)
-            }
-            AmcConfig::Custom { modes } => modes
-                .iter()
-                .map(|m| AmcMode {
-                    min_snr_db: m.min_snr,
-                    efficiency: m.efficiency,
-                })
-                .collect(),
-        };
-        let amc = AmcTable::new(&modes, cfg.bandwidth, cfg.slot, cfg.rate_scale);
+        let frame = validate(cfg, name)?;
+        let frame_efficiency = frame.map_or(1.0, |f| f.efficiency);
+        // Ideal frame: exactly `rate_scale` (x 1.0), the bits per slot of before frames.
+        let amc = AmcTable::new(
+            &amc_modes(&cfg.amc),
+            cfg.bandwidth,
+            cfg.slot,
+            cfg.rate_scale * frame_efficiency,
+        );
         let n = cfg.users.len();
         let channels = cfg
             .users
@@ -175,10 +175,12 @@ impl Downlink {
         };
         Ok(Downlink {
             slot_len: cfg.slot,
+            frame,
+            frame_efficiency,
             amc,
             channels,
             queues: (0..n)
-                .map(|_| UserQueue::new(cfg.queue_packets as usize))
+                .map(|_| UserQueue::new(cfg.queue_packets as usize, cfg.mac_overhead_bytes))
                 .collect(),
             erasures,
             scheduler: scheduler::from_config(cfg.scheduler),
@@ -220,9 +222,20 @@ impl Downlink {
         self.slots
     }
 
-    /// The AMC table in use.
+    /// The AMC table in use (its bits per slot include the frame efficiency and `rate_scale`).
     pub fn amc(&self) -> &AmcTable {
         &self.amc
+    }
+
+    /// The OFDMA frame's arithmetic, `None` for the ideal frame.
+    pub fn frame(&self) -> Option<&OfdmaFrame> {
+        self.frame.as_ref()
+    }
+
+    /// The frame efficiency: the fraction of e x bandwidth x slot bits the frame leaves for data
+    /// (1 for the ideal frame).
+    pub fn frame_efficiency(&self) -> f64 {
+        self.frame_efficiency
     }
 
     /// Mean SNR of `user`, linear.
@@ -230,8 +243,9 @@ impl Downlink {
         self.channels[user].mean_snr()
     }
 
-    /// Offers a packet of `size` bytes for `user` at `now`. On refusal (queue full) the packet
-    /// is returned with the reason and the caller drops it.
+    /// Offers a packet of `size` bytes for `user` at `now` (on the air it takes `size` plus the
+    /// MAC overhead). On refusal (queue full) the packet is returned with the reason and the
+    /// caller drops it.
     pub fn enqueue(
         &mut self,
         user: usize,
@@ -368,7 +382,7 @@ impl Downlink {
         self.queues[user].len()
     }
 
-    /// Bytes queued for `user` and not yet sent.
+    /// Bytes queued for `user` and not yet sent, MAC overhead included.
     pub fn queue_bytes(&self, user: usize) -> u64 {
         self.queues[user].backlog_bytes()
     }
@@ -397,8 +411,132 @@ fn check_grants(grants: &[Grant], users: usize) {
     assert!(total <= 1.0 + 1e-9, "shares sum to {total}");
 }
 
-/// Rejects configurations the model cannot run, naming the field.
-fn validate(cfg: &DownlinkConfig, name: &str) -> Result<(), ConfigError> {
+/// The AMC modes of `cfg` (unchecked).
+fn amc_modes(cfg: &AmcConfig) -> Vec<AmcMode> {
+    match cfg {
+        AmcConfig::Ieee80216e => amc::IEEE_802_16E.to_vec(),
+        AmcConfig::Liu2004 { count, target_per } => {
+            amc::liu2004_modes(*count as usize, *target_per)
+        }
+        AmcConfig::Custom { modes } => modes
+            .iter()
+            .map(|m| AmcMode {
+                min_snr_db: m.min_snr,
+                efficiency: m.efficiency,
+            })
+            .collect(),
+    }
+}
+
+/// What a downlink configuration offers before any traffic: its frame, its AMC table's bits per
+/// slot and each user's mean bits per slot under Rayleigh fading. Serialised by
+/// [`crate::downlink_rates_json`] for the analytical models in Python.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DownlinkRates {
+    /// Slot length, seconds.
+    pub slot_s: f64,
+    /// Channel bandwidth, Hz.
+    pub bandwidth_hz: f64,
+    /// The OFDMA frame's arithmetic (`None` for the ideal frame).
+    pub frame: Option<FrameRates>,
+    /// Fraction of e x bandwidth x slot that the frame leaves for data (1 for the ideal frame).
+    pub frame_efficiency: f64,
+    /// The residual factor.
+    pub rate_scale: f64,
+    /// Bytes each packet takes on the air beyond its size.
+    pub mac_overhead_bytes: u32,
+    /// The AMC modes, lowest first, with their bits per slot.
+    pub modes: Vec<ModeRate>,
+    /// Each user's mean SNR and mean bits per slot under Rayleigh fading (any of the Rayleigh
+    /// processes: the marginal distribution is the same).
+    pub users: Vec<UserRate>,
+}
+
+/// [`OfdmaFrame`] as data.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FrameRates {
+    /// Hz.
+    pub sampling_rate_hz: f64,
+    /// Hz.
+    pub subcarrier_spacing_hz: f64,
+    /// Seconds.
+    pub symbol_time_s: f64,
+    /// Symbols per frame besides the transition gaps.
+    pub frame_symbols: u32,
+    /// Downlink symbols carrying data.
+    pub data_symbols: u32,
+    /// Data tones per second.
+    pub data_tones_per_s: f64,
+}
+
+/// One AMC mode.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ModeRate {
+    /// Threshold, dB.
+    pub min_snr_db: f64,
+    /// Information bits per data tone (bit/s/Hz).
+    pub efficiency: f64,
+    /// Bits per slot.
+    pub bits_per_slot: u64,
+}
+
+/// One user.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct UserRate {
+    /// Mean SNR, dB.
+    pub mean_snr_db: f64,
+    /// Mean bits per slot under Rayleigh fading.
+    pub mean_bits_rayleigh: f64,
+}
+
+/// The rates of the downlink `cfg` (checked as [`Downlink::new`] does; errors prefixed `name`).
+pub fn rates(cfg: &DownlinkConfig, name: &str) -> Result<DownlinkRates, ConfigError> {
+    let frame = validate(cfg, name)?;
+    let frame_efficiency = frame.map_or(1.0, |f| f.efficiency);
+    let amc = AmcTable::new(
+        &amc_modes(&cfg.amc),
+        cfg.bandwidth,
+        cfg.slot,
+        cfg.rate_scale * frame_efficiency,
+    );
+    Ok(DownlinkRates {
+        slot_s: cfg.slot as f64 * 1e-9,
+        bandwidth_hz: cfg.bandwidth,
+        frame: frame.map(|f| FrameRates {
+            sampling_rate_hz: f.sampling_rate,
+            subcarrier_spacing_hz: f.subcarrier_spacing,
+            symbol_time_s: f.symbol_time,
+            frame_symbols: f.frame_symbols,
+            data_symbols: f.data_symbols,
+            data_tones_per_s: f.data_tones_per_second,
+        }),
+        frame_efficiency,
+        rate_scale: cfg.rate_scale,
+        mac_overhead_bytes: cfg.mac_overhead_bytes,
+        modes: amc
+            .modes()
+            .iter()
+            .enumerate()
+            .map(|(k, m)| ModeRate {
+                min_snr_db: m.min_snr_db,
+                efficiency: m.efficiency,
+                bits_per_slot: amc.mode_bits(k),
+            })
+            .collect(),
+        users: cfg
+            .users
+            .iter()
+            .map(|u| UserRate {
+                mean_snr_db: u.mean_snr,
+                mean_bits_rayleigh: amc.expected_bits_rayleigh(amc::db_to_linear(u.mean_snr)),
+            })
+            .collect(),
+    })
+}
+
+/// Rejects configurations the model cannot run, naming the field; returns the OFDMA frame
+/// (`None` for the ideal one).
+fn validate(cfg: &DownlinkConfig, name: &str) -> Result<Option<OfdmaFrame>, ConfigError> {
     let err = |field: String, message: &str| ConfigError {
         path: format!("{name}.{field}"),
         message: message.into(),
@@ -424,6 +562,10 @@ fn validate(cfg: &DownlinkConfig, name: &str) -> Result<(), ConfigError> {
     if !(cfg.rate_scale > 0.0 && cfg.rate_scale <= 1.0) {
         return Err(err("rate_scale".into(), "must be in (0, 1]"));
     }
+    let frame = frame::ofdma(&cfg.frame, cfg.bandwidth).map_err(|e| ConfigError {
+        path: format!("{name}.frame.{}", e.field),
+        message: e.message,
+    })?;
     if cfg.queue_packets == 0 {
         return Err(err("queue_packets".into(), "must be >= 1"));
     }
@@ -505,7 +647,7 @@ fn validate(cfg: &DownlinkConfig, name: &str) -> Result<(), ConfigError> {
             return Err(err("erasure.hold_max".into(), "must be >= hold_min"));
         }
     }
-    Ok(())
+    Ok(frame)
 }
 
 #[cfg(test)]

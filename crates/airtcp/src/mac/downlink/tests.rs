@@ -1,5 +1,6 @@
 //! Tests of the whole downlink: service, fairness, long-run rates against the Rayleigh/AMC
-//! closed form, erasures, configuration errors and invariants under random traffic.
+//! closed forms, the frame model and MAC overhead, erasures, configuration errors and
+//! invariants under random traffic.
 
 use super::*;
 use crate::sim::time::MILLIS;
@@ -83,6 +84,283 @@ fn round_robin_long_run_throughput_is_the_mean_amc_rate_under_rayleigh() {
             "user {u}: {share}"
         );
     }
+}
+
+/// Each user's long-run rate with every queue saturated by `size`-byte packets, in packets of
+/// 200 bytes per second (bytes sent / 200 / seconds; with fragment service the bytes sent do not
+/// depend on the packet size, so larger packets only make the test cheaper).
+fn saturated_rates(cfg: &DownlinkConfig, seed: u64, slots: u64, size: u32) -> Vec<f64> {
+    let d = run_saturated(cfg, seed, slots, size);
+    let seconds = slots as f64 * cfg.slot as f64 * 1e-9;
+    d.stats()
+        .iter()
+        .map(|s| s.bytes_sent as f64 / 200.0 / seconds)
+        .collect()
+}
+
+fn jain(x: &[f64]) -> f64 {
+    let sum: f64 = x.iter().sum();
+    sum * sum / (x.len() as f64 * x.iter().map(|v| v * v).sum::<f64>())
+}
+
+/// Paper 002's four users (12, 19, 13, 16 dB).
+const PAPER_002_SNRS: [f64; 4] = [12.0, 19.0, 13.0, 16.0];
+
+/// The closed forms of the spec's check list for paper 002's ns-2 downlink (10 MHz, 10 ms,
+/// 802.16e AMC, ideal frame, `rate_scale` 1, no MAC overhead), saturated, packets of 200 bytes
+/// per second: round-robin E[R_u] / 4; max-SNR the integral of R_u over the SNRs at which u is
+/// the strongest; queue-length MaxWeight with equal queues = max-rate (the joint mode
+/// distribution, ties split equally); eq. (10) with equal queues = proportional fair (the
+/// utility optimum of the ergodic rate region).
+const RR_RATES: [f64; 4] = [2540.3, 5074.5, 2863.5, 3928.9];
+const MAX_SNR_RATES: [f64; 4] = [1086.2, 14686.3, 1768.3, 5985.3];
+const MAX_RATE_RATES: [f64; 4] = [1237.7, 14389.1, 1912.4, 5986.8];
+const PF_RATES: [f64; 4] = [4296.6, 7291.6, 4375.1, 5833.6];
+
+/// The probability of each AMC mode (index 0: outage, k: mode k - 1) of a user of mean SNR
+/// `mean` (linear) under Rayleigh fading.
+fn mode_probabilities(amc: &AmcTable, mean: f64) -> Vec<f64> {
+    let tail: Vec<f64> = amc
+        .modes()
+        .iter()
+        .map(|m| (-amc::db_to_linear(m.min_snr_db) / mean).exp())
+        .chain([0.0])
+        .collect();
+    std::iter::once(1.0 - tail[0])
+        .chain(tail.windows(2).map(|w| w[0] - w[1]))
+        .collect()
+}
+
+/// Max-rate with airtcp's tie rule (the first tied user counting from slot mod n; with i.i.d.
+/// slots each start has probability 1 / n), by enumerating the joint modes, packets of 200
+/// bytes per second.
+fn max_rate_with_rotating_ties(d: &Downlink) -> Vec<f64> {
+    let n = d.users();
+    let modes = d.amc().modes().len() + 1;
+    let bits = |k: usize| if k == 0 { 0 } else { d.amc().mode_bits(k - 1) };
+    let p: Vec<Vec<f64>> = (0..n)
+        .map(|u| mode_probabilities(d.amc(), d.mean_snr(u)))
+        .collect();
+    let mut rate = vec![0.0; n];
+    let mut state = vec![0usize; n];
+    for code in 0..modes.pow(n as u32) {
+        let mut c = code;
+        for s in state.iter_mut() {
+            *s = c % modes;
+            c /= modes;
+        }
+        let prob: f64 = (0..n).map(|u| p[u][state[u]]).product();
+        let best = (0..n).map(|u| bits(state[u])).max().unwrap();
+        if best == 0 {
+            continue;
+        }
+        for start in 0..n {
+            let u = (0..n)
+                .map(|j| (start + j) % n)
+                .find(|&u| bits(state[u]) == best)
+                .unwrap();
+            rate[u] += prob * best as f64 / n as f64;
+        }
+    }
+    rate.iter().map(|r| r * 100.0 / 1600.0).collect()
+}
+
+fn assert_close(what: &str, got: &[f64], expected: &[f64], tolerance: &[f64]) {
+    for (u, ((g, e), t)) in got.iter().zip(expected).zip(tolerance).enumerate() {
+        assert!(
+            (g / e - 1.0).abs() < *t,
+            "{what} user {u}: {g:.1} vs {e:.1} packets/s ({got:?})"
+        );
+    }
+}
+
+/// Spec 002 §6(a) item 6: saturated rates against the closed forms, 200 000 slots (2000 s),
+/// within `tolerance` (1 % for i.i.d. Rayleigh, 2 % for Gauss-Markov at 128 Hz) except where the
+/// comments say otherwise, with the measured deviations.
+fn check_saturated_rates(fading: SlotFadingConfig, tolerance: f64) {
+    let slots = 200_000;
+    let run = |kind, service, size| {
+        let mut cfg = config(&PAPER_002_SNRS);
+        cfg.scheduler = kind;
+        cfg.fading = fading.clone();
+        cfg.service = service;
+        saturated_rates(&cfg, 11, slots, size)
+    };
+    let t = tolerance;
+    let fragment = ServiceConfig::Fragment;
+    // Round-robin (measured within 0.6 %).
+    let rr = run(SchedulerConfig::RoundRobin, fragment, 1000);
+    assert_close("round-robin", &rr, &RR_RATES, &[t; 4]);
+    // Max-SNR: the weak users hold 7 % and 11 % of the slots, which leaves their rates a
+    // relative standard error of about 0.8 % in 200 000 slots (measured over six runs): 2.5 %
+    // for them.
+    let max_snr = run(SchedulerConfig::MaxSnr, fragment, 1000);
+    let weak = t.max(0.025);
+    assert_close("max-SNR", &max_snr, &MAX_SNR_RATES, &[weak, t, weak, t]);
+    // Queue-length MaxWeight. Its total is the max-rate total however ties are split.
+    let max_rate_total: f64 = MAX_RATE_RATES.iter().sum();
+    let mw = run(SchedulerConfig::MaxWeight, fragment, 1000);
+    assert_close(
+        "MaxWeight total",
+        &[mw.iter().sum()],
+        &[max_rate_total],
+        &[t],
+    );
+    // Its split among tied users is not the closed form's equal split: with fragments the
+    // byte backlogs differ by the head packets' sent parts, and the larger backlog wins a tie
+    // of rates (measured: the 12 and 13 dB users -5 to -7 %). With whole 1250-byte packets
+    // every mode's budget is a whole number of packets, the full queues hold equal bytes and
+    // ties go round from user slot mod 4: the closed form with that rule (1265.1, 14478.8,
+    // 1826.3, 5955.8) holds, the weak users within 2.5 % as for max-SNR.
+    let d = Downlink::new(&config(&PAPER_002_SNRS), 1, "downlink").unwrap();
+    let rotating = max_rate_with_rotating_ties(&d);
+    let total: f64 = rotating.iter().sum();
+    assert!((total / max_rate_total - 1.0).abs() < 1e-4, "{rotating:?}");
+    let mw_equal = run(
+        SchedulerConfig::MaxWeight,
+        ServiceConfig::WholePackets,
+        1250,
+    );
+    assert_close(
+        "MaxWeight, equal queues",
+        &mw_equal,
+        &rotating,
+        &[weak, t, weak, t],
+    );
+    // Eq. (10) with equal queues: proportional fair through a 256-slot average, which leaves
+    // the weakest user 3.5 % short of the utility optimum and the 13 and 16 dB users up to 2 %
+    // above it (measured; the gap closes as the window grows: -2.4 % at 1024 slots, -1.2 % at
+    // 4096, -0.4 % at 16 384). Per user within 4 %, the total and Jain's index (0.9517) close.
+    let pf = run(SchedulerConfig::DelayMaxWeight, fragment, 1000);
+    assert_close("eq. (10)", &pf, &PF_RATES, &[0.04; 4]);
+    let pf_total: f64 = PF_RATES.iter().sum();
+    assert_close("eq. (10) total", &[pf.iter().sum()], &[pf_total], &[0.005]);
+    assert!((jain(&pf) - 0.9517).abs() < 0.002, "Jain {}", jain(&pf));
+}
+
+#[test]
+fn round_robin_reference_rates_are_the_rayleigh_means() {
+    // RR_RATES from the AMC table: E[R_u] / 4 bits per slot x 100 slots/s / 1600 bits.
+    let d = Downlink::new(&config(&PAPER_002_SNRS), 1, "downlink").unwrap();
+    for (u, e) in RR_RATES.iter().enumerate() {
+        let rr = d.amc().expected_bits_rayleigh(d.mean_snr(u)) / 4.0 * 100.0 / 1600.0;
+        assert!((rr - e).abs() < 0.05, "user {u}: {rr}");
+    }
+    // The mode probabilities sum to 1 and give the same mean.
+    for u in 0..4 {
+        let p = mode_probabilities(d.amc(), d.mean_snr(u));
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let mean: f64 = (1..p.len())
+            .map(|k| p[k] * d.amc().mode_bits(k - 1) as f64)
+            .sum();
+        assert!((mean / d.amc().expected_bits_rayleigh(d.mean_snr(u)) - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn saturated_rates_match_the_closed_forms_iid_rayleigh() {
+    check_saturated_rates(SlotFadingConfig::Rayleigh, 0.01);
+}
+
+#[test]
+fn saturated_rates_match_the_closed_forms_gauss_markov_128hz() {
+    // The default channel: power correlated 0.026 from slot to slot.
+    check_saturated_rates(SlotFadingConfig::GaussMarkov { doppler: 128.0 }, 0.02);
+}
+
+#[test]
+fn the_frame_and_the_mac_overhead_scale_round_robin_as_the_closed_form_says() {
+    // Paper 002's downlink with the 802.16e PUSC frame (efficiency 0.3456), 10 bytes of MAC
+    // overhead on 240-byte packets and a residual factor: saturated round-robin gives each user
+    // E[R_u] / 4 of the scaled table, in packets of 250 air bytes.
+    let snrs = [12.0, 19.0, 13.0, 16.0];
+    let mut cfg = config(&snrs);
+    cfg.scheduler = SchedulerConfig::RoundRobin;
+    cfg.fading = SlotFadingConfig::Rayleigh;
+    cfg.frame = serde_json::from_str(r#"{"kind": "ieee802_16e_pusc"}"#).unwrap();
+    cfg.mac_overhead_bytes = 10;
+    cfg.rate_scale = 0.72;
+    let d = Downlink::new(&cfg, 1, "downlink").unwrap();
+    assert!((d.frame_efficiency() - 0.3456).abs() < 1e-12);
+    assert_eq!(d.frame().unwrap().frame_symbols, 47);
+    // 16-QAM 1/2: floor(2 x 10 MHz x 10 ms x 0.3456 x 0.72) = 49 766 bits.
+    assert_eq!(d.amc().mode_bits(2), 49_766);
+    let slots = 100_000;
+    let run = run_saturated(&cfg, 5, slots, 240);
+    let seconds = slots as f64 / 100.0;
+    let mut total = 0.0;
+    for (u, s) in run.stats().iter().enumerate() {
+        let closed = d.amc().expected_bits_rayleigh(d.mean_snr(u)) / 4.0 * 100.0 / (8.0 * 250.0);
+        let packets = s.packets_served as f64 / seconds;
+        assert!(
+            (packets / closed - 1.0).abs() < 0.015,
+            "user {u}: {packets} vs {closed}"
+        );
+        // Air bytes are 250 per packet, the packets' own 240.
+        assert_eq!(s.bytes_served, 240 * s.packets_served);
+        assert!(
+            s.bytes_sent >= 250 * s.packets_served && s.bytes_sent < 250 * (s.packets_served + 1)
+        );
+        total += closed;
+    }
+    // The frame model alone (residual 1) would give total / 0.72: about 3983 packets/s.
+    assert!((total / 0.72 - 3983.0).abs() < 5.0, "{}", total / 0.72);
+}
+
+#[test]
+fn an_explicit_ideal_frame_without_overhead_changes_nothing() {
+    let snrs = [12.0, 19.0, 13.0, 16.0];
+    let trace = |cfg: &DownlinkConfig| {
+        let mut d = Downlink::new(cfg, 3, "downlink").unwrap();
+        let mut sat = Saturator {
+            next_id: 0,
+            size: 240,
+        };
+        (0..2000)
+            .flat_map(|k| {
+                let now = k * d.slot_len();
+                sat.top_up(&mut d, now);
+                d.on_slot(now).to_vec()
+            })
+            .collect::<Vec<Served>>()
+    };
+    let mut plain = config(&snrs);
+    plain.rate_scale = 0.198;
+    let explicit: DownlinkConfig = serde_json::from_value(serde_json::json!({
+        "base_station": "bs", "frame": {"kind": "ideal"}, "mac_overhead_bytes": 0,
+        "rate_scale": 0.198,
+        "users": snrs.iter().enumerate()
+            .map(|(i, s)| serde_json::json!({"node": format!("ue{i}"), "mean_snr": s}))
+            .collect::<Vec<_>>()}))
+    .unwrap();
+    assert_eq!(trace(&plain), trace(&explicit));
+    // 16-QAM 1/2 at scale 0.198: floor(200 000 x 0.198) bits, as before frames were modelled.
+    let d = Downlink::new(&plain, 1, "downlink").unwrap();
+    assert_eq!(d.amc().mode_bits(2), 39_600);
+    assert_eq!(d.frame_efficiency(), 1.0);
+}
+
+#[test]
+fn rates_report_the_frame_the_table_and_the_rayleigh_means() {
+    let mut cfg = config(&[12.0, 19.0]);
+    cfg.frame = serde_json::from_str(r#"{"kind": "ieee802_16e_pusc"}"#).unwrap();
+    cfg.mac_overhead_bytes = 10;
+    let r = rates(&cfg, "downlink").unwrap();
+    let f = r.frame.as_ref().unwrap();
+    assert_eq!((f.frame_symbols, f.data_symbols), (47, 24));
+    assert_eq!(f.sampling_rate_hz, 11.2e6);
+    assert!((r.frame_efficiency - 0.3456).abs() < 1e-12);
+    // QPSK 1/2: 1 bit per tone x 3.456 M tones/s x 10 ms.
+    assert_eq!(r.modes[0].bits_per_slot, 34_560);
+    let d = Downlink::new(&cfg, 1, "downlink").unwrap();
+    for (u, user) in r.users.iter().enumerate() {
+        assert_eq!(
+            user.mean_bits_rayleigh,
+            d.amc().expected_bits_rayleigh(d.mean_snr(u))
+        );
+    }
+    assert_eq!(r.mac_overhead_bytes, 10);
+    assert!(rates(&config(&[12.0]), "downlink").unwrap().frame.is_none());
 }
 
 #[test]
@@ -264,6 +542,33 @@ fn configuration_errors_name_the_field() {
     );
     assert_eq!(bad(&|c| c.slot = 0), "downlink.slot");
     assert_eq!(bad(&|c| c.rate_scale = 1.5), "downlink.rate_scale");
+    let pusc = |c: &mut DownlinkConfig, edit: serde_json::Value| {
+        let mut v = serde_json::json!({"kind": "ieee802_16e_pusc"});
+        for (k, x) in edit.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        c.frame = serde_json::from_value(v).unwrap();
+    };
+    // A 1024-FFT frame at 5 MHz: symbols of 205.7 us, 23 per frame, not 29 + 18.
+    assert_eq!(
+        bad(&|c| {
+            pusc(c, serde_json::json!({}));
+            c.bandwidth = 5e6;
+        }),
+        "downlink.frame.dl_symbols"
+    );
+    assert_eq!(
+        bad(&|c| pusc(c, serde_json::json!({"ul_symbols": 19}))),
+        "downlink.frame.ul_symbols"
+    );
+    assert_eq!(
+        bad(&|c| pusc(c, serde_json::json!({"data_subcarriers": 2000}))),
+        "downlink.frame.data_subcarriers"
+    );
+    assert_eq!(
+        bad(&|c| pusc(c, serde_json::json!({"cyclic_prefix": -0.1}))),
+        "downlink.frame.cyclic_prefix"
+    );
     assert_eq!(bad(&|c| c.queue_packets = 0), "downlink.queue_packets");
     assert_eq!(bad(&|c| c.average_window = 0), "downlink.average_window");
     assert_eq!(
@@ -403,15 +708,18 @@ fn fading_kind() -> impl Strategy<Value = SlotFadingConfig> {
 }
 
 proptest! {
-    /// Under any traffic, configuration and scheduler: no queue exceeds its capacity, no grant
-    /// sends more than its budget, budgets are floor(share x rate) / 8, finish times fall inside
-    /// the slot, whole-packet service sends exactly the packets it completes, and every packet
-    /// offered is queued, served or dropped.
+    /// Under any traffic, configuration (frame, MAC overhead) and scheduler: no queue exceeds
+    /// its capacity, no grant sends more than its budget, budgets are floor(share x rate) / 8,
+    /// finish times fall inside the slot, whole-packet service sends exactly the air bytes
+    /// (size + overhead) of the packets it completes, and every packet offered is queued, served
+    /// or dropped.
     #[test]
     fn queues_and_budgets_are_respected(
         snrs in proptest::collection::vec(-5.0f64..30.0, 1..5),
         capacity in 1u32..8,
         whole in any::<bool>(),
+        overhead in prop_oneof![Just(0u32), 1u32..64],
+        pusc in any::<bool>(),
         scheduler in scheduler_kind(),
         fading in fading_kind(),
         seed in any::<u64>(),
@@ -419,6 +727,10 @@ proptest! {
     ) {
         let mut cfg = config(&snrs);
         cfg.queue_packets = capacity;
+        cfg.mac_overhead_bytes = overhead;
+        if pusc {
+            cfg.frame = serde_json::from_str(r#"{"kind": "ieee802_16e_pusc"}"#).unwrap();
+        }
         cfg.service = if whole { ServiceConfig::WholePackets } else { ServiceConfig::Fragment };
         cfg.scheduler = scheduler;
         cfg.fading = fading;
@@ -453,7 +765,7 @@ proptest! {
                             let sizes: u64 = served
                                 .iter()
                                 .filter(|s| s.user == a.user)
-                                .map(|s| s.size as u64)
+                                .map(|s| s.size as u64 + overhead as u64)
                                 .sum();
                             prop_assert_eq!(sizes, a.sent_bytes);
                         }

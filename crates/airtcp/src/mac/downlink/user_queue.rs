@@ -12,6 +12,12 @@
 //! - whole packets: only packets that fit entirely in what is left of the budget are sent,
 //!   the rest of the budget is unused.
 //!
+//! On the air a packet takes its size plus a fixed per-packet MAC overhead (IEEE 802.16: the
+//! 6-byte generic MAC header and the 4-byte CRC of its MAC PDU), charged once per packet:
+//! budgets, the backlog in bytes and the bytes sent all count air bytes. (A fragmented packet
+//! would carry a fragmentation subheader and a header and CRC per fragment; like the subheader,
+//! those extra bytes are not charged.)
+//!
 //! A partly sent head packet still occupies its place (it counts toward the capacity) and is
 //! reported by the backlog in bytes net of what has already been sent.
 
@@ -24,7 +30,7 @@ use crate::sim::{DropReason, PacketId, Time};
 pub struct Queued {
     /// The packet.
     pub id: PacketId,
-    /// Bytes on the air.
+    /// Its size, bytes (on the air it takes this plus the queue's MAC overhead).
     pub size: u32,
     /// When it joined the queue.
     pub enqueued: Time,
@@ -35,22 +41,31 @@ pub struct Queued {
 pub struct UserQueue {
     packets: VecDeque<Queued>,
     capacity: usize,
-    /// Sum of the sizes of queued packets.
+    /// Bytes each packet takes on the air beyond its size.
+    overhead: u32,
+    /// Sum of the air sizes (size + overhead) of queued packets.
     bytes: u64,
-    /// Bytes of the head packet already sent (fragment service).
-    head_sent: u32,
+    /// Air bytes of the head packet already sent (fragment service).
+    head_sent: u64,
 }
 
 impl UserQueue {
-    /// A queue holding at most `capacity` (>= 1) packets.
-    pub fn new(capacity: usize) -> Self {
+    /// A queue holding at most `capacity` (>= 1) packets, each taking `overhead` bytes on the
+    /// air beyond its size.
+    pub fn new(capacity: usize, overhead: u32) -> Self {
         assert!(capacity >= 1);
         UserQueue {
             packets: VecDeque::with_capacity(capacity.min(4096)),
             capacity,
+            overhead,
             bytes: 0,
             head_sent: 0,
         }
+    }
+
+    /// Bytes a packet of `size` bytes takes on the air.
+    fn air(&self, size: u32) -> u64 {
+        size as u64 + self.overhead as u64
     }
 
     /// Offers a packet; refused (returned with [`DropReason::QueueFull`]) when `capacity`
@@ -69,7 +84,7 @@ impl UserQueue {
             size,
             enqueued: now,
         });
-        self.bytes += size as u64;
+        self.bytes += self.air(size);
         Ok(())
     }
 
@@ -88,9 +103,9 @@ impl UserQueue {
         self.packets.is_empty()
     }
 
-    /// Bytes still to send.
+    /// Air bytes still to send.
     pub fn backlog_bytes(&self) -> u64 {
-        self.bytes - self.head_sent as u64
+        self.bytes - self.head_sent
     }
 
     /// How long the head packet has waited at `now` (0 when empty).
@@ -100,8 +115,9 @@ impl UserQueue {
             .map_or(0, |p| now.saturating_sub(p.enqueued))
     }
 
-    /// Sends up to `budget` bytes. Every packet completed is passed to `done` with the number
-    /// of budget bytes used up to and including its last byte. Returns the bytes sent.
+    /// Sends up to `budget` air bytes. Every packet completed is passed to `done` with the
+    /// number of budget bytes used up to and including its last byte. Returns the air bytes
+    /// sent.
     pub fn serve(
         &mut self,
         budget: u64,
@@ -110,17 +126,18 @@ impl UserQueue {
     ) -> u64 {
         let mut used = 0u64;
         while let Some(&head) = self.packets.front() {
-            let left = (head.size - self.head_sent) as u64;
+            let air = self.air(head.size);
+            let left = air - self.head_sent;
             if left <= budget - used {
                 used += left;
                 self.packets.pop_front();
-                self.bytes -= head.size as u64;
+                self.bytes -= air;
                 self.head_sent = 0;
                 done(head, used);
             } else {
                 if !whole_packets {
                     // The head packet takes the rest and finishes in a later grant.
-                    self.head_sent += (budget - used) as u32;
+                    self.head_sent += budget - used;
                     used = budget;
                 }
                 break;
@@ -140,7 +157,7 @@ mod tests {
     use super::*;
 
     fn filled(sizes: &[u32]) -> UserQueue {
-        let mut q = UserQueue::new(10);
+        let mut q = UserQueue::new(10, 0);
         for (i, &s) in sizes.iter().enumerate() {
             q.push(PacketId(i as u32), s, i as Time).unwrap();
         }
@@ -149,7 +166,7 @@ mod tests {
 
     #[test]
     fn drop_tail_at_capacity() {
-        let mut q = UserQueue::new(2);
+        let mut q = UserQueue::new(2, 0);
         assert!(q.push(PacketId(0), 100, 0).is_ok());
         assert!(q.push(PacketId(1), 100, 0).is_ok());
         assert_eq!(
@@ -194,6 +211,39 @@ mod tests {
     fn head_wait_is_the_head_packets_age() {
         let q = filled(&[1, 1]);
         assert_eq!(q.head_wait(10), 10);
-        assert_eq!(UserQueue::new(1).head_wait(10), 0);
+        assert_eq!(UserQueue::new(1, 0).head_wait(10), 0);
+    }
+
+    #[test]
+    fn the_mac_overhead_is_charged_once_per_packet() {
+        // 240-byte packets with 10 bytes of MAC overhead take 250 bytes each.
+        let mut q = UserQueue::new(10, 10);
+        for i in 0..3 {
+            q.push(PacketId(i), 240, 0).unwrap();
+        }
+        assert_eq!(q.backlog_bytes(), 750);
+        let mut done = vec![];
+        // Whole packets: 600 bytes fit two (500), not a third.
+        assert_eq!(
+            q.serve(600, true, &mut |p, used| done.push((p.id.0, p.size, used))),
+            500
+        );
+        assert_eq!(done, [(0, 240, 250), (1, 240, 500)]);
+        assert_eq!(q.backlog_bytes(), 250);
+        // Fragments: 100 of the third packet's 250 air bytes, then the other 150.
+        done.clear();
+        assert_eq!(
+            q.serve(100, false, &mut |p, used| done.push((p.id.0, p.size, used))),
+            100
+        );
+        assert!(done.is_empty());
+        assert_eq!(q.backlog_bytes(), 150);
+        assert_eq!(
+            q.serve(1000, false, &mut |p, used| done
+                .push((p.id.0, p.size, used))),
+            150
+        );
+        assert_eq!(done, [(2, 240, 150)]);
+        assert!(q.is_empty() && q.backlog_bytes() == 0);
     }
 }

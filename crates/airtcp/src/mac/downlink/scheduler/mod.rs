@@ -193,6 +193,18 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn delay_max_weight_with_equal_queues_is_proportional_fair() {
+        // Equal queues: the largest R / AveR, 1000/20 = 50 against 300/10 = 30 and 500/25 = 20.
+        let mut users = [view(300, 1000), view(1000, 1000), view(500, 1000)];
+        users[0].avg_throughput = 10.0;
+        users[1].avg_throughput = 20.0;
+        users[2].avg_throughput = 25.0;
+        assert_eq!(pick(&mut DelayMaxWeight, 0, &users), Some(1));
+        users[1].avg_throughput = 40.0; // 25 < 30
+        assert_eq!(pick(&mut DelayMaxWeight, 0, &users), Some(0));
+    }
+
+    #[test]
     fn mlwdf_weighs_head_of_line_delay() {
         let mut s = Mlwdf;
         let mut users = [view(300, 1000), view(300, 1000)];
