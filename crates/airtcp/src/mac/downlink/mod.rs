@@ -141,13 +141,7 @@ impl Downlink {
     pub fn new(cfg: &DownlinkConfig, seed: u64, name: &str) -> Result<Self, ConfigError> {
         let frame = validate(cfg, name)?;
         let frame_efficiency = frame.map_or(1.0, |f| f.efficiency);
-        // Ideal frame: exactly `rate_scale` (x 1.0), the bits per slot of before frames.
-        let amc = AmcTable::new(
-            &amc_modes(&cfg.amc),
-            cfg.bandwidth,
-            cfg.slot,
-            cfg.rate_scale * frame_efficiency,
-        );
+        let amc = amc_table(cfg, frame_efficiency);
         let n = cfg.users.len();
         let channels = cfg
             .users
@@ -489,16 +483,23 @@ pub struct UserRate {
     pub mean_bits_rayleigh: f64,
 }
 
-/// The rates of the downlink `cfg` (checked as [`Downlink::new`] does; errors prefixed `name`).
-pub fn rates(cfg: &DownlinkConfig, name: &str) -> Result<DownlinkRates, ConfigError> {
-    let frame = validate(cfg, name)?;
-    let frame_efficiency = frame.map_or(1.0, |f| f.efficiency);
-    let amc = AmcTable::new(
+/// The AMC table of `cfg`'s slots: bits per slot scaled by the frame's efficiency (1 for an
+/// ideal frame: exactly `rate_scale`, the bits per slot of before frames) and the residual
+/// `rate_scale`.
+fn amc_table(cfg: &DownlinkConfig, frame_efficiency: f64) -> AmcTable {
+    AmcTable::new(
         &amc_modes(&cfg.amc),
         cfg.bandwidth,
         cfg.slot,
         cfg.rate_scale * frame_efficiency,
-    );
+    )
+}
+
+/// The rates of the downlink `cfg` (checked as [`Downlink::new`] does; errors prefixed `name`).
+pub fn rates(cfg: &DownlinkConfig, name: &str) -> Result<DownlinkRates, ConfigError> {
+    let frame = validate(cfg, name)?;
+    let frame_efficiency = frame.map_or(1.0, |f| f.efficiency);
+    let amc = amc_table(cfg, frame_efficiency);
     Ok(DownlinkRates {
         slot_s: cfg.slot as f64 * 1e-9,
         bandwidth_hz: cfg.bandwidth,
