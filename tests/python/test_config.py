@@ -444,11 +444,16 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         _cc_params("fast", "{alpha: 20, gamma: 0.5}"),
         _cc_params("quic_tcp", "{kappa: 0.1, rho: 1, p_s: 20, update_interval: 10ms}"),
     )
+    quic_interval = _cc_params("quic_tcp", "{cadence: {kind: interval, every: 10ms, cap_double: true}}")
     return {
         "ScenarioConfig": chain,
         "VegasParams": vegas,
         "FastParams": fast,
-        "QuicTcpParams": quic_tcp,
+        # Both spellings of the cadence, which one file may not hold together.
+        "QuicTcpParams": {**quic_tcp, "cadence": quic_interval["cadence"]},
+        "QuicCadence::PerAck": _untagged(_cc_params("quic_tcp", "{cadence: {kind: per_ack}}")["cadence"]),
+        "QuicCadence::Interval": _untagged(quic_interval["cadence"]),
+        "QuicCadence::FastRounds": _untagged(_cc_params("quic_tcp", "{cadence: {kind: fast_rounds}}")["cadence"]),
         "NcConfig": _nc("{block: 16, max_block: 8, repair_interval: 50ms}"),
         "LinkConfig": scenario["links"][2],
         "QueueConfig::Droptail": _untagged(scenario["links"][2]["queue"]),
@@ -565,6 +570,7 @@ def test_kind_tags_match_the_core() -> None:
         "FrameConfig": config.FrameConfig,
         "PathsConfig": config.PathsConfig,
         "ReverseConfig": config.ExplicitPaths.model_fields["reverse"].annotation,
+        "QuicCadence": config.QuicCadenceConfig,
     }
     rust = _rust_enums()
     # The NC layer's block size is a keyword or a number: `cwnd`, or `Fixed(n)` written as n.
@@ -709,6 +715,10 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("VegasParams", set(), _cc_params("vegas", "{}")),
         ("FastParams", set(), _cc_params("fast", "{}")),
         ("QuicTcpParams", set(), _cc_params("quic_tcp", "{}")),
+        *(
+            (f"QuicCadence::{variant}", set(), _cc_params("quic_tcp", f"{{cadence: {{kind: {kind}}}}}")["cadence"])
+            for kind, variant in (("per_ack", "PerAck"), ("interval", "Interval"), ("fast_rounds", "FastRounds"))
+        ),
         ("NcConfig", set(), _nc("{}")),
         ("UdpConfig", set(), wired["flows"][1]["transport"]),
         ("MetricsConfig", set(), wired["metrics"]),
@@ -739,6 +749,8 @@ LEFT_OUT_AT_DEFAULT = {
     ("FlowConfig", "paths"): None,
     ("DownlinkConfig", "frame"): {"kind": "ideal"},
     ("DownlinkConfig", "mac_overhead_bytes"): 0,
+    ("QuicTcpParams", "update_interval"): None,
+    ("QuicTcpParams", "cadence"): None,
 }
 
 

@@ -69,8 +69,10 @@ def test_absent_blocks_mean_defaults() -> None:
         (["flows[0].transport.cc=fast", "flows[0].transport.fast={alpha: 15}"], "fast", {"alpha": 15.0, "gamma": 0.5}),
         (["flows[0].transport.cc=quic_tcp", "flows[0].transport.quic_tcp={rho: 0.25, kappa: 0.01, update_interval: 0}"],
          "quic_tcp", {"kappa": 0.01, "rho": 0.25, "p_s": 200.0, "update_interval": 0}),
+        (["flows[0].transport.cc=quic_tcp", "flows[0].transport.quic_tcp={kappa: 1.5, cadence: {kind: fast_rounds}}"],
+         "quic_tcp", {"kappa": 1.5, "rho": 0.5, "p_s": 200.0, "cadence": {"kind": "fast_rounds", "cap_double": True}}),
     ],
-    ids=["vegas", "fast", "quic_tcp"],
+    ids=["vegas", "fast", "quic_tcp", "quic_tcp fast_rounds"],
 )
 def test_each_algorithm_is_selected_with_set(tmp_path: Path, overrides: list[str], cc: str, block: dict[str, float]) -> None:
     out = tmp_path / "out"
@@ -105,6 +107,18 @@ BAD_PARAMETERS: list[tuple[str, list[str], str]] = [
      "flows[0].transport.quic_tcp.update_interval: a duration needs a unit"),
     ("unknown field", ["flows[0].transport.cc=fast", "flows[0].transport.fast={beta: 2}"],
      "flows[0].transport.fast.beta: unknown field"),
+    ("cadence and update_interval", ["flows[0].transport.cc=quic_tcp",
+                                     "flows[0].transport.quic_tcp={update_interval: 0s, cadence: {kind: per_ack}}"],
+     "flows[0].transport.quic_tcp: give either cadence or update_interval (its older spelling), not both"),
+    ("unknown cadence", ["flows[0].transport.cc=quic_tcp", "flows[0].transport.quic_tcp={cadence: {kind: sometimes}}"],
+     "flows[0].transport.quic_tcp.cadence.kind: unknown kind 'sometimes' (expected one of: 'per_ack', 'interval', "
+     "'fast_rounds')"),
+    ("zero cadence interval", ["flows[0].transport.cc=quic_tcp",
+                               "flows[0].transport.quic_tcp={cadence: {kind: interval, every: 0s}}"],
+     "flows[0].transport.quic_tcp.cadence.every: must be greater than 0, got '0s'"),
+    ("every with fast_rounds", ["flows[0].transport.cc=quic_tcp",
+                                "flows[0].transport.quic_tcp={cadence: {kind: fast_rounds, every: 1s}}"],
+     "flows[0].transport.quic_tcp.cadence.every: unknown field"),
 ]
 
 

@@ -139,6 +139,8 @@ pub struct Traces {
     pub cwnd_interval: Option<Time>,
     /// Collected cwnd samples.
     pub cwnd: crate::metrics::results::CwndSeries,
+    /// Whether the cwnd samples carry the delay-based laws' estimates (some flow has one).
+    pub cwnd_delay: bool,
 }
 
 /// A world ready to run.
@@ -645,6 +647,12 @@ impl World {
                 c.cwnd.push(sender.cwnd());
                 c.ssthresh.push(sender.ssthresh().min(1e9));
                 c.in_flight.push(sender.in_flight() as f64);
+                if self.traces.cwnd_delay {
+                    let d = sender.delay_state().unwrap_or_default();
+                    c.avg_rtt_s.push(d.avg_rtt_s);
+                    c.base_rtt_s.push(d.base_rtt_s);
+                    c.v.push(d.v);
+                }
             }
         }
         let next = now.saturating_add(interval);

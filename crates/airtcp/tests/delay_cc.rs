@@ -210,12 +210,94 @@ fn fast_and_quic_tcp_share_equally_across_rtts_one_to_four_where_reno_does_not()
     eprintln!("{}", rows.join("\n"));
 }
 
+#[test]
+fn quic_tcp_with_fast_rounds_keeps_its_target_backlog_at_the_papers_step_size() {
+    // Paper 002's ns-2 step size, kappa = 1.5, belongs to the cadence of the FAST module it was
+    // made from: one window computation every other RTT. Two flows, RTTs 1:4.
+    let t = tcp(
+        "quic_tcp",
+        json!({"quic_tcp": {"kappa": 1.5, "p_s": 20, "cadence": {"kind": "fast_rounds"}}}),
+    );
+    let r = run(&dumbbell(D_SHORT, D_LONG, 500, 60 * S, &[t.clone(), t]));
+    let e = equilibrium(&r);
+    eprintln!("fast_rounds kappa 1.5: Jain {:.4} {e:?}", r.jain);
+    assert!(r.jain >= 0.98, "Jain {}", r.jain);
+    for f in &e {
+        assert!((f.own - 20.0).abs() <= 3.0, "{f:?}");
+        assert!(f.cwnd_cv < 0.02, "{f:?}");
+    }
+    // The trace says the same from the controller's side: v, the flow's own backlog estimate
+    // minus p_s, is near 0 over the second half.
+    let c = &r.timeseries.cwnd;
+    let late: Vec<f64> = (0..c.flow.len())
+        .filter(|&i| c.t_s[i] > 30.0)
+        .map(|i| c.v[i].expect("v after the first computation"))
+        .collect();
+    assert!(late.iter().all(|v| v.abs() < 3.0), "{late:?}");
+}
+
+#[test]
+fn the_cwnd_trace_carries_the_delay_laws_estimates() {
+    let quic = tcp("quic_tcp", json!({"quic_tcp": {"p_s": 20}}));
+    let r = run(&dumbbell(
+        D_SHORT,
+        D_LONG,
+        100,
+        10 * S,
+        &[quic, tcp("newreno", json!({}))],
+    ));
+    let c = &r.timeseries.cwnd;
+    let rows = c.flow.len();
+    assert!(rows > 0);
+    assert_eq!(
+        (c.avg_rtt_s.len(), c.base_rtt_s.len(), c.v.len()),
+        (rows, rows, rows)
+    );
+    for i in 0..rows {
+        let (avg, base, v) = (c.avg_rtt_s[i], c.base_rtt_s[i], c.v[i]);
+        if c.flow[i] == "f2" {
+            // NewReno has none of them.
+            assert_eq!((avg, base, v), (None, None, None), "row {i}");
+        } else if c.t_s[i] >= 1.0 {
+            // QUIC-TCP's AvgRTT (eq. 8) is at least BaseRTT, which is the path's 42 ms.
+            let (avg, base) = (avg.unwrap(), base.unwrap());
+            assert!(
+                (base - 0.042).abs() < 0.002 && avg >= base,
+                "row {i}: {avg} {base}"
+            );
+            assert!(v.unwrap().is_finite(), "row {i}");
+        }
+    }
+    // Before the first sample the estimates are null, not zero.
+    assert_eq!(c.avg_rtt_s[0], None);
+    // In the results' JSON they are columns of the trace, nulls included...
+    let json = serde_json::to_value(&r).unwrap();
+    let v = json["timeseries"]["cwnd"]["v"].as_array().unwrap();
+    assert_eq!(v.len(), rows);
+    assert!(v.iter().any(Value::is_null) && v.iter().any(Value::is_f64));
+    // ...and a run without a delay-based law writes the trace as before, without them.
+    let reno = tcp("newreno", json!({}));
+    let r = run(&dumbbell(D_SHORT, D_LONG, 100, S, &[reno.clone(), reno]));
+    let json = serde_json::to_value(&r).unwrap();
+    let keys: Vec<&String> = json["timeseries"]["cwnd"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["cwnd", "flow", "in_flight", "ssthresh", "t_s"]);
+}
+
 /// Two QUIC-TCP flows (RTTs 42 and 168 ms, p_s = 20, updates every 20 ms) over a 500-packet
 /// buffer for 60 s.
 fn quic_pair(rho: f64, kappa: f64) -> RunResults {
+    quic_pair_at(rho, kappa, json!({"kind": "interval", "every": 20 * MS}))
+}
+
+/// The same pair with the window law run at `cadence`.
+fn quic_pair_at(rho: f64, kappa: f64, cadence: Value) -> RunResults {
     let t = tcp(
         "quic_tcp",
-        json!({"quic_tcp": {"kappa": kappa, "rho": rho, "p_s": 20, "update_interval": 20 * MS}}),
+        json!({"quic_tcp": {"kappa": kappa, "rho": rho, "p_s": 20, "cadence": cadence}}),
     );
     run(&dumbbell(D_SHORT, D_LONG, 500, 60 * S, &[t.clone(), t]))
 }
@@ -251,13 +333,28 @@ fn predicted_kappa_limit(e: &[Eq], rho: f64) -> f64 {
 
 #[test]
 fn quic_tcp_step_size_sweep_shows_the_stable_range() {
+    // The bound is per window computation, so it holds at the 20 ms interval and at FAST's
+    // every-other-RTT cadence alike (docs/quic_tcp.md, "Stability of the step size").
     let mut rows = Vec::new();
+    let cadences = [
+        json!({"kind": "interval", "every": 20 * MS}),
+        json!({"kind": "fast_rounds"}),
+    ];
+    for cadence in cadences {
+        rows.push(format!("cadence {cadence}"));
+        quic_step_size_sweep(&cadence, &mut rows);
+    }
+    eprintln!("{}", rows.join("\n"));
+}
+
+fn quic_step_size_sweep(cadence: &Value, rows: &mut Vec<String>) {
     for (rho, reference) in [(0.0, 0.01), (0.5, 0.05), (1.0, 50.0)] {
-        let limit = predicted_kappa_limit(&equilibrium(&quic_pair(rho, reference)), rho);
+        let e = equilibrium(&quic_pair_at(rho, reference, cadence.clone()));
+        let limit = predicted_kappa_limit(&e, rho);
         rows.push(format!("rho {rho}: predicted kappa limit {limit:.4}"));
         for factor in [0.1, 0.5, 0.8, 1.25, 2.0] {
             let kappa = factor * limit;
-            let r = quic_pair(rho, kappa);
+            let r = quic_pair_at(rho, kappa, cadence.clone());
             let e = equilibrium(&r);
             let cv = e.iter().map(|f| f.cwnd_cv).fold(0.0, f64::max);
             let delay = e[0].delay * 1e3;
@@ -275,7 +372,6 @@ fn quic_tcp_step_size_sweep_shows_the_stable_range() {
             }
         }
     }
-    eprintln!("{}", rows.join("\n"));
 }
 
 #[test]
@@ -344,12 +440,47 @@ fn the_core_rejects_misplaced_and_out_of_range_parameters() {
             "flows[0].transport.quic_tcp.kappa",
             "must be greater than 0, got -1",
         ),
+        (
+            tcp("quic_tcp", json!({"quic_tcp": {"rho": -0.1}})),
+            "flows[0].transport.quic_tcp.rho",
+            "must be within [0, 1], got -0.1",
+        ),
+        (
+            tcp("quic_tcp", json!({"quic_tcp": {"p_s": 0}})),
+            "flows[0].transport.quic_tcp.p_s",
+            "must be greater than 0, got 0",
+        ),
+        (
+            tcp(
+                "quic_tcp",
+                json!({"quic_tcp": {"cadence": {"kind": "interval", "every": 0}}}),
+            ),
+            "flows[0].transport.quic_tcp.cadence.every",
+            "must be greater than zero",
+        ),
+        (
+            tcp(
+                "quic_tcp",
+                json!({"quic_tcp": {"update_interval": 0, "cadence": {"kind": "per_ack"}}}),
+            ),
+            "flows[0].transport.quic_tcp.cadence",
+            "give either cadence or update_interval (its older spelling), not both",
+        ),
     ];
     for (t, path, message) in cases {
         let cfg = serde_json::from_value(dumbbell(D_SHORT, D_SHORT, 50, S, &[t])).unwrap();
         let e = airtcp::simulate(&cfg).expect_err("refused");
         assert_eq!((e.path.as_str(), e.message.as_str()), (path, message));
     }
+    // FAST's gamma may exceed 1 (paper 002 uses 1.5 and sweeps beyond).
+    let ok = dumbbell(
+        D_SHORT,
+        D_SHORT,
+        50,
+        S,
+        &[tcp("fast", json!({"fast": {"gamma": 3.0}}))],
+    );
+    run(&ok);
     // Unknown fields in a block are refused by serde.
     let bad = dumbbell(
         D_SHORT,
@@ -359,4 +490,20 @@ fn the_core_rejects_misplaced_and_out_of_range_parameters() {
         &[tcp("fast", json!({"fast": {"beta": 1}}))],
     );
     assert!(serde_json::from_value::<airtcp::scenario::config::ScenarioConfig>(bad).is_err());
+    // So are unknown cadence kinds, a missing kind, and `every` outside the interval cadence.
+    for cadence in [
+        json!({"kind": "sometimes"}),
+        json!({"every": MS}),
+        json!({"kind": "fast_rounds", "every": MS}),
+    ] {
+        let bad = dumbbell(
+            D_SHORT,
+            D_SHORT,
+            50,
+            S,
+            &[tcp("quic_tcp", json!({"quic_tcp": {"cadence": cadence}}))],
+        );
+        let parsed = serde_json::from_value::<airtcp::scenario::config::ScenarioConfig>(bad);
+        assert!(parsed.is_err(), "{cadence}");
+    }
 }

@@ -68,6 +68,10 @@ __all__ = [
     "VegasParams",
     "FastParams",
     "QuicTcpParams",
+    "QuicCadenceConfig",
+    "PerAckCadence",
+    "IntervalCadence",
+    "FastRoundsCadence",
     "NcConfig",
     "UdpConfig",
     "TransportConfig",
@@ -392,14 +396,54 @@ class FastParams(_Model):
     gamma: PositiveNumber = 0.5
 
 
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+class PerAckCadence(_Model):
+    """QUIC-TCP's window law on every in-order ACK."""
+
+    kind: Literal["per_ack"]
+    cap_double: StrictBool = False
+
+
+class IntervalCadence(_Model):
+    """QUIC-TCP's window law once per `every` (the paper's Matlab runs: 20 ms)."""
+
+    kind: Literal["interval"]
+    every: PositiveDuration = 20_000_000
+    cap_double: StrictBool = False
+
+
+class FastRoundsCadence(_Model):
+    """FAST's cadence for QUIC-TCP's window law: a computation every other round trip, increases
+    paced over the next round, each capped at twice the window unless `cap_double` is false."""
+
+    kind: Literal["fast_rounds"]
+    cap_double: StrictBool = True
+
+
+QuicCadenceConfig = Annotated[
+    Union[PerAckCadence, IntervalCadence, FastRoundsCadence], Field(discriminator="kind")
+]
+
 class QuicTcpParams(_Model):
-    """QUIC-TCP (paper 002 eq. 9): step size, exponent, target backlog in packets, time between
-    window updates (0 = every ACK) (docs/quic_tcp.md)."""
+    """QUIC-TCP (paper 002 eq. 9): step size, exponent, target backlog in packets, and when the
+    law runs: `cadence` (per_ack, interval or fast_rounds) or its older spelling
+    `update_interval` (0 = every ACK), not both (docs/quic_tcp.md)."""
 
     kappa: PositiveNumber = 0.05
     rho: UnitInterval = 0.5
     p_s: PositiveNumber = 200.0
-    update_interval: Duration = 20_000_000
+    # Both left out of the normalised form when absent; the core then runs every 20 ms (§V-A).
+    update_interval: Optional[Duration] = Field(default=None, exclude_if=_is_none)
+    cadence: Optional[QuicCadenceConfig] = Field(default=None, exclude_if=_is_none)
+
+    @model_validator(mode="after")
+    def _one_cadence(self) -> "QuicTcpParams":
+        if self.cadence is not None and self.update_interval is not None:
+            raise ValueError("give either cadence or update_interval (its older spelling), not both")
+        return self
 
 
 # Largest block of the NC layer's codec (coding::rlnc::MAX_BLOCK_SIZE).
@@ -509,10 +553,6 @@ class DisjointPaths(_Model):
 
 
 PathsConfig = Annotated[Union[ExplicitPaths, DisjointPaths], Field(discriminator="kind")]
-
-
-def _is_none(value: object) -> bool:
-    return value is None
 
 
 class FlowConfig(_Model):

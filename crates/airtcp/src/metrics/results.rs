@@ -314,6 +314,19 @@ pub struct CwndSeries {
     pub ssthresh: Vec<f64>,
     /// Segments in flight (pipe).
     pub in_flight: Vec<f64>,
+    /// The average RTT of a delay-based window law (QUIC-TCP's AvgRTT, FAST's avgRTT), s; null
+    /// for other algorithms and before the first sample. This column and the next two are
+    /// written only when some flow of the run uses such a law (`cc: fast` or `quic_tcp`), so
+    /// that the traces of other runs keep their bytes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub avg_rtt_s: Vec<Option<f64>>,
+    /// BaseRTT of a delay-based window law, s; null otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub base_rtt_s: Vec<Option<f64>>,
+    /// v = w - (BaseRTT/AvgRTT) w - target backlog at the law's last window computation,
+    /// segments; null otherwise and before the first computation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub v: Vec<Option<f64>>,
 }
 
 /// Wall-clock figures of the event loop.

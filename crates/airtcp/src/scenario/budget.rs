@@ -166,12 +166,16 @@ pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Resul
     if cfg.metrics.trace_cwnd {
         let samples = cfg.duration.div_ceil(cfg.metrics.trace_interval.max(1));
         let rows = samples.saturating_mul(tcp_flows);
-        // A cwnd sample has five columns.
+        // A cwnd sample has five columns, eight with a delay-based law's estimates.
+        let delay = cfg.flows.iter().any(|f| match &f.transport {
+            TransportConfig::Tcp(t) => t.cc.traces_delay_state(),
+            _ => false,
+        });
         budget.charge(
             "metrics.trace_interval",
             "cwnd samples",
             rows,
-            2 * SERIES_ROW_BYTES,
+            if delay { 3 } else { 2 } * SERIES_ROW_BYTES,
         )?;
     }
     for (i, f) in cfg.flows.iter().enumerate() {

@@ -375,6 +375,10 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     let traces = Traces {
         cwnd_interval: m.trace_cwnd.then_some(m.trace_interval),
         cwnd: Default::default(),
+        cwnd_delay: flows.iter().any(|f| match &f.endpoints {
+            Endpoints::Tcp { sender, .. } => sender.delay_state().is_some(),
+            _ => false,
+        }),
     };
     if m.trace_cwnd {
         net.events.schedule(0, EventClass::Sample, Event::Sample);
@@ -736,6 +740,9 @@ fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             "must be within [0, 1]".into(),
         )?;
         check("quic_tcp.p_s", q.p_s, q.p_s > 0.0, above_zero())?;
+        if let Err((field, message)) = q.resolved_cadence() {
+            return Err(err(format!("{p}.quic_tcp.{field}"), message.to_string()));
+        }
     }
     Ok(())
 }

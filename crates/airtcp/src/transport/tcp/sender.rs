@@ -30,7 +30,7 @@
 //!
 //! Deviations: no SYN/FIN; window in whole segments; SACK option bytes are not added to ACK sizes.
 
-use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent};
+use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{AckHeader, DataHeader};
@@ -156,6 +156,11 @@ impl TcpSender {
     /// Slow-start threshold, segments.
     pub fn ssthresh(&self) -> f64 {
         self.state.ssthresh
+    }
+
+    /// The congestion control's delay estimates, for a delay-based law (FAST, QUIC-TCP).
+    pub fn delay_state(&self) -> Option<DelayState> {
+        self.cc.delay_state()
     }
 
     /// Segments believed in the network (RFC 6675 pipe with SACK, FlightSize without).

@@ -21,9 +21,13 @@
 //!   NewReno or SACK loss recovery. On loss FAST halves the window (RFC 5681 eq. 4) like Reno.
 //!
 //! Symbols (paper -> here): w -> `CcState::cwnd`; baseRTT -> `AckSample::min_rtt` (the
-//! sender's minimum RTT); RTT (the average) -> `avg_rtt`; alpha -> `FastParams::alpha`
-//! (packets); gamma -> `FastParams::gamma`; the update/freeze alternation -> `update_next`;
-//! the paced increase -> `target`, `step`.
+//! sender's minimum RTT, kept as `base_rtt`); RTT (the average) -> `avg_rtt`; alpha ->
+//! `FastParams::alpha` (packets); gamma -> `FastParams::gamma`; the update/freeze alternation and
+//! the paced increase -> [`super::FastRounds`] (shared with QUIC-TCP's `fast_rounds` cadence).
+//!
+//! Traces: the cwnd trace records avgRTT, baseRTT and `v = w - (baseRTT/avgRTT) w - alpha` at
+//! the last window computation (the distance from the target backlog; the update is
+//! `w <- w - gamma v` before the 2w cap), see [`super::DelayState`].
 //!
 //! Deviations and what is not modelled:
 //! - alpha is a constant: the paper's `alpha(w, qdelay)` variant that switches to a
@@ -38,7 +42,7 @@
 //! - The window law runs only outside loss recovery (the sender does not call `on_ack` during
 //!   recovery); after recovery or a timeout the update/freeze cycle restarts.
 
-use super::{AckSample, CcState, CongestionControl, CongestionEvent, Rounds};
+use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
 use crate::scenario::config::FastParams;
 use crate::sim::Time;
 
@@ -51,13 +55,12 @@ pub struct Fast {
     p: FastParams,
     /// Average RTT, ns.
     avg_rtt: Option<f64>,
-    rounds: Rounds,
-    /// Whether the round that ends next sets a new window (else it freezes the window).
-    update_next: bool,
-    /// Window the current update is heading for, segments.
-    target: f64,
-    /// Increase per acknowledged segment until `target` is reached.
-    step: f64,
+    /// BaseRTT of the last ACK, ns (for traces).
+    base_rtt: Option<f64>,
+    /// The update/freeze alternation and the paced increase.
+    cadence: FastRounds,
+    /// v = w - (baseRTT/avgRTT) w - alpha at the last window computation (for traces).
+    v: Option<f64>,
 }
 
 impl Fast {
@@ -66,10 +69,9 @@ impl Fast {
         Fast {
             p,
             avg_rtt: None,
-            rounds: Rounds::default(),
-            update_next: true,
-            target: 0.0,
-            step: 0.0,
+            base_rtt: None,
+            cadence: FastRounds::default(),
+            v: None,
         }
     }
 
@@ -79,29 +81,14 @@ impl Fast {
         (2.0 * w).min((1.0 - g) * w + g * (base / avg * w + self.p.alpha))
     }
 
-    fn end_round(&mut self, state: &mut CcState, base: f64, avg: f64) {
-        let update = self.update_next;
-        self.update_next = !self.update_next;
-        self.step = 0.0;
-        if !update {
-            return; // frozen round: measure the window just set
-        }
+    /// A window computation at the end of an update round.
+    fn compute(&mut self, state: &mut CcState, base: f64, avg: f64) {
         let w = state.cwnd;
+        self.v = Some(w - base / avg * w - self.p.alpha);
         let target = self.target_window(w, base, avg).max(MIN_WINDOW);
-        if target < w {
-            state.cwnd = target;
-        } else {
-            self.target = target;
-            self.step = (target - w) / w;
-        }
+        self.cadence.head_for(state, target);
         // Vegas-style: ssthresh only marks slow start, which the window law has ended.
         state.ssthresh = state.ssthresh.min(state.cwnd).max(MIN_WINDOW);
-    }
-
-    fn restart(&mut self) {
-        self.rounds.restart();
-        self.update_next = true;
-        self.step = 0.0;
     }
 }
 
@@ -113,6 +100,9 @@ impl CongestionControl for Fast {
     fn on_ack(&mut self, state: &mut CcState, ack: &AckSample) {
         if ack.acked == 0 {
             return;
+        }
+        if let Some(base) = ack.min_rtt {
+            self.base_rtt = Some(base as f64);
         }
         if let Some(rtt) = ack.rtt {
             let eta = (3.0 / state.cwnd).min(0.25);
@@ -127,7 +117,7 @@ impl CongestionControl for Fast {
                 let (base, rtt) = (base as f64, rtt as f64);
                 if ack.in_flight as f64 * (1.0 - base / rtt.max(base)) > self.p.alpha {
                     state.ssthresh = state.cwnd;
-                    self.restart();
+                    self.cadence.restart();
                 }
             }
             return;
@@ -136,12 +126,10 @@ impl CongestionControl for Fast {
             return;
         };
         let base = base as f64;
-        if self.rounds.ends_round(ack.now, ack.rtt) {
-            self.end_round(state, base, avg);
+        if self.cadence.computes(ack.now, ack.rtt) {
+            self.compute(state, base, avg);
         }
-        if self.step > 0.0 && state.cwnd < self.target {
-            state.cwnd = (state.cwnd + self.step * ack.acked as f64).min(self.target);
-        }
+        self.cadence.pace(state, ack.acked);
     }
 
     fn ssthresh(&mut self, _state: &CcState, in_flight: f64) -> f64 {
@@ -149,11 +137,19 @@ impl CongestionControl for Fast {
     }
 
     fn on_event(&mut self, _state: &mut CcState, _event: CongestionEvent, _now: Time) {
-        self.restart();
+        self.cadence.restart();
     }
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         vec![("fast_avg_rtt_s", self.avg_rtt.unwrap_or(0.0) / 1e9)]
+    }
+
+    fn delay_state(&self) -> Option<DelayState> {
+        Some(DelayState {
+            avg_rtt_s: self.avg_rtt.map(|a| a / 1e9),
+            base_rtt_s: self.base_rtt.map(|b| b / 1e9),
+            v: self.v,
+        })
     }
 }
 

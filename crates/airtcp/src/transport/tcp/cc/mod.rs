@@ -77,6 +77,24 @@ pub trait CongestionControl: Send {
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
     }
+    /// The delay estimates of a delay-based window law (FAST, QUIC-TCP), which the cwnd trace
+    /// records in its `avg_rtt_s`, `base_rtt_s` and `v` columns; None for algorithms without
+    /// them. Called at every trace sample, so it allocates nothing.
+    fn delay_state(&self) -> Option<DelayState> {
+        None
+    }
+}
+
+/// What a delay-based window law estimates: each value None until it is first known.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DelayState {
+    /// The average RTT the law uses (QUIC-TCP's AvgRTT of eq. 8, FAST's avgRTT), s.
+    pub avg_rtt_s: Option<f64>,
+    /// BaseRTT, the smallest RTT seen, s.
+    pub base_rtt_s: Option<f64>,
+    /// v = w - (BaseRTT/AvgRTT) w - target backlog (p_s, FAST's alpha) at the last window
+    /// computation, segments: the flow's estimated backlog minus its target (0 at equilibrium).
+    pub v: Option<f64>,
 }
 
 /// Round-trip bookkeeping for algorithms that act once per RTT (Vegas, FAST).
@@ -109,6 +127,74 @@ impl Rounds {
     }
 }
 
+/// FAST's update cadence (Jin, Wei & Low 2004, §3 and its ns-2/Linux implementation): the window
+/// is computed at the end of every other round (updated in one RTT, frozen in the next, so that
+/// the RTT measured while frozen belongs to the window just set); a decrease applies at once, an
+/// increase is spread over the next round's ACKs, `(target - w) / w` segments per acknowledged
+/// segment. Shared by FAST and QUIC-TCP's `fast_rounds` cadence; the window law is the caller's.
+#[derive(Debug, Clone)]
+pub(crate) struct FastRounds {
+    rounds: Rounds,
+    /// Whether the round that ends next computes a new window (else it freezes the window).
+    update_next: bool,
+    /// Window the current increase is heading for, segments.
+    target: f64,
+    /// Increase per acknowledged segment until `target` is reached.
+    step: f64,
+}
+
+impl Default for FastRounds {
+    fn default() -> Self {
+        FastRounds {
+            rounds: Rounds::default(),
+            update_next: true,
+            target: 0.0,
+            step: 0.0,
+        }
+    }
+}
+
+impl FastRounds {
+    /// Feeds one ACK; true when it ends a round that computes a new window (every other round).
+    /// Whatever increase is still being paced stops at the end of every round.
+    pub(crate) fn computes(&mut self, now: Time, rtt: Option<Time>) -> bool {
+        if !self.rounds.ends_round(now, rtt) {
+            return false;
+        }
+        let update = self.update_next;
+        self.update_next = !update;
+        self.step = 0.0;
+        update
+    }
+
+    /// Heads for the window `target` just computed from `state.cwnd`: a decrease at once, an
+    /// increase paced by [`FastRounds::pace`].
+    pub(crate) fn head_for(&mut self, state: &mut CcState, target: f64) {
+        let w = state.cwnd;
+        if target < w {
+            state.cwnd = target;
+        } else {
+            self.target = target;
+            self.step = (target - w) / w;
+        }
+    }
+
+    /// The paced increase owed to an ACK of `acked` segments.
+    pub(crate) fn pace(&self, state: &mut CcState, acked: u32) {
+        if self.step > 0.0 && state.cwnd < self.target {
+            state.cwnd = (state.cwnd + self.step * acked as f64).min(self.target);
+        }
+    }
+
+    /// Starts over (after slow start, a loss or a timeout): the next RTT sample computes a window
+    /// and starts a round, which freezes it.
+    pub(crate) fn restart(&mut self) {
+        self.rounds.restart();
+        self.update_next = true;
+        self.step = 0.0;
+    }
+}
+
 /// Builds the algorithm a TCP configuration selects, with its parameter block (or the
 /// defaults when the block is absent).
 pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
@@ -121,5 +207,32 @@ pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
         CcKind::Vegas => Box::new(vegas::Vegas::new(cfg.vegas.unwrap_or_default())),
         CcKind::Fast => Box::new(fast::Fast::new(cfg.fast.unwrap_or_default())),
         CcKind::QuicTcp => Box::new(quic_tcp::QuicTcp::new(cfg.quic_tcp.unwrap_or_default())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kinds_that_trace_delay_state_are_the_algorithms_that_report_it() {
+        let kinds = [
+            "reno",
+            "newreno",
+            "linux_reno",
+            "cubic",
+            "compound",
+            "vegas",
+            "fast",
+            "quic_tcp",
+        ];
+        for kind in kinds {
+            let cfg: TcpConfig = serde_json::from_value(serde_json::json!({ "cc": kind })).unwrap();
+            assert_eq!(
+                build(&cfg).delay_state().is_some(),
+                cfg.cc.traces_delay_state(),
+                "{kind}"
+            );
+        }
     }
 }

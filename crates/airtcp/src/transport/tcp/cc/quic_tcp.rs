@@ -2,9 +2,11 @@
 //! Congestion Control for Mobile Applications", IEEE Access 8, 2020 (paper 002), §III eqs. 8-9,
 //! with the settings of its §V. (Not the IETF QUIC transport protocol.)
 //!
-//! - Estimation (eq. 8): every in-order ACK with an RTT sample updates BaseRTT, the minimum
-//!   RTT, and `AvgRTT <- 255/256 AvgRTT + 1/256 RTT`.
-//! - Window control (eq. 9), with r = BaseRTT / AvgRTT:
+//! What is the paper's (P) and what is inferred here (I):
+//!
+//! - Estimation (eq. 8, P): every in-order ACK with an RTT sample updates BaseRTT, the minimum
+//!   RTT, and `AvgRTT <- 255/256 AvgRTT + 1/256 RTT`. AvgRTT starts at the first sample (I).
+//! - Window control (eq. 9, P), with r = BaseRTT / AvgRTT:
 //!
 //!   ```text
 //!   w <- w - kappa r w^(1 - 2 rho) (w - r w - p_s)
@@ -14,37 +16,59 @@
 //!   p_s is the distance from the target backlog p_s and the law is an integrator on it with
 //!   gain kappa r w^(1 - 2 rho). At equilibrium v = 0: each flow keeps p_s packets queued,
 //!   whatever its RTT (weighted proportional fairness, Theorem 1). rho = 1 is Mo and Walrand's
-//!   scheme, rho = 1/2 resembles FAST.
-//! - When the law runs: on every in-order ACK (`update_interval` = 0), or once per
-//!   `update_interval` (the paper's Matlab runs: every 20 ms with kappa = 0.05, §V-A). Without a
-//!   timer hook the interval is checked on ACK arrival: the first ACK at or after each multiple
-//!   of the interval applies the law once; intervals without ACKs apply nothing, since nothing
-//!   new was measured.
+//!   scheme, rho = 1/2 resembles FAST. r is clamped to at most 1 (I: AvgRTT below BaseRTT only
+//!   happens before the filter has caught up).
+//! - Cadence, i.e. when eq. 9 runs ([`QuicCadence`]); kappa is a step per computation, so its
+//!   useful range depends on the cadence:
+//!   - `interval` (P for §V-A: "the algorithm (9) is used to update the window size every 20
+//!     milliseconds", kappa = 0.05, in the Matlab fluid runs). Without a timer hook the interval
+//!     is checked on ACK arrival (I): the first ACK at or after each multiple of the interval
+//!     applies the law once; intervals without ACKs apply nothing, since nothing new was
+//!     measured. The older `update_interval` field selects this cadence (0: `per_ack`).
+//!   - `per_ack` (I: §III's estimation runs "upon receiving an in-order ACK"; the paper does not
+//!     say that eq. 9 runs that often).
+//!   - `fast_rounds`: §V-B's ns-2 QUIC-TCP is "the ns-2 module of the existing FAST-TCP"
+//!     modified "in accordance with the algorithm (9)", with kappa = 1.5 (P). The paper does not
+//!     state that module's cadence; taken to be FAST's (I, from Jin, Wei & Low's FAST and its
+//!     ns-2 module): a window computation at the end of every other round trip (updated in one
+//!     RTT, frozen in the next), an increase spread over the next round's ACKs, a decrease
+//!     applied at once, and FAST's cap of each computed window at twice the window it was
+//!     computed from (`cap_double`, default true here; false by default for the other
+//!     cadences). The target of each computation is eq. 9's `w - kappa r w^(1-2 rho) v` (P),
+//!     not FAST's `(1 - gamma) w + gamma (r w + alpha) = w - gamma v`: with rho = 1/2 the two
+//!     differ by the factor r. The estimation stays eq. 8's (P: §III states it for QUIC-TCP),
+//!     not FAST's `eta = min(3/w, 1/4)` filter, which the ns-2 module may have kept (unknown).
 //! - Timeouts and duplicate ACKs are handled by "the slow start or fast recovery algorithm in
-//!   current TCP" (§III): the sender's NewReno/SACK recovery with ssthresh = FlightSize / 2
-//!   (RFC 5681 eq. 4), and slow start after a timeout.
+//!   current TCP" (§III, P): the sender's NewReno/SACK recovery with ssthresh = FlightSize / 2
+//!   (RFC 5681 eq. 4), and slow start after a timeout. After either, the cadence starts over.
 //!
 //! Symbols (paper -> here): w_s -> `CcState::cwnd`; BaseRTT_s -> `AckSample::min_rtt` (the
-//! sender's minimum RTT); AvgRTT_s -> `avg_rtt`; RTT_s -> `AckSample::rtt`; kappa, rho, p_s ->
-//! `QuicTcpParams::{kappa, rho, p_s}`; v_s -> `v`.
+//! sender's minimum RTT, kept as `base_rtt`); AvgRTT_s -> `avg_rtt`; RTT_s -> `AckSample::rtt`;
+//! kappa, rho, p_s -> `QuicTcpParams::{kappa, rho, p_s}`; v_s -> `v`. The cwnd trace records
+//! AvgRTT, BaseRTT and v (the v of the last window computation) as its `avg_rtt_s`, `base_rtt_s`
+//! and `v` columns ([`super::DelayState`]).
 //!
-//! Deviations and additions (the paper does not specify these):
+//! Deviations and additions (the paper does not specify these; I):
 //! - Start-up: the sender's slow start (one segment per ACK) runs until the backlog estimated
 //!   from this ACK's own RTT sample, `in_flight (1 - BaseRTT / RTT)`, exceeds p_s (or a loss
 //!   ends it); the slowly moving AvgRTT of eq. 8 would let slow start overshoot by many RTTs.
 //!   After a timeout the same rule applies below ssthresh.
-//! - The window is kept at two segments or more, so that a large step cannot stall the flow.
+//! - The window is kept between two segments (so that a large step cannot stall the flow) and
+//!   10^9 segments (so that a step size far above the stable range cannot overflow it).
 //! - "Every in-order ACK" means every ACK of new data outside loss recovery: with delayed ACKs
 //!   that is one update per two segments.
 //! - Data and burstiness control (the paper refers to FAST's) are the sender's: segments leave
-//!   as ACKs and window increases allow, without pacing.
+//!   as ACKs and window increases allow; only `fast_rounds` spreads an increase over a round.
 
-use super::{AckSample, CcState, CongestionControl, CongestionEvent};
-use crate::scenario::config::QuicTcpParams;
+use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
+use crate::scenario::config::{QuicCadence, QuicTcpParams};
 use crate::sim::Time;
 
 /// Smallest window the law sets, segments.
 const MIN_WINDOW: f64 = 2.0;
+
+/// Largest window the law sets, segments (a guard against overflow, far above any real window).
+const MAX_WINDOW: f64 = 1e9;
 
 /// Weight of the newest sample in AvgRTT (eq. 8).
 const AVG_WEIGHT: f64 = 1.0 / 256.0;
@@ -53,38 +77,78 @@ const AVG_WEIGHT: f64 = 1.0 / 256.0;
 #[derive(Debug, Clone)]
 pub struct QuicTcp {
     p: QuicTcpParams,
+    cadence: QuicCadence,
     /// AvgRTT, ns.
     avg_rtt: Option<f64>,
-    /// When the next interval update is due (interval mode).
+    /// BaseRTT of the last ACK, ns (for traces).
+    base_rtt: Option<f64>,
+    /// When the next interval update is due (`interval` cadence).
     next_update: Option<Time>,
-    /// Last v = w - r w - p_s, segments (for traces).
-    v: f64,
+    /// The update/freeze alternation and paced increases (`fast_rounds` cadence).
+    rounds: FastRounds,
+    /// v = w - r w - p_s at the last window computation, segments (for traces).
+    v: Option<f64>,
+    /// Window computations so far.
+    computations: u64,
 }
 
 impl QuicTcp {
-    /// A QUIC-TCP controller with parameters `p`.
+    /// A QUIC-TCP controller with parameters `p`. The scenario check refuses parameters whose
+    /// cadence does not resolve; should such reach here, the default cadence (§V-A) runs.
     pub fn new(p: QuicTcpParams) -> Self {
+        let cadence = p.resolved_cadence().unwrap_or(QuicCadence::Interval {
+            every: 20_000_000,
+            cap_double: false,
+        });
         QuicTcp {
             p,
+            cadence,
             avg_rtt: None,
+            base_rtt: None,
             next_update: None,
-            v: 0.0,
+            rounds: FastRounds::default(),
+            v: None,
+            computations: 0,
         }
     }
 
-    /// Eq. 9 applied once to window `w` with r = BaseRTT / AvgRTT.
+    /// Eq. 9 applied once to window `w` with r = BaseRTT / AvgRTT, capped at 2w if the cadence
+    /// says so and kept within [MIN_WINDOW, MAX_WINDOW].
     fn step(&mut self, w: f64, r: f64) -> f64 {
-        self.v = w - r * w - self.p.p_s;
+        let v = w - r * w - self.p.p_s;
+        self.v = Some(v);
+        self.computations += 1;
         let gain = self.p.kappa * r * w.powf(1.0 - 2.0 * self.p.rho);
-        (w - gain * self.v).max(MIN_WINDOW)
+        let next = w - gain * v;
+        let next = if self.cap_double() {
+            next.min(2.0 * w)
+        } else {
+            next
+        };
+        if next.is_nan() {
+            MIN_WINDOW // unreachable with finite inputs; a guard, not a result
+        } else {
+            next.clamp(MIN_WINDOW, MAX_WINDOW)
+        }
     }
 
-    /// Whether the law runs on an ACK at `now`, advancing the interval schedule.
-    fn due(&mut self, now: Time) -> bool {
-        let interval = self.p.update_interval;
-        if interval == 0 {
-            return true;
+    fn cap_double(&self) -> bool {
+        match self.cadence {
+            QuicCadence::PerAck { cap_double }
+            | QuicCadence::Interval { cap_double, .. }
+            | QuicCadence::FastRounds { cap_double } => cap_double,
         }
+    }
+
+    /// Whether the law runs on an ACK at `now` (`per_ack` and `interval` cadences), advancing
+    /// the interval schedule.
+    fn due(&mut self, now: Time) -> bool {
+        let QuicCadence::Interval {
+            every: interval, ..
+        } = self.cadence
+        else {
+            return true;
+        };
         match self.next_update {
             Some(t) if now < t => false,
             Some(t) => {
@@ -101,6 +165,12 @@ impl QuicTcp {
             }
         }
     }
+
+    /// Starts the cadence over (after slow start, a loss or a timeout).
+    fn restart(&mut self) {
+        self.next_update = None;
+        self.rounds.restart();
+    }
 }
 
 impl CongestionControl for QuicTcp {
@@ -111,6 +181,9 @@ impl CongestionControl for QuicTcp {
     fn on_ack(&mut self, state: &mut CcState, ack: &AckSample) {
         if ack.acked == 0 {
             return;
+        }
+        if let Some(base) = ack.min_rtt {
+            self.base_rtt = Some(base as f64);
         }
         if let Some(rtt) = ack.rtt {
             let rtt = rtt as f64;
@@ -127,7 +200,7 @@ impl CongestionControl for QuicTcp {
                 let (base, rtt) = (base as f64, rtt as f64);
                 if ack.in_flight as f64 * (1.0 - base / rtt.max(base)) > self.p.p_s {
                     state.ssthresh = state.cwnd;
-                    self.next_update = None;
+                    self.restart();
                 }
             }
             return;
@@ -136,7 +209,14 @@ impl CongestionControl for QuicTcp {
             return;
         };
         let base = base as f64;
-        if avg > 0.0 && self.due(ack.now) {
+        if let QuicCadence::FastRounds { .. } = self.cadence {
+            if self.rounds.computes(ack.now, ack.rtt) && avg > 0.0 {
+                let target = self.step(state.cwnd, (base / avg).min(1.0));
+                self.rounds.head_for(state, target);
+                state.ssthresh = state.ssthresh.min(state.cwnd).max(MIN_WINDOW);
+            }
+            self.rounds.pace(state, ack.acked);
+        } else if avg > 0.0 && self.due(ack.now) {
             state.cwnd = self.step(state.cwnd, (base / avg).min(1.0));
             // ssthresh only marks slow start, which the law has ended (kept for RFC 5681's
             // cwnd < ssthresh test in the sender).
@@ -149,14 +229,22 @@ impl CongestionControl for QuicTcp {
     }
 
     fn on_event(&mut self, _state: &mut CcState, _event: CongestionEvent, _now: Time) {
-        self.next_update = None;
+        self.restart();
     }
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("quic_tcp_avg_rtt_s", self.avg_rtt.unwrap_or(0.0) / 1e9),
-            ("quic_tcp_v", self.v),
+            ("quic_tcp_v", self.v.unwrap_or(0.0)),
         ]
+    }
+
+    fn delay_state(&self) -> Option<DelayState> {
+        Some(DelayState {
+            avg_rtt_s: self.avg_rtt.map(|a| a / 1e9),
+            base_rtt_s: self.base_rtt.map(|b| b / 1e9),
+            v: self.v,
+        })
     }
 }
 
@@ -170,8 +258,26 @@ mod tests {
             kappa,
             rho,
             p_s,
-            update_interval,
+            update_interval: Some(update_interval),
+            cadence: None,
         }
+    }
+
+    fn with_cadence(kappa: f64, rho: f64, p_s: f64, kind: &str, cap_double: bool) -> QuicTcp {
+        QuicTcp::new(QuicTcpParams {
+            kappa,
+            rho,
+            p_s,
+            update_interval: None,
+            cadence: Some(match kind {
+                "per_ack" => QuicCadence::PerAck { cap_double },
+                "interval" => QuicCadence::Interval {
+                    every: 20 * MILLIS,
+                    cap_double,
+                },
+                _ => QuicCadence::FastRounds { cap_double },
+            }),
+        })
     }
 
     fn ack(now: Time, rtt: Time, base: Time, in_flight: u32) -> AckSample {
@@ -208,7 +314,19 @@ mod tests {
         // r = 0.8, w = 100: v = 100 - 80 - 10 = 10; gain = 0.1 * 0.8 * 100^0.5 = 0.8.
         let w = q.step(100.0, 0.8);
         assert!((w - 92.0).abs() < 1e-9, "{w}");
-        assert!((q.v - 10.0).abs() < 1e-9);
+        assert!((q.v.unwrap() - 10.0).abs() < 1e-9);
+        // The paper's ns-2 setting near its equilibrium: kappa 1.5, rho 1/2, p_s 200, w 278.1,
+        // r 0.2812: v = 278.1 * 0.7188 - 200 = -0.1017, gain 1.5 * 0.2812 = 0.4218.
+        let mut q = QuicTcp::new(params(1.5, 0.5, 200.0, 0));
+        let w = q.step(278.1, 0.2812);
+        assert!((q.v.unwrap() + 0.1017).abs() < 5e-5, "{:?}", q.v);
+        assert!((w - 278.1429).abs() < 5e-5, "{w}");
+        // rho = 0 far from equilibrium (Matlab kappa 0.05): v = 50 - 200 = -150, gain
+        // 0.05 * 0.5 * 100 = 2.5, w' = 100 + 375.
+        let mut q = QuicTcp::new(params(0.05, 0.0, 200.0, 0));
+        let w = q.step(100.0, 0.5);
+        assert!((q.v.unwrap() + 150.0).abs() < 1e-9, "{:?}", q.v);
+        assert!((w - 475.0).abs() < 1e-9, "{w}");
         // rho = 1: gain kappa r / w; rho = 0: kappa r w.
         let mut q = QuicTcp::new(params(0.1, 1.0, 10.0, 0));
         assert!((q.step(100.0, 0.8) - (100.0 - 0.1 * 0.8 / 100.0 * 10.0)).abs() < 1e-12);
@@ -293,5 +411,285 @@ mod tests {
         (a.rtt, a.min_rtt) = (None, None);
         q.on_ack(&mut s, &a);
         assert_eq!(s.cwnd, 2.0);
+    }
+
+    /// Eq. 9 with r frozen, applied `n` times from `w0`: the windows.
+    fn frozen(kappa: f64, rho: f64, p_s: f64, r: f64, w0: f64, n: usize) -> Vec<f64> {
+        let mut q = QuicTcp::new(params(kappa, rho, p_s, 0));
+        let mut w = w0;
+        let mut ws = vec![w];
+        for _ in 0..n {
+            w = q.step(w, r);
+            ws.push(w);
+        }
+        ws
+    }
+
+    #[test]
+    fn frozen_r_fixed_point_is_reached_below_the_bound_and_missed_above_it() {
+        // With r frozen eq. 9 is a scalar map with the fixed point w* = p_s / (1 - r), where its
+        // slope is 1 - kappa r (1 - r) w*^(1 - 2 rho): stable while kappa r (1 - r) w*^(1-2rho)
+        // < 2 (docs/quic_tcp.md, "Stability of the step size").
+        let (p_s, r): (f64, f64) = (20.0, 0.6);
+        let star = p_s / (1.0 - r);
+        for rho in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            let limit = 2.0 / (r * (1.0 - r) * star.powf(1.0 - 2.0 * rho));
+            // Below the bound: monotone (0.3x) or oscillating (0.9x) convergence.
+            for factor in [0.3, 0.9] {
+                let ws = frozen(factor * limit, rho, p_s, r, 1.05 * star, 3000);
+                let last = ws[ws.len() - 1];
+                assert!(
+                    (last - star).abs() < 1e-6 * star,
+                    "rho {rho}, {factor} x bound: {last} vs {star}"
+                );
+            }
+            // Above it: the map leaves w* and keeps swinging across it.
+            let ws = frozen(1.1 * limit, rho, p_s, r, 1.01 * star, 3000);
+            let tail = &ws[2900..];
+            let above = tail.iter().filter(|&&w| w > 1.05 * star).count();
+            let below = tail.iter().filter(|&&w| w < 0.95 * star).count();
+            assert!(
+                above > 10 && below > 10,
+                "rho {rho}, 1.1 x bound: {:?}",
+                &tail[..6]
+            );
+        }
+    }
+
+    /// One round trip of ACKs, one per segment of the window at its start, evenly spread from
+    /// `t0`, each with the RTT sample `rtt` and BaseRTT `base`: the window after each ACK. (A
+    /// paced increase reaches its target as 104.99999...: that counts as 105 segments.)
+    fn round(q: &mut QuicTcp, s: &mut CcState, t0: Time, rtt: Time, base: Time) -> Vec<f64> {
+        let n = (s.cwnd + 1e-6).floor() as u64;
+        (0..n)
+            .map(|i| {
+                q.on_ack(s, &ack(t0 + i * rtt / n, rtt, base, n as u32));
+                s.cwnd
+            })
+            .collect()
+    }
+
+    /// `rounds` round trips of constant RTT from window `w0`: per round, the computations made,
+    /// the window after its first ACK and at its end, and whether it rose ACK by ACK ("paced"),
+    /// stayed ("frozen") or neither.
+    fn rounds_trace(q: &mut QuicTcp, w0: f64, rtt: Time, base: Time, rounds: usize) -> String {
+        use std::fmt::Write;
+        let mut s = ca(w0);
+        let mut trace = String::new();
+        for k in 0..rounds {
+            let before = q.computations;
+            // (From t = rtt: an ACK cannot arrive sooner than its RTT after time 0.)
+            let ws = round(q, &mut s, (k as Time + 1) * rtt, rtt, base);
+            let shape = if ws.windows(2).all(|p| p[1] == p[0]) {
+                "frozen"
+            } else if ws.windows(2).all(|p| p[1] > p[0]) {
+                "paced"
+            } else {
+                "mixed"
+            };
+            writeln!(
+                trace,
+                "rtt {k}: computations {} first ack {:.3} end {:.3} {shape}",
+                q.computations - before,
+                ws[0],
+                ws[ws.len() - 1]
+            )
+            .unwrap();
+        }
+        trace
+    }
+
+    #[test]
+    fn fast_rounds_compute_every_other_rtt_pace_increases_and_cut_at_once() {
+        let rtt = 100 * MILLIS;
+        // RTT = BaseRTT: r = 1, v = -p_s = -10, so eq. 9 (kappa 0.5, rho 1/2) asks for w + 5 at
+        // each computation: one per two RTTs, reached over the next RTT's ACKs.
+        let mut q = with_cadence(0.5, 0.5, 10.0, "fast_rounds", true);
+        assert_eq!(
+            rounds_trace(&mut q, 100.0, rtt, rtt, 6),
+            "\
+rtt 0: computations 1 first ack 100.050 end 105.000 paced
+rtt 1: computations 0 first ack 105.000 end 105.000 frozen
+rtt 2: computations 1 first ack 105.048 end 110.000 paced
+rtt 3: computations 0 first ack 110.000 end 110.000 frozen
+rtt 4: computations 1 first ack 110.045 end 115.000 paced
+rtt 5: computations 0 first ack 115.000 end 115.000 frozen
+"
+        );
+        assert_eq!(q.v, Some(-10.0));
+        // RTT twice BaseRTT: r = 1/2, v = w/2 - 10 = 40 at w = 100, eq. 9 asks for
+        // 100 - 0.25 * 40 = 90, set by the computing ACK itself; then 90 - 0.25 * 35 = 81.25.
+        let mut q = with_cadence(0.5, 0.5, 10.0, "fast_rounds", true);
+        assert_eq!(
+            rounds_trace(&mut q, 100.0, 2 * rtt, rtt, 4),
+            "\
+rtt 0: computations 1 first ack 90.000 end 90.000 frozen
+rtt 1: computations 0 first ack 90.000 end 90.000 frozen
+rtt 2: computations 1 first ack 81.250 end 81.250 frozen
+rtt 3: computations 0 first ack 81.250 end 81.250 frozen
+"
+        );
+        // Far below equilibrium (w 10, p_s 200, kappa 1.5): eq. 9 asks for 10 + 1.5 * 200 = 310;
+        // FAST's cap holds each computation to twice the window it started from.
+        let mut q = with_cadence(1.5, 0.5, 200.0, "fast_rounds", true);
+        assert_eq!(
+            rounds_trace(&mut q, 10.0, rtt, rtt, 4),
+            "\
+rtt 0: computations 1 first ack 11.000 end 20.000 paced
+rtt 1: computations 0 first ack 20.000 end 20.000 frozen
+rtt 2: computations 1 first ack 21.000 end 40.000 paced
+rtt 3: computations 0 first ack 40.000 end 40.000 frozen
+"
+        );
+        // Without the cap the whole step is paced over the next RTT.
+        let mut q = with_cadence(1.5, 0.5, 200.0, "fast_rounds", false);
+        assert_eq!(
+            rounds_trace(&mut q, 10.0, rtt, rtt, 2),
+            "\
+rtt 0: computations 1 first ack 40.000 end 310.000 paced
+rtt 1: computations 0 first ack 310.000 end 310.000 frozen
+"
+        );
+        // Over a long constant-RTT trace: exactly one computation per two RTTs.
+        let mut q = with_cadence(0.01, 0.5, 10.0, "fast_rounds", true);
+        rounds_trace(&mut q, 50.0, rtt, rtt, 40);
+        assert_eq!(q.computations, 20);
+    }
+
+    #[test]
+    fn fast_rounds_start_over_after_a_loss() {
+        let rtt = 100 * MILLIS;
+        let mut q = with_cadence(0.5, 0.5, 10.0, "fast_rounds", true);
+        let mut s = ca(100.0);
+        round(&mut q, &mut s, rtt, rtt, rtt);
+        assert_eq!(q.computations, 1);
+        // The next round would be frozen; after a loss the first sample computes at once.
+        q.on_event(&mut s, CongestionEvent::Loss, 2 * rtt);
+        q.on_ack(&mut s, &ack(2 * rtt + 1, rtt, rtt, 50));
+        assert_eq!(q.computations, 2);
+    }
+
+    #[test]
+    fn the_cadence_comes_from_cadence_or_the_older_update_interval() {
+        let cadence = |p: QuicTcpParams| QuicTcp::new(p).cadence;
+        assert_eq!(
+            cadence(QuicTcpParams::default()),
+            QuicCadence::Interval {
+                every: 20 * MILLIS,
+                cap_double: false
+            }
+        );
+        assert_eq!(
+            cadence(params(1.0, 0.5, 1.0, 0)),
+            QuicCadence::PerAck { cap_double: false }
+        );
+        assert_eq!(
+            with_cadence(1.0, 0.5, 1.0, "fast_rounds", true).cadence,
+            QuicCadence::FastRounds { cap_double: true }
+        );
+        // Defaults of the written forms: FAST's cap only with FAST's cadence.
+        let written = |cadence: &str| -> QuicTcpParams {
+            serde_json::from_str(&format!(r#"{{"cadence": {cadence}}}"#)).unwrap()
+        };
+        assert_eq!(
+            cadence(written(r#"{"kind": "fast_rounds"}"#)),
+            QuicCadence::FastRounds { cap_double: true }
+        );
+        assert_eq!(
+            cadence(written(r#"{"kind": "interval"}"#)),
+            QuicCadence::Interval {
+                every: 20 * MILLIS,
+                cap_double: false
+            }
+        );
+        assert_eq!(
+            cadence(written(r#"{"kind": "per_ack"}"#)),
+            QuicCadence::PerAck { cap_double: false }
+        );
+    }
+
+    #[test]
+    fn interval_cadence_caps_at_twice_the_window_on_request() {
+        // No queueing, w 10, p_s 200, kappa 1 per ACK: eq. 9 asks for 210.
+        let mut q = with_cadence(1.0, 0.5, 200.0, "per_ack", true);
+        let mut s = ca(10.0);
+        q.on_ack(&mut s, &ack(0, MILLIS, MILLIS, 10));
+        assert_eq!(s.cwnd, 20.0);
+        let mut q = with_cadence(1.0, 0.5, 200.0, "per_ack", false);
+        let mut s = ca(10.0);
+        q.on_ack(&mut s, &ack(0, MILLIS, MILLIS, 10));
+        assert_eq!(s.cwnd, 210.0);
+    }
+
+    #[test]
+    fn the_delay_state_is_what_the_law_used() {
+        let mut q = QuicTcp::new(params(0.1, 0.5, 10.0, 0));
+        assert_eq!(q.delay_state(), Some(DelayState::default()));
+        let mut s = ca(100.0);
+        q.on_ack(&mut s, &ack(0, 125 * MILLIS, 100 * MILLIS, 100));
+        let d = q.delay_state().unwrap();
+        assert_eq!(d.avg_rtt_s, Some(0.125));
+        assert_eq!(d.base_rtt_s, Some(0.1));
+        // r = 0.8: v = 100 - 80 - 10.
+        assert!((d.v.unwrap() - 10.0).abs() < 1e-9, "{d:?}");
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn the_window_stays_finite_and_at_least_two(
+                rho in 0.0f64..=1.0,
+                log_kappa in -4.0f64..=4.0,
+                p_s in 1.0f64..1000.0,
+                kind in 0usize..3,
+                cap_double in any::<bool>(),
+                start in (2.0f64..1e4, any::<bool>()),
+                acks in proptest::collection::vec(
+                    (
+                        0u64..200_000_000,
+                        proptest::option::weighted(0.9, 100_000u64..2_000_000_000),
+                        0u32..3,
+                        0u8..50,
+                    ),
+                    1..300,
+                ),
+            ) {
+                let kind = ["per_ack", "interval", "fast_rounds"][kind];
+                let mut q = with_cadence(10f64.powf(log_kappa), rho, p_s, kind, cap_double);
+                let (cwnd, slow_start) = start;
+                let ssthresh = if slow_start { f64::INFINITY } else { cwnd };
+                let mut s = CcState { cwnd, ssthresh };
+                let (mut now, mut base) = (0, None::<Time>);
+                for (gap, rtt, acked, event) in acks {
+                    now += gap;
+                    if let Some(rtt) = rtt {
+                        base = Some(base.map_or(rtt, |b| b.min(rtt)));
+                    }
+                    if event == 0 {
+                        // A loss as the sender applies it: halve, then tell the controller.
+                        s.ssthresh = q.ssthresh(&s, s.cwnd);
+                        s.cwnd = s.ssthresh;
+                        q.on_event(&mut s, CongestionEvent::Loss, now);
+                    }
+                    let a = AckSample {
+                        now,
+                        acked,
+                        rtt,
+                        min_rtt: base,
+                        srtt: rtt,
+                        in_flight: s.cwnd as u32,
+                    };
+                    q.on_ack(&mut s, &a);
+                    prop_assert!(s.cwnd.is_finite() && s.cwnd >= 2.0, "cwnd {}", s.cwnd);
+                    let d = q.delay_state().unwrap();
+                    for x in [d.avg_rtt_s, d.base_rtt_s, d.v].into_iter().flatten() {
+                        prop_assert!(x.is_finite(), "{d:?}");
+                    }
+                }
+            }
+        }
     }
 }
