@@ -129,6 +129,9 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
     assert len(steady) == 2 and all(t["ok"] is True for t in steady), steady
     bounds = [t for t in record["targets"] if "largest stable kappa of the scalar bound" in t["what"]]
     assert len(bounds) == 2 and all(5 <= t["airtcp"] <= 15 for t in bounds), bounds
-    # Figures: Fig. 5 per controller, Fig. 6's three panels, calibration 2, Fig. 7(a) 2, 7(b) 1, Fig. 4 1.
-    assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2 + 2 + 1 + 1
+    # The per-flow spread shrinks with the downlink's slot.
+    assert rows["QUIC-TCP, eq. (10): Jain rises as the slot shrinks"]["ok"] is True
+    # Figures: Fig. 5 per controller, Fig. 6's three panels, calibration 2, slot 1, Fig. 7(a) 2,
+    # 7(b) 1, Fig. 4 1.
+    assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2 + 1 + 2 + 1 + 1
 

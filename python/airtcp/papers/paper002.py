@@ -45,7 +45,7 @@ import pandas as pd
 from airtcp.experiments.analysis import Experiment, jain, mean_ci
 from airtcp.experiments.figures import plot_goodput_vs_time, plot_metric_vs_parameter
 from airtcp.papers import Figure, Reproduction, SweepPlan, Target
-from airtcp.scenario import bundled
+from airtcp.scenario import bundled, units
 
 __all__ = ["CONTROLLERS", "PUBLISHED_RATES", "REPRODUCTION", "SCHEDULERS", "rates_table"]
 
@@ -108,6 +108,9 @@ STEADY_CV = 0.1  # largest coefficient of variation of a window over [T/2, T] th
 # total; eq. (10) cannot split equally below 0.549, round-robin is not wireless-limited above 0.785).
 CALIBRATION_SCALES = (0.57, 0.60, 0.63, 0.66, 0.7172, 0.75)
 QUICK_CALIBRATION_SCALES = (0.57, 0.7172, 0.75)
+# The downlink's slot lengths of the slot sensitivity sweep (fig3.yaml's is 10 ms; an 802.16e
+# frame is 5 ms).
+SLOTS = ("10ms", "5ms", "2ms")
 
 
 def _scenario(name: str) -> dict[str, Any]:
@@ -183,6 +186,15 @@ def _fig7b_spec(quick: bool) -> dict[str, Any]:
     }
 
 
+def _slot_spec(quick: bool) -> dict[str, Any]:
+    return {
+        "name": "slot",
+        "base": _shorten(_with_controller(_scenario("fig3"), "QUIC-TCP"), quick),
+        "grid": {"downlink.slot": list(SLOTS)},
+        "seeds": 1 if quick else 3,
+    }
+
+
 def _calibration_spec(quick: bool) -> dict[str, Any]:
     base = _shorten(_with_controller(_scenario("fig3"), "QUIC-TCP"), quick)
     return {
@@ -212,7 +224,7 @@ def rates_table(exp: Experiment, *, warm_up_s: float = WARM_UP_S) -> pd.DataFram
     bins = bins[bins["t_s"] >= warm_up_s]
     late = bins.groupby(["key", "flow"])["goodput_bps"].mean().rename("late_bps").reset_index()
     table = flows.merge(late, left_on=["key", "id"], right_on=["key", "flow"], how="left")
-    extra = [p for p in ("downlink.scheduler.kind", "downlink.rate_scale") if p in table.columns]
+    extra = [p for p in ("downlink.scheduler.kind", "downlink.rate_scale", "downlink.slot") if p in table.columns]
     out = table[["key", "seed", "id", *extra]].copy() if "seed" in table.columns else table[["key", "id", *extra]].copy()
     out["rate"] = table["late_bps"] / PAYLOAD_BITS
     out["rate_all"] = table["goodput_bps"] / PAYLOAD_BITS
@@ -580,6 +592,32 @@ def _calibration(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list
     return figures, rows
 
 
+def _slot(exp: Experiment, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    """Per-flow equality against the downlink's slot length: a user's wait for its slot counts as
+    queueing in AvgRTT - BaseRTT, so the shorter the slot the closer eq. (10) comes to the equal
+    split."""
+    runs = _per_run(rates_table(exp), ["downlink.slot"])
+    runs["slot_ms"] = runs.pop("downlink.slot").map(lambda v: units.parse_duration(v) / 1e6)
+    png = plot_metric_vs_parameter(runs, "slot_ms", "jain", figures_dir / "slot_jain", parameter_label="slot (ms)",
+                                   title="Slot length: Jain's index, QUIC-TCP under eq. (10)")[0]
+    figures = [Figure(png, "Slot sensitivity: Jain's index of QUIC-TCP under eq. (10) against the downlink's slot "
+                           "length (fig3.yaml's is 10 ms).")]
+    rows = []
+    means = runs.groupby("slot_ms")["jain"].mean().sort_index()
+    for slot, part in runs.groupby("slot_ms"):
+        rows.append(_row("slot length", f"QUIC-TCP, eq. (10), slot {slot:g} ms: Jain", 0.999, "", part["jain"],
+                         ok=None, note="sensitivity: the paper's slot length is not given"))
+    rising = bool((means.diff().dropna() < 0).all())  # means are sorted by slot, shortest first
+    rows.append(Target(section="slot length", what="QUIC-TCP, eq. (10): Jain rises as the slot shrinks",
+                       published="(mechanism of the per-flow spread)", unit="",
+                       airtcp=", ".join(f"{s:g} ms: {j:.4f}" for s, j in means.items()), n=len(runs), ok=rising,
+                       note="each user's wait for its slot counts as queueing, so weak users hold less of p_s"))
+    shortest = runs[runs["slot_ms"] == means.index.min()]["jain"]
+    rows.append(_row("slot length", f"QUIC-TCP, eq. (10), slot {means.index.min():g} ms: Jain reaches the published",
+                     0.999, "", shortest, tolerance=">= 0.999", ok=bool(shortest.mean() >= 0.999)))
+    return figures, rows
+
+
 def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
     runs = {c: _per_run(rates_table(experiments[f"fig3-{_slug(c)}"]), ["scheduler"]) for c in CONTROLLERS}
     staggered = {c: _per_run(rates_table(experiments[f"fig3_staggered-{_slug(c)}"], warm_up_s=WARM_UP_S + 150),
@@ -587,6 +625,8 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
     targets = _fig5_targets(runs) + _fig6_targets(runs) + _staggered_targets(staggered)
     figures = _figures(runs, experiments, figures_dir)
     more_figures, more_targets = _calibration(experiments["calibration"], figures_dir)
+    figures, targets = figures + more_figures, targets + more_targets
+    more_figures, more_targets = _slot(experiments["slot"], figures_dir)
     figures, targets = figures + more_figures, targets + more_targets
     more_figures, more_targets = _fig7a(experiments, figures_dir)
     figures, targets = figures + more_figures, targets + more_targets
@@ -607,6 +647,7 @@ REPRODUCTION = Reproduction(
         *(SweepPlan(f"fig3-{_slug(c)}", _schedulers_spec(c)) for c in CONTROLLERS),
         *(SweepPlan(f"fig3_staggered-{_slug(c)}", _schedulers_spec(c, "fig3_staggered")) for c in STAGGERED),
         SweepPlan("calibration", _calibration_spec),
+        SweepPlan("slot", _slot_spec),
         SweepPlan("fig7a-fast", _fig7a_spec("FAST")),
         SweepPlan("fig7a-quictcp", _fig7a_spec("QUIC-TCP")),
         SweepPlan("fig7a-quictcp-20ms", _fig7a_spec(QUIC_20MS)),
