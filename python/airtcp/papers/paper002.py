@@ -55,6 +55,9 @@ SHARED_LINK = 3125.0  # packets/s of the reconstruction's shared wired link (N4 
 P_S = 200.0  # the utility weight of every flow (p_s, eq. 1)
 WARM_UP_S = 100.0
 QUICK_DURATION = "300s"
+# The staggered schedule's last flow starts at 150 s; its quick step sweeps run 600 s so that the
+# steadiness window [T/2, T] starts 150 s after it.
+STAGGERED_QUICK_DURATION = "600s"
 
 QUIC_20MS = "QUIC-TCP 20ms"  # QUIC-TCP at the Matlab cadence of Fig. 4
 # QUIC-TCP's two readings: the ns-2 module's (FAST's cadence, kappa 1.5) and the Matlab runs'.
@@ -111,6 +114,11 @@ QUICK_CALIBRATION_SCALES = (0.57, 0.7172, 0.75)
 # The downlink's slot lengths of the slot sensitivity sweep (fig3.yaml's is 10 ms; an 802.16e
 # frame is 5 ms).
 SLOTS = ("10ms", "5ms", "2ms")
+# Fig. 7(a)'s delay sensitivity: every link delay of fig3.yaml times these factors (the delays are
+# a reconstruction), with steps bracketing each controller's scalar bound at every factor.
+DELAY_SCALES = (0.5, 1.0, 2.0)
+DELAY_STEPS = {"FAST": (1.5, 2.0, 2.5, 3.0, 4.0, 5.0), "QUIC-TCP": (1.5, 3.3, 5.0, 7.0, 10.0, 15.0, 20.0)}
+STEP_PATH = {"FAST": "transport.fast.gamma", "QUIC-TCP": "transport.quic_tcp.kappa"}
 
 
 def _scenario(name: str) -> dict[str, Any]:
@@ -160,18 +168,37 @@ def _every_flow(path: str, values: list[Any]) -> dict[str, list[Any]]:
     return {f"flows[{i}].{path}": values for i in range(4)}
 
 
-def _fig7a_spec(controller: str) -> Any:
+def _fig7a_spec(controller: str, schedule: str = "fig3") -> Any:
     def spec(quick: bool) -> dict[str, Any]:
         if controller == "FAST":
             path, values = "transport.fast.gamma", QUICK_FAST_GAMMAS if quick else FAST_GAMMAS
         else:  # a QUIC-TCP variant: its cadence, the kappas of the sweep
             path, values = "transport.quic_tcp.kappa", QUICK_QUIC_KAPPAS if quick else QUIC_KAPPAS
+        base = _traced(_shorten(_with_controller(_scenario(schedule), controller), quick))
+        if quick and schedule != "fig3":
+            base["duration"] = STAGGERED_QUICK_DURATION
         return {
-            "name": f"fig7a-{_slug(controller)}",
-            "base": _traced(_shorten(_with_controller(_scenario("fig3"), controller), quick)),
+            "name": f"{schedule.replace('fig3', 'fig7a')}-{_slug(controller)}",
+            "base": base,
             "zip": _every_flow(path, list(values)),
             "seeds": 1 if quick else 3,
         }
+
+    return spec
+
+
+def _delays_spec(controller: str) -> Any:
+    """Fig. 7(a)'s step sweep for `controller` with every link delay scaled by each DELAY_SCALES
+    factor: zip rows of (factor, step), all six links' delays and all four flows' step together."""
+
+    def spec(quick: bool) -> dict[str, Any]:
+        base = _traced(_shorten(_with_controller(_scenario("fig3"), controller), quick))
+        delays = [units.parse_duration(link["delay"]) for link in base["links"]]
+        steps = DELAY_STEPS[controller]
+        rows = [(factor, step) for factor in DELAY_SCALES for step in steps]
+        zipped = {f"links[{i}].delay": [f"{ns * factor / 1e6:g}ms" for factor, _ in rows] for i, ns in enumerate(delays)}
+        zipped.update(_every_flow(STEP_PATH[controller], [step for _, step in rows]))
+        return {"name": f"delays-{_slug(controller)}", "base": base, "zip": zipped, "seeds": 1}
 
     return spec
 
@@ -412,50 +439,60 @@ def _steady(runs: pd.DataFrame, reference_total: float) -> pd.Series:
     return (runs["total"] >= 0.99 * reference_total) & (runs["cv"] <= STEADY_CV)
 
 
-# Fig. 7(a)'s QUIC-TCP sweeps: (sweep, label). kappa is per window computation.
-FIG7A_QUIC = (("fig7a-quictcp", "QUIC-TCP rho 0.5 (kappa, FAST's cadence)"),
-              ("fig7a-quictcp-20ms", "QUIC-TCP rho 0.5 (kappa, every 20 ms)"))
+# Fig. 7(a)'s sweeps per start schedule: FAST's, then QUIC-TCP's as (sweep, label); kappa is per
+# window computation. The paper's Fig. 7(a) is of the staggered ("asynchronous") flows.
+FIG7A = {
+    "synchronous": ("fig7a-fast", (("fig7a-quictcp", "QUIC-TCP rho 0.5 (kappa, FAST's cadence)"),
+                                   ("fig7a-quictcp-20ms", "QUIC-TCP rho 0.5 (kappa, every 20 ms)"))),
+    "staggered": ("fig7a_staggered-fast", (("fig7a_staggered-quictcp", "QUIC-TCP rho 0.5 (kappa, FAST's cadence)"),)),
+}
 
 
-def _fig7a(experiments: Mapping[str, Experiment], figures_dir: Path) -> tuple[list[Figure], list[Target]]:
-    fast = _step_table(experiments["fig7a-fast"], {"flows[0].transport.fast.gamma": "step"})
+def _fig7a(experiments: Mapping[str, Experiment], figures_dir: Path, schedule: str) -> tuple[list[Figure], list[Target]]:
+    fast_name, quic_sweeps = FIG7A[schedule]
+    fast = _step_table(experiments[fast_name], {"flows[0].transport.fast.gamma": "step"})
     quics = {label: _step_table(experiments[name], {"flows[0].transport.quic_tcp.kappa": "step"})
-             for name, label in FIG7A_QUIC}
+             for name, label in quic_sweeps}
     table = pd.concat([fast.assign(controller="FAST (gamma, every other RTT)"),
                        *(quic.assign(controller=label) for label, quic in quics.items())], ignore_index=True)
+    section = "Fig. 7(a)" if schedule == "synchronous" else "Fig. 7(a) staggered"
+    tag = "" if schedule == "synchronous" else f"{schedule} starts: "
+    suffix = "" if schedule == "synchronous" else f"_{schedule}"
     figures = []
     for metric, what in (("total", "aggregate rate (packets/s)"), ("cv", "largest window CV over [T/2, T]")):
-        png = plot_metric_vs_parameter(table, "step", metric, figures_dir / f"fig7a_{metric}", scheme="controller",
-                                       parameter_label="step size", title=f"Fig. 7(a): {what}", log_x=True)[0]
-        figures.append(Figure(png, f"Fig. 7(a): {what} against the step size (per window computation)."))
+        png = plot_metric_vs_parameter(table, "step", metric, figures_dir / f"fig7a_{metric}{suffix}",
+                                       scheme="controller", parameter_label="step size",
+                                       title=f"Fig. 7(a), {schedule} starts: {what}", log_x=True)[0]
+        figures.append(Figure(png, f"Fig. 7(a), {schedule} starts: {what} against the step size (per window "
+                                   "computation)."))
     reference = fast.loc[fast["step"] == 1.5, "total"].mean()
     steady_fast = fast.assign(steady=_steady(fast, reference)).groupby("step")["steady"].all()
     low = steady_fast[steady_fast.index <= 2.0]
     high = steady_fast[(steady_fast.index >= 2.5) & (steady_fast.index <= 4.0)]
     rows = [
-        Target(section="Fig. 7(a)", what="FAST: steady and full (>= 99 % of gamma 1.5's total, window CV <= 0.1) "
-                                         "for every gamma in [0.01, 2.0]",
+        Target(section=section, what=f"{tag}FAST: steady and full (>= 99 % of gamma 1.5's total, window CV <= 0.1) "
+                                     "for every gamma in [0.01, 2.0]",
                published="unchanged for gamma in [0.01, 2.5]", unit="",
                airtcp=", ".join(f"{g:g}: {'yes' if ok else 'no'}" for g, ok in low.items()), n=len(fast),
                ok=bool(low.all())),
-        Target(section="Fig. 7(a)", what="FAST: degrades for some gamma in [2.5, 4]", published="yes", unit="",
+        Target(section=section, what=f"{tag}FAST: degrades for some gamma in [2.5, 4]", published="yes", unit="",
                airtcp=", ".join(f"{g:g}: {'steady' if ok else 'degraded'}" for g, ok in high.items()), n=len(fast),
                ok=bool(len(high) and not high.all())),
     ]
     fast_upper = _largest_steady(steady_fast)
-    for (name, label), quic in zip(FIG7A_QUIC, quics.values()):
+    for (name, label), quic in zip(quic_sweeps, quics.values()):
         steady_quic = quic.assign(steady=_steady(quic, reference)).groupby("step")["steady"].all()
         quic_upper = _largest_steady(steady_quic)
         first_unsteady = steady_quic[steady_quic.index > quic_upper].index.min()
         rows.append(Target(
-            section="Fig. 7(a)", what=f"largest steady step: {label} against FAST (every other RTT)",
+            section=section, what=f"{tag}largest steady step: {label} against FAST (every other RTT)",
             published="QUIC-TCP 3.3 > FAST 2.5", unit="", airtcp=f"QUIC-TCP {quic_upper:g}, FAST {fast_upper:g}",
             n=len(quic), ok=bool(quic_upper > fast_upper),
             note="the published 3.3 is at the ns-2 module's cadence, which the paper does not state",
         ))
         limit = _predicted_kappa_limit(experiments[name], quic.loc[quic["step"] == 1.5, "key"].iloc[0])
         rows.append(Target(
-            section="Fig. 7(a)", what=f"{label}: largest stable kappa of the scalar bound, from the kappa 1.5 run",
+            section=section, what=f"{tag}{label}: largest stable kappa of the scalar bound, from the kappa 1.5 run",
             published="3.3 (largest steady kappa)", unit="", airtcp=limit, n=1, ok=None,
             note=f"kappa r (1 - r) w^(1 - 2 rho) < 2 with r = BaseRTT/AvgRTT and w over [T/2, T] of the trace; the "
                  f"grid's steady kappas end at {quic_upper:g}, the next is {first_unsteady:g}",
@@ -467,15 +504,24 @@ def _predicted_kappa_limit(exp: Experiment, key: str, rho: float = 0.5) -> float
     """The largest kappa the linearised law allows (docs/quic_tcp.md), the smallest over the flows
     of 2 / (r (1 - r) w^(1 - 2 rho)), from run `key`'s window trace over [T/2, T]: its AvgRTT and
     BaseRTT columns give r, its cwnd column w."""
+    return _predicted_step_limit(exp, key, lambda r, w: 2.0 / (r * (1.0 - r) * w ** (1.0 - 2.0 * rho)))
+
+
+def _predicted_gamma_limit(exp: Experiment, key: str) -> float:
+    """FAST's counterpart (docs/fast.md): with r held, w <- w - gamma ((1 - r) w - alpha) is stable
+    while gamma (1 - r) < 2; the smallest 2 / (1 - r) over the flows."""
+    return _predicted_step_limit(exp, key, lambda r, w: 2.0 / (1.0 - r))
+
+
+def _predicted_step_limit(exp: Experiment, key: str, bound: Any) -> float:
+    """The smallest `bound(r, w)` over the flows of run `key`, with r = BaseRTT/AvgRTT and w the
+    window, each the mean of its trace over [T/2, T]."""
     record = json.loads((exp.folder / "runs" / f"{key}.json").read_text(encoding="utf-8"))
     trace = record["results"]["timeseries"]["cwnd"]
     frame = pd.DataFrame({k: trace[k] for k in ("flow", "t_s", "cwnd", "avg_rtt_s", "base_rtt_s")})
     frame = frame[frame["t_s"] >= record["results"]["duration_s"] / 2].dropna()
-    limits = []
-    for _, flow in frame.groupby("flow"):
-        r = float((flow["base_rtt_s"] / flow["avg_rtt_s"]).mean())
-        w = float(flow["cwnd"].mean())
-        limits.append(2.0 / (r * (1.0 - r) * w ** (1.0 - 2.0 * rho)))
+    limits = [float(bound(float((flow["base_rtt_s"] / flow["avg_rtt_s"]).mean()), float(flow["cwnd"].mean())))
+              for _, flow in frame.groupby("flow")]
     return min(limits) if limits else float("nan")
 
 
@@ -490,6 +536,71 @@ def _largest_steady(steady: pd.Series, reference: float = 1.5) -> float:
             break
         largest = float(step)
     return largest
+
+
+def _delay_sensitivity(experiments: Mapping[str, Experiment], figures_dir: Path) -> tuple[list[Figure], list[Target]]:
+    """Fig. 7(a)'s step limits against the link delays, measured and as the scalar bounds predict:
+    with delays scaled by f the equilibrium r = BaseRTT/AvgRTT grows with f, so FAST's bound
+    2/(1 - r) rises and QUIC-TCP's 2/(r (1 - r)) (rho 0.5) falls while r < 1/2."""
+    predictors = {"FAST": _predicted_gamma_limit, "QUIC-TCP": _predicted_kappa_limit}
+    measured: dict[str, dict[float, float]] = {}
+    brackets: list[tuple[str, float, float, float]] = []  # (label, largest steady, bound, next step)
+    points, rows = [], []
+    for controller, predict in predictors.items():
+        exp = experiments[f"delays-{_slug(controller)}"]
+        runs = _step_table(exp, {f"flows[0].{STEP_PATH[controller]}": "step", "links[4].delay": "core"})
+        base_core = units.parse_duration(_scenario("fig3")["links"][4]["delay"])
+        runs["scale"] = runs["core"].map(lambda v: round(units.parse_duration(v) / base_core, 6))
+        measured[controller] = {}
+        for scale, part in runs.groupby("scale"):
+            reference = part.loc[part["step"] == 1.5, "total"].mean()
+            steady = part.assign(steady=_steady(part, reference)).groupby("step")["steady"].all()
+            largest = _largest_steady(steady)
+            unsteady = steady[steady.index > largest].index.min() if largest == largest else float("nan")
+            bound = predict(exp, part.loc[part["step"] == 1.5, "key"].iloc[0])
+            measured[controller][float(scale)] = largest
+            brackets.append((f"{controller} x{scale:g}", largest, bound, unsteady))
+            points += [{"scale": scale, "series": f"{controller}: largest steady step", "step": largest},
+                       {"scale": scale, "series": f"{controller}: scalar bound", "step": bound}]
+            rows.append(Target(
+                section="Fig. 7(a) delays", what=f"{controller}, every delay x{scale:g}: largest steady step",
+                published="(sensitivity; the paper's delays are lost)", unit="",
+                airtcp=f"{largest:g} (next {unsteady:g}); scalar bound {bound:.3g}", n=len(part), ok=None,
+                note="steady: >= 99 % of the step-1.5 run's total and window CV <= 0.1 over [T/2, T]; the bound is read "
+                     "from the step-1.5 run's trace"))
+    frame = pd.DataFrame(points).dropna()
+    png = plot_metric_vs_parameter(frame, "scale", "step", figures_dir / "fig7a_delays", scheme="series",
+                                   parameter_label="every link delay x", title="Fig. 7(a): step limits against the delays")[0]
+    figures = [Figure(png, "Fig. 7(a) delay sensitivity: the largest steady step of FAST (gamma) and QUIC-TCP rho 0.5 "
+                           "(kappa, FAST's cadence) with every link delay scaled, beside the scalar bounds read from "
+                           "the traces.")]
+
+    def trend(values: dict[float, float], rising: bool) -> bool:
+        ordered = [values[k] for k in sorted(values)]
+        return all((b >= a) if rising else (b <= a) for a, b in zip(ordered, ordered[1:]))
+
+    def listed(values: dict[float, float]) -> str:
+        return ", ".join(f"x{k:g}: {v:g}" for k, v in sorted(values.items()))
+
+    fast, quic = measured["FAST"], measured["QUIC-TCP"]
+    rows += [
+        Target(section="Fig. 7(a) delays", what="FAST's largest steady gamma does not fall as the delays grow",
+               published="gamma limit 2.5 at the lost delays", unit="", airtcp=listed(fast), n=len(fast),
+               ok=trend(fast, rising=True), note="the bound 2/(1 - r) rises with r = BaseRTT/AvgRTT"),
+        Target(section="Fig. 7(a) delays", what="QUIC-TCP's largest steady kappa does not rise as the delays grow",
+               published="kappa limit 3.3 at the lost delays", unit="", airtcp=listed(quic), n=len(quic),
+               ok=trend(quic, rising=False), note="the bound 2/(r (1 - r)) falls with r while r < 1/2"),
+        Target(section="Fig. 7(a) delays", what="QUIC-TCP's largest steady step above FAST's at every delay scale",
+               published="QUIC-TCP 3.3 > FAST 2.5", unit="",
+               airtcp=", ".join(f"x{k:g}: {quic[k]:g} > {fast[k]:g}" for k in sorted(fast) if k in quic),
+               n=len(fast), ok=all(quic.get(k, float("nan")) > v for k, v in fast.items())),
+        Target(section="Fig. 7(a) delays", what="the scalar bound lies between the largest steady step and the next one",
+               published="(the mechanism of Fig. 7(a)'s limits)", unit="",
+               airtcp=", ".join(f"{label}: {low:g} <= {bound:.3g} < {high:g}" for label, low, bound, high in brackets),
+               n=len(brackets), ok=all(low <= bound < high for _, low, bound, high in brackets),
+               note="held r, one flow: FAST gamma (1 - r) < 2, QUIC-TCP kappa r (1 - r) w^(1 - 2 rho) < 2"),
+    ]
+    return figures, rows
 
 
 def _fig7b(exp: Experiment, reference_utility: float, figures_dir: Path) -> tuple[list[Figure], list[Target]]:
@@ -628,7 +739,10 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
     figures, targets = figures + more_figures, targets + more_targets
     more_figures, more_targets = _slot(experiments["slot"], figures_dir)
     figures, targets = figures + more_figures, targets + more_targets
-    more_figures, more_targets = _fig7a(experiments, figures_dir)
+    for schedule in FIG7A:
+        more_figures, more_targets = _fig7a(experiments, figures_dir, schedule)
+        figures, targets = figures + more_figures, targets + more_targets
+    more_figures, more_targets = _delay_sensitivity(experiments, figures_dir)
     figures, targets = figures + more_figures, targets + more_targets
     reference = runs["QUIC-TCP"].loc[runs["QUIC-TCP"]["scheduler"] == "eq. (10)", "utility"].mean()
     more_figures, more_targets = _fig7b(experiments["fig7b"], reference, figures_dir)
@@ -651,6 +765,10 @@ REPRODUCTION = Reproduction(
         SweepPlan("fig7a-fast", _fig7a_spec("FAST")),
         SweepPlan("fig7a-quictcp", _fig7a_spec("QUIC-TCP")),
         SweepPlan("fig7a-quictcp-20ms", _fig7a_spec(QUIC_20MS)),
+        SweepPlan("fig7a_staggered-fast", _fig7a_spec("FAST", "fig3_staggered")),
+        SweepPlan("fig7a_staggered-quictcp", _fig7a_spec("QUIC-TCP", "fig3_staggered")),
+        SweepPlan("delays-fast", _delays_spec("FAST")),
+        SweepPlan("delays-quictcp", _delays_spec("QUIC-TCP")),
         SweepPlan("fig7b", _fig7b_spec),
     ),
     analyse=_analyse,
