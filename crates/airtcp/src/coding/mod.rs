@@ -11,10 +11,23 @@
 //!   acknowledging every degree of freedom rather than every decoded packet follows Sundararajan
 //!   et al., "Network coding meets TCP", IEEE INFOCOM 2009 (paper 000's \[13\]).
 //!
+//! - [`gf8191`]: GF(8191), the prime field of TCP-RLC (Ryu, Bhadra & Shakkottai, Allerton 2009,
+//!   §IV), with Mersenne reduction and a compile-time inverse table.
+//! - [`field`]: the [`field::Field`] trait over both fields, and the coefficient vector a 64-bit
+//!   seed stands for.
+//! - [`exact_decoder`]: online Gauss-Jordan decoding of one block in either field, coefficients
+//!   only or with payloads.
+//! - [`counting_decoder`]: the same ranks in distribution by counting (a coded packet is
+//!   non-innovative with probability q^-m), the fast mode for long runs.
+//!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
 //! innovative packets to TCP ACKs and handles repair requests is built on top (see
 //! `docs/nc_layer.md`).
 
+pub mod counting_decoder;
+pub mod exact_decoder;
+pub mod field;
 pub mod gf256;
+pub mod gf8191;
 pub mod rlnc;
