@@ -14,6 +14,8 @@
 //! runs stay reproducible and a test can switch the draws off ([`NEVER_DEPENDENT`]) to compare
 //! ranks with [`super::exact_decoder`] packet by packet.
 
+use super::rank_tally::RankTally;
+
 /// A draw that makes every coded packet innovative while degrees of freedom are missing.
 pub const NEVER_DEPENDENT: f64 = 1.0;
 
@@ -21,11 +23,8 @@ pub const NEVER_DEPENDENT: f64 = 1.0;
 #[derive(Debug, Clone)]
 pub struct CountingDecoder {
     order: f64,
-    size: usize,
-    rank: usize,
+    tally: RankTally,
     known: Vec<bool>,
-    innovative: u64,
-    non_innovative: u64,
 }
 
 impl CountingDecoder {
@@ -33,11 +32,8 @@ impl CountingDecoder {
     pub fn new(order: u32, size: usize) -> Self {
         let mut decoder = CountingDecoder {
             order: order as f64,
-            size: 0,
-            rank: 0,
+            tally: RankTally::default(),
             known: Vec::new(),
-            innovative: 0,
-            non_innovative: 0,
         };
         decoder.reset(size);
         decoder
@@ -45,66 +41,33 @@ impl CountingDecoder {
 
     /// Empties the decoder for a new block, reusing its storage.
     pub fn reset(&mut self, size: usize) {
-        self.size = size;
-        self.rank = 0;
+        self.tally = RankTally::new(size);
         self.known.clear();
         self.known.resize(size, false);
-        self.innovative = 0;
-        self.non_innovative = 0;
     }
 
-    /// The block size B.
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// Innovative packets received so far.
-    pub fn rank(&self) -> usize {
-        self.rank
-    }
-
-    /// Degrees of freedom still missing.
-    pub fn missing(&self) -> usize {
-        self.size - self.rank
-    }
-
-    /// Whether the block is decoded.
-    pub fn is_complete(&self) -> bool {
-        self.rank == self.size
-    }
-
-    /// Counts of innovative and non-innovative packets received.
-    pub fn counts(&self) -> (u64, u64) {
-        (self.innovative, self.non_innovative)
+    /// The block's size, rank and innovation counts.
+    pub fn tally(&self) -> &RankTally {
+        &self.tally
     }
 
     /// The probability that the next coded packet is non-innovative, q^-m (1 when complete).
     pub fn dependence_probability(&self) -> f64 {
-        self.order.powi(-(self.missing() as i32))
+        self.order.powi(-(self.tally.missing() as i32))
     }
 
     /// Receives systematic packet `index`; returns whether it was innovative.
     pub fn receive_systematic(&mut self, index: usize) -> bool {
-        let innovative = !self.is_complete() && !self.known[index];
+        let innovative = !self.tally.is_complete() && !self.known[index];
         self.known[index] = true;
-        self.count(innovative)
+        self.tally.record(innovative)
     }
 
     /// Receives a coded packet with the uniform draw `u` in [0, 1) (or [`NEVER_DEPENDENT`]): it
     /// is non-innovative when `u < q^-m`. Returns whether it was innovative.
     pub fn receive_coded(&mut self, u: f64) -> bool {
-        let innovative = !self.is_complete() && u >= self.dependence_probability();
-        self.count(innovative)
-    }
-
-    fn count(&mut self, innovative: bool) -> bool {
-        if innovative {
-            self.rank += 1;
-            self.innovative += 1;
-        } else {
-            self.non_innovative += 1;
-        }
-        innovative
+        let innovative = !self.tally.is_complete() && u >= self.dependence_probability();
+        self.tally.record(innovative)
     }
 }
 
@@ -159,7 +122,7 @@ mod tests {
                     }
                 };
                 assert_eq!(a, b, "seed {seed}, packet {step}");
-                assert_eq!(exact.rank(), counting.rank());
+                assert_eq!(exact.tally().rank(), counting.tally().rank());
             }
         }
     }
@@ -176,16 +139,16 @@ mod tests {
         for _ in 0..blocks {
             exact.reset(size, 0);
             counting.reset(size);
-            while !exact.is_complete() {
-                let one_missing = exact.missing() == 1;
+            while !exact.tally().is_complete() {
+                let one_missing = exact.tally().missing() == 1;
                 coefficients_from_seed::<F>(rng.next_u64(), &mut row);
                 if !exact.receive_coded(&row, &[]) && one_missing {
                     exact_dependent += 1;
                 }
                 trials += u64::from(one_missing);
             }
-            while !counting.is_complete() {
-                let one_missing = counting.missing() == 1;
+            while !counting.tally().is_complete() {
+                let one_missing = counting.tally().missing() == 1;
                 if !counting.receive_coded(rng.uniform()) && one_missing {
                     counting_dependent += 1;
                 }
@@ -222,9 +185,9 @@ mod tests {
         assert!((d.dependence_probability() - 1.0 / 8191.0).abs() < 1e-15);
         assert!(!d.receive_coded(0.0), "a draw below q^-1 is dependent");
         assert!(d.receive_coded(0.5));
-        assert!(d.is_complete());
+        assert!(d.tally().is_complete());
         assert!(!d.receive_coded(NEVER_DEPENDENT));
         assert!(!d.receive_systematic(0));
-        assert_eq!(d.counts(), (2, 4));
+        assert_eq!(d.tally().counts(), (2, 4));
     }
 }

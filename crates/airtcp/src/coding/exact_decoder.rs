@@ -19,19 +19,17 @@
 //! [`super::counting_decoder`] gives the same ranks in distribution without the elimination.
 
 use super::field::Field;
+use super::rank_tally::RankTally;
 
 /// Online Gauss-Jordan decoder of one block (see the module header).
 #[derive(Debug, Clone)]
 pub struct ExactDecoder<F: Field> {
-    size: usize,
+    tally: RankTally,
     symbols: usize,
     /// `size` rows of `size + symbols` elements; row `c` is meaningful when `has_pivot[c]`.
     rows: Vec<F::Elem>,
     has_pivot: Vec<bool>,
-    rank: usize,
     scratch: Vec<F::Elem>,
-    innovative: u64,
-    non_innovative: u64,
 }
 
 impl<F: Field> ExactDecoder<F> {
@@ -39,14 +37,11 @@ impl<F: Field> ExactDecoder<F> {
     /// (0: coefficients only).
     pub fn new(size: usize, symbols: usize) -> Self {
         let mut decoder = ExactDecoder {
-            size: 0,
+            tally: RankTally::default(),
             symbols: 0,
             rows: Vec::new(),
             has_pivot: Vec::new(),
-            rank: 0,
             scratch: Vec::new(),
-            innovative: 0,
-            non_innovative: 0,
         };
         decoder.reset(size, symbols);
         decoder
@@ -54,7 +49,7 @@ impl<F: Field> ExactDecoder<F> {
 
     /// Empties the decoder for a new block, reusing its storage.
     pub fn reset(&mut self, size: usize, symbols: usize) {
-        self.size = size;
+        self.tally = RankTally::new(size);
         self.symbols = symbols;
         let width = size + symbols;
         self.rows.clear();
@@ -63,72 +58,52 @@ impl<F: Field> ExactDecoder<F> {
         self.has_pivot.resize(size, false);
         self.scratch.clear();
         self.scratch.resize(width, F::ZERO);
-        self.rank = 0;
-        self.innovative = 0;
-        self.non_innovative = 0;
     }
 
-    /// The block size B.
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// Innovative packets received so far.
-    pub fn rank(&self) -> usize {
-        self.rank
-    }
-
-    /// Degrees of freedom still missing, `B - rank`.
-    pub fn missing(&self) -> usize {
-        self.size - self.rank
-    }
-
-    /// Whether the block is decoded (full rank).
-    pub fn is_complete(&self) -> bool {
-        self.rank == self.size
-    }
-
-    /// Counts of innovative and non-innovative packets received.
-    pub fn counts(&self) -> (u64, u64) {
-        (self.innovative, self.non_innovative)
+    /// The block's size, rank and innovation counts.
+    pub fn tally(&self) -> &RankTally {
+        &self.tally
     }
 
     /// Receives systematic packet `index` (a unit coefficient row) with its payload (`payload`
     /// must be `symbols` long, or empty in coefficients-only mode). Returns whether it was
     /// innovative.
     pub fn receive_systematic(&mut self, index: usize, payload: &[F::Elem]) -> bool {
-        debug_assert!(index < self.size);
+        let size = self.tally.size();
+        debug_assert!(index < size);
         self.scratch.fill(F::ZERO);
         self.scratch[index] = F::ONE;
-        self.scratch[self.size..].copy_from_slice(payload);
+        self.scratch[size..].copy_from_slice(payload);
         self.eliminate()
     }
 
     /// Receives a coded packet: its coefficient row (`size` long) and payload. Returns whether it
     /// was innovative.
     pub fn receive_coded(&mut self, coefficients: &[F::Elem], payload: &[F::Elem]) -> bool {
-        debug_assert_eq!(coefficients.len(), self.size);
-        self.scratch[..self.size].copy_from_slice(coefficients);
-        self.scratch[self.size..].copy_from_slice(payload);
+        let size = self.tally.size();
+        debug_assert_eq!(coefficients.len(), size);
+        self.scratch[..size].copy_from_slice(coefficients);
+        self.scratch[size..].copy_from_slice(payload);
         self.eliminate()
     }
 
     /// Source packet `index`'s payload, once the block is decoded.
     pub fn source(&self, index: usize) -> Option<&[F::Elem]> {
-        if !self.is_complete() || index >= self.size {
+        let size = self.tally.size();
+        if !self.tally.is_complete() || index >= size {
             return None;
         }
-        let width = self.size + self.symbols;
-        Some(&self.rows[index * width + self.size..(index + 1) * width])
+        let width = size + self.symbols;
+        Some(&self.rows[index * width + size..(index + 1) * width])
     }
 
     /// Reduces the row in `scratch` against the stored rows; stores it if it has a new pivot.
     fn eliminate(&mut self) -> bool {
-        if self.is_complete() {
-            self.non_innovative += 1;
-            return false;
+        if self.tally.is_complete() {
+            return self.tally.record(false);
         }
-        let (size, width) = (self.size, self.size + self.symbols);
+        let size = self.tally.size();
+        let width = size + self.symbols;
         for c in 0..size {
             let factor = self.scratch[c];
             if factor != F::ZERO && self.has_pivot[c] {
@@ -140,8 +115,7 @@ impl<F: Field> ExactDecoder<F> {
             }
         }
         let Some(pivot) = (0..size).find(|&c| self.scratch[c] != F::ZERO) else {
-            self.non_innovative += 1;
-            return false;
+            return self.tally.record(false);
         };
         let normaliser = F::inv(self.scratch[pivot]);
         F::scale(&mut self.scratch, normaliser);
@@ -158,9 +132,7 @@ impl<F: Field> ExactDecoder<F> {
         }
         self.rows[pivot * width..(pivot + 1) * width].copy_from_slice(&self.scratch);
         self.has_pivot[pivot] = true;
-        self.rank += 1;
-        self.innovative += 1;
-        true
+        self.tally.record(true)
     }
 }
 
@@ -202,7 +174,7 @@ mod tests {
         assert!(!decoder.receive_systematic(0, &sources[0]));
         let mut coefficients = vec![F::ZERO; size];
         let mut coded = 0;
-        while !decoder.is_complete() {
+        while !decoder.tally().is_complete() {
             coefficients_from_seed::<F>(rng.next_u64(), &mut coefficients);
             let payload = encode::<F>(&coefficients, &sources);
             decoder.receive_coded(&coefficients, &payload);
@@ -217,7 +189,7 @@ mod tests {
                 F::NAME
             );
         }
-        let (innovative, _) = decoder.counts();
+        let (innovative, _) = decoder.tally().counts();
         assert_eq!(innovative as usize, size);
         assert!(!decoder.receive_coded(&coefficients, &encode::<F>(&coefficients, &sources)));
     }
@@ -238,12 +210,12 @@ mod tests {
         // 2 (1, 2, 3) + 3 (0, 1, 5) = (2, 7, 21): in the span.
         assert!(!decoder.receive_coded(&[2, 7, 21], &[]));
         assert!(!decoder.receive_coded(&[0, 0, 0], &[]));
-        assert_eq!(decoder.rank(), 2);
-        assert_eq!(decoder.missing(), 1);
+        assert_eq!(decoder.tally().rank(), 2);
+        assert_eq!(decoder.tally().missing(), 1);
         assert!(decoder.receive_systematic(2, &[]));
-        assert!(decoder.is_complete());
-        assert_eq!(decoder.counts(), (3, 2));
+        assert!(decoder.tally().is_complete());
+        assert_eq!(decoder.tally().counts(), (3, 2));
         decoder.reset(2, 0);
-        assert_eq!((decoder.rank(), decoder.size()), (0, 2));
+        assert_eq!((decoder.tally().rank(), decoder.tally().size()), (0, 2));
     }
 }

@@ -19,6 +19,7 @@
 //!   only or with payloads.
 //! - [`counting_decoder`]: the same ranks in distribution by counting (a coded packet is
 //!   non-innovative with probability q^-m), the fast mode for long runs.
+//! - [`rank_tally`]: the size, rank and innovation counts both decoders keep.
 //!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
@@ -30,4 +31,5 @@ pub mod exact_decoder;
 pub mod field;
 pub mod gf256;
 pub mod gf8191;
+pub mod rank_tally;
 pub mod rlnc;
