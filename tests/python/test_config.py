@@ -349,7 +349,7 @@ WIRELESS_VARIANTS = {
         "flows[0].src=a", "flows[0].dst=b",
         "radio.propagation={kind: two_ray_ground}", "radio.fading={kind: block, doppler: 10Hz}",
         "link_errors=[{from: a, to: b, direction: both,"
-        " error: {kind: bimodal, low: 0.2, high: 0.9, hold_min: 1s, hold_max: 2s}}]",
+        " error: {kind: bimodal, low: 0.2, high: 0.9, low_probability: 0.3, hold_min: 1s, hold_max: 2s}}]",
         "failures=[{node: a, at: 2s}]",
     ],
     "grid": [
@@ -704,6 +704,11 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("RoutingConfig::Backpressure", set(),
          to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure}"]))["routing"]),
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
+        ("ErrorProcessConfig::Bimodal", {"low", "high", "hold_min", "hold_max"},
+         to_core_dict(load_scenario(CHAIN3, overrides=[
+             "routing={kind: static}",
+             "link_errors=[{from: n0, to: n1, error: {kind: bimodal, low: 0.5, high: 1, hold_min: 1s, hold_max: 2s}}]",
+         ]))["link_errors"][0]["error"]),
         ("FlowConfig", {"id", "src", "dst", "app", "transport"}, wired["flows"][0]),
         ("PathsConfig::Explicit", {"paths"}, _paths("{kind: explicit, paths: [[A, B]]}")),
         ("PathsConfig::Disjoint", {"k"}, _paths("{kind: disjoint, k: 1}")),
@@ -751,6 +756,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("DownlinkConfig", "mac_overhead_bytes"): 0,
     ("QuicTcpParams", "update_interval"): None,
     ("QuicTcpParams", "cadence"): None,
+    ("ErrorProcessConfig::Bimodal", "low_probability"): None,
 }
 
 

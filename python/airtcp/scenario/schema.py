@@ -909,12 +909,14 @@ class GilbertElliottErrors(_Model):
 
 
 class BimodalErrors(_Model):
-    """Success probability alternating between `low` and `high`, each state lasting a duration
-    uniform in [hold_min, hold_max]."""
+    """Success probability `low` or `high`, each state lasting a duration uniform in
+    [hold_min, hold_max]: each new state drawn independently (low with `low_probability`, paper
+    004's channel), or, without `low_probability`, the two alternating (half the time each)."""
 
     kind: Literal["bimodal"]
     low: Probability
     high: Probability
+    low_probability: Optional[Probability] = Field(default=None, exclude_if=_is_none)
     hold_min: Duration
     # A zero-length state would flip forever without time advancing.
     hold_max: PositiveDuration

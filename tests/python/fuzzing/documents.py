@@ -239,7 +239,10 @@ def error_processes(draw: st.DrawFn) -> Doc:
         return {"kind": "gilbert_elliott", **{field: draw(probabilities) for field in ("p_good_bad", "p_bad_good", "per_good", "per_bad")}}
     hold_min = draw(st.sampled_from(["0s", "1ns", "1ms", "100ms"]))
     hold_max = draw(st.sampled_from(["1ns", "1ms", "100ms", "1s"]))
-    return {"kind": "bimodal", "low": draw(probabilities), "high": draw(probabilities), "hold_min": hold_min, "hold_max": hold_max}
+    process = {"kind": "bimodal", "low": draw(probabilities), "high": draw(probabilities), "hold_min": hold_min, "hold_max": hold_max}
+    if draw(st.booleans()):
+        process["low_probability"] = draw(probabilities)
+    return process
 
 
 @st.composite

@@ -120,6 +120,15 @@ pub fn coefficients_from_seed<F: Field>(seed: u64, out: &mut [F::Elem]) {
     }
 }
 
+/// A uniform draw in [0, 1) that `seed` stands for, independent of its coefficient vector: what
+/// the counting decoder compares with q^-m for the coded packet of that seed, so that the packet
+/// is innovative or not whichever receiver counts it, with no stream of the receiver's own.
+pub fn uniform_from_seed(seed: u64) -> f64 {
+    // A different start than the coefficients' generator, so the two are unrelated.
+    let x = SplitMix64(seed ^ 0x5851_F42D_4C95_7F2D).next();
+    (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

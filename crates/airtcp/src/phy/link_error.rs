@@ -4,10 +4,14 @@
 //! - Bernoulli: each frame lost with probability `per`.
 //! - Gilbert-Elliott: a two-state Markov chain stepped once per frame; the frame is lost with
 //!   the current state's error rate (Gilbert 1960, Elliott 1963).
-//! - Bimodal: the success probability alternates between `low` and `high`, each state held for
-//!   a duration uniform in [hold_min, hold_max] (paper 004 §IV's channel).
+//! - Bimodal: the success probability is `low` or `high`, each state held for a duration
+//!   uniform in [hold_min, hold_max] (`phy::bimodal`). With `low_probability` each new state is
+//!   drawn independently (low with that probability), paper 004's channel (§II-C, §IV); without
+//!   it the states alternate, half the time each, which is not paper 004's process. (Paper 004
+//!   also has no link-layer retransmissions, which the 802.11 MAC under this process makes: its
+//!   reproduction uses the wireless router's erasures, not this.)
 
-use super::holds::{Crossed, Holds};
+use super::bimodal::{NextState, TwoLevel};
 use crate::scenario::config::ErrorProcessConfig;
 use crate::sim::{Rng, Time};
 
@@ -32,21 +36,8 @@ pub enum LinkError {
         /// Current state.
         bad: bool,
     },
-    /// Alternating success probability.
-    Bimodal {
-        /// Success probability of the low state.
-        low: f64,
-        /// Success probability of the high state.
-        high: f64,
-        /// Shortest holding time.
-        hold_min: Time,
-        /// Longest holding time.
-        hold_max: Time,
-        /// Current state is `high`.
-        in_high: bool,
-        /// When the current state ends.
-        until: Time,
-    },
+    /// Two-level success probability (`phy::bimodal`).
+    Bimodal(TwoLevel),
 }
 
 impl LinkError {
@@ -69,22 +60,22 @@ impl LinkError {
             ErrorProcessConfig::Bimodal {
                 low,
                 high,
+                low_probability,
                 hold_min,
                 hold_max,
-            } => LinkError::Bimodal {
-                low,
-                high,
-                hold_min,
-                hold_max,
-                in_high: true,
-                until: 0,
-            },
+            } => {
+                let next = match low_probability {
+                    Some(low_probability) => NextState::Draw { low_probability },
+                    None => NextState::Alternate,
+                };
+                LinkError::Bimodal(TwoLevel::new(low, high, hold_min, hold_max, next))
+            }
         }
     }
 
     /// Long-run fraction of frames delivered (for ETX): 1 - per; for Gilbert-Elliott the
-    /// stationary mix pi_bad = p_gb / (p_gb + p_bg); for the bimodal process the mean of the two
-    /// success probabilities (the states alternate with equal mean holding times).
+    /// stationary mix pi_bad = p_gb / (p_gb + p_bg); for the bimodal process the success
+    /// probabilities weighted by the time shares (half each when the states alternate).
     pub fn mean_delivery(&self) -> f64 {
         match *self {
             LinkError::Bernoulli { per } => 1.0 - per,
@@ -99,7 +90,7 @@ impl LinkError {
                 let bad = if total > 0.0 { p_good_bad / total } else { 0.0 };
                 1.0 - ((1.0 - bad) * per_good + bad * per_bad)
             }
-            LinkError::Bimodal { low, high, .. } => 0.5 * (low + high),
+            LinkError::Bimodal(ref process) => process.mean_success(),
         }
     }
 
@@ -120,32 +111,9 @@ impl LinkError {
                 }
                 rng.bernoulli(if *bad { *per_bad } else { *per_good })
             }
-            LinkError::Bimodal {
-                low,
-                high,
-                hold_min,
-                hold_max,
-                in_high,
-                until,
-            } => {
-                let holds = Holds {
-                    min: *hold_min,
-                    max: *hold_max,
-                };
-                // The states alternate; `until == 0`: the first hold is yet to be drawn, and
-                // its start is no switch.
-                let crossed = holds.cross(now, until, rng, &mut |_, started| {
-                    if started {
-                        *in_high = !*in_high;
-                    }
-                });
-                match crossed {
-                    Crossed::Stepped => {}
-                    Crossed::Fixed { switches } => *in_high ^= switches % 2 == 1,
-                    // Both states hold alike: either is as likely.
-                    Crossed::Equilibrium => *in_high = rng.bernoulli(0.5),
-                }
-                !rng.bernoulli(if *in_high { *high } else { *low })
+            LinkError::Bimodal(process) => {
+                let p = process.success_probability(now, rng);
+                !rng.bernoulli(p)
             }
         }
     }
@@ -176,6 +144,7 @@ mod tests {
         let mut e = LinkError::new(&ErrorProcessConfig::Bimodal {
             low: 0.0,
             high: 1.0,
+            low_probability: None,
             hold_min: 100 * ms,
             hold_max: 200 * ms,
         });
@@ -193,9 +162,30 @@ mod tests {
         LinkError::new(&ErrorProcessConfig::Bimodal {
             low: 0.0,
             high: 1.0,
+            low_probability: None,
             hold_min,
             hold_max,
         })
+    }
+
+    #[test]
+    fn with_a_low_probability_the_states_are_drawn() {
+        // p~ = 0.1: 10 % of the time low (alternation would give half), and the long-run
+        // delivery ETX sees follows the shares.
+        let ms = 1_000_000;
+        let cfg = ErrorProcessConfig::Bimodal {
+            low: 0.0,
+            high: 1.0,
+            low_probability: Some(0.1),
+            hold_min: 100 * ms,
+            hold_max: 200 * ms,
+        };
+        let mut e = LinkError::new(&cfg);
+        assert!((e.mean_delivery() - 0.9).abs() < 1e-12);
+        let mut r = Rng::stream(2, "drawn");
+        let n = 200_000u64;
+        let lost = (0..n).filter(|t| e.loses(t * 10 * ms, &mut r)).count() as f64 / n as f64;
+        assert!((lost - 0.1).abs() < 0.01, "{lost}");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! - radios are half duplex: a radio that starts transmitting abandons the frame it was receiving,
 //!   and does not lock onto frames while it transmits.
 
+pub mod bimodal;
 pub mod error_rate;
 pub mod fading;
 pub mod holds;

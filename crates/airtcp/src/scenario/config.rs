@@ -1253,13 +1253,18 @@ pub enum ErrorProcessConfig {
         /// Error rate in the bad state.
         per_bad: f64,
     },
-    /// Success probability alternating between `low` and `high`, each state lasting a
-    /// duration uniform in [`hold_min`, `hold_max`] (paper 004 §IV).
+    /// Success probability `low` or `high`, each state lasting a duration uniform in
+    /// [`hold_min`, `hold_max`]; each new state drawn independently (low with
+    /// `low_probability`, paper 004 §II-C), or, without `low_probability`, the two alternating
+    /// (half the time each; not paper 004's process).
     Bimodal {
         /// Success probability in the bad state.
         low: f64,
         /// Success probability in the good state.
         high: f64,
+        /// P(a new state is the bad one); absent: the states alternate.
+        #[serde(default)]
+        low_probability: Option<f64>,
         /// Shortest state duration, ns.
         hold_min: Nanos,
         /// Longest state duration, ns.

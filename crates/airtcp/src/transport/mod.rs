@@ -4,5 +4,6 @@
 pub mod nc_layer;
 pub mod shim;
 pub mod tcp;
+pub mod tcp_rlc;
 pub mod udp;
 pub mod utility_control;

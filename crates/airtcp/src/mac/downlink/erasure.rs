@@ -5,24 +5,16 @@
 //! independently, the bad one with probability `low_probability` (paper 004: P(p = p_k) =
 //! p~_k, e.g. 0.1 / 0.9), so a state may repeat. A packet the base station finishes sending in
 //! a slot starting at t is received with probability p(t), independently of other packets.
-//!
-//! Note: `phy::link_error`'s `bimodal` process alternates the two states instead (half the
-//! time in each); this one follows the paper's state probabilities.
+//! The process itself is `phy::bimodal` (its draw rule); this holds one per user with the user's
+//! random stream.
 
-use crate::phy::holds::{Crossed, Holds};
+use crate::phy::bimodal::{NextState, TwoLevel};
 use crate::sim::{Rng, Time};
 
-/// One user's bimodal success-probability process.
+/// One user's bimodal success-probability process, with its own random stream.
 #[derive(Debug, Clone)]
 pub struct BimodalErasure {
-    low: f64,
-    high: f64,
-    low_probability: f64,
-    hold_min: Time,
-    hold_max: Time,
-    in_low: bool,
-    /// End of the current state; the first state starts at time 0.
-    until: Time,
+    process: TwoLevel,
     rng: Rng,
 }
 
@@ -38,45 +30,27 @@ impl BimodalErasure {
         rng: Rng,
     ) -> Self {
         assert!(hold_min > 0 && hold_min <= hold_max);
+        let next = NextState::Draw { low_probability };
         BimodalErasure {
-            low,
-            high,
-            low_probability,
-            hold_min,
-            hold_max,
-            in_low: false,
-            until: 0,
+            process: TwoLevel::new(low, high, hold_min, hold_max, next),
             rng,
         }
     }
 
     /// The success probability at `now` (non-decreasing calls).
     pub fn success_probability(&mut self, now: Time) -> f64 {
-        let holds = Holds {
-            min: self.hold_min,
-            max: self.hold_max,
-        };
-        // Each hold draws its state afresh, so the state after a gap crossed at once is one
-        // fresh draw, exactly.
-        let p = self.low_probability;
-        let in_low = &mut self.in_low;
-        let crossed = holds.cross(now, &mut self.until, &mut self.rng, &mut |rng, _| {
-            *in_low = rng.bernoulli(p);
-        });
-        if crossed != Crossed::Stepped {
-            self.in_low = self.rng.bernoulli(p);
-        }
-        if self.in_low {
-            self.low
-        } else {
-            self.high
-        }
+        self.process.success_probability(now, &mut self.rng)
     }
 
     /// Whether a packet sent at `now` is received.
     pub fn delivered(&mut self, now: Time) -> bool {
         let p = self.success_probability(now);
         self.rng.bernoulli(p)
+    }
+
+    /// Whether the process was in its low state when it was last brought up to date.
+    pub fn in_low(&self) -> bool {
+        self.process.in_low()
     }
 }
 

@@ -1,0 +1,265 @@
+//! Protocol tests of TCP-RLC's sender and receiver, read as packet traces: the paper's Fig. 3
+//! scenarios (frames numbered from 0 here, from 1 in the paper), stale packets, the timer.
+
+use super::header::{Payload, Priority, RlcData, RlcFeedback};
+use super::receiver::{DecoderMode, RlcField, RlcReceiver};
+use super::sender::{RlcSender, RlcSenderConfig};
+use super::RlcIo;
+use crate::sim::time::MILLIS;
+use crate::sim::{Rng, Time};
+
+/// Records what the sender sends.
+#[derive(Default)]
+struct Recorder {
+    now: Time,
+    sent: Vec<RlcData>,
+    timer: Option<Time>,
+}
+
+impl RlcIo for Recorder {
+    fn now(&self) -> Time {
+        self.now
+    }
+    fn send(&mut self, packet: RlcData) {
+        self.sent.push(packet);
+    }
+    fn set_timer(&mut self, deadline: Option<Time>) {
+        self.timer = deadline;
+    }
+}
+
+/// A sender and a receiver joined by hand: the test picks which sent packets arrive, in which
+/// order; every arrival's feedback goes straight back.
+struct Pair {
+    tx: RlcSender,
+    rx: RlcReceiver,
+    io: Recorder,
+    /// Feedback in arrival order.
+    feedback: Vec<RlcFeedback>,
+}
+
+fn config(cwnd: u32, r: u32) -> RlcSenderConfig {
+    RlcSenderConfig {
+        redundancy: r,
+        initial_cwnd: cwnd,
+        max_cwnd: 10_000,
+        dupthresh: 3,
+        initial_rto: 1_000 * MILLIS,
+        frames: None,
+    }
+}
+
+impl Pair {
+    fn new(cwnd: u32, r: u32, literal_dup: bool) -> Self {
+        let mut p = Pair {
+            tx: RlcSender::new(config(cwnd, r), Rng::stream(1, "rlc")),
+            rx: RlcReceiver::new(RlcField::Gf8191, DecoderMode::Exact, literal_dup),
+            io: Recorder::default(),
+            feedback: Vec::new(),
+        };
+        p.tx.start(&mut p.io);
+        p
+    }
+
+    /// Packet `i` of those sent arrives, 10 ms later than the last event.
+    fn arrive(&mut self, i: usize) -> RlcFeedback {
+        self.io.now += 10 * MILLIS;
+        let fb = self.rx.on_data(&self.io.sent[i]).feedback;
+        self.feedback.push(fb);
+        self.tx.on_feedback(&fb, &mut self.io);
+        fb
+    }
+
+    /// Index of the systematic packet of `frame`.
+    fn frame(&self, frame: u64) -> usize {
+        self.io
+            .sent
+            .iter()
+            .position(|p| p.payload == Payload::Systematic && p.frame == frame)
+            .unwrap_or_else(|| panic!("frame {frame} was not sent"))
+    }
+
+    /// Indices of the coded packets of the block starting at `start`, of `priority`, in sending
+    /// order.
+    fn coded(&self, start: u64, priority: Priority) -> Vec<usize> {
+        (0..self.io.sent.len())
+            .filter(|&i| {
+                let p = &self.io.sent[i];
+                p.is_coded() && p.block_start == start && p.priority == priority
+            })
+            .collect()
+    }
+
+    fn acks(&self) -> Vec<(u64, u64, bool)> {
+        self.feedback
+            .iter()
+            .map(|f| (f.cum, f.seen, f.dup))
+            .collect()
+    }
+}
+
+#[test]
+fn the_first_block_goes_out_as_w_frames_each_followed_by_r_coded_ones() {
+    let p = Pair::new(4, 2, false);
+    let kinds: Vec<(bool, Priority, u64)> =
+        p.io.sent
+            .iter()
+            .map(|d| (d.is_coded(), d.priority, d.block_start))
+            .collect();
+    let (f, c) = ((false, Priority::High, 0), (true, Priority::Low, 0));
+    assert_eq!(kinds, [f, c, c, f, c, c, f, c, c, f, c, c]);
+    assert!(p.io.sent.iter().all(|d| d.block_size == 4));
+    // Every coded packet has its own coefficients.
+    let mut seeds: Vec<u64> =
+        p.io.sent
+            .iter()
+            .filter_map(|d| match d.payload {
+                Payload::Coded { seed } => Some(seed),
+                Payload::Systematic => None,
+            })
+            .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 8);
+    assert!(p.io.timer.is_some());
+}
+
+#[test]
+fn fig3a_coded_packets_stand_in_for_lost_frames_and_the_window_moves() {
+    // W = 4, r = 1: P1 arrives, P2-P4 are lost, the coded packets arrive (the router sends the
+    // freshest first). Feedback 1/1, 1/2, 1/3, 4/4 (the paper's 2/2, 2/3, 2/4, 5/5): one
+    // pseudo-ACK per coded packet, no duplicate, W never halves.
+    let mut p = Pair::new(4, 1, false);
+    p.arrive(p.frame(0));
+    // The first feedback acknowledged the block's first frame: W = 5, block [4, 9) opened.
+    assert_eq!(p.tx.cwnd(), 5);
+    let blocks: Vec<(u64, u32)> = p.tx.blocks().map(|b| (b.start, b.size)).collect();
+    assert_eq!(blocks, [(0, 4), (4, 5)]);
+    let mut coded = p.coded(0, Priority::Low);
+    coded.reverse();
+    for &i in &coded[..3] {
+        p.arrive(i);
+    }
+    assert_eq!(
+        p.acks(),
+        [(1, 1, false), (1, 2, false), (1, 3, false), (4, 4, false)]
+    );
+    assert_eq!(p.tx.stats.halvings, 0);
+    assert_eq!(p.tx.cwnd(), 5);
+    // The pseudo-ACKs slid the window: frames up to 8 (ack point 4 + W 5 - 1) are out.
+    assert_eq!(p.tx.snd_nxt(), 9);
+    assert_eq!(p.rx.stats.blocks_decoded, 1);
+}
+
+#[test]
+fn fig3b_later_frames_make_duplicates_the_window_halves_and_repairs_decode_the_block() {
+    // W = 4, r = 1: P1 and one coded packet arrive, P2-P4 and the other coded ones are lost;
+    // P5-P7 (block [4, 9)) arrive: three duplicates, W 5 -> 3, two high repairs (each with one
+    // low) of block [0, 4); they decode it and cum jumps past the buffered 4-6.
+    let mut p = Pair::new(4, 1, false);
+    p.arrive(p.frame(0));
+    let coded = p.coded(0, Priority::Low);
+    p.arrive(coded[3]);
+    assert_eq!(p.acks(), [(1, 1, false), (1, 2, false)]);
+    assert_eq!(p.tx.snd_nxt(), 7, "frames 4, 5, 6 sent");
+    let sent_before = p.io.sent.len();
+    for f in 4..7 {
+        p.arrive(p.frame(f));
+    }
+    assert_eq!(&p.acks()[2..], [(1, 2, true); 3]);
+    assert_eq!((p.tx.cwnd(), p.tx.stats.halvings), (3, 1));
+    let repairs: Vec<(Priority, u64)> = p.io.sent[sent_before..]
+        .iter()
+        .map(|d| {
+            assert!(d.is_coded());
+            (d.priority, d.block_start)
+        })
+        .collect();
+    assert_eq!(
+        repairs,
+        [
+            (Priority::High, 0),
+            (Priority::Low, 0),
+            (Priority::High, 0),
+            (Priority::Low, 0)
+        ]
+    );
+    p.arrive(sent_before);
+    let fb = p.arrive(sent_before + 2);
+    assert_eq!((fb.cum, fb.dup), (7, false));
+    assert_eq!(p.rx.next_expected(), 7);
+}
+
+#[test]
+fn stale_packets_are_silent_but_literal_duplicates_halve_the_window() {
+    for literal in [false, true] {
+        let mut p = Pair::new(4, 3, literal);
+        for f in 0..4 {
+            p.arrive(p.frame(f));
+        }
+        assert_eq!(p.rx.next_expected(), 4);
+        let w = p.tx.cwnd();
+        for &i in &p.coded(0, Priority::Low)[..3] {
+            let fb = p.arrive(i);
+            assert_eq!(fb.dup, literal);
+        }
+        assert_eq!(p.rx.stats.stale, 3);
+        if literal {
+            assert_eq!(p.tx.cwnd(), w.div_ceil(2));
+        } else {
+            assert_eq!(p.tx.cwnd(), w);
+        }
+    }
+}
+
+#[test]
+fn a_non_innovative_packet_of_the_current_block_is_a_duplicate() {
+    // Frame 1 before frame 0 still helps decode the block frame 0 lies in (a pseudo-ACK); the
+    // same frame twice does not.
+    let mut p = Pair::new(4, 0, false);
+    let first = p.arrive(p.frame(1));
+    assert_eq!((first.cum, first.seen, first.dup), (0, 1, false));
+    let mut p = Pair::new(4, 0, false);
+    p.arrive(p.frame(0));
+    let again = p.arrive(p.frame(0));
+    assert_eq!((again.cum, again.seen, again.dup), (1, 1, true));
+}
+
+#[test]
+fn the_timer_sets_w_to_one_and_repairs_the_oldest_block() {
+    let mut p = Pair::new(4, 1, false);
+    p.arrive(p.frame(0));
+    assert_eq!(p.tx.cwnd(), 5);
+    let deadline = p.io.timer.expect("armed");
+    // One sample of 10 ms: RTO = 30 ms.
+    assert_eq!(deadline, p.io.now + 30 * MILLIS);
+    p.io.now = deadline;
+    let before = p.io.sent.len();
+    p.tx.on_timer(&mut p.io);
+    assert_eq!(p.tx.cwnd(), 1);
+    assert_eq!(p.tx.stats.timeouts, 1);
+    // Block [0, 4) misses 3 degrees of freedom: 3 high repairs, each with one low.
+    let repairs = &p.io.sent[before..];
+    assert_eq!(repairs.len(), 6);
+    assert!(repairs.iter().all(|d| d.is_coded() && d.block_start == 0));
+    assert_eq!(
+        p.io.timer,
+        Some(deadline + 60 * MILLIS),
+        "the timeout doubled"
+    );
+}
+
+#[test]
+fn lossless_feedback_grows_w_by_one_per_block() {
+    // Every packet arrives in sending order: each block opens at the first acknowledgement of the
+    // previous one, one larger.
+    let mut p = Pair::new(1, 1, false);
+    let mut next = 0;
+    while p.tx.stats.blocks < 20 {
+        p.arrive(next);
+        next += 1;
+    }
+    assert_eq!(p.tx.cwnd(), 20);
+    assert_eq!(p.tx.stats.halvings + p.tx.stats.timeouts, 0);
+    assert_eq!(p.rx.stats.dups, 0, "no packet of a later block overtook");
+}
