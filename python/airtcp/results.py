@@ -87,6 +87,29 @@ _QUEUE_COLUMNS = {
     "max_backlog": "uint32",
 }
 _BACKPRESSURE_COLUMNS = {"node": "string", "overflow_drops": "uint64", "control_sent": "uint64"}
+_ROUTER_COLUMNS = {
+    "router": "string",
+    "user": "string",
+    "sent": "uint64",
+    "received": "uint64",
+    "erased": "uint64",
+    "sent_in_low_state": "uint64",
+}
+_PRIORITY_PAIR_COLUMNS = {
+    "router": "string",
+    "flow": "uint64",
+    "user": "string",
+    "high_queued": "uint64",
+    "high_dropped": "uint64",
+    "high_sent": "uint64",
+    "low_queued": "uint64",
+    "low_pushed_out": "uint64",
+    "low_dropped": "uint64",
+    "low_sent": "uint64",
+    "low_sent_owed": "uint64",
+    "max_high": "uint64",
+    "max_low": "uint64",
+}
 _LINK_COLUMNS = {
     "from": "string",
     "to": "string",
@@ -126,7 +149,19 @@ Column = tuple[str, str | None, list[Any]]
 _INFERRED_TYPES = {bool: "bool", int: "int64", float: "float64", str: "string"}
 
 # Table name -> file written by `Results.write`.
-TABLES = ("flows", "drops", "queues", "links", "downlink", "backpressure", "goodput", "rtt", "cwnd")
+TABLES = (
+    "flows",
+    "drops",
+    "queues",
+    "links",
+    "downlink",
+    "backpressure",
+    "routers",
+    "priority_pairs",
+    "goodput",
+    "rtt",
+    "cwnd",
+)
 
 # Keys of the core's results that are not part of the reproducible summary.
 _NOT_IN_SUMMARY = ("timing", "timeseries")
@@ -150,6 +185,8 @@ class Results:
             "links": _row_columns(self.raw.get("links", []), _LINK_COLUMNS),
             "downlink": _row_columns(self.raw.get("downlink", []), _DOWNLINK_COLUMNS),
             "backpressure": _row_columns(self.raw.get("backpressure", []), _BACKPRESSURE_COLUMNS),
+            "routers": _row_columns(self.raw.get("routers", []), _ROUTER_COLUMNS),
+            "priority_pairs": _row_columns(self.raw.get("priority_pairs", []), _PRIORITY_PAIR_COLUMNS),
             "goodput": _series_columns(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _series_columns(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
@@ -241,6 +278,18 @@ class Results:
         """Per node under backpressure routing (empty otherwise): node, overflow_drops (its shared
         buffer's overflows, also in `drops` as `queue_full` of "radio NODE"), control_sent."""
         return self.table("backpressure").to_pandas()
+
+    @property
+    def routers(self) -> pd.DataFrame:
+        """Per user of each wireless router (empty without routers): router, user, sent,
+        received, erased, sent_in_low_state (docs/tcp_rlc.md)."""
+        return self.table("routers").to_pandas()
+
+    @property
+    def priority_pairs(self) -> pd.DataFrame:
+        """Per flow at each router with priority queue pairs (empty otherwise): queued, dropped,
+        pushed out and sent packets of each class (docs/tcp_rlc.md)."""
+        return self.table("priority_pairs").to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:

@@ -191,7 +191,7 @@ BAD_SCENARIOS: list[tuple[str, dict[str, Any], str]] = [
      "flows[0].transport.kind: a cbr application needs a udp transport"),
     ("bulk over udp", {"flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "bulk"},
                                   "transport": {"kind": "udp"}}]},
-     "flows[0].transport.kind: a bulk application needs a tcp transport"),
+     "flows[0].transport.kind: a bulk application needs a tcp or tcp_rlc transport"),
     ("cbr without rate", {"flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "cbr", "packet_size": 500},
                                      "transport": {"kind": "udp"}}]},
      "flows[0].app.rate: required field is missing"),
@@ -286,18 +286,27 @@ def test_assignment_is_validated() -> None:
 
 CHAIN3 = P2P_LOSSY.parent / "chain3.yaml"
 CELL = P2P_LOSSY.parent / "cell_downlink.yaml"
+RLC_SINGLE = P2P_LOSSY.parents[1] / "004_tcp_rlc" / "single.yaml"
 
 
 def _cell(*overrides: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CELL, overrides=overrides))["downlink"]  # type: ignore[no-any-return]
 
 
-# The downlink's configuration lives beside its model; the scenario refers to it.
+# The downlink's configuration lives beside its model, the routers' and TCP-RLC's beside theirs;
+# the scenario refers to them.
 DOWNLINK_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "downlink" / "config.rs"
+ROUTERS_CONFIG_RS = CORE_CONFIG_RS.with_name("routers.rs")
+TCP_RLC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "transport" / "tcp_rlc" / "config.rs"
 
 
 def _rust_source() -> str:
-    return "\n".join(path.read_text(encoding="utf-8") for path in (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS))
+    paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS)
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths)
+
+
+def _rlc(*overrides: str) -> dict[str, Any]:
+    return to_core_dict(load_scenario(RLC_SINGLE, overrides=overrides))  # type: ignore[no-any-return]
 
 
 def _snake(name: str) -> str:
@@ -445,8 +454,19 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         _cc_params("quic_tcp", "{kappa: 0.1, rho: 1, p_s: 20, update_interval: 10ms}"),
     )
     quic_interval = _cc_params("quic_tcp", "{cadence: {kind: interval, every: 10ms, cap_double: true}}")
+    rlc = _rlc(
+        "routers[0].users[0].buffers={high: 10, low: 20}",
+        "routers[0].priority_pairs.low_policy={kind: channel_aware, kappa: 1}",
+    )
     return {
-        "ScenarioConfig": chain,
+        # With routers: the key is left out without them.
+        "ScenarioConfig": rlc,
+        "RouterConfig": rlc["routers"][0],
+        "RouterUserConfig": rlc["routers"][0]["users"][0],
+        "PairBuffers": rlc["routers"][0]["users"][0]["buffers"],
+        "PriorityPairsConfig": rlc["routers"][0]["priority_pairs"],
+        "LowPolicyConfig::ChannelAware": _untagged(rlc["routers"][0]["priority_pairs"]["low_policy"]),
+        "TcpRlcConfig": _untagged(rlc["flows"][0]["transport"]),
         "VegasParams": vegas,
         "FastParams": fast,
         # Both spellings of the cadence, which one file may not hold together.
@@ -571,6 +591,10 @@ def test_kind_tags_match_the_core() -> None:
         "PathsConfig": config.PathsConfig,
         "ReverseConfig": config.ExplicitPaths.model_fields["reverse"].annotation,
         "QuicCadence": config.QuicCadenceConfig,
+        "FieldConfig": config.TcpRlcConfig.model_fields["field"].annotation,
+        "DecoderConfig": config.TcpRlcConfig.model_fields["decoder"].annotation,
+        "LowOrderConfig": config.PriorityPairsConfig.model_fields["low_order"].annotation,
+        "LowPolicyConfig": config.LowPolicyConfig,
     }
     rust = _rust_enums()
     # The NC layer's block size is a keyword or a number: `cwnd`, or `Fixed(n)` written as n.
@@ -688,6 +712,9 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
     def fading(given: str) -> dict[str, Any]:
         return radio_of(f"radio.fading={{kind: block, {given}}}")["fading"]  # type: ignore[no-any-return]
 
+    bare_router = to_core_dict(load_scenario({
+        "duration": "1s", "nodes": ["r", "u"], "routers": [{"node": "r", "rate": "1Mbps", "users": [{"node": "u"}]}],
+    }))["routers"][0]
     bare_cell = {"duration": "1s", "nodes": ["bs", "u"],
                  "downlink": {"base_station": "bs", "users": [{"node": "u", "mean_snr": "10dB"}]}}
     cell = to_core_dict(load_scenario(bare_cell))["downlink"]
@@ -704,6 +731,13 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("RoutingConfig::Backpressure", set(),
          to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure}"]))["routing"]),
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
+        ("RouterConfig", {"node", "rate", "users"}, bare_router),
+        ("RouterUserConfig", {"node"}, bare_router["users"][0]),
+        ("PriorityPairsConfig", {"buffers"}, _rlc("routers[0].priority_pairs={buffers: {high: 1, low: 1}}")
+         ["routers"][0]["priority_pairs"]),
+        ("LowPolicyConfig::ChannelAware", set(), _rlc("routers[0].priority_pairs.low_policy={kind: channel_aware}")
+         ["routers"][0]["priority_pairs"]["low_policy"]),
+        ("TcpRlcConfig", {"redundancy"}, _rlc()["flows"][0]["transport"]),
         ("ErrorProcessConfig::Bimodal", {"low", "high", "hold_min", "hold_max"},
          to_core_dict(load_scenario(CHAIN3, overrides=[
              "routing={kind: static}",
@@ -757,6 +791,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("QuicTcpParams", "update_interval"): None,
     ("QuicTcpParams", "cadence"): None,
     ("ErrorProcessConfig::Bimodal", "low_probability"): None,
+    ("ScenarioConfig", "routers"): [],
 }
 
 

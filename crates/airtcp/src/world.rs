@@ -26,6 +26,7 @@ use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
 use crate::ConfigError;
 
+mod rlc_io;
 mod shim_io;
 
 pub use shim_io::ShimSlot;
@@ -65,6 +66,8 @@ pub enum Event {
     Slot,
     /// A packet served by the downlink reaches its user (user index, packet).
     DownlinkArrive(u32, PacketId),
+    /// A wireless router (`net::router`) finished sending a packet.
+    RouterTxDone(u32),
     /// A timer of the forwarding layer's (`net::forwarding`), with the layer's own token: one
     /// event for every layer, so that adding a system adds no event.
     Forwarding(u64),
@@ -98,6 +101,15 @@ pub enum Endpoints {
         ack_timer: LazyTimer,
         /// The shim between TCP and the network (`transport::shim`), if the flow has one.
         shim: Option<Box<ShimSlot>>,
+    },
+    /// A TCP-RLC flow (`transport::tcp_rlc`, paper 004).
+    TcpRlc {
+        /// Sender at the flow's source.
+        sender: Box<crate::transport::tcp_rlc::endpoint::AnySender>,
+        /// Receiver at the flow's destination.
+        receiver: Box<crate::transport::tcp_rlc::receiver::RlcReceiver>,
+        /// The sender's retransmission timer.
+        rto_timer: LazyTimer,
     },
     /// A UDP constant-bit-rate flow.
     Udp {
@@ -379,7 +391,7 @@ impl World {
                 Endpoints::Tcp { sender, .. } => {
                     sender.rtt_log.as_ref().map_or(0, |l| l.len() as u64)
                 }
-                Endpoints::Udp { .. } => 0,
+                Endpoints::TcpRlc { .. } | Endpoints::Udp { .. } => 0,
             })
             .sum();
         let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
@@ -403,6 +415,7 @@ impl World {
             Event::AppStart(f) => self.on_app_start(f, now),
             Event::AppStop(f) => match &mut self.flows[f as usize].endpoints {
                 Endpoints::Tcp { sender, .. } => sender.stop(),
+                Endpoints::TcpRlc { sender, .. } => sender.stop(),
                 Endpoints::Udp { running, .. } => *running = false,
             },
             Event::SourceTick(f) => self.on_source_tick(f),
@@ -417,6 +430,7 @@ impl World {
             Event::Slot => self.net.on_slot(),
             Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),
             Event::Forwarding(token) => self.net.on_forwarding_timer(token),
+            Event::RouterTxDone(r) => self.net.on_router_tx_done(r),
         }
         // In arrival order; delivering may originate packets but never completes another
         // arrival at the same instant, yet index so that it would still be handled. Shims'
@@ -458,6 +472,7 @@ impl World {
                     self.settle_shim(f, now);
                 }
             }
+            Endpoints::TcpRlc { .. } => self.rlc_start(f),
             Endpoints::Udp {
                 running, source, ..
             } => {
@@ -515,6 +530,10 @@ impl World {
             self.on_shim_timer(f, timer, generation, now);
             return;
         }
+        if let Endpoints::TcpRlc { .. } = self.flows[f as usize].endpoints {
+            self.rlc_timer(f, generation, now);
+            return;
+        }
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);
         let Endpoints::Tcp {
@@ -557,9 +576,20 @@ impl World {
     }
 
     fn deliver(&mut self, now: Time, p: Packet) {
-        if let Header::Shim(h) = p.header {
-            self.deliver_shim(now, p, h);
-            return;
+        match p.header {
+            Header::Shim(h) => {
+                self.deliver_shim(now, p, h);
+                return;
+            }
+            Header::RlcData(h) => {
+                self.rlc_data(p.flow, &h, now);
+                return;
+            }
+            Header::RlcFeedback(fb) => {
+                self.rlc_feedback(p.flow, &fb);
+                return;
+            }
+            _ => {}
         }
         let f = p.flow;
         if let Endpoints::Tcp {
@@ -637,22 +667,36 @@ impl World {
             return;
         };
         for flow in &self.flows {
-            if let Endpoints::Tcp { sender, .. } = &flow.endpoints {
-                if now < flow.start {
-                    continue;
-                }
-                let c = &mut self.traces.cwnd;
-                c.flow.push(flow.name.clone());
-                c.t_s.push(to_secs(now));
-                c.cwnd.push(sender.cwnd());
-                c.ssthresh.push(sender.ssthresh().min(1e9));
-                c.in_flight.push(sender.in_flight() as f64);
-                if self.traces.cwnd_delay {
-                    let d = sender.delay_state().unwrap_or_default();
-                    c.avg_rtt_s.push(d.avg_rtt_s);
-                    c.base_rtt_s.push(d.base_rtt_s);
-                    c.v.push(d.v);
-                }
+            if now < flow.start {
+                continue;
+            }
+            // (cwnd, ssthresh, in flight, the delay-based laws' estimates)
+            let row = match &flow.endpoints {
+                Endpoints::Tcp { sender, .. } => (
+                    sender.cwnd(),
+                    sender.ssthresh().min(1e9),
+                    sender.in_flight() as f64,
+                    sender.delay_state().unwrap_or_default(),
+                ),
+                // No slow start, so no threshold.
+                Endpoints::TcpRlc { sender, .. } => (
+                    sender.source().cwnd() as f64,
+                    0.0,
+                    sender.source().in_flight() as f64,
+                    Default::default(),
+                ),
+                Endpoints::Udp { .. } => continue,
+            };
+            let c = &mut self.traces.cwnd;
+            c.flow.push(flow.name.clone());
+            c.t_s.push(to_secs(now));
+            c.cwnd.push(row.0);
+            c.ssthresh.push(row.1);
+            c.in_flight.push(row.2);
+            if self.traces.cwnd_delay {
+                c.avg_rtt_s.push(row.3.avg_rtt_s);
+                c.base_rtt_s.push(row.3.base_rtt_s);
+                c.v.push(row.3.v);
             }
         }
         let next = now.saturating_add(interval);
@@ -724,6 +768,16 @@ impl World {
                         }
                     }
                 }
+                Endpoints::TcpRlc { sender, .. } => {
+                    let s = sender.stats();
+                    row.transport = "tcp_rlc".into();
+                    row.packets_sent = s.frames_sent + s.repairs + s.low_sent;
+                    row.retransmissions = s.repairs;
+                    row.recoveries = s.halvings;
+                    row.timeouts = s.timeouts;
+                    row.mean_rtt_s =
+                        (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
+                }
                 Endpoints::Udp { source, .. } => {
                     row.transport = "udp".into();
                     row.packets_sent = source.sent();
@@ -735,7 +789,8 @@ impl World {
         let mut queues = Vec::new();
         let channels = net.channels.iter().map(|c| (&c.name, &c.stats));
         let radios = net.wireless.radios.iter().map(|r| (&r.name, &r.stats));
-        for (name, stats) in channels.chain(radios) {
+        let routers = net.routers.list.iter().map(|r| (&r.name, &r.stats));
+        for (name, stats) in channels.chain(radios).chain(routers) {
             for r in DropReason::ALL {
                 let n = stats.drops[r as usize];
                 if n > 0 {
@@ -832,7 +887,9 @@ impl World {
                 });
             }
         }
-        let forwarding = LayerTables::new(net.forwarding_report(), FORWARDING_TABLES);
+        let mut reported = net.forwarding_report();
+        reported.extend(net.routers.report(&net.node_names));
+        let forwarding = LayerTables::new(reported, FORWARDING_TABLES);
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let retired = net.packets.retired();

@@ -74,6 +74,11 @@ __all__ = [
     "FastRoundsCadence",
     "NcConfig",
     "UdpConfig",
+    "TcpRlcConfig",
+    "RouterConfig",
+    "RouterUser",
+    "PriorityPairsConfig",
+    "PairBuffers",
     "TransportConfig",
     "MetricsConfig",
     "PlacedNode",
@@ -212,6 +217,15 @@ def _within(low: float, high: float, *, low_open: bool, high_open: bool) -> Call
 
 
 Probability = Annotated[float, BeforeValidator(units.parse_probability)]
+
+
+def _whole_within(low: int, high: int) -> Callable[[int], int]:
+    def check(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low} and {high}, got {units.brief_repr(value)}")
+        return value
+
+    return check
 
 
 def _unicode_text(value: str) -> str:
@@ -516,7 +530,25 @@ class UdpConfig(_Model):
     header_bytes: Size32 = 28
 
 
-TransportConfig = Annotated[Union[TcpConfig, UdpConfig], Field(discriminator="kind")]
+class TcpRlcConfig(_Model):
+    """TCP-RLC (paper 004): each congestion window coded as a block, `redundancy` low-priority
+    random linear combinations after every high-priority frame (docs/tcp_rlc.md)."""
+
+    kind: Literal["tcp_rlc"]
+    redundancy: Annotated[Count32, AfterValidator(_whole_within(0, 1000))]
+    field: Literal["gf8191", "gf256"] = "gf8191"
+    decoder: Literal["counting", "exact"] = "counting"
+    initial_cwnd: PositiveCount32 = 1
+    max_cwnd: Annotated[PositiveCount32, AfterValidator(_whole_within(1, 1_000_000))] = 10_000
+    dupthresh: PositiveCount32 = 3
+    initial_rto: PositiveDuration = 1_000_000_000
+    literal_dup: StrictBool = False
+
+
+# The exact decoder keeps B^2 coefficients per block (transport::tcp_rlc::config::MAX_EXACT_BLOCK).
+MAX_EXACT_BLOCK = 2048
+
+TransportConfig = Annotated[Union[TcpConfig, UdpConfig, TcpRlcConfig], Field(discriminator="kind")]
 
 
 # Most paths a flow may have (net::flow_paths::MAX_PATHS: a packet names its path in one byte).
@@ -999,15 +1031,6 @@ RoutingConfig = Annotated[Union[StaticRouting, AodvRouting, BackpressureRouting]
 # --- Base-station downlink (papers 002, 004) --------------------------------------------------
 
 
-def _whole_within(low: int, high: int) -> Callable[[int], int]:
-    def check(value: int) -> int:
-        if not low <= value <= high:
-            raise ValueError(f"must be between {low} and {high}, got {units.brief_repr(value)}")
-        return value
-
-    return check
-
-
 # Maximum Doppler frequencies may be 0 Hz (a static channel).
 DopplerFrequency = Annotated[
     _real(units.parse_frequency, units.format_frequency), AfterValidator(_within(0, math.inf, low_open=False, high_open=True))
@@ -1177,6 +1200,62 @@ class DownlinkConfig(_Model):
     uplink_delay: Duration = 0
 
 
+class PairBuffers(_Model):
+    """Capacities of a flow's priority queue pair, packets."""
+
+    high: PositiveCount32
+    low: Count32
+
+
+class BlindLowPolicy(_Model):
+    """Low-priority packets round-robin over the flows."""
+
+    kind: Literal["blind"]
+
+
+class ChannelAwareLowPolicy(_Model):
+    """Per-block quotas from each user's success probability (kappa standard deviations of
+    margin), then round-robin."""
+
+    kind: Literal["channel_aware"]
+    kappa: NonNegativeNumber = 2.0
+
+
+LowPolicyConfig = Annotated[Union[BlindLowPolicy, ChannelAwareLowPolicy], Field(discriminator="kind")]
+
+
+class PriorityPairsConfig(_Model):
+    """TCP-RLC's router: per flow a high-priority FIFO and a low-priority LIFO (docs/tcp_rlc.md)."""
+
+    buffers: PairBuffers
+    low_order: Literal["lifo", "fifo"] = "lifo"
+    low_policy: LowPolicyConfig = Field(default_factory=lambda: BlindLowPolicy(kind="blind"))
+
+
+class RouterUser(_Model):
+    """A user of a wireless router: its channel's erasures and its flows' pair capacities."""
+
+    node: Name
+    channel: Optional[ErasureConfig] = None
+    buffers: Optional[PairBuffers] = None
+
+
+class RouterConfig(_Model):
+    """A wireless router: one transmitter of `rate` shared by its users, packet by packet."""
+
+    node: Name
+    rate: PositiveRate
+    queue: QueueConfig = Field(default_factory=lambda: DroptailQueue(kind="droptail", packets=100))
+    users: Annotated[list[RouterUser], Field(min_length=1)]
+    uplink_rate: PositiveRate = 1_000_000_000
+    uplink_delay: Duration = 0
+    priority_pairs: Optional[PriorityPairsConfig] = None
+
+
+def _is_empty(value: object) -> bool:
+    return value == []
+
+
 # --- Measurements -----------------------------------------------------------------------------
 
 
@@ -1217,6 +1296,9 @@ class Scenario(_Model):
     failures: list[FailureConfig] = Field(default_factory=list)
     links: list[LinkConfig] = Field(default_factory=list)
     downlink: Optional[DownlinkConfig] = None
+    # Left out of the normalised form when empty, so that the results of scenarios without
+    # routers keep their bytes.
+    routers: list[RouterConfig] = Field(default_factory=list, exclude_if=_is_empty)
     flows: list[FlowConfig] = Field(default_factory=list)
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
@@ -1373,6 +1455,8 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield "routing.kind", "aodv routes over radios only; this scenario has a downlink (use static)"
         if isinstance(scenario.routing, BackpressureRouting):
             yield "routing.kind", "backpressure forwards over radios only; this scenario has a downlink"
+    if scenario.routers:
+        yield from _router_problems(scenario, directory, missing, neighbours)
 
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"
@@ -1420,11 +1504,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield f"{where}.dst", f"no route from {flow.src!r} to {flow.dst!r} over the links"
 
         app_kind, transport_kind = flow.app.kind, flow.transport.kind
-        needed = "tcp" if app_kind == "bulk" else "udp"
-        if transport_kind != needed:
+        needed = ("tcp", "tcp_rlc") if app_kind == "bulk" else ("udp",)
+        if transport_kind not in needed:
             yield (
                 f"{where}.transport.kind",
-                f"a {app_kind} application needs a {needed} transport, got {transport_kind!r}",
+                f"a {app_kind} application needs a {' or '.join(needed)} transport, got {transport_kind!r}",
             )
 
         if flow.start >= duration:
@@ -1452,6 +1536,16 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield from _flow_paths_problems(
                 where, flow, scenario.routing, directory, missing, neighbours, ends_ok and flow.src != flow.dst
             )
+
+        if isinstance(flow.transport, TcpRlcConfig):
+            rlc = flow.transport
+            if rlc.max_cwnd < rlc.initial_cwnd:
+                yield f"{where}.transport.max_cwnd", "must not be smaller than initial_cwnd"
+            elif rlc.decoder == "exact" and rlc.max_cwnd > MAX_EXACT_BLOCK:
+                yield (
+                    f"{where}.transport.max_cwnd",
+                    f"the exact decoder keeps B^2 coefficients per block: at most {MAX_EXACT_BLOCK} with it",
+                )
 
         if isinstance(flow.transport, TcpConfig):
             tcp = flow.transport
@@ -1567,6 +1661,55 @@ def _downlink_problems(
             "downlink.erasure.hold_max",
             f"must not be smaller than hold_min ({units.format_duration(erasure.hold_min)})",
         )
+
+
+def _router_problems(
+    scenario: Scenario,
+    directory: _Directory,
+    missing: Callable[[str], str],
+    neighbours: dict[str, set[str]],
+) -> Iterable[tuple[str, str]]:
+    """The routers' node references, users and channels; their links join `neighbours`."""
+    if isinstance(scenario.routing, AodvRouting):
+        yield "routing.kind", "aodv routes over radios only; this scenario has routers (use static)"
+    elif isinstance(scenario.routing, BackpressureRouting):
+        yield "routing.kind", "backpressure forwards over radios only; this scenario has routers"
+    elif any(r.priority_pairs is not None for r in scenario.routers) and not isinstance(
+        scenario.routing, StaticRouting
+    ):
+        yield "routing.kind", "routers with priority_pairs forward over static routes (use static)"
+    base_station = scenario.downlink.base_station if scenario.downlink is not None else None
+    routers: dict[str, int] = {}
+    for r, router in enumerate(scenario.routers):
+        where = f"routers[{r}]"
+        node_ok = router.node in directory
+        if not node_ok:
+            yield f"{where}.node", missing(router.node)
+        elif router.node in routers:
+            yield f"{where}.node", f"{router.node!r} is already routers[{routers[router.node]}]"
+        elif router.node == base_station:
+            yield f"{where}.node", "the node is the downlink's base station"
+        routers.setdefault(router.node, r)
+        users: dict[str, int] = {}
+        for u, user in enumerate(router.users):
+            at = f"{where}.users[{u}]"
+            if user.node not in directory:
+                yield f"{at}.node", missing(user.node)
+            elif user.node == router.node:
+                yield f"{at}.node", "a router cannot be one of its own users"
+            elif user.node in users:
+                yield f"{at}.node", f"{user.node!r} is already {where}.users[{users[user.node]}]"
+            else:
+                users[user.node] = u
+                if node_ok:
+                    neighbours.setdefault(router.node, set()).add(user.node)
+                    neighbours.setdefault(user.node, set()).add(router.node)
+            channel = user.channel
+            if channel is not None and channel.hold_max < channel.hold_min:
+                yield (
+                    f"{at}.channel.hold_max",
+                    f"must not be smaller than hold_min ({units.format_duration(channel.hold_min)})",
+                )
 
 
 def _node_channel_problems(

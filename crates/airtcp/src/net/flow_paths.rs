@@ -305,6 +305,10 @@ impl FlowPaths {
         let Some(first) = set.paths.first() else {
             return;
         };
+        // A packet its transport pinned already (TCP-RLC's path controllers) keeps its path.
+        if usize::from(packet.path) < set.paths.len() {
+            return;
+        }
         let (src, dst) = (first.nodes[0], first.nodes[first.nodes.len() - 1]);
         let way = if (packet.src, packet.dst) == (src, dst) {
             0

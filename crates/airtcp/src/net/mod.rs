@@ -15,11 +15,13 @@ pub mod flow_paths;
 pub mod forwarding;
 pub mod on_demand;
 pub mod paths;
+pub mod router;
 pub mod routing;
 pub mod wireless;
 
 use crate::link::Channel;
 use crate::mac::frame::NO_UNIT;
+use crate::queue::QueueDisc;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
@@ -51,6 +53,8 @@ pub struct Network {
     pub flow_paths: FlowPaths,
     /// The base station's slotted downlink, if the scenario has one.
     pub base_station: Option<cellular::BaseStation>,
+    /// The wireless routers (`router`), if the scenario has some.
+    pub routers: router::Routers,
     /// Drops at nodes (no route), per node, indexed like [`DropReason::ALL`].
     pub node_drops: Vec<[u64; DropReason::ALL.len()]>,
     /// Packets that reached their destination node, for the transport layer to take.
@@ -379,6 +383,7 @@ impl Network {
             .count();
         let at_base_station = self.base_station.as_ref().map_or(0, |b| b.queued());
         queued
+            + self.routers.held()
             + on_links as u64
             + deferred as u64
             + self.wireless.count_held()
@@ -411,6 +416,9 @@ impl Network {
             for user in 0..bs.users.len() {
                 bs.downlink.queued(user).for_each(&mut count);
             }
+        }
+        for rt in self.routers.list.iter().filter(|r| r.node == node) {
+            rt.ifq.for_each(&mut count);
         }
         if let Some(a) = &self.aodv {
             a.buffered_at(node).for_each(&mut count);

@@ -19,6 +19,8 @@ pub enum Iface {
     Radio(u32),
     /// The base station's slotted downlink to the given user (see [`super::cellular`]).
     Downlink(u32),
+    /// A wireless router's port to one of its users (see [`super::router`]).
+    Router(u32),
 }
 
 /// Next hop towards a destination.

@@ -18,6 +18,7 @@ use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::cellular::BaseStation;
 use crate::net::flow_paths::FlowPaths;
+use crate::net::forwarding::priority_pairs::PriorityPairs;
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
@@ -28,6 +29,11 @@ use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketAr
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
+use crate::transport::tcp_rlc::endpoint::AnySender;
+use crate::transport::tcp_rlc::header::PACKET_BYTES;
+use crate::transport::tcp_rlc::multipath::MultipathSender;
+use crate::transport::tcp_rlc::receiver::RlcReceiver;
+use crate::transport::tcp_rlc::sender::RlcSender;
 use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
 use crate::transport::utility_control::Utility;
 use crate::world::{Endpoints, Event, Flow, ShimSlot, Traces, World};
@@ -113,6 +119,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     }
     let downlink = build_downlink(cfg, &names, &node, &mut channels)?;
+    let built_routers = super::router_build::build(cfg, &names, &node, &mut channels)?;
     let mut edges: Vec<Edge> = channels
         .iter()
         .enumerate()
@@ -129,6 +136,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             iface: Iface::Downlink(u as u32),
         }));
     }
+    edges.extend_from_slice(&built_routers.edges);
     let wireless = match (&cfg.topology, &cfg.radio) {
         (Some(_), Some(radio)) => {
             let built = build_radios(
@@ -172,6 +180,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 "aodv routes over radios only; this scenario has a downlink (use static)",
             ));
         }
+        if !cfg.routers.is_empty() {
+            return Err(err(
+                "routing.kind",
+                "aodv routes over radios only; this scenario has routers (use static)",
+            ));
+        }
     }
     let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
     for f in &cfg.flows {
@@ -211,6 +225,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             _ => None,
         },
         base_station: downlink,
+        routers: built_routers.routers,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
         delivered: 0,
         dropped: 0,
@@ -285,6 +300,19 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                     shim: t.shim(cfg.seed, i).map(|s| Box::new(ShimSlot::new(s))),
                 }
             }
+            (AppConfig::Bulk { bytes }, TransportConfig::TcpRlc(t)) => {
+                t.check(&p("transport"))?;
+                if *bytes == Some(0) {
+                    return Err(err(p("app.bytes"), "must be greater than zero"));
+                }
+                let frames = bytes.map(|b| b.div_ceil(PACKET_BYTES as u64));
+                let rng = Rng::stream(cfg.seed, &format!("flows/{i}/tcp_rlc"));
+                Endpoints::TcpRlc {
+                    sender: Box::new(AnySender::Single(RlcSender::new(t.sender(frames), rng))),
+                    receiver: Box::new(RlcReceiver::new(t.field(), t.mode(), t.literal_dup)),
+                    rto_timer: LazyTimer::default(),
+                }
+            }
             (app, TransportConfig::Udp(u)) if !matches!(app, AppConfig::Bulk { .. }) => {
                 Endpoints::Udp {
                     source: datagram_source(app, f, cfg.seed, &p)?,
@@ -296,7 +324,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             (AppConfig::Bulk { .. }, _) => {
                 return Err(err(
                     p("transport.kind"),
-                    "a bulk application needs a tcp transport",
+                    "a bulk application needs a tcp or tcp_rlc transport",
                 ))
             }
             (app, _) => {
@@ -360,6 +388,20 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             edge_etx: &edge_etx,
         },
     )?;
+    // A TCP-RLC flow with several paths codes across them: one path controller per path (§II-F).
+    for (i, flow) in flows.iter_mut().enumerate() {
+        let m = flow_paths.paths(i as u32).len();
+        if let Endpoints::TcpRlc { sender, .. } = &mut flow.endpoints {
+            if m >= 2 {
+                let AnySender::Single(single) = sender.as_ref() else {
+                    continue;
+                };
+                let params = single.source().cfg;
+                let rng = Rng::stream(cfg.seed, &format!("flows/{i}/tcp_rlc"));
+                **sender = AnySender::Multipath(MultipathSender::new(params, m, rng));
+            }
+        }
+    }
     let setup = LayerSetup {
         nodes: net.node_names.len(),
         edges: &edges,
@@ -368,7 +410,21 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         edge_etx: &edge_etx,
         flow_paths: &flow_paths,
     };
-    let layer = cfg.routing.forwarding(cfg, &setup);
+    let layer: Box<dyn crate::net::forwarding::Forwarding> = if built_routers.pairs.is_empty() {
+        cfg.routing.forwarding(cfg, &setup)
+    } else {
+        if !matches!(cfg.routing, RoutingConfig::Static { .. }) {
+            return Err(err(
+                "routing.kind",
+                "routers with priority_pairs forward over static routes (use static)",
+            ));
+        }
+        Box::new(PriorityPairs::new(
+            net.node_names.len(),
+            net.routers.list.len(),
+            built_routers.pairs,
+        ))
+    };
     net.flow_paths = flow_paths;
     net.install_forwarding(layer);
 
@@ -531,6 +587,9 @@ fn edge_etx(
                 }
             }
             Iface::Channel(_) | Iface::Downlink(_) => etx(wired(e.from, e.to), wired(e.to, e.from)),
+            // A router's erasures, like the downlink's, count as delivering everything; the
+            // user's answers go over its wired uplink.
+            Iface::Router(_) => etx(1.0, wired(e.to, e.from)),
         })
         .collect()
 }

@@ -54,6 +54,9 @@ pub struct ScenarioConfig {
     /// A base station's slotted downlink to users (papers 002, 004), if any.
     #[serde(default)]
     pub downlink: Option<crate::mac::downlink::DownlinkConfig>,
+    /// Wireless routers: packet-level shared downlinks to users (paper 004).
+    #[serde(default)]
+    pub routers: Vec<super::routers::RouterConfig>,
     /// Traffic.
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
@@ -323,6 +326,8 @@ pub enum TransportConfig {
     Tcp(TcpConfig),
     /// UDP: no feedback, no retransmission.
     Udp(UdpConfig),
+    /// TCP-RLC (paper 004): TCP with feed-forward random linear coding.
+    TcpRlc(crate::transport::tcp_rlc::config::TcpRlcConfig),
 }
 
 /// Congestion control algorithm.

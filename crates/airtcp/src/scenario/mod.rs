@@ -4,6 +4,8 @@ pub mod build;
 pub mod config;
 pub mod flow_paths;
 pub mod layout;
+pub mod router_build;
+pub mod routers;
 pub mod strict;
 pub mod topology;
 pub mod wireless_build;

@@ -9,6 +9,7 @@ use crate::net::flow_paths::NO_PATH;
 use crate::net::forwarding::LayerHeader;
 use crate::transport::shim::ShimHeader;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
+use crate::transport::tcp_rlc::header::{RlcData, RlcFeedback};
 
 use super::time::Time;
 use super::{FlowId, NodeId};
@@ -24,6 +25,10 @@ pub enum Header {
     TcpData(DataHeader),
     /// A pure TCP acknowledgement (receiver -> sender).
     TcpAck(AckHeader),
+    /// A TCP-RLC data frame or coded packet (sender -> receiver).
+    RlcData(RlcData),
+    /// A TCP-RLC feedback (receiver -> sender).
+    RlcFeedback(RlcFeedback),
     /// A UDP datagram with its per-flow sequence number and payload length.
     Udp {
         /// Sequence number of the datagram within its flow.
@@ -45,6 +50,8 @@ pub enum Header {
 // (and packets are copied between the arena, queues and MACs): a shim's header must not be the
 // one that grows it. TCP's ACK, with its SACK blocks, is the largest.
 const _: () = assert!(std::mem::size_of::<ShimHeader>() <= std::mem::size_of::<AckHeader>());
+const _: () = assert!(std::mem::size_of::<RlcData>() <= std::mem::size_of::<AckHeader>());
+const _: () = assert!(std::mem::size_of::<RlcFeedback>() <= std::mem::size_of::<AckHeader>());
 
 /// A packet in the network.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::config::Nanos;
+use crate::ConfigError;
 
 /// A base station serving several users over one shared, slotted downlink.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -262,6 +263,51 @@ pub enum ErasureConfig {
         /// Longest state duration, ns (>= `hold_min`). Paper 004: 200 ms.
         hold_max: Nanos,
     },
+}
+
+impl ErasureConfig {
+    /// Checks the parameters; `path` is the erasure block's field path.
+    pub fn check(&self, path: &str) -> Result<(), ConfigError> {
+        let ErasureConfig::Bimodal {
+            low,
+            high,
+            low_probability,
+            hold_min,
+            hold_max,
+        } = self;
+        let err = |field: &str, message: &str| ConfigError {
+            path: format!("{path}.{field}"),
+            message: message.into(),
+        };
+        for (field, p) in [
+            ("low", low),
+            ("high", high),
+            ("low_probability", low_probability),
+        ] {
+            if !(0.0..=1.0).contains(p) {
+                return Err(err(field, "must be in [0, 1]"));
+            }
+        }
+        if *hold_min == 0 {
+            return Err(err("hold_min", "must be > 0"));
+        }
+        if hold_max < hold_min {
+            return Err(err("hold_max", "must be >= hold_min"));
+        }
+        Ok(())
+    }
+
+    /// The process (checked parameters), drawing from `rng`.
+    pub fn erasure(&self, rng: crate::sim::Rng) -> super::erasure::BimodalErasure {
+        let ErasureConfig::Bimodal {
+            low,
+            high,
+            low_probability,
+            hold_min,
+            hold_max,
+        } = *self;
+        super::erasure::BimodalErasure::new(low, high, low_probability, hold_min, hold_max, rng)
+    }
 }
 
 fn default_slot() -> Nanos {

@@ -154,17 +154,8 @@ impl Downlink {
             .collect();
         let erasures = match &cfg.erasure {
             None => Vec::new(),
-            Some(ErasureConfig::Bimodal {
-                low,
-                high,
-                low_probability,
-                hold_min,
-                hold_max,
-            }) => (0..n)
-                .map(|u| {
-                    let rng = Rng::stream(seed, &format!("{name}/user/{u}/erasure"));
-                    BimodalErasure::new(*low, *high, *low_probability, *hold_min, *hold_max, rng)
-                })
+            Some(e) => (0..n)
+                .map(|u| e.erasure(Rng::stream(seed, &format!("{name}/user/{u}/erasure"))))
                 .collect(),
         };
         Ok(Downlink {
@@ -542,7 +533,6 @@ fn validate(cfg: &DownlinkConfig, name: &str) -> Result<Option<OfdmaFrame>, Conf
         path: format!("{name}.{field}"),
         message: message.into(),
     };
-    let probability = |p: f64| (0.0..=1.0).contains(&p);
     if cfg.users.is_empty() {
         return Err(err("users".into(), "a downlink needs at least one user"));
     }
@@ -624,29 +614,8 @@ fn validate(cfg: &DownlinkConfig, name: &str) -> Result<Option<OfdmaFrame>, Conf
         }
         SlotFadingConfig::GaussMarkov { .. } | SlotFadingConfig::Clarke { .. } => {}
     }
-    if let Some(ErasureConfig::Bimodal {
-        low,
-        high,
-        low_probability,
-        hold_min,
-        hold_max,
-    }) = &cfg.erasure
-    {
-        for (field, p) in [
-            ("low", low),
-            ("high", high),
-            ("low_probability", low_probability),
-        ] {
-            if !probability(*p) {
-                return Err(err(format!("erasure.{field}"), "must be in [0, 1]"));
-            }
-        }
-        if *hold_min == 0 {
-            return Err(err("erasure.hold_min".into(), "must be > 0"));
-        }
-        if hold_max < hold_min {
-            return Err(err("erasure.hold_max".into(), "must be >= hold_min"));
-        }
+    if let Some(e) = &cfg.erasure {
+        e.check(&format!("{name}.erasure"))?;
     }
     Ok(frame)
 }

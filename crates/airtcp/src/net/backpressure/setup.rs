@@ -39,10 +39,10 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     else {
         return Ok(());
     };
-    if !cfg.links.is_empty() || cfg.downlink.is_some() {
+    if !cfg.links.is_empty() || cfg.downlink.is_some() || !cfg.routers.is_empty() {
         return Err(err(
             "routing.kind",
-            "backpressure forwards over radios only; this scenario has wired links or a downlink",
+            "backpressure forwards over radios only; this scenario has wired links, a downlink or routers",
         ));
     }
     if let Some(k) = k {

@@ -39,6 +39,7 @@
 //! an interface queue and drops take effect at once. See docs/forwarding.md.
 
 mod fifo;
+pub mod priority_pairs;
 mod units;
 
 pub use fifo::Fifo;
@@ -49,6 +50,7 @@ pub use crate::transport::shim::header::{
 };
 
 use super::flow_paths::{FlowPaths, Way, NO_PATH};
+use super::router::WirelessRouter;
 use super::routing::{Edge, Hop, Iface};
 use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
@@ -136,12 +138,31 @@ pub struct LayerNeeds {
     pub packets: bool,
     /// The layer holds packets and hands them to radios at transmit opportunities:
     /// [`Forwarding::has_pending`] and [`Forwarding::pull`] are asked when a radio's interface
-    /// queue is empty.
+    /// queue is empty, [`Forwarding::pull_router`] when a wireless router's is.
     pub pulls: bool,
     /// Which decoded data frames [`Forwarding::on_frame`] sees.
     pub frames: Frames,
     /// [`Forwarding::on_attempt`] and [`Forwarding::on_tx_status`] are called.
     pub mac_outcomes: bool,
+}
+
+/// What a layer sees of a wireless router whose transmitter is free
+/// ([`Forwarding::pull_router`]): the time, the packets, and the router (its users and their
+/// channels' success probabilities, which a channel-aware discipline reads).
+pub struct RouterView<'a> {
+    /// Current time.
+    pub now: Time,
+    /// The packets.
+    pub packets: &'a PacketArena,
+    /// The router.
+    pub router: &'a mut WirelessRouter,
+}
+
+impl RouterView<'_> {
+    /// User `user`'s success probability now.
+    pub fn success_probability(&mut self, user: u32) -> f64 {
+        self.router.success_probability(user, self.now)
+    }
 }
 
 impl LayerNeeds {
@@ -280,6 +301,13 @@ pub trait Forwarding: Send {
         None
     }
 
+    /// Wireless router `router`'s transmitter is free and its interface queue empty: which packet
+    /// does it send? (Only with [`LayerNeeds::pulls`].) The packet's `next_hop` must be one of the
+    /// router's users; the layer gives it up.
+    fn pull_router(&mut self, _router: u32, _view: RouterView<'_>) -> Option<PacketId> {
+        None
+    }
+
     /// One unicast attempt (data, or RTS with RTS/CTS) of radio `radio` to neighbour radio `next`
     /// ended, answered or not. (Only with [`LayerNeeds::mac_outcomes`].)
     fn on_attempt(&mut self, _radio: RadioId, _next: RadioId, _ok: bool) {}
@@ -370,6 +398,8 @@ pub struct LayerSetup<'a> {
 pub(crate) enum Effect {
     /// Let a radio's MAC contend (`on_frame_ready`).
     Wake(RadioId),
+    /// Let a wireless router's transmitter start, if idle.
+    WakeRouter(u32),
     /// A timer of the layer's.
     Timer(Time, u64),
     /// A node took a copy of a packet (a native it decoded), from a neighbour.
@@ -483,6 +513,7 @@ impl ForwardingCtx<'_> {
                 self.push_radio(r, id);
             }
             Iface::Downlink(user) => self.net.offer_downlink(user, id),
+            Iface::Router(port) => self.net.offer_router(port, id),
         }
     }
 
@@ -566,6 +597,19 @@ impl ForwardingCtx<'_> {
         self.net.effects.push(Effect::Wake(r));
     }
 
+    /// Lets wireless router `router`'s transmitter start (when the hook returns) if it is idle:
+    /// the layer holds something for it it did not hold before.
+    #[inline]
+    pub fn wake_router(&mut self, router: u32) {
+        self.net.effects.push(Effect::WakeRouter(router));
+    }
+
+    /// The wireless routers and their ports.
+    #[inline]
+    pub fn routers(&self) -> &super::router::Routers {
+        &self.net.routers
+    }
+
     /// Arms a timer of the layer's: [`Forwarding::on_timer`] runs at `at` with `token` (events of
     /// class `Timer`). Not cancellable: a layer ignores a token it no longer wants.
     #[inline]
@@ -588,6 +632,26 @@ impl ForwardingCtx<'_> {
     pub fn drop_at_node(&mut self, node: NodeId, id: PacketId, reason: DropReason) {
         self.net.node_drops[node as usize][reason as usize] += 1;
         self.net.discard_dropped(node, id, reason);
+    }
+
+    /// Drops packet `id`, which the layer holds for wireless router `router`, for `reason`:
+    /// counted in the router's drops (its queue "router NODE").
+    pub fn drop_at_router(&mut self, router: u32, id: PacketId, reason: DropReason) {
+        let rt = &mut self.net.routers.list[router as usize];
+        rt.stats.count_drop(reason);
+        let node = rt.node;
+        self.net.discard_dropped(node, id, reason);
+    }
+
+    /// Counts a packet the layer took for wireless router `router` in the router's queue
+    /// statistics ("router NODE": enqueued, and the largest backlog, its interface queue's plus
+    /// `held`, what the layer holds for it).
+    pub fn router_enqueued(&mut self, router: u32, held: u64) {
+        let rt = &mut self.net.routers.list[router as usize];
+        rt.stats.enqueued += 1;
+        let backlog =
+            (crate::queue::QueueDisc::len(&rt.ifq) as u64 + held).min(u32::MAX as u64) as u32;
+        rt.stats.max_backlog = rt.stats.max_backlog.max(backlog);
     }
 
     /// Counts a packet the layer took for radio `r` in the radio's queue statistics ("radio
@@ -669,6 +733,7 @@ impl Network {
             for e in &effects {
                 match *e {
                     Effect::Wake(r) => self.kick(r),
+                    Effect::WakeRouter(r) => self.router_kick(r),
                     Effect::Timer(at, token) => {
                         self.events
                             .schedule(at, EventClass::Timer, Event::Forwarding(token));

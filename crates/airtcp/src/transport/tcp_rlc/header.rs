@@ -89,6 +89,8 @@ pub struct RlcFeedback {
     pub echo: Time,
     /// The packet's path marks, echoed.
     pub mark: PathMark,
+    /// Packets of the marked path and round received so far (multipath; 0 otherwise).
+    pub count: u32,
 }
 
 /// Every TCP-RLC data-direction packet is this long on the air, headers included [P §IV].

@@ -8,23 +8,30 @@
 //! arrive, and W follows AIMD per block.
 //!
 //! - [`header`]: the data-direction and feedback headers.
-//! - [`sender`]: the single-path sender (blocks, send rule, AIMD, repairs, timer).
+//! - [`source`]: the source controller (blocks, AIMD, repairs, timer).
+//! - [`sender`]: the single-path sender (the source and the window's send rule).
+//! - [`multipath`]: the multipath sender (the source feeding M path controllers).
 //! - [`receiver`]: decoding (exact or counting) and the feedback rules.
 //! - [`rtt`]: the paper's 0.9/0.1 round-trip filter and 3 x srtt timeout.
 //!
 //! Every rule the paper leaves open is marked [I] where it is made, with the spec's number; see
 //! docs/tcp_rlc.md.
 
+pub mod config;
+pub mod endpoint;
 pub mod header;
+pub mod multipath;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
+pub mod source;
 
 #[cfg(test)]
 mod tests;
 
 use crate::sim::Time;
-use header::RlcData;
+use header::{PathMark, Payload, Priority, RlcData};
+use source::Block;
 
 /// What a TCP-RLC sender can do to the world around it: the simulator puts packets into the
 /// network and schedules timer events; tests record.
@@ -35,4 +42,25 @@ pub trait RlcIo {
     fn send(&mut self, packet: RlcData);
     /// Arms (`Some`) or cancels (`None`) the retransmission timer.
     fn set_timer(&mut self, deadline: Option<Time>);
+}
+
+/// Sends one data-direction packet of `block`, stamped now.
+fn emit(
+    io: &mut impl RlcIo,
+    block: Block,
+    frame: u64,
+    payload: Payload,
+    priority: Priority,
+    mark: PathMark,
+) {
+    let sent_at = io.now();
+    io.send(RlcData {
+        frame,
+        payload,
+        priority,
+        block_start: block.start,
+        block_size: block.size,
+        sent_at,
+        mark,
+    });
 }

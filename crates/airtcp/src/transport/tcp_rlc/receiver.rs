@@ -9,7 +9,9 @@
 //!   the innovative packets that help decode it" [P], the pseudo-ACK that slides the sender's
 //!   window when coded packets stand in for lost frames;
 //! - `dup` = the packet "does not help decode the next expected" [P]: a non-innovative packet of
-//!   the block `cum` lies in, or any packet of a later block (stored and decoded later; Fig. 3(b)).
+//!   the block `cum` lies in, or any packet of a later block (stored and decoded later; Fig. 3(b));
+//! - multipath: the packet's path and round, echoed, with the packets of that path and round
+//!   received so far (the path controller's success test, `multipath`).
 //!
 //! A packet of a block already decoded is *stale*: counted, answered with `dup` = 0, and nothing
 //! else [I, A3]. Every good round trip ends with C - W surplus coded packets of a decoded block
@@ -205,6 +207,8 @@ pub struct RlcReceiver {
     blocks: VecDeque<RxBlock>,
     spare: Vec<RxBlock>,
     scratch: Scratch,
+    /// Per path, the last rounds' (round, packets received), indexed round % 4.
+    rounds: Vec<[(u32, u32); 4]>,
     /// The counters.
     pub stats: RlcReceiverStats,
 }
@@ -221,8 +225,30 @@ impl RlcReceiver {
             blocks: VecDeque::new(),
             spare: Vec::new(),
             scratch: Scratch::default(),
+            rounds: Vec::new(),
             stats: RlcReceiverStats::default(),
         }
+    }
+
+    /// Counts `h` in its path's round; the count so far (0 for a single-path packet or a round
+    /// too old to count).
+    fn count_round(&mut self, h: &RlcData) -> u32 {
+        let (path, round) = (h.mark.path as usize, h.mark.round);
+        if round == 0 {
+            return 0;
+        }
+        if self.rounds.len() <= path {
+            self.rounds.resize(path + 1, [(0, 0); 4]);
+        }
+        let entry = &mut self.rounds[path][round as usize % 4];
+        if entry.0 < round {
+            *entry = (round, 0);
+        }
+        if entry.0 != round {
+            return 0;
+        }
+        entry.1 += 1;
+        entry.1
     }
 
     /// The smallest frame not decoded.
@@ -253,6 +279,7 @@ impl RlcReceiver {
             }
         };
         self.stats.dups += u64::from(dup);
+        let count = self.count_round(h);
         let seen = match self.blocks.front() {
             Some(b) if b.start <= self.next_expected => b.start + b.tally().rank() as u64,
             _ => self.next_expected,
@@ -264,6 +291,7 @@ impl RlcReceiver {
                 dup,
                 echo: h.sent_at,
                 mark: h.mark,
+                count,
             },
             frames,
         }

@@ -132,8 +132,8 @@ fn fig3a_coded_packets_stand_in_for_lost_frames_and_the_window_moves() {
     let mut p = Pair::new(4, 1, false);
     p.arrive(p.frame(0));
     // The first feedback acknowledged the block's first frame: W = 5, block [4, 9) opened.
-    assert_eq!(p.tx.cwnd(), 5);
-    let blocks: Vec<(u64, u32)> = p.tx.blocks().map(|b| (b.start, b.size)).collect();
+    assert_eq!(p.tx.source().cwnd(), 5);
+    let blocks: Vec<(u64, u32)> = p.tx.source().blocks().map(|b| (b.start, b.size)).collect();
     assert_eq!(blocks, [(0, 4), (4, 5)]);
     let mut coded = p.coded(0, Priority::Low);
     coded.reverse();
@@ -144,10 +144,10 @@ fn fig3a_coded_packets_stand_in_for_lost_frames_and_the_window_moves() {
         p.acks(),
         [(1, 1, false), (1, 2, false), (1, 3, false), (4, 4, false)]
     );
-    assert_eq!(p.tx.stats.halvings, 0);
-    assert_eq!(p.tx.cwnd(), 5);
+    assert_eq!(p.tx.stats().halvings, 0);
+    assert_eq!(p.tx.source().cwnd(), 5);
     // The pseudo-ACKs slid the window: frames up to 8 (ack point 4 + W 5 - 1) are out.
-    assert_eq!(p.tx.snd_nxt(), 9);
+    assert_eq!(p.tx.source().snd_nxt(), 9);
     assert_eq!(p.rx.stats.blocks_decoded, 1);
 }
 
@@ -161,13 +161,13 @@ fn fig3b_later_frames_make_duplicates_the_window_halves_and_repairs_decode_the_b
     let coded = p.coded(0, Priority::Low);
     p.arrive(coded[3]);
     assert_eq!(p.acks(), [(1, 1, false), (1, 2, false)]);
-    assert_eq!(p.tx.snd_nxt(), 7, "frames 4, 5, 6 sent");
+    assert_eq!(p.tx.source().snd_nxt(), 7, "frames 4, 5, 6 sent");
     let sent_before = p.io.sent.len();
     for f in 4..7 {
         p.arrive(p.frame(f));
     }
     assert_eq!(&p.acks()[2..], [(1, 2, true); 3]);
-    assert_eq!((p.tx.cwnd(), p.tx.stats.halvings), (3, 1));
+    assert_eq!((p.tx.source().cwnd(), p.tx.stats().halvings), (3, 1));
     let repairs: Vec<(Priority, u64)> = p.io.sent[sent_before..]
         .iter()
         .map(|d| {
@@ -198,16 +198,16 @@ fn stale_packets_are_silent_but_literal_duplicates_halve_the_window() {
             p.arrive(p.frame(f));
         }
         assert_eq!(p.rx.next_expected(), 4);
-        let w = p.tx.cwnd();
+        let w = p.tx.source().cwnd();
         for &i in &p.coded(0, Priority::Low)[..3] {
             let fb = p.arrive(i);
             assert_eq!(fb.dup, literal);
         }
         assert_eq!(p.rx.stats.stale, 3);
         if literal {
-            assert_eq!(p.tx.cwnd(), w.div_ceil(2));
+            assert_eq!(p.tx.source().cwnd(), w.div_ceil(2));
         } else {
-            assert_eq!(p.tx.cwnd(), w);
+            assert_eq!(p.tx.source().cwnd(), w);
         }
     }
 }
@@ -229,15 +229,15 @@ fn a_non_innovative_packet_of_the_current_block_is_a_duplicate() {
 fn the_timer_sets_w_to_one_and_repairs_the_oldest_block() {
     let mut p = Pair::new(4, 1, false);
     p.arrive(p.frame(0));
-    assert_eq!(p.tx.cwnd(), 5);
+    assert_eq!(p.tx.source().cwnd(), 5);
     let deadline = p.io.timer.expect("armed");
     // One sample of 10 ms: RTO = 30 ms.
     assert_eq!(deadline, p.io.now + 30 * MILLIS);
     p.io.now = deadline;
     let before = p.io.sent.len();
     p.tx.on_timer(&mut p.io);
-    assert_eq!(p.tx.cwnd(), 1);
-    assert_eq!(p.tx.stats.timeouts, 1);
+    assert_eq!(p.tx.source().cwnd(), 1);
+    assert_eq!(p.tx.stats().timeouts, 1);
     // Block [0, 4) misses 3 degrees of freedom: 3 high repairs, each with one low.
     let repairs = &p.io.sent[before..];
     assert_eq!(repairs.len(), 6);
@@ -255,11 +255,101 @@ fn lossless_feedback_grows_w_by_one_per_block() {
     // previous one, one larger.
     let mut p = Pair::new(1, 1, false);
     let mut next = 0;
-    while p.tx.stats.blocks < 20 {
+    while p.tx.stats().blocks < 20 {
         p.arrive(next);
         next += 1;
     }
-    assert_eq!(p.tx.cwnd(), 20);
-    assert_eq!(p.tx.stats.halvings + p.tx.stats.timeouts, 0);
+    assert_eq!(p.tx.source().cwnd(), 20);
+    assert_eq!(p.tx.stats().halvings + p.tx.stats().timeouts, 0);
     assert_eq!(p.rx.stats.dups, 0, "no packet of a later block overtook");
+}
+
+mod multipath {
+    use super::*;
+    use crate::transport::tcp_rlc::header::PathMark;
+    use crate::transport::tcp_rlc::multipath::MultipathSender;
+
+    fn sender(paths: usize, cwnd: u32, r: u32) -> (MultipathSender, Recorder) {
+        let mut tx = MultipathSender::new(config(cwnd, r), paths, Rng::stream(2, "mp"));
+        let mut io = Recorder::default();
+        tx.start(&mut io);
+        (tx, io)
+    }
+
+    fn path_feedback(path: u8, round: u32, count: u32) -> RlcFeedback {
+        RlcFeedback {
+            cum: 0,
+            seen: 0,
+            dup: false,
+            echo: 0,
+            mark: PathMark {
+                path,
+                round,
+                round_size: 0,
+            },
+            count,
+        }
+    }
+
+    #[test]
+    fn each_round_is_marked_with_its_path_and_pulls_the_window() {
+        let (_, io) = sender(3, 10, 2);
+        // Three paths, window 1 each: frame 0, 1, 2, each with two low coded packets.
+        let marks: Vec<(u8, u32, u32, Priority)> = io
+            .sent
+            .iter()
+            .map(|d| (d.mark.path, d.mark.round, d.mark.round_size, d.priority))
+            .collect();
+        let round = |l| {
+            [
+                (l, 1, 1, Priority::High),
+                (l, 1, 1, Priority::Low),
+                (l, 1, 1, Priority::Low),
+            ]
+        };
+        assert_eq!(marks, [round(0), round(1), round(2)].concat());
+        let frames: Vec<u64> = io
+            .sent
+            .iter()
+            .filter(|d| !d.is_coded())
+            .map(|d| d.frame)
+            .collect();
+        assert_eq!(frames, [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_path_window_grows_on_a_delivered_round_and_halves_on_a_short_one() {
+        // Each first feedback of a round starts the next and judges the one before (its count
+        // against its size): rounds of size 1, 1, 2 delivered 1, 1, 1 packets.
+        let (mut tx, mut io) = sender(2, 10, 0);
+        let mut windows = Vec::new();
+        for (round, count) in [(1, 1), (2, 1), (3, 1), (4, 1)] {
+            io.now += 10 * MILLIS;
+            tx.on_feedback(&path_feedback(0, round, count), &mut io);
+            windows.push(tx.paths()[0].window());
+        }
+        assert_eq!(windows, [1, 2, 3, 2]);
+        assert_eq!(tx.paths()[0].round(), 5);
+        // The other path heard nothing: still in its first round.
+        assert_eq!((tx.paths()[1].round(), tx.paths()[1].window()), (1, 1));
+    }
+
+    #[test]
+    fn coded_packets_from_two_paths_decode_one_block() {
+        // Block [0, 10), two paths of window 1, r = 4: each path sends a frame and four coded
+        // packets of the block; five from each path decode it.
+        let (tx, io) = sender(2, 10, 4);
+        assert_eq!(tx.source().blocks().next().map(|b| b.size), Some(10));
+        let mut rx = RlcReceiver::new(RlcField::Gf8191, DecoderMode::Exact, false);
+        let per_path: Vec<usize> = (0..2)
+            .map(|l| io.sent.iter().filter(|d| d.mark.path == l).count())
+            .collect();
+        assert_eq!(per_path, [5, 5]);
+        let mut last = None;
+        for d in &io.sent {
+            last = Some(rx.on_data(d).feedback);
+        }
+        assert_eq!(rx.next_expected(), 10);
+        assert_eq!(last.map(|f| (f.cum, f.count)), Some((10, 5)));
+    }
 }

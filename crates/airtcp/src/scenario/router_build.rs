@@ -1,0 +1,166 @@
+//! Building the routers of a scenario (`routers`): the routers, their ports and users' channels,
+//! each user's wired uplink, and the priority pairs a router asks for.
+
+use super::config::{QueueConfig, ScenarioConfig};
+use super::routers::{LowOrderConfig, LowPolicyConfig};
+use crate::link::loss::LossProcess;
+use crate::link::{Channel, ChannelStats};
+use crate::net::forwarding::priority_pairs::pairs::{LowOrder, LowPolicy};
+use crate::net::forwarding::priority_pairs::RouterPairsSetup;
+use crate::net::router::{Port, RouterUser, Routers, WirelessRouter};
+use crate::net::routing::{Edge, Iface};
+use crate::queue::droptail::DropTail;
+use crate::sim::{NodeId, Rng};
+use crate::ConfigError;
+
+fn err(path: String, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        path,
+        message: message.into(),
+    }
+}
+
+/// What [`build`] makes.
+#[derive(Default)]
+pub struct BuiltRouters {
+    /// The routers and their ports.
+    pub routers: Routers,
+    /// Each port's edge (router -> user), for routing.
+    pub edges: Vec<Edge>,
+    /// The pairs the routers asked for (empty: no router has pairs).
+    pub pairs: Vec<RouterPairsSetup>,
+}
+
+/// Builds `cfg.routers`, appending each user's uplink to `channels`.
+pub fn build(
+    cfg: &ScenarioConfig,
+    names: &[String],
+    node: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+    channels: &mut Vec<Channel>,
+) -> Result<BuiltRouters, ConfigError> {
+    let mut out = BuiltRouters::default();
+    let mut router_nodes: Vec<NodeId> = Vec::new();
+    for (r, rc) in cfg.routers.iter().enumerate() {
+        let p = |field: &str| format!("routers[{r}].{field}");
+        let at = node(p("node"), &rc.node)?;
+        if let Some(j) = router_nodes.iter().position(|&n| n == at) {
+            return Err(err(
+                p("node"),
+                format!("'{}' is already routers[{j}]", rc.node),
+            ));
+        }
+        if cfg
+            .downlink
+            .as_ref()
+            .is_some_and(|d| d.base_station == rc.node)
+        {
+            return Err(err(p("node"), "the node is the downlink's base station"));
+        }
+        router_nodes.push(at);
+        if rc.rate == 0 {
+            return Err(err(p("rate"), "must be greater than zero"));
+        }
+        if rc.uplink_rate == 0 {
+            return Err(err(p("uplink_rate"), "must be greater than zero"));
+        }
+        let QueueConfig::Droptail { packets } = rc.queue;
+        if packets == 0 {
+            return Err(err(p("queue.packets"), "must be greater than zero"));
+        }
+        if rc.users.is_empty() {
+            return Err(err(p("users"), "a router needs at least one user"));
+        }
+        let mut users = Vec::with_capacity(rc.users.len());
+        let mut capacity = Vec::with_capacity(rc.users.len());
+        for (u, uc) in rc.users.iter().enumerate() {
+            let up = |field: &str| format!("routers[{r}].users[{u}].{field}");
+            let n = node(up("node"), &uc.node)?;
+            if n == at {
+                return Err(err(up("node"), "a router cannot be one of its own users"));
+            }
+            if let Some(j) = users.iter().position(|x: &RouterUser| x.node == n) {
+                return Err(err(
+                    up("node"),
+                    format!("'{}' is already routers[{r}].users[{j}]", uc.node),
+                ));
+            }
+            let channel = match &uc.channel {
+                Some(c) => {
+                    c.check(&up("channel"))?;
+                    let stream = format!("routers/{r}/users/{u}/channel");
+                    Some(c.erasure(Rng::stream(cfg.seed, &stream)))
+                }
+                None => None,
+            };
+            let buffers = match (uc.buffers, &rc.priority_pairs) {
+                (Some(b), _) => Some((b, up("buffers"))),
+                (None, Some(pp)) => Some((pp.buffers, p("priority_pairs.buffers"))),
+                (None, None) => None,
+            };
+            if let Some((b, path)) = buffers {
+                if b.high == 0 {
+                    return Err(err(format!("{path}.high"), "must be greater than zero"));
+                }
+                capacity.push((b.high as usize, b.low as usize));
+            }
+            users.push(RouterUser {
+                node: n,
+                channel,
+                stats: Default::default(),
+            });
+            out.edges.push(Edge {
+                from: at,
+                to: n,
+                iface: Iface::Router(out.routers.ports.len() as u32),
+            });
+            out.routers.ports.push(Port {
+                router: r as u32,
+                user: u as u32,
+            });
+            channels.push(Channel {
+                name: format!("uplink {}->{}", names[n as usize], names[at as usize]),
+                from: n,
+                to: at,
+                rate_bps: rc.uplink_rate,
+                delay: rc.uplink_delay,
+                queue: Box::new(DropTail::new(packets as usize)),
+                busy: false,
+                loss: LossProcess::None,
+                stats: ChannelStats::default(),
+            });
+        }
+        if let Some(pp) = &rc.priority_pairs {
+            let policy = match pp.low_policy {
+                LowPolicyConfig::Blind => LowPolicy::Blind,
+                LowPolicyConfig::ChannelAware { kappa } => {
+                    if !(kappa.is_finite() && kappa >= 0.0) {
+                        return Err(err(
+                            p("priority_pairs.low_policy.kappa"),
+                            "must be a number >= 0",
+                        ));
+                    }
+                    LowPolicy::ChannelAware { kappa }
+                }
+            };
+            out.pairs.push(RouterPairsSetup {
+                router: r as u32,
+                node: at,
+                capacity,
+                user_nodes: users.iter().map(|u| u.node).collect(),
+                order: match pp.low_order {
+                    LowOrderConfig::Lifo => LowOrder::Lifo,
+                    LowOrderConfig::Fifo => LowOrder::Fifo,
+                },
+                policy,
+            });
+        }
+        out.routers.list.push(WirelessRouter::new(
+            at,
+            rc.rate,
+            users,
+            packets as usize,
+            names,
+        ));
+    }
+    Ok(out)
+}
