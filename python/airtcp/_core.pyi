@@ -58,6 +58,15 @@ def downlink_rates_json(config_json: str) -> str:
     Raises `ValueError("<path>: <message>")` with paths from `downlink.` on, as a run would.
     """
 
+def rlc_slotted_json(config_json: str) -> str:
+    """Runs TCP-RLC's RTT-slotted model of paper 004 §II (`RlcSlottedConfig` as JSON, the serde
+    schema of `crates/airtcp/src/transport/tcp_rlc/slotted.rs`); returns its results as JSON:
+    per flow `mean_window`, `throughput`, `success_rate`, `path_windows`, and `mean_p`.
+
+    Raises `ValueError("<path>: <message>")`; `<path>` is `<rlc_slotted>` when the JSON itself
+    could not be read. The GIL is released while the model runs.
+    """
+
 def slotted_json(config_json: str) -> str:
     """Runs the idealised slotted model of paper 000 §2-3 (`SlottedConfig` as JSON, the serde
     schema of `crates/airtcp/src/mac/conflict_graph/slotted.rs`); returns `SlottedResults` as JSON.

@@ -71,6 +71,14 @@ fn layout_json(py: Python<'_>, config_json: String) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Runs TCP-RLC's RTT-slotted model of paper 004 §II on an `RlcSlottedConfig` given as JSON;
+/// returns its results as JSON. The GIL is released while it runs.
+#[pyfunction]
+fn rlc_slotted_json(py: Python<'_>, config_json: String) -> PyResult<String> {
+    py.detach(|| airtcp::rlc_slotted_json(&config_json))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Runs the idealised slotted model of paper 000 §2-3 on a `SlottedConfig` given as JSON;
 /// returns the `SlottedResults` as JSON. The GIL is released while it runs.
 #[pyfunction]
@@ -233,6 +241,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
+    m.add_function(wrap_pyfunction!(rlc_slotted_json, m)?)?;
     m.add_function(wrap_pyfunction!(downlink_rates_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;

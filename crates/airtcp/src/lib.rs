@@ -83,6 +83,20 @@ pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
     Ok(serde_json::to_string(&res).expect("slotted results serialise"))
 }
 
+/// Runs TCP-RLC's RTT-slotted model of paper 004 §II ([`transport::tcp_rlc::slotted`]) on an
+/// `RlcSlottedConfig` given as JSON and returns its results as JSON. A document that does not
+/// parse is reported with the path `<rlc_slotted>`.
+pub fn rlc_slotted_json(config_json: &str) -> Result<String, ConfigError> {
+    use transport::tcp_rlc::slotted::{run, RlcSlottedConfig};
+    let cfg: RlcSlottedConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
+        path: "<rlc_slotted>".into(),
+        message: e.to_string(),
+    })?;
+    scenario::strict::reject_unknown_fields(config_json, &cfg)?;
+    let res = run(&cfg)?;
+    Ok(serde_json::to_string(&res).expect("slotted results serialise"))
+}
+
 /// The rates a scenario's `downlink` section (given alone, as normalised JSON) offers before any
 /// traffic: its frame, the AMC table's bits per slot and each user's mean bits per slot under
 /// Rayleigh fading ([`mac::downlink::rates`]), as JSON. Errors name the field from `downlink.`

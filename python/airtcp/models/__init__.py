@@ -13,5 +13,7 @@
   iteration (9), its linear stability, the Lyapunov function (26);
 - `paper002_fluid`  — paper 002's fluid instances and the data and figure of its Fig. 4;
 - `downlink`        — closed forms of the slotted base-station downlink from the core's frame and
-  AMC arithmetic, and the fit of its residual `rate_scale` to a published round-robin total.
+  AMC arithmetic, and the fit of its residual `rate_scale` to a published round-robin total;
+- `rlc_slotted`     — paper 004's RTT-slotted model of TCP-RLC (one flow, multipath, many flows
+  through a router that knows or ignores the channel), the model of its Theorems 1-3.
 """

@@ -13,6 +13,8 @@
 //! - [`multipath`]: the multipath sender (the source feeding M path controllers).
 //! - [`receiver`]: decoding (exact or counting) and the feedback rules.
 //! - [`rtt`]: the paper's 0.9/0.1 round-trip filter and 3 x srtt timeout.
+//! - [`slotted`]: the RTT-slotted model of §II that Theorems 1-3 are proved in, as a Monte Carlo
+//!   simulation.
 //!
 //! Every rule the paper leaves open is marked [I] where it is made, with the spec's number; see
 //! docs/tcp_rlc.md.
@@ -24,6 +26,7 @@ pub mod multipath;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
+pub mod slotted;
 pub mod source;
 
 #[cfg(test)]
