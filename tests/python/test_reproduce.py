@@ -144,3 +144,23 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
     # start schedule and its delay sensitivity 1, 7(b) 1, Fig. 4 1.
     assert len(record["figures"]) == len(paper002.CONTROLLERS) + 3 + 2 + 1 + 2 * 2 + 1 + 1 + 1
 
+
+
+def test_paper_004_quick_reproduction_checks_fig_4a_and_theorem_1(tmp_path: Path) -> None:
+    outcome = reproduce("004", tmp_path / "repro", quick=True, quiet=True)
+    assert not outcome.analysis_errors, outcome.analysis_errors
+    record = json.loads((tmp_path / "repro" / "004" / "reproduction.json").read_text(encoding="utf-8"))
+    rows = {t["what"]: t for t in record["targets"]}
+    # Spec §6(b) 1 in its quick form: every point of Fig. 4(a) within the widened band around
+    # 0.75 p_min C, rising with p_min at every C, and far above plain TCP on the same channel.
+    points = [t for t in record["targets"] if t["section"] == "Fig. 4(a)" and "p_min = " in t["what"]
+              and t["what"].startswith("TCP-RLC, C = ")]
+    assert len(points) == 20 and all(t["ok"] for t in points), [t for t in points if not t["ok"]]
+    for c in ("0.5", "1", "1.5", "2"):
+        assert rows[f"TCP-RLC, C = {c} Mbps: goodput rises with p_min"]["ok"] is True
+    gains = [t for t in record["targets"] if t["what"].startswith("TCP-RLC / NewReno-SACK")]
+    assert len(gains) == 10 and all(t["ok"] for t in gains), gains
+    # Theorem 1 in the RTT-slotted model: E[W] within 5 % of the bound or above it.
+    theorem = [t for t in record["targets"] if t["section"] == "Theorem 1"]
+    assert len(theorem) == 8 and all(t["ok"] for t in theorem), theorem
+    assert len(record["figures"]) == 1

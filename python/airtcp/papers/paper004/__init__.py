@@ -1,0 +1,44 @@
+"""Paper 004: Ryu, Bhadra & Shakkottai, "TCP with random linear coding over wireless", Allerton
+2009 — TCP-RLC with priority FIFO/LIFO queues at the wireless router: the reproduction of §IV's
+Fig. 4 and the theorems of §II.
+
+Scenarios: `scenarios/004_tcp_rlc/` (single.yaml for Fig. 4(a), multipath.yaml for 4(b),
+multiflow.yaml for 4(c); every inferred value commented there and in docs/tcp_rlc.md).
+
+- Fig. 4(a) (`fig4a`): one flow, throughput against p_min for C = 0.5-2 Mbps, held against the
+  AIMD mean 0.75 p_min C; plain TCP (NewReno + SACK) on the same channel; Theorem 1 in the
+  RTT-slotted model.
+
+Fig. 4(b) and 4(c), Theorems 2 and 3, and the ablations follow (docs/tcp_rlc.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from airtcp.experiments.analysis import Experiment
+from airtcp.papers import Figure, Reproduction, SweepPlan, Target
+from airtcp.papers.paper004.fig4a import fig4a_targets, rlc_spec, tcp_spec, theorem1_targets
+
+__all__ = ["REPRODUCTION"]
+
+
+def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
+    figures, targets = fig4a_targets(experiments["fig4a"], experiments["fig4a-tcp"], figures_dir, quick)
+    return figures, targets + theorem1_targets(quick)
+
+
+REPRODUCTION = Reproduction(
+    key="004",
+    title="TCP-RLC: TCP with random linear coding and priority queues at the wireless router (Ryu, Bhadra & "
+          "Shakkottai, Allerton 2009): Fig. 4(a), Theorem 1",
+    source="paper 004 §II, §IV and the engineering spec's §6(b)",
+    sweeps=(SweepPlan("fig4a", rlc_spec), SweepPlan("fig4a-tcp", tcp_spec)),
+    analyse=_analyse,
+    notes=(
+        "The figure prints no numbers: each point is held against the AIMD mean 0.75 p_min C, C in Mbps of 1024 kbit/s "
+        "(500 packets of 256 bytes per second).",
+        "Throughput is the whole run's decoded data (W starts at 1 and grows by one per round trip).",
+    ),
+)
