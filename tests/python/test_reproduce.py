@@ -146,7 +146,7 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
 
 
 
-def test_paper_004_quick_reproduction_checks_fig_4a_and_theorem_1(tmp_path: Path) -> None:
+def test_paper_004_quick_reproduction_checks_figs_4a_4b_and_theorem_1(tmp_path: Path) -> None:
     outcome = reproduce("004", tmp_path / "repro", quick=True, quiet=True)
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "004" / "reproduction.json").read_text(encoding="utf-8"))
@@ -163,4 +163,11 @@ def test_paper_004_quick_reproduction_checks_fig_4a_and_theorem_1(tmp_path: Path
     # Theorem 1 in the RTT-slotted model: E[W] within 5 % of the bound or above it.
     theorem = [t for t in record["targets"] if t["section"] == "Theorem 1"]
     assert len(theorem) == 8 and all(t["ok"] for t in theorem), theorem
-    assert len(record["figures"]) == 1
+    # Fig. 4(b) in its quick form (goodput after 100 s): at M = 8 within [0.75, 1.0] of the
+    # published 0.75 E[P] C at every p_1, never falling as paths are added, and the second path
+    # worth more at p_1 = 0.1 than at 0.5.
+    for p1 in ("0.1", "0.2", "0.3", "0.4", "0.5"):
+        assert rows[f"M = 8, p_1 = {p1}: throughput"]["ok"] is True, rows[f"M = 8, p_1 = {p1}: throughput"]
+        assert rows[f"p_1 = {p1}: throughput non-decreasing in M"]["ok"] is True
+    assert rows["g(2) / g(1) larger at p_1 = 0.1 than at 0.5"]["ok"] is True
+    assert len(record["figures"]) == 2
