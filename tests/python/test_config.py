@@ -430,6 +430,7 @@ def _python_objects() -> dict[str, dict[str, Any]]:
             DUMBBELL,
             overrides=[
                 "links[2].loss={kind: bernoulli, per: 0.1}",
+                "links[2].delay_spread=5ms",
                 "links[3].loss={kind: segments, seqs: [5, 5, 9]}",
             ],
         )
@@ -792,6 +793,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("QuicTcpParams", "cadence"): None,
     ("ErrorProcessConfig::Bimodal", "low_probability"): None,
     ("ScenarioConfig", "routers"): [],
+    ("LinkConfig", "delay_spread"): 0,
 }
 
 

@@ -146,7 +146,7 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
 
 
 
-def test_paper_004_quick_reproduction_checks_figs_4a_4b_and_theorem_1(tmp_path: Path) -> None:
+def test_paper_004_quick_reproduction_checks_fig_4_and_theorem_1(tmp_path: Path) -> None:
     outcome = reproduce("004", tmp_path / "repro", quick=True, quiet=True)
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "004" / "reproduction.json").read_text(encoding="utf-8"))
@@ -170,4 +170,10 @@ def test_paper_004_quick_reproduction_checks_figs_4a_4b_and_theorem_1(tmp_path: 
         assert rows[f"M = 8, p_1 = {p1}: throughput"]["ok"] is True, rows[f"M = 8, p_1 = {p1}: throughput"]
         assert rows[f"p_1 = {p1}: throughput non-decreasing in M"]["ok"] is True
     assert rows["g(2) / g(1) larger at p_1 = 0.1 than at 0.5"]["ok"] is True
-    assert len(record["figures"]) == 2
+    # Fig. 4(c): 30 flows, per-flow goodput a share of E[1/P]^-1 C near the published 70-80 % (the
+    # quick form measures 0.59-0.72 with the channel-aware router; its gain over the blind one is
+    # reported, not asserted: docs/tcp_rlc.md).
+    shares = [t for t in record["targets"] if t["section"] == "Fig. 4(c)" and t["what"].startswith("channel-aware, ")]
+    assert len(shares) == 5 and all(0.55 <= t["airtcp"] <= 0.9 for t in shares), shares
+    assert "channel-aware / blind, C = 1 Mbps, p_1 = 0.5" in rows
+    assert len(record["figures"]) == 3

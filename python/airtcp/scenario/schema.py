@@ -228,6 +228,10 @@ def _whole_within(low: int, high: int) -> Callable[[int], int]:
     return check
 
 
+def _is_zero(value: object) -> bool:
+    return value == 0
+
+
 def _unicode_text(value: str) -> str:
     problem = not_unicode_text(value)
     if problem is not None:
@@ -294,6 +298,9 @@ class LinkConfig(_Model):
     to: Name
     rate: PositiveRate
     delay: Duration
+    # Left out of the normalised form at 0, so that the results of scenarios without it keep their
+    # bytes.
+    delay_spread: Duration = Field(default=0, exclude_if=_is_zero)
     queue: QueueConfig = Field(default_factory=lambda: DroptailQueue(kind="droptail", packets=100))
     loss: Optional[LossConfig] = None
 
@@ -1114,8 +1121,6 @@ def _is_ideal_frame(value: object) -> bool:
     return isinstance(value, IdealFrame)
 
 
-def _is_zero(value: object) -> bool:
-    return value == 0
 
 
 class NoSlotFading(_Model):

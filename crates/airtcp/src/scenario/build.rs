@@ -103,6 +103,11 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         positive(format!("links[{i}].rate"), l.rate)?;
         let QueueConfig::Droptail { packets } = l.queue;
         positive(format!("links[{i}].queue.packets"), packets as u64)?;
+        let delay = l.delay.saturating_add(drawn_below(
+            cfg.seed,
+            &format!("link/{i}/delay"),
+            l.delay_spread,
+        ));
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
             let loss = loss_process(cfg.seed, i, dir, l.loss.as_ref())?;
             channels.push(Channel {
@@ -110,7 +115,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 from,
                 to,
                 rate_bps: l.rate,
-                delay: l.delay,
+                delay,
                 queue: Box::new(DropTail::new(packets as usize)),
                 busy: false,
                 loss,
@@ -852,11 +857,16 @@ fn loss_process(
 
 /// Flow `i`'s random start delay, uniform in [0, jitter) ns, from its own stream.
 fn jittered_delay(seed: u64, i: usize, jitter: u64) -> u64 {
-    if jitter == 0 {
+    drawn_below(seed, &format!("flow/{i}/start"), jitter)
+}
+
+/// A duration uniform in [0, `spread`) from the run's stream `component` (0 without a spread).
+fn drawn_below(seed: u64, component: &str, spread: u64) -> u64 {
+    if spread == 0 {
         return 0;
     }
-    let mut rng = Rng::stream(seed, &format!("flow/{i}/start"));
-    ((rng.uniform() * jitter as f64) as u64).min(jitter - 1)
+    let mut rng = Rng::stream(seed, component);
+    ((rng.uniform() * spread as f64) as u64).min(spread - 1)
 }
 
 #[cfg(test)]
@@ -865,6 +875,34 @@ mod tests {
 
     /// Radios scattered so that some pairs are out of range, with an error process on one
     /// direction of one pair only: the two directions of that pair differ.
+    #[test]
+    fn a_delay_spread_draws_one_delay_per_link_and_seed() {
+        let world = |seed: u64| {
+            let cfg: ScenarioConfig = serde_json::from_value(serde_json::json!({
+                "name": "spread", "duration": 1_000_000, "seed": seed, "nodes": ["a", "b", "c"],
+                "links": [
+                    {"from": "a", "to": "b", "rate": 1_000_000, "delay": 100_000_000,
+                     "delay_spread": 100_000_000},
+                    {"from": "b", "to": "c", "rate": 1_000_000, "delay": 5}
+                ],
+                "flows": []
+            }))
+            .expect("valid scenario");
+            build(&cfg).expect("builds")
+        };
+        let delays = |seed| {
+            let w = world(seed);
+            w.net.channels.iter().map(|c| c.delay).collect::<Vec<_>>()
+        };
+        let (one, again, other) = (delays(1), delays(1), delays(2));
+        assert_eq!(one, again);
+        // Both directions alike, within [100, 200) ms; the link without a spread keeps its delay.
+        assert_eq!(one[0], one[1]);
+        assert!((100_000_000..200_000_000).contains(&one[0]), "{one:?}");
+        assert_eq!(&one[2..], &[5, 5]);
+        assert_ne!(one[0], other[0]);
+    }
+
     fn scattered_with_one_way_errors() -> ScenarioConfig {
         serde_json::from_value(serde_json::json!({
             "name": "incoming", "duration": 1_000_000, "seed": 3,

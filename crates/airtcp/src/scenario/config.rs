@@ -102,6 +102,10 @@ pub struct LinkConfig {
     pub rate: u64,
     /// One-way propagation delay, ns.
     pub delay: Nanos,
+    /// A random part added to `delay`: uniform in [0, `delay_spread`), drawn once per run from the
+    /// seed (stream `link/{i}/delay`), the same both ways; 0: none.
+    #[serde(default)]
+    pub delay_spread: Nanos,
     /// Queue discipline of each direction's transmit queue.
     #[serde(default)]
     pub queue: QueueConfig,

@@ -10,8 +10,10 @@ multiflow.yaml for 4(c); every inferred value commented there and in docs/tcp_rl
   RTT-slotted model.
 - Fig. 4(b) (`fig4b`): one flow coded across M = 1..8 paths of C/M, p_1 = 0.1-0.5 a tenth of the
   time, against the published 700-730 kbps (0.75 E[P] C), beside M separate single-path flows.
+- Fig. 4(c) (`fig4c`): 30 flows through one router, channel-aware and blind, per-flow goodput
+  against E[1/P]^-1 C (the published 70-80 %), at C = 1 Mbps (and 0.5 Mbps in the full form).
 
-Fig. 4(c), Theorems 2 and 3, and the ablations follow (docs/tcp_rlc.md).
+Theorems 2 and 3 and the ablations follow (docs/tcp_rlc.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from airtcp.papers import Figure, Reproduction, SweepPlan, Target
 from airtcp.papers.paper004.fig4a import fig4a_targets, rlc_spec, tcp_spec, theorem1_targets
 from airtcp.papers.paper004.fig4b import fig4b_targets
 from airtcp.papers.paper004.fig4b import spec as fig4b_spec
+from airtcp.papers.paper004.fig4c import fig4c_targets
+from airtcp.papers.paper004.fig4c import spec as fig4c_spec
 
 __all__ = ["REPRODUCTION"]
 
@@ -31,19 +35,22 @@ __all__ = ["REPRODUCTION"]
 def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
     figures, targets = fig4a_targets(experiments["fig4a"], experiments["fig4a-tcp"], figures_dir, quick)
     more_figures, more_targets = fig4b_targets(experiments["fig4b"], experiments["fig4b-separate"], figures_dir, quick)
+    figures, targets = figures + more_figures, targets + more_targets
+    more_figures, more_targets = fig4c_targets(experiments["fig4c"], figures_dir, quick)
     return figures + more_figures, targets + more_targets + theorem1_targets(quick)
 
 
 REPRODUCTION = Reproduction(
     key="004",
     title="TCP-RLC: TCP with random linear coding and priority queues at the wireless router (Ryu, Bhadra & "
-          "Shakkottai, Allerton 2009): Figs. 4(a-b), Theorem 1",
+          "Shakkottai, Allerton 2009): Fig. 4, Theorem 1",
     source="paper 004 §II, §IV and the engineering spec's §6(b)",
     sweeps=(
         SweepPlan("fig4a", rlc_spec),
         SweepPlan("fig4a-tcp", tcp_spec),
         SweepPlan("fig4b", fig4b_spec(separate=False)),
         SweepPlan("fig4b-separate", fig4b_spec(separate=True)),
+        SweepPlan("fig4c", fig4c_spec),
     ),
     analyse=_analyse,
     notes=(
