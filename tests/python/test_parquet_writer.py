@@ -81,7 +81,11 @@ def test_every_results_table_reads_back_as_pyarrow_wrote_it(
     written = spy_on_the_core_writer(monkeypatch)
     results = airtcp.run(bundled.read_data(name), overrides=overrides)
     out = results.write(tmp_path / "run")
-    assert written == [f"{table}.parquet" for table in TABLES]  # none left to pyarrow
+    # None left to pyarrow but a table with nested values (a multipath flow's `paths`, lists of
+    # node names), which the core's writer does not take by design.
+    nested = {table for table in TABLES if any(pa.types.is_nested(f.type) for f in results.table(table).schema)}
+    assert written == [f"{table}.parquet" for table in TABLES if table not in nested]
+    assert nested <= {"flows"}
     for table in TABLES:
         expected = written_by_pyarrow(results.table(table), tmp_path / f"{table}.pyarrow.parquet")
         assert_same_table(pq.read_table(out / f"{table}.parquet"), expected)
