@@ -264,7 +264,7 @@ def test_problems_come_field_by_field_then_unknown_keys() -> None:
     assert problems(scenario) == [
         "duration: must be greater than 0, got '0s'",
         "links[0].rate: cannot read 'x' as a rate; write a number and a unit, e.g. '2Mbps'",
-        "links[0].zz: unknown field; allowed fields: from, to, rate, delay, queue, loss",
+        "links[0].zz: unknown field; allowed fields: from, to, rate, delay, delay_spread, queue, loss",
         "links[0]: field names must be strings, got 5",
         "links[0]: field names must be strings, got (1, 2)",
         "links[0]: field names must be strings, got None",
@@ -275,7 +275,7 @@ def test_fields_by_alias() -> None:
     link = {"from_": "A", "to": "B", "rate": "2Mbps", "delay": "20ms"}
     assert problems(minimal_scenario(links=[link])) == [
         "links[0].from: required field is missing",
-        "links[0].from_: unknown field (did you mean 'from'?); allowed fields: from, to, rate, delay, queue, loss",
+        "links[0].from_: unknown field (did you mean 'from'?); allowed fields: from, to, rate, delay, delay_spread, queue, loss",
     ]
 
 
@@ -294,7 +294,7 @@ def test_an_unknown_field_name_that_is_not_unicode_is_one_problem_among_the_othe
     # pydantic stopped at such a name and reported it alone.
     assert problems(with_link(zz=1, rate="x", **{"\udc80x": 1})) == [
         "links[0].rate: cannot read 'x' as a rate; write a number and a unit, e.g. '2Mbps'",
-        "links[0].zz: unknown field; allowed fields: from, to, rate, delay, queue, loss",
+        "links[0].zz: unknown field; allowed fields: from, to, rate, delay, delay_spread, queue, loss",
         "links[0].\udc80x: a field name must be Unicode text, got '\\udc80x' (U+DC80 at position 0 is a lone surrogate)",
     ]
 
@@ -321,7 +321,7 @@ def test_a_kind_that_cannot_be_written_as_text() -> None:
 
 def test_model_fields_describe_each_field() -> None:
     fields = LinkConfig.model_fields
-    assert list(fields) == ["from_", "to", "rate", "delay", "queue", "loss"]
+    assert list(fields) == ["from_", "to", "rate", "delay", "delay_spread", "queue", "loss"]
     assert fields["from_"].alias == "from" and fields["from_"].is_required()
     assert fields["rate"].annotation is int and not fields["loss"].is_required()
     assert fields["queue"].get_default(call_default_factory=True) == DroptailQueue(kind="droptail", packets=100)
@@ -331,6 +331,7 @@ def test_model_fields_describe_each_field() -> None:
 
 def test_dumps_by_name_or_alias_and_in_the_users_units() -> None:
     link = load_scenario(minimal_scenario()).links[0]
+    # delay_spread is left out at 0 (the normalised form of a scenario without it is unchanged).
     assert list(link.model_dump()) == ["from_", "to", "rate", "delay", "queue", "loss"]
     assert link.model_dump(mode="json", by_alias=True)["from"] == "A"
     assert to_user_dict(load_scenario(minimal_scenario()))["links"][0]["rate"] == "2Mbps"
