@@ -738,6 +738,7 @@ impl World {
                 recoveries: 0,
                 timeouts: 0,
                 mean_rtt_s: None,
+                mean_window: None,
                 paths: None,
                 shim: None,
             };
@@ -777,6 +778,7 @@ impl World {
                     row.timeouts = s.timeouts;
                     row.mean_rtt_s =
                         (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
+                    row.mean_window = sender.source().mean_window(self.duration);
                 }
                 Endpoints::Udp { source, .. } => {
                     row.transport = "udp".into();

@@ -75,6 +75,10 @@ pub struct FlowResult {
     pub timeouts: u64,
     /// Mean of the RTT samples, s (None without samples).
     pub mean_rtt_s: Option<f64>,
+    /// A TCP-RLC flow's congestion window averaged over time from its start to the end of the
+    /// run, packets (the source's W, paper 004's E[W]); absent from the JSON for other flows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_window: Option<f64>,
     /// The paths the flow's packets were pinned to (`flows[].paths`), as node names from the
     /// source to the destination; absent from the JSON for a flow without paths.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,7 +13,10 @@ multiflow.yaml for 4(c); every inferred value commented there and in docs/tcp_rl
 - Fig. 4(c) (`fig4c`): 30 flows through one router, channel-aware and blind, per-flow goodput
   against E[1/P]^-1 C (the published 70-80 %), at C = 1 Mbps (and 0.5 Mbps in the full form).
 
-Theorems 2 and 3 and the ablations follow (docs/tcp_rlc.md).
+- Theorems 1-3 (`theorems`): E[W] measured in the RTT-slotted model and, time-averaged, in the
+  packet simulator's runs of Fig. 4(a-c), against the bounds.
+- Ablations (`ablations`): FIFO low queue, literal duplicates, r, the field, the decoder, the
+  round trip, on Fig. 4(a)'s flow at C = 1 Mbps.
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ from pathlib import Path
 
 from airtcp.experiments.analysis import Experiment
 from airtcp.papers import Figure, Reproduction, SweepPlan, Target
-from airtcp.papers.paper004.fig4a import fig4a_targets, rlc_spec, tcp_spec, theorem1_targets
+from airtcp.papers.paper004 import theorems
+from airtcp.papers.paper004.ablations import ablation_targets
+from airtcp.papers.paper004.ablations import spec as ablation_spec
+from airtcp.papers.paper004.fig4a import fig4a_targets, rlc_spec, tcp_spec
+from airtcp.papers.paper004.fig4b import LOW_SHARE as fig4b_low_share
 from airtcp.papers.paper004.fig4b import fig4b_targets
 from airtcp.papers.paper004.fig4b import spec as fig4b_spec
+from airtcp.papers.paper004.fig4c import LOW_SHARE as fig4c_low_share
 from airtcp.papers.paper004.fig4c import fig4c_targets
 from airtcp.papers.paper004.fig4c import spec as fig4c_spec
 
@@ -37,13 +45,18 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
     more_figures, more_targets = fig4b_targets(experiments["fig4b"], experiments["fig4b-separate"], figures_dir, quick)
     figures, targets = figures + more_figures, targets + more_targets
     more_figures, more_targets = fig4c_targets(experiments["fig4c"], figures_dir, quick)
-    return figures + more_figures, targets + more_targets + theorem1_targets(quick)
+    figures, targets = figures + more_figures, targets + more_targets
+    targets += theorems.slotted_targets(quick)
+    targets += theorems.des_theorem1_targets(experiments["fig4a"], quick)
+    targets += theorems.des_theorem2_targets(experiments["fig4b"], fig4b_low_share, quick)
+    targets += theorems.des_theorem3_targets(experiments["fig4c"], fig4c_low_share, quick)
+    return figures, targets + ablation_targets(experiments["ablations"], quick)
 
 
 REPRODUCTION = Reproduction(
     key="004",
     title="TCP-RLC: TCP with random linear coding and priority queues at the wireless router (Ryu, Bhadra & "
-          "Shakkottai, Allerton 2009): Fig. 4, Theorem 1",
+          "Shakkottai, Allerton 2009): Fig. 4, Theorems 1-3, ablations",
     source="paper 004 §II, §IV and the engineering spec's §6(b)",
     sweeps=(
         SweepPlan("fig4a", rlc_spec),
@@ -51,6 +64,7 @@ REPRODUCTION = Reproduction(
         SweepPlan("fig4b", fig4b_spec(separate=False)),
         SweepPlan("fig4b-separate", fig4b_spec(separate=True)),
         SweepPlan("fig4c", fig4c_spec),
+        SweepPlan("ablations", ablation_spec),
     ),
     analyse=_analyse,
     notes=(

@@ -1,7 +1,7 @@
 """Paper 004, Fig. 4(a): one TCP-RLC flow through the wireless router, throughput against p_min
 for C = 0.5, 1, 1.5, 2 Mbps (p~_min = p~_max = 0.5), beside plain TCP (NewReno + SACK, 256-byte
-packets, one drop-tail FIFO of C x RTT at the router) on the same channel; and Theorem 1 in the
-RTT-slotted model. The paper prints no number for the figure: each point is held against the AIMD
+packets, one drop-tail FIFO of C x RTT at the router) on the same channel; and the theorems' checks
+(`theorems`). The paper prints no number for the figure: each point is held against the AIMD
 mean 0.75 p_min C that its Θ(p_min C) and Fig. 2's saw-tooth between p_min C / 2 and p_min C
 describe (spec §6(b) 1)."""
 
@@ -14,7 +14,6 @@ import pandas as pd
 
 from airtcp.experiments.analysis import Experiment, mean_ci
 from airtcp.experiments.figures import plot_metric_vs_parameter
-from airtcp.models import rlc_slotted
 from airtcp.papers import Figure, Target
 from airtcp.papers.paper004.common import (
     FULL_SEEDS, MBPS, QUICK_SEEDS, band, finished_flows, packets_per_rtt, redundancy, scenario, shorten,
@@ -141,22 +140,3 @@ def fig4a_targets(rlc: Experiment, tcp: Experiment, figures_dir: Path, quick: bo
     figure = Figure(paths[0], "TCP-RLC's throughput against p_min for C = 0.5-2 Mbps (mean and 95 % confidence "
                               "interval over seeds), beside the AIMD mean 0.75 p_min C (dashed).")
     return [figure], targets
-
-
-def theorem1_targets(quick: bool) -> list[Target]:
-    """Theorem 1 in the RTT-slotted model: E[W] against 0.75 p_1 C - 1 (asymptotic in C; A14:
-    a few % below at C = 300 without a marking function)."""
-    targets = []
-    slots = 20_000 if quick else 200_000
-    for capacity in (150, 300):
-        for p in (0.6, 0.7, 0.8, 0.9):
-            cfg = rlc_slotted.config(rlc_slotted.single(capacity), low=p, low_probability=0.5,
-                                     redundancy=redundancy(p), slots=slots)
-            window = rlc_slotted.run(cfg).flows[0]["mean_window"]
-            bound = 0.75 * p * capacity - 1
-            targets.append(Target(
-                section="Theorem 1", what=f"slotted model: E[W], C = {capacity} packets/RTT, p_1 = {p:g}",
-                published=round(bound, 1), unit="packets", airtcp=window, tolerance=">= 0.95 x the bound",
-                ok=window >= 0.95 * bound, note="bound 0.75 p_1 C - 1, asymptotic in C; channel drawn once per round trip",
-            ))
-    return targets

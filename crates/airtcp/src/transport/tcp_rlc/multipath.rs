@@ -138,7 +138,7 @@ impl MultipathSender {
 
     /// The application starts: the first block opens and every path starts its first round.
     pub fn start(&mut self, io: &mut impl RlcIo) {
-        self.source.start();
+        self.source.start(io.now());
         for l in 0..self.paths.len() {
             self.start_round(io, l);
         }
@@ -204,7 +204,7 @@ impl MultipathSender {
     pub fn on_timer(&mut self, io: &mut impl RlcIo) {
         let now = io.now();
         if self.source_deadline.is_some_and(|d| d <= now) {
-            if let Some(repair) = self.source.on_timeout() {
+            if let Some(repair) = self.source.on_timeout(io.now()) {
                 self.repairs.push_back(repair);
             }
             self.source_deadline = self.source.deadline(now);

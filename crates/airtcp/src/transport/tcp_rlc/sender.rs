@@ -39,7 +39,7 @@ impl RlcSender {
 
     /// The application starts: the first block (of W frames) opens and goes out.
     pub fn start(&mut self, io: &mut impl RlcIo) {
-        self.source.start();
+        self.source.start(io.now());
         self.send_new(io);
         self.arm(io);
     }
@@ -66,7 +66,7 @@ impl RlcSender {
 
     /// The retransmission timer expired.
     pub fn on_timer(&mut self, io: &mut impl RlcIo) {
-        if let Some(repair) = self.source.on_timeout() {
+        if let Some(repair) = self.source.on_timeout(io.now()) {
             self.send_repair(io, repair);
         }
         self.send_new(io);

@@ -20,6 +20,8 @@
 //!   next sample and the oldest undecoded block is repaired [I, A6].
 //! - Frames are sent once, in order; a block decoded before all its frames went out skips them
 //!   (`snd_nxt >= cum`) [I].
+//! - The source keeps W's time average from `start` ([`Source::mean_window`]): the E[W] of
+//!   Theorems 1-3, measured in the packet simulator rather than in the slotted model.
 
 use std::collections::VecDeque;
 
@@ -118,6 +120,11 @@ pub struct Source {
     /// Coded packets made, numbering the next.
     coded: u64,
     running: bool,
+    /// W's integral over time since `start`, packet x ns, up to `window_since`.
+    window_area: f64,
+    /// When the source started (None before) and when W last changed.
+    window_start: Option<Time>,
+    window_since: Time,
     /// The counters.
     pub stats: RlcSenderStats,
 }
@@ -137,6 +144,9 @@ impl Source {
             rng,
             coded: 0,
             running: false,
+            window_area: 0.0,
+            window_start: None,
+            window_since: 0,
             stats: RlcSenderStats::default(),
             cfg,
         }
@@ -145,6 +155,24 @@ impl Source {
     /// The congestion window, packets.
     pub fn cwnd(&self) -> u32 {
         self.cwnd
+    }
+
+    /// W's time average from the start to `now`, packets (None before the start or at it).
+    pub fn mean_window(&self, now: Time) -> Option<f64> {
+        let start = self.window_start?;
+        let span = now.saturating_sub(start);
+        let open = now.saturating_sub(self.window_since) as f64 * self.cwnd as f64;
+        (span > 0).then(|| (self.window_area + open) / span as f64)
+    }
+
+    /// W becomes `cwnd` at `now`; the time average takes in the old W's stretch.
+    fn set_cwnd(&mut self, cwnd: u32, now: Time) {
+        if self.window_start.is_some() {
+            let stretch = now.saturating_sub(self.window_since);
+            self.window_area += stretch as f64 * self.cwnd as f64;
+            self.window_since = self.window_since.max(now);
+        }
+        self.cwnd = cwnd;
     }
 
     /// The smoothed RTT, ns (None before the first sample).
@@ -182,9 +210,13 @@ impl Source {
         self.running
     }
 
-    /// The application starts: the first block (of W frames) opens.
-    pub fn start(&mut self) {
+    /// The application starts at `now`: the first block (of W frames) opens.
+    pub fn start(&mut self, now: Time) {
         self.running = true;
+        if self.window_start.is_none() {
+            self.window_start = Some(now);
+            self.window_since = now;
+        }
         if self.blocks.is_empty() {
             self.open_block(0);
         }
@@ -227,7 +259,7 @@ impl Source {
         } else if dup {
             self.dupacks += 1;
             if self.dupacks == self.cfg.dupthresh && self.cum >= self.recover {
-                self.cwnd = self.cwnd.div_ceil(2).max(1);
+                self.set_cwnd(self.cwnd.div_ceil(2).max(1), now);
                 self.recover = self.snd_nxt;
                 self.stats.halvings += 1;
                 repair = self.oldest_repair();
@@ -246,24 +278,24 @@ impl Source {
         // The newest block's first frame is acknowledged: the next one opens.
         if let Some(&newest) = self.blocks.back() {
             if self.ack_point() > newest.start {
-                self.cwnd = (self.cwnd + 1).min(self.cfg.max_cwnd.max(1));
+                self.set_cwnd((self.cwnd + 1).min(self.cfg.max_cwnd.max(1)), now);
                 self.open_block(newest.end());
             }
         } else if self.running {
             // Everything opened is decoded (a block decoded before its frames were acknowledged
             // one by one): open the next at once.
-            self.cwnd = (self.cwnd + 1).min(self.cfg.max_cwnd.max(1));
+            self.set_cwnd((self.cwnd + 1).min(self.cfg.max_cwnd.max(1)), now);
             let start = self.cum;
             self.open_block(start);
         }
         Absorbed { advanced, repair }
     }
 
-    /// The retransmission timer expired: W <- 1, back off, repair the oldest block.
-    pub fn on_timeout(&mut self) -> Option<Repair> {
+    /// The retransmission timer expired at `now`: W <- 1, back off, repair the oldest block.
+    pub fn on_timeout(&mut self, now: Time) -> Option<Repair> {
         self.rtt.expired();
         self.stats.timeouts += 1;
-        self.cwnd = 1;
+        self.set_cwnd(1, now);
         self.dupacks = 0;
         self.recover = self.snd_nxt;
         self.oldest_repair()

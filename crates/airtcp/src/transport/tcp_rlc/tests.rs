@@ -250,6 +250,22 @@ fn the_timer_sets_w_to_one_and_repairs_the_oldest_block() {
 }
 
 #[test]
+fn the_mean_window_weighs_each_w_by_how_long_it_lasted() {
+    let mut p = Pair::new(4, 1, false);
+    assert_eq!(p.tx.source().mean_window(0), None, "no time has passed");
+    // W = 4 for 10 ms, then the first frame's ACK makes it 5.
+    p.arrive(p.frame(0));
+    assert_eq!(p.tx.source().cwnd(), 5);
+    // W = 5 for 30 ms, until the timer sets it to 1.
+    p.io.now = p.io.timer.expect("armed");
+    p.tx.on_timer(&mut p.io);
+    assert_eq!(p.tx.source().cwnd(), 1);
+    // W = 1 for the last 60 ms: (4 x 10 + 5 x 30 + 1 x 60) / 100.
+    let mean = p.tx.source().mean_window(100 * MILLIS).expect("started");
+    assert!((mean - 2.5).abs() < 1e-12, "{mean}");
+}
+
+#[test]
 fn lossless_feedback_grows_w_by_one_per_block() {
     // Every packet arrives in sending order: each block opens at the first acknowledgement of the
     // previous one, one larger.
