@@ -242,8 +242,9 @@ impl Network {
         let arrival = done.saturating_add(c.delay);
         self.events
             .schedule(done, EventClass::Transmit, Event::TxDone(ch));
+        // A link delivers in the order it sends (one transmitter, one delay): its lane.
         self.events
-            .schedule(arrival, EventClass::Arrival, Event::Arrive(ch, id));
+            .schedule_in_lane(ch, arrival, EventClass::Arrival, Event::Arrive(ch, id));
     }
 
     /// The transmitter of `ch` finished a packet: take the next one.
