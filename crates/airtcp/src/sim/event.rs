@@ -50,10 +50,17 @@ pub enum EventClass {
 /// The lane of an event that is in none.
 const NO_LANE: u32 = u32::MAX;
 
+/// `seq` takes the low 61 bits of an entry's `order`, the class the top 3: comparing
+/// `(time, order)` compares `(time, class, seq)` with two integer comparisons.
+const CLASS_SHIFT: u32 = 61;
+
+/// An event's place in the order: `(time, class << 61 | seq)`.
+type Key = (Time, u64);
+
 struct Entry<E> {
     time: Time,
-    class: EventClass,
-    seq: u64,
+    /// The class and the sequence number (`CLASS_SHIFT`).
+    order: u64,
     /// The lane whose head this is (`NO_LANE`: none).
     lane: u32,
     payload: E,
@@ -65,12 +72,12 @@ struct Lane<E> {
     /// Whether the lane's head is in the heap.
     head_in_heap: bool,
     /// The key of the lane's last event.
-    last: (Time, EventClass, u64),
+    last: Key,
 }
 
 impl<E> Entry<E> {
-    fn key(&self) -> (Time, EventClass, u64) {
-        (self.time, self.class, self.seq)
+    fn key(&self) -> Key {
+        (self.time, self.order)
     }
 }
 
@@ -153,8 +160,8 @@ impl<E> EventQueue<E> {
         self.heap.is_empty()
     }
 
-    /// The next sequence number, for an event at `time` (never in the past).
-    fn key(&mut self, time: Time) -> u64 {
+    /// The key of the next event scheduled at `time` in `class` (never in the past).
+    fn key(&mut self, time: Time, class: EventClass) -> Key {
         assert!(
             time >= self.now,
             "event scheduled in the past ({time} < {})",
@@ -162,27 +169,20 @@ impl<E> EventQueue<E> {
         );
         let seq = self.next_seq;
         self.next_seq += 1;
-        seq
+        (time, (class as u64) << CLASS_SHIFT | seq)
     }
 
     /// Schedules `payload` at absolute time `time` (never in the past).
     pub fn schedule(&mut self, time: Time, class: EventClass, payload: E) {
-        let seq = self.key(time);
-        self.heap.push(Entry {
-            time,
-            class,
-            seq,
-            lane: NO_LANE,
-            payload,
-        });
+        let key = self.key(time, class);
+        self.push_alone(key, payload);
     }
 
     /// Schedules `payload` like [`EventQueue::schedule`], behind the earlier events of `lane`
     /// (lanes are numbered from 0 by the caller, e.g. a link's id): the order of events is the
     /// same; only the heap is smaller.
     pub fn schedule_in_lane(&mut self, lane: u32, time: Time, class: EventClass, payload: E) {
-        let seq = self.key(time);
-        let key = (time, class, seq);
+        let key = self.key(time, class);
         let l = lane as usize;
         if lane == NO_LANE {
             return self.push_alone(key, payload);
@@ -191,13 +191,12 @@ impl<E> EventQueue<E> {
             self.lanes.resize_with(l + 1, || Lane {
                 waiting: VecDeque::new(),
                 head_in_heap: false,
-                last: (0, EventClass::Arrival, 0),
+                last: (0, 0),
             });
         }
         let entry = Entry {
             time,
-            class,
-            seq,
+            order: key.1,
             lane,
             payload,
         };
@@ -215,11 +214,10 @@ impl<E> EventQueue<E> {
         }
     }
 
-    fn push_alone(&mut self, (time, class, seq): (Time, EventClass, u64), payload: E) {
+    fn push_alone(&mut self, (time, order): Key, payload: E) {
         self.heap.push(Entry {
             time,
-            class,
-            seq,
+            order,
             lane: NO_LANE,
             payload,
         });
@@ -318,7 +316,10 @@ mod tests {
                 "lane 0 @30"
             ]
         );
-        assert_eq!((q.is_empty(), q.len(), q.iter_pending().count()), (true, 0, 0));
+        assert_eq!(
+            (q.is_empty(), q.len(), q.iter_pending().count()),
+            (true, 0, 0)
+        );
         // An emptied lane takes events again.
         q.schedule_in_lane(0, 40, EventClass::Arrival, "lane 0 @40");
         assert_eq!(q.pop(), Some((40, "lane 0 @40")));

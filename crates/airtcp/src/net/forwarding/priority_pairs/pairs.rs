@@ -152,6 +152,11 @@ pub fn quota(size: u32, p: f64, kappa: f64) -> u64 {
     }
 }
 
+/// The indices 0..n from `start` on, wrapping round.
+fn round_robin(start: usize, n: usize) -> impl Iterator<Item = usize> {
+    (0..n).map(move |k| (start + k) % n)
+}
+
 /// One router's queue pairs (see the module header).
 #[derive(Debug, Clone)]
 pub struct QueuePairs {
@@ -163,6 +168,8 @@ pub struct QueuePairs {
     next_high: usize,
     next_low: usize,
     held: u64,
+    /// Of them, high-priority (so that `next` skips the scan of the high queues when none is).
+    held_high: u64,
 }
 
 impl QueuePairs {
@@ -176,6 +183,7 @@ impl QueuePairs {
             next_high: 0,
             next_low: 0,
             held: 0,
+            held_high: 0,
         }
     }
 
@@ -258,6 +266,7 @@ impl QueuePairs {
         pair.stats.max_low = pair.stats.max_low.max(pair.low.len() as u32);
         if outcome == Offer::Queued {
             self.held += 1;
+            self.held_high += u64::from(high);
         }
         outcome
     }
@@ -269,23 +278,24 @@ impl QueuePairs {
         if n == 0 || self.held == 0 {
             return None;
         }
-        if let Some(i) = (0..n)
-            .map(|k| (self.next_high + k) % n)
-            .find(|&i| !self.pairs[i].high.is_empty())
-        {
+        if self.held_high > 0 {
+            let i = round_robin(self.next_high, n)
+                .find(|&i| !self.pairs[i].high.is_empty())
+                .expect("held_high counts a queued packet");
             self.next_high = (i + 1) % n;
             let pair = &mut self.pairs[i];
             let q = pair.high.pop_front().expect("non-empty");
             pair.stats.high_sent += 1;
             pair.record_sent(&q);
             self.held -= 1;
+            self.held_high -= 1;
             return Some(q.id);
         }
         let with_low = |pairs: &[Pair], i: usize| !pairs[i].low.is_empty();
         let mut chosen = None;
         let mut owed = false;
         if let LowPolicy::ChannelAware { kappa } = self.policy {
-            chosen = (0..n).map(|k| (self.next_low + k) % n).find(|&i| {
+            chosen = round_robin(self.next_low, n).find(|&i| {
                 let pair = &self.pairs[i];
                 with_low(&self.pairs, i) && pair.owed(p_of_user(pair.user), kappa)
             });
@@ -293,9 +303,7 @@ impl QueuePairs {
         }
         let i = match chosen {
             Some(i) => i,
-            None => (0..n)
-                .map(|k| (self.next_low + k) % n)
-                .find(|&i| with_low(&self.pairs, i))?,
+            None => round_robin(self.next_low, n).find(|&i| with_low(&self.pairs, i))?,
         };
         self.next_low = (i + 1) % n;
         let order = self.order;
