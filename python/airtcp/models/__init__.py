@@ -15,5 +15,7 @@
 - `downlink`        — closed forms of the slotted base-station downlink from the core's frame and
   AMC arithmetic, and the fit of its residual `rate_scale` to a published round-robin total;
 - `rlc_slotted`     — paper 004's RTT-slotted model of TCP-RLC (one flow, multipath, many flows
-  through a router that knows or ignores the channel), the model of its Theorems 1-3.
+  through a router that knows or ignores the channel), the model of its Theorems 1-3;
+- `coding_num`      — paper 001's NUM with one- and two-hop inter-session XOR codes (eqs. 1, 8) on
+  any small instance, solved exactly with a certified gap; Appendix A's instances and the wheel.
 """

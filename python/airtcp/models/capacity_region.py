@@ -51,6 +51,7 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from airtcp.errors import ScenarioError, SimulationError
+from airtcp.models._lp import sparse_rows, widen
 from airtcp.models.slotted import conflict_pairs
 
 __all__ = [
@@ -189,8 +190,8 @@ def _assemble(
 ) -> RegionLp:
     """Puts the rows of (R), capacity and conservation and the column bounds together."""
     n = num_alpha + num_links * num_flows + num_flows
-    alpha_rates = _sparse(rate_entries, (num_links, num_alpha))
-    a_ub = _sparse(_inequality_entries(num_links, num_flows, num_alpha, rate_entries, budget_rows),
+    alpha_rates = sparse_rows(rate_entries, (num_links, num_alpha))
+    a_ub = sparse_rows(_inequality_entries(num_links, num_flows, num_alpha, rate_entries, budget_rows),
                    (len(budget_rows) + num_links, n))
     b_ub = np.concatenate([np.ones(len(budget_rows)), np.zeros(num_links)])
     eq_entries, eq_rows = _conservation_entries(config, num_alpha)
@@ -201,16 +202,8 @@ def _assemble(
             if link["from"] == flow["dst"] or (allowed is not None and l not in allowed):
                 bounds[num_alpha + l * num_flows + s] = (0.0, 0.0)
     return RegionLp(num_links, num_flows, num_alpha, alpha_rates, a_ub, b_ub,
-                    _sparse(eq_entries, (eq_rows, n)), np.zeros(eq_rows), bounds,
+                    sparse_rows(eq_entries, (eq_rows, n)), np.zeros(eq_rows), bounds,
                     [int(flow["src"]) for flow in config["flows"]])
-
-
-def _sparse(entries: Sequence[tuple[int, int, float]], shape: tuple[int, int]) -> sparse.csr_array:
-    """A CSR matrix from `(row, column, value)` triples (repeated positions add up)."""
-    rows = [e[0] for e in entries]
-    cols = [e[1] for e in entries]
-    vals = [e[2] for e in entries]
-    return sparse.coo_array((vals, (rows, cols)), shape=shape).tocsr()
 
 
 def _inequality_entries(
@@ -260,20 +253,14 @@ def _solve(
     """`min objective @ v` over the region's LP with extra rows and columns (row indices of the
     extras count from 0, column indices are absolute). Raises `SimulationError` if HiGHS fails."""
     n = lp.num_columns + len(extra_bounds)
-    a_ub = sparse.vstack([_widen(lp.a_ub, n), _sparse(extra_ub, (len(extra_ub_rhs), n))]).tocsr()
-    a_eq = sparse.vstack([_widen(lp.a_eq, n), _sparse(extra_eq, (len(extra_eq_rhs), n))]).tocsr()
+    a_ub = sparse.vstack([widen(lp.a_ub, n), sparse_rows(extra_ub, (len(extra_ub_rhs), n))]).tocsr()
+    a_eq = sparse.vstack([widen(lp.a_eq, n), sparse_rows(extra_eq, (len(extra_eq_rhs), n))]).tocsr()
     result = linprog(objective, A_ub=a_ub, b_ub=np.concatenate([lp.b_ub, extra_ub_rhs]),
                      A_eq=a_eq, b_eq=np.concatenate([lp.b_eq, extra_eq_rhs]),
                      bounds=[*lp.bounds, *extra_bounds], method="highs", options=_HIGHS)
     if result.status != 0:
         raise SimulationError(f"the region's LP failed: {result.message}")
     return result
-
-
-def _widen(matrix: sparse.csr_array, columns: int) -> sparse.csr_array:
-    """`matrix` with empty columns appended up to `columns` (for a solver's extra variables)."""
-    extra = sparse.csr_array((matrix.shape[0], columns - matrix.shape[1]))
-    return sparse.hstack([matrix, extra]).tocsr()
 
 
 @dataclass(frozen=True)
