@@ -17,5 +17,7 @@
 - `rlc_slotted`     — paper 004's RTT-slotted model of TCP-RLC (one flow, multipath, many flows
   through a router that knows or ignores the channel), the model of its Theorems 1-3;
 - `coding_num`      — paper 001's NUM with one- and two-hop inter-session XOR codes (eqs. 1, 8) on
-  any small instance, solved exactly with a certified gap; Appendix A's instances and the wheel.
+  any small instance, solved exactly with a certified gap; Appendix A's instances and the wheel;
+- `coding_num_iteration` — the paper's distributed solution of it (rate control, splitting,
+  dominance, scheduling, h-queue prices), with the iteration traces of Figs. 10-15.
 """
