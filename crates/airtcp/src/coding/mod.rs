@@ -20,12 +20,17 @@
 //! - [`counting_decoder`]: the same ranks in distribution by counting (a coded packet is
 //!   non-innovative with probability q^-m), the fast mode for long runs.
 //! - [`rank_tally`]: the size, rank and innovation counts both decoders keep.
+//! - [`xor`]: the XOR codec of inter-session coding (COPE, paper 001): natives zero-padded to the
+//!   longest, each next hop XORing out the others.
+//! - [`cope_rule`]: COPE's coding decision at a transmit opportunity (virtual queues, the
+//!   decodability threshold G over what each next hop is known or guessed to hold).
 //!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
 //! innovative packets to TCP ACKs and handles repair requests is built on top (see
 //! `docs/nc_layer.md`).
 
+pub mod cope_rule;
 pub mod counting_decoder;
 pub mod exact_decoder;
 pub mod field;
@@ -33,3 +38,4 @@ pub mod gf256;
 pub mod gf8191;
 pub mod rank_tally;
 pub mod rlnc;
+pub mod xor;
