@@ -439,8 +439,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         load_scenario(P2P_LOSSY, overrides=["flows[0].paths={kind: explicit, paths: [[A, B]], reverse: routes}"])
     )["flows"][0]
     chain, explicit, grid, random, cells = (
-        to_core_dict(load_scenario(CHAIN3)), _wireless("explicit"), _wireless("grid"), _wireless("random"),
-        _wireless("cells"),
+        to_core_dict(load_scenario(CHAIN3, overrides=["radio.frame_error=0.15"])), _wireless("explicit"),
+        _wireless("grid"), _wireless("random"), _wireless("cells"),
     )
     assert list(chain) == list(scenario)
     downlink = _cell(
@@ -674,8 +674,8 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
                 defaults[owner, field] = []
             elif rust_type.startswith("BTreeMap<"):
                 defaults[owner, field] = {}
-            elif rust_type in ("bool", "Nanos", "u64", "u32"):
-                defaults[owner, field] = {"bool": False}.get(rust_type, 0)
+            elif rust_type in ("bool", "Nanos", "u64", "u32", "f64"):
+                defaults[owner, field] = {"bool": False, "f64": 0.0}.get(rust_type, 0)
             elif rust_type in marked:
                 defaults[owner, field] = marked[rust_type]
             elif rust_type in impls:
@@ -794,6 +794,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("ErrorProcessConfig::Bimodal", "low_probability"): None,
     ("ScenarioConfig", "routers"): [],
     ("LinkConfig", "delay_spread"): 0,
+    ("RadioConfig", "frame_error"): 0.0,
 }
 
 

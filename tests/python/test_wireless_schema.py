@@ -581,7 +581,9 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
      "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
      "noise, preamble, "
-     "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels"),
+     "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels, frame_error"),
+    ("frame error above 1", wireless(radio=radio(frame_error=1.5)),
+     "radio.frame_error: must be between 0 and 1, got 1.5 (float)"),
     ("block fading with neither", wireless(radio=radio(fading={"kind": "block"})),
      "radio.fading: block fading needs exactly one of coherence (a duration) or doppler (a frequency), got neither"),
     ("block fading with both", wireless(radio=radio(fading={"kind": "block", "coherence": "10ms", "doppler": "10Hz"})),
@@ -678,3 +680,10 @@ def test_failures_name_wireless_nodes(tmp_path: Path) -> None:
     result = run_cli("validate", path)
     assert result.returncode == 2
     assert "failures[0].node: no node named 'n9'" in result.stderr
+
+
+def test_frame_error_reaches_the_core_and_is_left_out_at_zero() -> None:
+    lossy = to_core_dict(load_scenario(wireless(radio=radio(frame_error="15%"))))
+    assert lossy["radio"]["frame_error"] == pytest.approx(0.15)
+    assert "frame_error" not in to_core_dict(load_scenario(wireless()))["radio"]
+    assert "frame_error" not in to_user_dict(load_scenario(wireless(radio=radio(frame_error=0))))["radio"]

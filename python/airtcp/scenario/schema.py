@@ -925,6 +925,8 @@ class RadioConfig(_Model):
     channel: Count32 = 1
     # Placed nodes with several radios (or another channel): one radio per listed channel.
     node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
+    # Loss of every frame at every receiver without a link_errors entry (left out at 0).
+    frame_error: Probability = Field(default=0.0, exclude_if=_is_zero)
 
 
 # --- Extra errors on wireless links -----------------------------------------------------------

@@ -146,6 +146,9 @@ pub struct Wireless {
     pub fading: Fading,
     /// Master seed (block fading gains).
     pub seed: u64,
+    /// Loss probability of every frame at every receiver whose link has no error process of
+    /// its own (`radio.frame_error`).
+    pub frame_error: f64,
     frames: Vec<FrameSlot>,
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
@@ -433,6 +436,7 @@ impl Wireless {
             channel_of,
             fading,
             seed,
+            frame_error: 0.0,
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
@@ -525,6 +529,7 @@ impl Wireless {
             channel_of,
             fading,
             seed,
+            frame_error: _,
             frames,
             free_frames,
             upcalls,
@@ -608,6 +613,7 @@ impl Wireless {
     ) {
         let now = events.now();
         let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
+        let frame_error = self.frame_error;
         let radio = &mut self.radios[r as usize];
         if radio.failed {
             self.release(fid);
@@ -622,12 +628,15 @@ impl Wireless {
                     frame.bytes,
                 ));
             if ok {
-                if let Some((_, e)) = radio
+                match radio
                     .link_errors
                     .iter_mut()
                     .find(|(src, _)| *src == frame.src)
                 {
-                    ok = !e.loses(now, &mut radio.rng);
+                    Some((_, e)) => ok = !e.loses(now, &mut radio.rng),
+                    // No draw at 0: runs without the default keep their random streams.
+                    None if frame_error > 0.0 => ok = !radio.rng.bernoulli(frame_error),
+                    None => {}
                 }
             }
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));

@@ -1142,6 +1142,11 @@ pub struct RadioConfig {
     /// order (e.g. a bridge between two halves of a network on channels 1 and 6).
     #[serde(default)]
     pub node_channels: BTreeMap<String, Vec<u32>>,
+    /// Probability that a frame is lost at a receiver, independently per frame and receiver,
+    /// after the radio's own decision, on every pair of radios without a `link_errors` entry and
+    /// for every frame kind (paper 001's "average loss 15 %" on every link); 0: none.
+    #[serde(default)]
+    pub frame_error: f64,
 }
 
 /// Reception under interference.

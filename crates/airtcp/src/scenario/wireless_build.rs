@@ -79,6 +79,12 @@ pub fn build_radios(
             "block fading needs exactly one of coherence or doppler (> 0)",
         )
     })?;
+    if !(0.0..=1.0).contains(&cfg.frame_error) {
+        return Err(err(
+            "radio.frame_error",
+            format!("must be a probability from 0 to 1, got {}", cfg.frame_error),
+        ));
+    }
     let QueueConfig::Droptail { packets } = cfg.queue;
     if packets == 0 {
         return Err(err("radio.queue.packets", "must be greater than zero"));
@@ -218,6 +224,7 @@ pub fn build_radios(
         macs.push(Dcf::new(r as u32, params));
     }
     let mut wireless = Wireless::new(macs, radios, radio_of_node, fading, seed);
+    wireless.frame_error = cfg.frame_error;
     for (k, le) in link_errors.iter().enumerate() {
         let a = node_id(format!("link_errors[{k}].from"), &le.from)?;
         let b = node_id(format!("link_errors[{k}].to"), &le.to)?;
