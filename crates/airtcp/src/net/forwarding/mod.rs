@@ -39,6 +39,7 @@
 //! an interface queue and drops take effect at once. See docs/forwarding.md.
 
 mod fifo;
+pub mod ncaqm;
 pub mod priority_pairs;
 mod units;
 
