@@ -24,6 +24,8 @@
 //!   longest, each next hop XORing out the others.
 //! - [`cope_rule`]: COPE's coding decision at a transmit opportunity (virtual queues, the
 //!   decodability threshold G over what each next hop is known or guessed to hold).
+//! - [`cope_state`]: what a COPE node knows: its packet pool with expiry, its neighbours'
+//!   reception reports, the guess from link delivery, the COPE header's size.
 //!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
@@ -31,6 +33,7 @@
 //! `docs/nc_layer.md`).
 
 pub mod cope_rule;
+pub mod cope_state;
 pub mod counting_decoder;
 pub mod exact_decoder;
 pub mod field;

@@ -1,0 +1,229 @@
+//! What a COPE node knows (Katti et al., "XORs in the air", IEEE/ACM ToN 16(3), 2008, §3:
+//! opportunistic listening, reception reports, guessing; spec 001 §2.2 items 1-3 and 8): the
+//! packet pool of natives it sent, received or overheard, kept for `T` (COPE's 0.5 s); what each
+//! neighbour reported holding, kept as long; the natives it has not reported yet; and the
+//! probability that a neighbour holds a native, which the coding rule
+//! ([`super::cope_rule`]) thresholds.
+//!
+//! - A neighbour **holds** a native for sure if it is the native's previous hop (it sent it to
+//!   us) or reported it; otherwise COPE **guesses** from the delivery probability of the link
+//!   from the native's previous hop to that neighbour (the ETX-style probe average; airtcp takes
+//!   it from the configured error processes), 0 if they are not linked.
+//! - The **COPE header** costs 4 bytes, plus 8 per native listed (id and next hop), 9 per
+//!   reception-report entry and 7 per ACK entry (sizes approximate, spec 001 §2.2 item 8).
+//!
+//! Pure: times come from the caller. Storage is a ring per pool plus a set for lookups; once
+//! grown to a window's worth of natives, nothing allocates.
+
+use std::collections::{HashSet, VecDeque};
+
+use crate::sim::Time;
+
+/// COPE's pool lifetime, T = 0.5 s (ns).
+pub const POOL_LIFETIME: Time = 500_000_000;
+
+/// Bytes of a COPE header with `natives` listed, `reports` report entries and `acks` ACK entries.
+pub fn header_bytes(natives: usize, reports: usize, acks: usize) -> u32 {
+    (4 + 8 * natives + 9 * reports + 7 * acks) as u32
+}
+
+/// Native ids seen within a lifetime, with their arrival times: membership in O(1), expiry in
+/// arrival order.
+#[derive(Debug, Clone)]
+pub struct Pool {
+    lifetime: Time,
+    order: VecDeque<(Time, u64)>,
+    members: HashSet<u64>,
+}
+
+impl Pool {
+    /// An empty pool keeping natives for `lifetime`.
+    pub fn new(lifetime: Time) -> Self {
+        Pool {
+            lifetime,
+            order: VecDeque::new(),
+            members: HashSet::new(),
+        }
+    }
+
+    /// Adds `id` at `now` (a native already present keeps its first time); true if it is new.
+    pub fn add(&mut self, id: u64, now: Time) -> bool {
+        self.expire(now);
+        if !self.members.insert(id) {
+            return false;
+        }
+        self.order.push_back((now, id));
+        true
+    }
+
+    /// Whether `id` is in the pool at `now`.
+    pub fn contains(&mut self, id: u64, now: Time) -> bool {
+        self.expire(now);
+        self.members.contains(&id)
+    }
+
+    /// Natives held.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Forgets what arrived `lifetime` or longer before `now`.
+    fn expire(&mut self, now: Time) {
+        while let Some(&(t, id)) = self.order.front() {
+            if t.saturating_add(self.lifetime) > now {
+                break;
+            }
+            self.order.pop_front();
+            self.members.remove(&id);
+        }
+    }
+}
+
+/// A node's knowledge: its own pool, the natives it still has to report, and per neighbour
+/// what that neighbour reported.
+#[derive(Debug, Clone)]
+pub struct Knowledge {
+    /// The node's pool.
+    pub pool: Pool,
+    unreported: VecDeque<u64>,
+    /// Per neighbour (by index in `neighbours`), the natives it reported.
+    reported: Vec<Pool>,
+    neighbours: Vec<u32>,
+}
+
+impl Knowledge {
+    /// The knowledge of a node with these `neighbours` (node ids, any order), pools kept for
+    /// `lifetime`.
+    pub fn new(neighbours: &[u32], lifetime: Time) -> Self {
+        let mut sorted = neighbours.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        Knowledge {
+            pool: Pool::new(lifetime),
+            unreported: VecDeque::new(),
+            reported: vec![Pool::new(lifetime); sorted.len()],
+            neighbours: sorted,
+        }
+    }
+
+    /// The node sent, received or overheard native `id` at `now`: it joins the pool, and (if
+    /// new) the natives to report.
+    pub fn heard(&mut self, id: u64, now: Time) {
+        if self.pool.add(id, now) {
+            self.unreported.push_back(id);
+        }
+    }
+
+    /// Up to `max` natives to report, oldest first, into `out` (cleared); they are then
+    /// considered reported.
+    pub fn take_report(&mut self, max: usize, out: &mut Vec<u64>) {
+        out.clear();
+        while out.len() < max {
+            match self.unreported.pop_front() {
+                Some(id) => out.push(id),
+                None => break,
+            }
+        }
+    }
+
+    /// Natives not reported yet.
+    pub fn unreported(&self) -> usize {
+        self.unreported.len()
+    }
+
+    /// Neighbour `from` reported holding `ids` at `now` (a node that is not a neighbour is
+    /// ignored).
+    pub fn on_report(&mut self, from: u32, ids: &[u64], now: Time) {
+        if let Ok(i) = self.neighbours.binary_search(&from) {
+            for &id in ids {
+                self.reported[i].add(id, now);
+            }
+        }
+    }
+
+    /// The probability that neighbour `r` holds native `id` at `now`, whose previous hop was
+    /// `previous`: 1 if `r` sent it or reported it, else `delivery(previous, r)` (the guess).
+    pub fn holds(
+        &mut self,
+        r: u32,
+        id: u64,
+        previous: u32,
+        now: Time,
+        delivery: &mut impl FnMut(u32, u32) -> f64,
+    ) -> f64 {
+        if r == previous {
+            return 1.0;
+        }
+        if let Ok(i) = self.neighbours.binary_search(&r) {
+            if self.reported[i].contains(id, now) {
+                return 1.0;
+            }
+        }
+        delivery(previous, r).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::MILLIS;
+
+    #[test]
+    fn the_pool_forgets_a_native_its_lifetime_after_hearing_it() {
+        let mut pool = Pool::new(POOL_LIFETIME);
+        assert!(pool.add(7, 0));
+        assert!(!pool.add(7, 100 * MILLIS), "already held");
+        assert!(pool.contains(7, POOL_LIFETIME - 1));
+        // A native overheard T + epsilon before the XOR that needs it arrives is gone.
+        assert!(!pool.contains(7, POOL_LIFETIME));
+        assert!(pool.is_empty());
+        assert!(pool.add(7, POOL_LIFETIME), "heard again: new");
+    }
+
+    #[test]
+    fn reports_are_certain_and_guesses_are_the_link_s_delivery() {
+        let mut k = Knowledge::new(&[3, 1, 2], POOL_LIFETIME);
+        let mut delivery = |from: u32, to: u32| if (from, to) == (1, 2) { 0.85 } else { 0.0 };
+        // Native 40 came from neighbour 1: 1 holds it (it sent it), 2 overheard it with
+        // probability 0.85, 3 cannot have.
+        assert_eq!(k.holds(1, 40, 1, 0, &mut delivery), 1.0);
+        assert_eq!(k.holds(2, 40, 1, 0, &mut delivery), 0.85);
+        assert_eq!(k.holds(3, 40, 1, 0, &mut delivery), 0.0);
+        k.on_report(3, &[40], 10 * MILLIS);
+        assert_eq!(k.holds(3, 40, 1, 20 * MILLIS, &mut delivery), 1.0);
+        // Reports expire with the pool's lifetime.
+        assert_eq!(
+            k.holds(3, 40, 1, 10 * MILLIS + POOL_LIFETIME, &mut delivery),
+            0.0
+        );
+        // A report from a node that is not a neighbour is ignored.
+        k.on_report(9, &[41], 0);
+        assert_eq!(k.holds(9, 41, 1, 0, &mut delivery), 0.0);
+    }
+
+    #[test]
+    fn natives_heard_are_reported_once_oldest_first() {
+        let mut k = Knowledge::new(&[1], POOL_LIFETIME);
+        for id in [5, 6, 5, 7] {
+            k.heard(id, 0);
+        }
+        let mut report = Vec::new();
+        k.take_report(2, &mut report);
+        assert_eq!(report, [5, 6]);
+        k.take_report(8, &mut report);
+        assert_eq!(report, [7]);
+        k.take_report(8, &mut report);
+        assert!(report.is_empty() && k.unreported() == 0);
+    }
+
+    #[test]
+    fn the_header_counts_its_entries() {
+        assert_eq!(header_bytes(0, 0, 0), 4);
+        assert_eq!(header_bytes(2, 3, 1), 4 + 16 + 27 + 7);
+    }
+}
