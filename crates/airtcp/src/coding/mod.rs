@@ -26,12 +26,15 @@
 //!   decodability threshold G over what each next hop is known or guessed to hold).
 //! - [`cope_state`]: what a COPE node knows: its packet pool with expiry, its neighbours'
 //!   reception reports, the guess from link delivery, the COPE header's size.
+//! - [`cope_ack`]: COPE's hop-by-hop ACK blocks and the coder's retransmission of natives sent
+//!   coded.
 //!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
 //! innovative packets to TCP ACKs and handles repair requests is built on top (see
 //! `docs/nc_layer.md`).
 
+pub mod cope_ack;
 pub mod cope_rule;
 pub mod cope_state;
 pub mod counting_decoder;

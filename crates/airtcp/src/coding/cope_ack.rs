@@ -1,0 +1,328 @@
+//! COPE's hop-by-hop ACKs and retransmissions (Katti et al., "XORs in the air", IEEE/ACM ToN
+//! 16(3), 2008, §3.4 "pseudo-broadcast" and its asynchronous ACKs; spec 001 §2.2 item 7).
+//!
+//! A coded frame goes to one MAC address; its MAC ACK only says the addressed next hop received
+//! the frame, not that each listed next hop could decode its native. So every native sent inside
+//! a coded frame waits for a COPE ACK from its next hop:
+//!
+//! - **Coder** ([`Retransmissions`]): per neighbour, each such native gets the next sequence
+//!   number of that link and a deadline `Ta` later (100 ms [I]). An ACK block from the neighbour
+//!   (a cumulative number and a bitmap of the 16 after it) settles the natives it covers. At the
+//!   deadline a native goes back to the head of the output queue, up to `limit` times (3 [I]);
+//!   after that it is dropped.
+//! - **Next hop** ([`AckState`]): per coder, the sequence numbers received (decoded or not,
+//!   duplicates included, so a lost ACK is repeated), summarised as the ACK block: the highest n
+//!   with every number up to n received, and the bitmap of n + 1 .. n + 16.
+//!
+//! Pure: times come from the caller; storage per neighbour is a ring, no allocation once grown.
+
+use std::collections::VecDeque;
+
+use crate::sim::Time;
+
+/// The bitmap's reach beyond the cumulative number.
+pub const BITMAP_BITS: u32 = 16;
+
+/// An ACK block: every number up to and including `cumulative` (none if `None`), and those of
+/// `cumulative + 1 + i` for the bits i set in `bitmap`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AckBlock {
+    /// The highest number with all before it received.
+    pub cumulative: Option<u32>,
+    /// The numbers after it that arrived.
+    pub bitmap: u16,
+}
+
+impl AckBlock {
+    /// Whether the block acknowledges `seq`.
+    pub fn covers(&self, seq: u32) -> bool {
+        let next = self.cumulative.map_or(0, |c| c + 1);
+        if seq < next {
+            return true;
+        }
+        let offset = seq - next;
+        offset < BITMAP_BITS && self.bitmap & (1 << offset) != 0
+    }
+}
+
+/// A native waiting for its next hop's ACK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Waiting {
+    seq: u32,
+    native: u64,
+    deadline: Time,
+    /// Retransmissions so far.
+    retries: u32,
+}
+
+/// What became of a native whose deadline passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expired {
+    /// Back to the head of the output queue; `retries` so far, this one included.
+    Requeue {
+        /// The native.
+        native: u64,
+        /// Its next hop.
+        next_hop: u32,
+        /// Retransmissions so far.
+        retries: u32,
+    },
+    /// Out of retries: dropped.
+    Drop {
+        /// The native.
+        native: u64,
+        /// Its next hop.
+        next_hop: u32,
+    },
+}
+
+/// The coder's side: per neighbour, the natives sent coded and not yet acknowledged.
+#[derive(Debug, Clone)]
+pub struct Retransmissions {
+    timeout: Time,
+    limit: u32,
+    neighbours: Vec<u32>,
+    next_seq: Vec<u32>,
+    waiting: Vec<VecDeque<Waiting>>,
+}
+
+impl Retransmissions {
+    /// For a node with these `neighbours`, ACK timeout `timeout` (Ta), at most `limit`
+    /// retransmissions per native.
+    pub fn new(neighbours: &[u32], timeout: Time, limit: u32) -> Self {
+        let mut sorted = neighbours.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let n = sorted.len();
+        Retransmissions {
+            timeout,
+            limit,
+            neighbours: sorted,
+            next_seq: vec![0; n],
+            waiting: vec![VecDeque::new(); n],
+        }
+    }
+
+    /// Native `native` (after `retries` retransmissions) went to `next_hop` inside a coded frame
+    /// at `now`: its sequence number on that link, or None if `next_hop` is no neighbour.
+    pub fn sent(&mut self, native: u64, next_hop: u32, retries: u32, now: Time) -> Option<u32> {
+        let i = self.neighbours.binary_search(&next_hop).ok()?;
+        let seq = self.next_seq[i];
+        self.next_seq[i] = seq.wrapping_add(1);
+        self.waiting[i].push_back(Waiting {
+            seq,
+            native,
+            deadline: now.saturating_add(self.timeout),
+            retries,
+        });
+        Some(seq)
+    }
+
+    /// An ACK block from `from`: the natives it settles leave; returns how many.
+    pub fn on_ack(&mut self, from: u32, block: AckBlock) -> usize {
+        let Ok(i) = self.neighbours.binary_search(&from) else {
+            return 0;
+        };
+        let before = self.waiting[i].len();
+        self.waiting[i].retain(|w| !block.covers(w.seq));
+        before - self.waiting[i].len()
+    }
+
+    /// The earliest deadline, if anything waits.
+    pub fn next_deadline(&self) -> Option<Time> {
+        self.waiting
+            .iter()
+            .filter_map(|q| q.iter().map(|w| w.deadline).min())
+            .min()
+    }
+
+    /// Natives whose deadline is at or before `now`, into `out` (cleared), neighbour by
+    /// neighbour in sequence order: re-queued, or dropped after `limit` retransmissions.
+    pub fn expire(&mut self, now: Time, out: &mut Vec<Expired>) {
+        out.clear();
+        for (i, queue) in self.waiting.iter_mut().enumerate() {
+            let next_hop = self.neighbours[i];
+            queue.retain(|w| {
+                if w.deadline > now {
+                    return true;
+                }
+                out.push(if w.retries >= self.limit {
+                    Expired::Drop {
+                        native: w.native,
+                        next_hop,
+                    }
+                } else {
+                    Expired::Requeue {
+                        native: w.native,
+                        next_hop,
+                        retries: w.retries + 1,
+                    }
+                });
+                false
+            });
+        }
+    }
+
+    /// Natives waiting for an ACK.
+    pub fn len(&self) -> usize {
+        self.waiting.iter().map(VecDeque::len).sum()
+    }
+
+    /// Whether none waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The next hop's side for one coder: which sequence numbers arrived.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AckState {
+    block: Option<AckBlock>,
+}
+
+impl AckState {
+    /// Number `seq` arrived; true if it is a duplicate (already acknowledged by the block).
+    pub fn received(&mut self, seq: u32) -> bool {
+        let mut block = self.block.unwrap_or(AckBlock {
+            cumulative: None,
+            bitmap: 0,
+        });
+        if block.covers(seq) && self.block.is_some() {
+            return true;
+        }
+        let next = block.cumulative.map_or(0, |c| c + 1);
+        if seq >= next + BITMAP_BITS {
+            // Far ahead: the numbers in between are given up (their natives will be
+            // retransmitted under new numbers); the window moves so `seq` is its last bit.
+            let shift = seq - next - BITMAP_BITS + 1;
+            block.cumulative = Some(next + shift - 1);
+            block.bitmap = if shift >= BITMAP_BITS {
+                0
+            } else {
+                block.bitmap >> shift
+            };
+        }
+        let next = block.cumulative.map_or(0, |c| c + 1);
+        block.bitmap |= 1 << (seq - next);
+        // Slide the cumulative number over the bits now contiguous with it.
+        while block.bitmap & 1 != 0 {
+            block.cumulative = Some(block.cumulative.map_or(0, |c| c + 1));
+            block.bitmap >>= 1;
+        }
+        self.block = Some(block);
+        false
+    }
+
+    /// The block to send, if anything arrived.
+    pub fn block(&self) -> Option<AckBlock> {
+        self.block
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::MILLIS;
+
+    const TA: Time = 100 * MILLIS;
+
+    #[test]
+    fn an_acknowledged_native_is_settled_and_an_unacknowledged_one_comes_back() {
+        let mut r = Retransmissions::new(&[2, 1], TA, 3);
+        assert_eq!(r.sent(10, 1, 0, 0), Some(0));
+        assert_eq!(r.sent(11, 1, 0, 0), Some(1));
+        assert_eq!(r.sent(20, 2, 0, 5 * MILLIS), Some(0));
+        assert_eq!(r.sent(99, 7, 0, 0), None, "not a neighbour");
+        // Neighbour 1 acknowledges number 1 only (the bitmap's first bit).
+        let block = AckBlock {
+            cumulative: None,
+            bitmap: 0b10,
+        };
+        assert_eq!(r.on_ack(1, block), 1);
+        assert_eq!(r.next_deadline(), Some(TA));
+        let mut out = Vec::new();
+        r.expire(TA, &mut out);
+        assert_eq!(
+            out,
+            [Expired::Requeue {
+                native: 10,
+                next_hop: 1,
+                retries: 1
+            }]
+        );
+        r.expire(TA + 5 * MILLIS, &mut out);
+        assert_eq!(out.len(), 1, "neighbour 2's native");
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn after_the_limit_a_native_is_dropped() {
+        let mut r = Retransmissions::new(&[1], TA, 3);
+        let mut out = Vec::new();
+        let mut retries = 0;
+        let mut now = 0;
+        loop {
+            r.sent(10, 1, retries, now);
+            now += TA;
+            r.expire(now, &mut out);
+            match out[..] {
+                [Expired::Requeue { retries: n, .. }] => retries = n,
+                [Expired::Drop { native, .. }] => {
+                    assert_eq!((native, retries), (10, 3));
+                    break;
+                }
+                _ => panic!("{out:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_next_hop_summarises_what_arrived_and_flags_duplicates() {
+        let mut s = AckState::default();
+        assert_eq!(s.block(), None);
+        assert!(!s.received(0));
+        assert!(!s.received(2));
+        assert!(!s.received(3));
+        assert_eq!(
+            s.block(),
+            Some(AckBlock {
+                cumulative: Some(0),
+                bitmap: 0b110
+            })
+        );
+        assert!(s.received(2), "a duplicate is re-acknowledged");
+        assert!(!s.received(1));
+        assert_eq!(
+            s.block(),
+            Some(AckBlock {
+                cumulative: Some(3),
+                bitmap: 0
+            })
+        );
+        // Far ahead: the window moves and the gap is given up.
+        assert!(!s.received(40));
+        let block = s.block().expect("some");
+        assert!(block.covers(40) && !block.covers(41));
+        assert_eq!(block.cumulative, Some(24));
+    }
+
+    proptest::proptest! {
+        /// Whatever arrives: the block covers every number received within the window's reach
+        /// and never claims one that was not received above the cumulative number.
+        #[test]
+        fn the_block_tells_the_truth(arrivals in proptest::collection::vec(0u32..40, 1..60)) {
+            let mut s = AckState::default();
+            let mut got = std::collections::BTreeSet::new();
+            for &seq in &arrivals {
+                s.received(seq);
+                got.insert(seq);
+                let block = s.block().expect("something arrived");
+                let next = block.cumulative.map_or(0, |c| c + 1);
+                for k in next..next + BITMAP_BITS {
+                    proptest::prop_assert_eq!(block.covers(k), got.contains(&k));
+                }
+                proptest::prop_assert!(!got.contains(&next), "the cumulative number would go further");
+            }
+        }
+    }
+}
