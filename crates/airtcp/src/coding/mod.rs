@@ -28,12 +28,14 @@
 //!   reception reports, the guess from link delivery, the COPE header's size.
 //! - [`cope_ack`]: COPE's hop-by-hop ACK blocks and the coder's retransmission of natives sent
 //!   coded.
+//! - [`bfly_rule`]: BFLY's two-hop pairing from the topology and the packets' source routes.
 //!
 //! These are pure data structures: no clock, no event loop. Randomness comes from the caller's
 //! [`crate::sim::Rng`] stream so runs stay bit-for-bit reproducible. The NC layer that maps
 //! innovative packets to TCP ACKs and handles repair requests is built on top (see
 //! `docs/nc_layer.md`).
 
+pub mod bfly_rule;
 pub mod cope_ack;
 pub mod cope_rule;
 pub mod cope_state;
