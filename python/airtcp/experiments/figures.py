@@ -120,6 +120,31 @@ def plot_goodput_vs_time(goodput: pd.DataFrame, out: str | Path, *, title: str |
     return _finish(plt, fig, ax, title, out)
 
 
+def plot_lines(
+    lines: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    out: str | Path,
+    *,
+    x_label: str,
+    y_label: str,
+    references: Mapping[str, float] | None = None,
+    title: str | None = None,
+) -> list[Path]:
+    """One line per entry of `lines` (label -> (x, y)), and a dashed horizontal line per
+    `references` entry (label -> y); e.g. an iteration's traces against the optimum. Writes
+    OUT.png and OUT.svg."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, (x, y) in lines.items():
+        ax.plot(x, y, label=label, linewidth=1.0)
+    for label, y in (references or {}).items():
+        ax.axhline(y, linestyle="--", color="0.4", linewidth=0.8, label=label)
+    if lines or references:
+        ax.legend()
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    return _finish(plt, fig, ax, title, out)
+
+
 def plot_cdf(
     samples: dict[str, Sequence[float]], metric: str, out: str | Path, *, title: str | None = None
 ) -> list[Path]:

@@ -7,5 +7,5 @@ The reproduction (`airtcp reproduce 001`) is not registered yet; what it is buil
   Poisson flow arrivals), as a scenario.
 - The settings of §VI-A and the TCP+noNC baseline: `scenarios/001_ncaqm/`.
 - The NUM with coding and its distributed solution: `airtcp.models.coding_num`,
-  `airtcp.models.coding_num_iteration`.
+  `airtcp.models.coding_num_iteration`; Appendix A's figures (`num`).
 """
