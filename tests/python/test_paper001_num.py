@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from airtcp.papers.paper001.num import PUBLISHED, convergence
+from airtcp.papers.paper001.num import PUBLISHED, TABLE_I_OPTIMAL, convergence, optimal_improvements
 
 
 def test_the_six_figures_are_drawn_and_agree_with_the_paper(tmp_path: Path) -> None:
@@ -22,3 +22,11 @@ def test_the_six_figures_are_drawn_and_agree_with_the_paper(tmp_path: Path) -> N
         assert math.floor(c.optimum * 10**digits + 1e-9) / 10**digits == pytest.approx(with_coding)
         assert math.floor(c.optimum_without * 100 + 1e-9) / 100 == pytest.approx(without)
         assert c.trace.mean_total == pytest.approx(c.optimum, rel=0.02)
+
+
+def test_table_i_s_optimal_column_from_the_solver() -> None:
+    found = optimal_improvements()
+    assert set(found) == set(TABLE_I_OPTIMAL)
+    for name, published in TABLE_I_OPTIMAL.items():
+        # 1/3, 1/3, 3/5, 1/2: the paper's 33 %, 33 %, 60 %, 50 %.
+        assert found[name] == pytest.approx(published, abs=0.005), name

@@ -15,7 +15,7 @@ import numpy as np
 from airtcp.experiments.figures import plot_lines
 from airtcp.models import coding_num, coding_num_iteration
 
-__all__ = ["Convergence", "PUBLISHED", "convergence"]
+__all__ = ["Convergence", "PUBLISHED", "TABLE_I_OPTIMAL", "convergence", "optimal_improvements"]
 
 # Total rate with coding / without, as the paper prints them (truncated).
 PUBLISHED = {
@@ -26,6 +26,24 @@ PUBLISHED = {
     "Fig. 14": (0.50, 0.33),
     "Fig. 15": (1.14, 0.66),
 }
+
+
+# Table I's "Optimal" column: the improvement of the log-utility optimum with coding over the
+# same without (the grid's is not given).
+TABLE_I_OPTIMAL = {"Alice and Bob": 0.33, "X": 0.33, "cross": 0.60, "butterfly": 0.50}
+
+
+def optimal_improvements() -> dict[str, float]:
+    """Table I's "Optimal" column from the solver: total rate with coding over without, minus 1,
+    all capacities 1 (the cross is the wheel of four)."""
+    instances = {
+        "Alice and Bob": coding_num.alice_bob(1, 1),
+        "X": coding_num.x_topology(1, 1, 1, 1),
+        "cross": coding_num.wheel(4),
+        "butterfly": coding_num.butterfly(1, 1, 1, 1, 1),
+    }
+    return {name: coding_num.optimum(spec).total / coding_num.optimum({**spec, "codes": "none"}).total - 1
+            for name, spec in instances.items()}
 
 
 @dataclass(frozen=True)
