@@ -24,6 +24,7 @@
 //!   longest, each next hop XORing out the others.
 //! - [`cope_rule`]: COPE's coding decision at a transmit opportunity (virtual queues, the
 //!   decodability threshold G over what each next hop is known or guessed to hold).
+//! - [`cope_fifo`]: COPE's drop-tail output FIFO of natives with per-neighbour virtual queues.
 //! - [`cope_state`]: what a COPE node knows: its packet pool with expiry, its neighbours'
 //!   reception reports, the guess from link delivery, the COPE header's size.
 //! - [`cope_ack`]: COPE's hop-by-hop ACK blocks and the coder's retransmission of natives sent
@@ -37,6 +38,7 @@
 
 pub mod bfly_rule;
 pub mod cope_ack;
+pub mod cope_fifo;
 pub mod cope_rule;
 pub mod cope_state;
 pub mod counting_decoder;
