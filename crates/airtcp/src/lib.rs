@@ -74,11 +74,7 @@ pub fn layout_json(config_json: &str) -> Result<String, ConfigError> {
 /// not parse is reported with the path `<slotted>`.
 pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
     use mac::conflict_graph::slotted::{run_slotted, SlottedConfig};
-    let cfg: SlottedConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
-        path: "<slotted>".into(),
-        message: e.to_string(),
-    })?;
-    scenario::strict::reject_unknown_fields(config_json, &cfg)?;
+    let cfg: SlottedConfig = parse_strict(config_json, "<slotted>")?;
     let res = run_slotted(&cfg)?;
     Ok(serde_json::to_string(&res).expect("slotted results serialise"))
 }
@@ -88,11 +84,7 @@ pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
 /// parse is reported with the path `<rlc_slotted>`.
 pub fn rlc_slotted_json(config_json: &str) -> Result<String, ConfigError> {
     use transport::tcp_rlc::slotted::{run, RlcSlottedConfig};
-    let cfg: RlcSlottedConfig = serde_json::from_str(config_json).map_err(|e| ConfigError {
-        path: "<rlc_slotted>".into(),
-        message: e.to_string(),
-    })?;
-    scenario::strict::reject_unknown_fields(config_json, &cfg)?;
+    let cfg: RlcSlottedConfig = parse_strict(config_json, "<rlc_slotted>")?;
     let res = run(&cfg)?;
     Ok(serde_json::to_string(&res).expect("slotted results serialise"))
 }
@@ -116,8 +108,17 @@ pub fn downlink_rates_json(config_json: &str) -> Result<String, ConfigError> {
 }
 
 fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
+    parse_strict(config_json, "<scenario>")
+}
+
+/// A JSON document as `T`, refusing fields `T` does not know; a document that does not parse is
+/// reported with the path `label`.
+fn parse_strict<T: serde::de::DeserializeOwned + serde::Serialize>(
+    config_json: &str,
+    label: &str,
+) -> Result<T, ConfigError> {
     let cfg = serde_json::from_str(config_json).map_err(|e| ConfigError {
-        path: "<scenario>".into(),
+        path: label.into(),
         message: e.to_string(),
     })?;
     scenario::strict::reject_unknown_fields(config_json, &cfg)?;
