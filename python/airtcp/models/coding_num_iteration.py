@@ -52,11 +52,24 @@ def _simplex(v: np.ndarray) -> np.ndarray:
     return np.maximum(v - cumulative[rho] / (rho + 1), 0.0)
 
 
+Step = tuple[tuple[Hyperarc, ...], int]  # a code's hyperarcs (one uncoded hop: one), code or -1
+
+
 @dataclass
 class _Flow:
     """A flow's segments: per segment, its partitions, each a list of (hyperarc steps, code)."""
 
-    partitions: list[list[list[tuple[tuple[Hyperarc, ...], int]]]]
+    partitions: list[list[list[Step]]]
+
+
+def _tilings(options: Sequence[tuple[int, int, tuple[Hyperarc, ...], int]], at: int, end: int) -> list[list[Step]]:
+    """Every way to cross hops [at, end) by consecutive options (first hop, hops, hyperarcs,
+    code)."""
+    if at == end:
+        return [[]]
+    return [[(arcs, k), *rest]
+            for first, length, arcs, k in options if first == at and at + length <= end
+            for rest in _tilings(options, at + length, end)]
 
 
 def _segments(inst: CodingInstance, s: int) -> _Flow:
@@ -80,20 +93,7 @@ def _segments(inst: CodingInstance, s: int) -> _Flow:
         if t == hops - 1 or not joined[t]:
             segments.append((start, t + 1))
             start = t + 1
-    partitions = []
-    for begin, end in segments:
-        tilings: list[list[tuple[tuple[Hyperarc, ...], int]]] = []
-
-        def extend(at: int, chosen: list[tuple[tuple[Hyperarc, ...], int]], begin_end: int = end) -> None:
-            if at == begin_end:
-                tilings.append(list(chosen))
-                return
-            for first, length, arcs, k in options:
-                if first == at and at + length <= begin_end:
-                    extend(at + length, [*chosen, (arcs, k)])
-
-        extend(begin, [])
-        partitions.append(tilings)
+    partitions = [_tilings(options, begin, end) for begin, end in segments]
     return _Flow(partitions)
 
 
@@ -146,7 +146,7 @@ def iterate(
     for t in range(iterations):
         share = {(k, s): m[k][n] for k, code in enumerate(codes) for n, s in enumerate(code.flows)}
 
-        def cost(s: int, partition: Sequence[tuple[tuple[Hyperarc, ...], int]]) -> float:
+        def cost(s: int, partition: Sequence[Step]) -> float:
             return sum(q[index[h]] * (1.0 if k < 0 else share[(k, s)]) for steps, k in partition for h in steps)
 
         x = np.zeros(len(flows))

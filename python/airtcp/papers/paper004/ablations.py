@@ -15,7 +15,6 @@ each variant changes one thing against the paper's set-up at the same p_min and 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pandas as pd
@@ -75,7 +74,7 @@ def spec(quick: bool) -> dict[str, Any]:
         rows["routers[0].users[0].channel.low"].append(p)
         for field, value in _variant(name, p).items():
             rows.setdefault(field, []).append(value)
-    base = shorten(copy.deepcopy(scenario("single")), quick)
+    base = shorten(scenario("single"), quick)
     base["routers"][0]["rate"] = f"{round(C_MBPS * MBPS)}bps"
     return {"name": "ablations", "base": base, "zip": rows, "seeds": QUICK_SEEDS if quick else FULL_SEEDS}
 

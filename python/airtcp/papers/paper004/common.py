@@ -31,6 +31,11 @@ def redundancy(p_min: float) -> int:
     return math.ceil(2 / p_min - 1e-9) - 1
 
 
+def rate_bps(rate: object) -> float:
+    """A rate column's value ("1024000bps", as the sweeps write it) in bit/s."""
+    return float(str(rate).removesuffix("bps"))
+
+
 def packets_per_rtt(rate_bps: float, rtt_s: float = BASE_RTT_S) -> int:
     """A buffer of "rate x RTT", in 256-byte packets."""
     return max(1, round(rate_bps * rtt_s / PACKET_BITS))

@@ -16,7 +16,7 @@ from airtcp.experiments.analysis import Experiment, mean_ci
 from airtcp.experiments.figures import plot_metric_vs_parameter
 from airtcp.papers import Figure, Target
 from airtcp.papers.paper004.common import (
-    FULL_SEEDS, MBPS, QUICK_SEEDS, band, finished_flows, packets_per_rtt, redundancy, scenario, shorten,
+    FULL_SEEDS, MBPS, QUICK_SEEDS, band, finished_flows, packets_per_rtt, rate_bps, redundancy, scenario, shorten,
 )
 
 CAPACITIES = (0.5, 1.0, 1.5, 2.0)  # Mbps of 1024 kbit/s
@@ -82,7 +82,7 @@ def goodputs(exp: Experiment) -> pd.DataFrame:
     late_series = exp.goodput[exp.goodput["t_s"] >= WARM_UP_S]
     late = late_series.groupby("key")["goodput_bps"].mean()
     return pd.DataFrame({
-        "C": flows["routers[0].rate"].map(lambda rate: float(str(rate).removesuffix("bps"))) / MBPS,
+        "C": flows["routers[0].rate"].map(rate_bps) / MBPS,
         "p_min": flows["routers[0].users[0].channel.low"].astype(float),
         "goodput_bps": flows["goodput_bps"].astype(float),
         "late_bps": flows["key"].map(late).astype(float),

@@ -28,7 +28,7 @@ import pandas as pd
 from airtcp.experiments.analysis import Experiment
 from airtcp.models import rlc_slotted
 from airtcp.papers import Target
-from airtcp.papers.paper004.common import MBPS, PACKET_BITS, band, finished_flows, redundancy
+from airtcp.papers.paper004.common import MBPS, PACKET_BITS, band, finished_flows, rate_bps, redundancy
 
 MARGIN = 0.95
 ONE_MINUS_TWO_OVER_E = 1 - 2 / math.e
@@ -137,10 +137,6 @@ def packets_per_measured_rtt(rate_bps: float, rtt_s: float) -> float:
     return rate_bps * rtt_s / PACKET_BITS
 
 
-def _rate_bps(rate: object) -> float:
-    return float(str(rate).removesuffix("bps"))
-
-
 def _margin(quick: bool) -> float:
     return band(MARGIN, 1.0, quick)[0]
 
@@ -155,7 +151,7 @@ def des_theorem1_targets(fig4a: Experiment, quick: bool) -> list[Target]:
     targets = []
     for name, part in flows.groupby("name", sort=False):
         p = float(part["routers[0].users[0].channel.low"].iloc[0])
-        rate = _rate_bps(part["routers[0].rate"].iloc[0])
+        rate = rate_bps(part["routers[0].rate"].iloc[0])
         if p < 0.6 or (quick and rate > MBPS):
             continue
         ratios = [w / theorem1_bound(p, packets_per_measured_rtt(rate, rtt))
