@@ -108,6 +108,9 @@ pub struct NcaqmQueue {
     scratch_flows: Vec<u32>,
     scratch_hops: Vec<u32>,
     scratch_phis: Vec<f64>,
+    scratch_q: Vec<(u32, f64)>,
+    scratch_code_q: Vec<f64>,
+    scratch_hyper_q: Vec<f64>,
 }
 
 impl NcaqmQueue {
@@ -129,6 +132,9 @@ impl NcaqmQueue {
             scratch_flows: Vec::new(),
             scratch_hops: Vec::with_capacity(MAX_NATIVES),
             scratch_phis: Vec::new(),
+            scratch_q: Vec::new(),
+            scratch_code_q: Vec::new(),
+            scratch_hyper_q: Vec::new(),
         }
     }
 
@@ -228,8 +234,9 @@ impl NcaqmQueue {
         flows.push(q.flow);
         flows.sort_unstable();
         flows.dedup();
+        self.prepare(&flows, q.flow);
         phis.clear();
-        phis.extend(flows.iter().map(|&s| self.phi(s, q.flow)));
+        phis.extend(flows.iter().map(|&s| self.phi(s)));
         let best = phis.iter().cloned().fold(0.0, f64::max);
         let ties = phis.iter().filter(|&&p| p == best).count();
         let pick = (rng.next_u64() % ties as u64) as usize;
@@ -263,11 +270,6 @@ impl NcaqmQueue {
         }
     }
 
-    /// Q_s, the arrival of flow `arriving` counted.
-    fn queued(&self, f: u32, arriving: u32) -> f64 {
-        (self.natives_of(f) + usize::from(f == arriving)) as f64
-    }
-
     /// alpha_f,k: the share of f's natives sent in the window that went in code k.
     fn alpha(&self, f: u32, k: u32) -> f64 {
         let all = self.sent_by_flow.get(&f).copied().unwrap_or(0);
@@ -279,39 +281,76 @@ impl NcaqmQueue {
         }
     }
 
-    /// max over the flows f of code k of alpha_f,k Q_f.
-    fn code_queue(&self, k: u32, arriving: u32) -> f64 {
-        self.code_flows[k as usize]
+    /// What Alg. 2 reads, computed once per overflow into the scratch vectors: each queued flow's
+    /// Q (the arrival of flow `arriving` counted; `scratch_q`, sorted by flow), each code's queue
+    /// max_f alpha_f,k Q_f (`scratch_code_q`), and for each code the sum Q_h of the code queues
+    /// on its hyperarc (`scratch_hyper_q`); codes unused in the window count 0.
+    fn prepare(&mut self, flows: &[u32], arriving: u32) {
+        let mut q_of = std::mem::take(&mut self.scratch_q);
+        q_of.clear();
+        q_of.extend(flows.iter().map(|&f| (f, 0.0)));
+        let natives = self
+            .entries
             .iter()
-            .map(|&f| self.alpha(f, k) * self.queued(f, arriving))
-            .fold(0.0, f64::max)
+            .flat_map(|e| e.natives().iter().map(|n| n.flow));
+        for f in natives.chain(std::iter::once(arriving)) {
+            if let Ok(i) = q_of.binary_search_by_key(&f, |x| x.0) {
+                q_of[i].1 += 1.0;
+            }
+        }
+        let queued = |f: u32| {
+            q_of.binary_search_by_key(&f, |x| x.0)
+                .map_or(0.0, |i| q_of[i].1)
+        };
+        let codes = self.code_flows.len();
+        let mut code_q = std::mem::take(&mut self.scratch_code_q);
+        code_q.clear();
+        code_q.extend((0..codes as u32).map(|k| {
+            self.code_flows[k as usize]
+                .iter()
+                .map(|&f| self.alpha(f, k) * queued(f))
+                .fold(0.0, f64::max)
+        }));
+        let mut hyper_q = std::mem::take(&mut self.scratch_hyper_q);
+        hyper_q.clear();
+        hyper_q.extend((0..codes).map(|k| {
+            if code_q[k] <= 0.0 {
+                return 0.0;
+            }
+            (0..codes)
+                .filter(|&j| self.code_hops[j] == self.code_hops[k])
+                .map(|j| code_q[j])
+                .sum()
+        }));
+        self.scratch_q = q_of;
+        self.scratch_code_q = code_q;
+        self.scratch_hyper_q = hyper_q;
     }
 
-    /// Phi_s (the arrival of flow `arriving` counted in Q): sum over the codes k containing s of
-    /// Q_h(k) alpha_s,k m_s,k, Q_h summing the code queues of every code on k's hyperarc.
-    fn phi(&self, s: u32, arriving: u32) -> f64 {
+    /// Phi_s from `prepare`'s values: sum over the codes k containing s of Q_h(k) alpha_s,k
+    /// m_s,k, m_s,k = 1/|argmax| if s maximises alpha Q in k, else 0.
+    fn phi(&self, s: u32) -> f64 {
+        let q_of = &self.scratch_q;
+        let queued = |f: u32| {
+            q_of.binary_search_by_key(&f, |x| x.0)
+                .map_or(0.0, |i| q_of[i].1)
+        };
         if !self.sent_by_flow.contains_key(&s) {
             // No history of s: alpha = 1 for s alone, so m = 1 and Phi = Q_h = Q_s.
-            return self.queued(s, arriving);
+            return queued(s);
         }
         let mut phi = 0.0;
         for (&(_, k), _) in self.sent_in_code.range((s, 0)..=(s, u32::MAX)) {
             let alpha = self.alpha(s, k);
-            let mine = alpha * self.queued(s, arriving);
-            let top = self.code_queue(k, arriving);
-            if mine < top || top <= 0.0 {
+            let top = self.scratch_code_q[k as usize];
+            if alpha * queued(s) < top || top <= 0.0 {
                 continue;
             }
             let ties = self.code_flows[k as usize]
                 .iter()
-                .filter(|&&f| self.alpha(f, k) * self.queued(f, arriving) == top)
+                .filter(|&&f| self.alpha(f, k) * queued(f) == top)
                 .count();
-            let hops = &self.code_hops[k as usize];
-            let q_h: f64 = (0..self.code_flows.len() as u32)
-                .filter(|&j| &self.code_hops[j as usize] == hops)
-                .map(|j| self.code_queue(j, arriving))
-                .sum();
-            phi += q_h * alpha / ties as f64;
+            phi += self.scratch_hyper_q[k as usize] * alpha / ties as f64;
         }
         phi
     }
