@@ -104,7 +104,8 @@ impl Retransmissions {
     }
 
     /// Native `native` (after `retries` retransmissions) went to `next_hop` inside a coded frame
-    /// at `now`: its sequence number on that link, or None if `next_hop` is no neighbour.
+    /// at `now` (times never go back, so each link's deadlines rise): its sequence number on
+    /// that link, or None if `next_hop` is no neighbour.
     pub fn sent(&mut self, native: u64, next_hop: u32, retries: u32, now: Time) -> Option<u32> {
         let i = self.neighbours.binary_search(&next_hop).ok()?;
         let seq = self.next_seq[i];
@@ -128,11 +129,12 @@ impl Retransmissions {
         before - self.waiting[i].len()
     }
 
-    /// The earliest deadline, if anything waits.
+    /// The earliest deadline, if anything waits. Each link's natives wait in sending order with
+    /// one timeout, so its front has the earliest deadline.
     pub fn next_deadline(&self) -> Option<Time> {
         self.waiting
             .iter()
-            .filter_map(|q| q.iter().map(|w| w.deadline).min())
+            .filter_map(|q| q.front().map(|w| w.deadline))
             .min()
     }
 
@@ -142,10 +144,9 @@ impl Retransmissions {
         out.clear();
         for (i, queue) in self.waiting.iter_mut().enumerate() {
             let next_hop = self.neighbours[i];
-            queue.retain(|w| {
-                if w.deadline > now {
-                    return true;
-                }
+            // Deadlines rise along each link's queue: the due natives are its front.
+            while let Some(w) = queue.front().copied().filter(|w| w.deadline <= now) {
+                queue.pop_front();
                 out.push(if w.retries >= self.limit {
                     Expired::Drop {
                         native: w.native,
@@ -158,8 +159,7 @@ impl Retransmissions {
                         retries: w.retries + 1,
                     }
                 });
-                false
-            });
+            }
         }
     }
 
