@@ -95,6 +95,30 @@ _ROUTER_COLUMNS = {
     "erased": "uint64",
     "sent_in_low_state": "uint64",
 }
+_CODING_COLUMNS = {
+    "node": "string",
+    "frames": "uint64",
+    "frames_1": "uint64",
+    "frames_2": "uint64",
+    "frames_3": "uint64",
+    "frames_4": "uint64",
+    "frames_5": "uint64",
+    "frames_6": "uint64",
+    "frames_7": "uint64",
+    "frames_8": "uint64",
+    "natives_sent": "uint64",
+    "natives_coded": "uint64",
+    "decode_failures": "uint64",
+    "duplicates": "uint64",
+    "retransmissions": "uint64",
+    "retry_drops": "uint64",
+    "control_packets": "uint64",
+    "control_bytes": "uint64",
+    "header_bytes": "uint64",
+    "natives_reported": "uint64",
+    "ack_blocks": "uint64",
+}
+
 _PRIORITY_PAIR_COLUMNS = {
     "router": "string",
     "flow": "uint64",
@@ -158,6 +182,7 @@ TABLES = (
     "backpressure",
     "routers",
     "priority_pairs",
+    "coding",
     "goodput",
     "rtt",
     "cwnd",
@@ -187,6 +212,7 @@ class Results:
             "backpressure": _row_columns(self.raw.get("backpressure", []), _BACKPRESSURE_COLUMNS),
             "routers": _row_columns(self.raw.get("routers", []), _ROUTER_COLUMNS),
             "priority_pairs": _row_columns(self.raw.get("priority_pairs", []), _PRIORITY_PAIR_COLUMNS),
+            "coding": _row_columns(self.raw.get("coding", []), _CODING_COLUMNS),
             "goodput": _series_columns(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _series_columns(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
@@ -290,6 +316,13 @@ class Results:
         """Per flow at each router with priority queue pairs (empty otherwise): queued, dropped,
         pushed out and sent packets of each class (docs/tcp_rlc.md)."""
         return self.table("priority_pairs").to_pandas()
+
+    @property
+    def coding(self) -> pd.DataFrame:
+        """Per node under a `coding:` block (empty otherwise): frames sent by natives carried,
+        natives sent and coded, decode failures, duplicates, COPE retransmissions and drops,
+        control packets and header bytes (docs/cope.md)."""
+        return self.table("coding").to_pandas()
 
     @property
     def goodput(self) -> pd.DataFrame:

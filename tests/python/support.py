@@ -14,6 +14,8 @@ from typing import Any, NamedTuple
 import pytest
 
 from airtcp import _core
+from airtcp.errors import ScenarioError
+from airtcp.scenario.schema import load_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "scenarios" / "examples"
@@ -146,3 +148,10 @@ def fake_core_output(name: str = "small", seed: int = 7) -> dict[str, Any]:
         },
         "timing": {"wall_s": 0.012, "events": 45_000, "events_per_s": 3_750_000.0},
     }
+
+
+def error_of(source: Any, *overrides: str) -> ScenarioError:
+    """The `ScenarioError` loading `source` (with `--set`-style `overrides`) raises."""
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(source, overrides=overrides)
+    return caught.value

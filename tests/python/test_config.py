@@ -15,7 +15,7 @@ from airtcp.scenario import schema as config
 from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
 from airtcp.errors import ScenarioError
 from airtcp.scenario.messages import _union_members, _unwrap
-from support import CORE_CONFIG_RS, DUMBBELL, P2P_LOSSY, minimal_scenario
+from support import CORE_CONFIG_RS, DUMBBELL, P2P_LOSSY, error_of, minimal_scenario
 
 P2P_LOSSY_TEXT = """\
 name: p2p-lossy
@@ -34,11 +34,6 @@ flows:
     transport: {kind: tcp, cc: newreno, sack: true, mss: 1000, delayed_ack: 2, initial_cwnd: 10}
 """
 
-
-def error_of(source: Any, *overrides: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(source, overrides=overrides)
-    return caught.value
 
 
 def test_the_lossy_example_is_exactly_as_specified() -> None:
@@ -298,10 +293,11 @@ def _cell(*overrides: str) -> dict[str, Any]:
 DOWNLINK_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "downlink" / "config.rs"
 ROUTERS_CONFIG_RS = CORE_CONFIG_RS.with_name("routers.rs")
 TCP_RLC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "transport" / "tcp_rlc" / "config.rs"
+CODING_CONFIG_RS = CORE_CONFIG_RS.with_name("coding.rs")
 
 
 def _rust_source() -> str:
-    paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS)
+    paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS, CODING_CONFIG_RS)
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
 
@@ -423,6 +419,18 @@ def _wireless(variant: str) -> dict[str, Any]:
     return to_core_dict(load_scenario(CHAIN3, overrides=WIRELESS_VARIANTS[variant]))
 
 
+def _coding(block: str) -> dict[str, Any]:
+    """The emitted `coding` block of chain3 given as `block` (YAML)."""
+    return to_core_dict(load_scenario(CHAIN3, overrides=[f"coding={block}"]))["coding"]  # type: ignore[no-any-return]
+
+
+def _inserted(obj: dict[str, Any], after: str, key: str, value: Any) -> dict[str, Any]:
+    """`obj` with `key: value` placed right after `after` (key order is the core's field order)."""
+    items = list(obj.items())
+    at = [name for name, _ in items].index(after) + 1
+    return dict([*items[:at], (key, value), *items[at:]])
+
+
 def _python_objects() -> dict[str, dict[str, Any]]:
     """The emitted JSON objects corresponding to each Rust type (tags removed)."""
     scenario = to_core_dict(
@@ -459,9 +467,12 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "routers[0].users[0].buffers={high: 10, low: 20}",
         "routers[0].priority_pairs.low_policy={kind: channel_aware, kappa: 1}",
     )
+    coding = _coding("{queue: fifo, knowledge: oracle, threshold: 0.5, pool_lifetime: 1s, report_idle: 5ms,"
+                     " ack_delay: 2ms, ack_timeout: 50ms, retry_limit: 0, code_acks: false, max_report: 8}")
     return {
-        # With routers: the key is left out without them.
-        "ScenarioConfig": rlc,
+        # With routers and a coding block (each left out without it; no scenario may hold both).
+        "ScenarioConfig": _inserted(rlc, "routing", "coding", coding),
+        "CodingConfig": coding,
         "RouterConfig": rlc["routers"][0],
         "RouterUserConfig": rlc["routers"][0]["users"][0],
         "PairBuffers": rlc["routers"][0]["users"][0]["buffers"],
@@ -596,6 +607,9 @@ def test_kind_tags_match_the_core() -> None:
         "DecoderConfig": config.TcpRlcConfig.model_fields["decoder"].annotation,
         "LowOrderConfig": config.PriorityPairsConfig.model_fields["low_order"].annotation,
         "LowPolicyConfig": config.LowPolicyConfig,
+        "CodingScheme": config.CodingConfig.model_fields["scheme"].annotation,
+        "CodingQueue": config.CodingConfig.model_fields["queue"].annotation,
+        "CodingKnowledge": config.CodingConfig.model_fields["knowledge"].annotation,
     }
     rust = _rust_enums()
     # The NC layer's block size is a keyword or a number: `cwnd`, or `Fixed(n)` written as n.
@@ -773,6 +787,7 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("LinkErrorConfig", {"from", "to", "error"}, with_errors["link_errors"][0]),
         ("RoutingConfig::Static", set(), with_errors["routing"]),
         ("RoutingConfig::Aodv", set(), _wireless("grid")["routing"]),
+        ("CodingConfig", set(), _coding("{}")),
         *(
             (f"TopologyConfig::{variant}", set(topology) - {"kind"},
              to_core_dict(load_scenario({"duration": "1s", "radio": radio, "topology": topology}))["topology"])
@@ -795,6 +810,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("ScenarioConfig", "routers"): [],
     ("LinkConfig", "delay_spread"): 0,
     ("RadioConfig", "frame_error"): 0.0,
+    ("ScenarioConfig", "coding"): None,
 }
 
 

@@ -16,7 +16,7 @@ import yaml
 
 from airtcp.scenario.schema import Scenario, load_scenario, to_core_dict, to_core_json, to_user_dict
 from airtcp.errors import ScenarioError
-from support import EXAMPLES, REPO, minimal_scenario, run_cli
+from support import EXAMPLES, REPO, error_of, minimal_scenario, run_cli
 
 CHAIN3 = EXAMPLES / "chain3.yaml"
 GRID_AODV = REPO / "scenarios" / "examples" / "grid_aodv.yaml"
@@ -74,11 +74,6 @@ def wireless(topology: dict[str, Any] | None = None, **changes: Any) -> dict[str
     scenario.update(changes)
     return scenario
 
-
-def error_of(source: Any, *overrides: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(source, overrides=overrides)
-    return caught.value
 
 
 # --- The examples ------------------------------------------------------------------------------

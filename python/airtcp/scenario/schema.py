@@ -116,6 +116,7 @@ __all__ = [
     "AodvRouting",
     "BackpressureRouting",
     "RoutingConfig",
+    "CodingConfig",
     "DOT11B_RATES",
     "placed_node_names",
     "ScenarioError",
@@ -1037,6 +1038,56 @@ class BackpressureRouting(_Model):
 RoutingConfig = Annotated[Union[StaticRouting, AodvRouting, BackpressureRouting], Field(discriminator="kind")]
 
 
+# --- Inter-session coding (paper 001) ----------------------------------------------------------
+
+
+def _plain_number(number: float) -> str:
+    """`number` as the core writes an f64 in its messages: 1.5, 2, 0.0000001, -0."""
+    if not math.isfinite(number):
+        return {math.inf: "inf", -math.inf: "-inf"}.get(number, "NaN")
+    return format(Decimal(repr(number)).normalize(), "f")
+
+
+def _cope_threshold(value: object) -> float:
+    number = units.parse_number(value)
+    if not 0 < number <= 1:
+        raise ValueError(f"must be a probability above 0 and at most 1, got {_plain_number(number)}")
+    return number
+
+
+# COPE's decodability threshold G, in (0, 1].
+CopeThreshold = Annotated[float, BeforeValidator(_cope_threshold)]
+
+
+class CodingConfig(_Model):
+    """Inter-session coding at the relays (paper 001; docs/cope.md): COPE's opportunistic XOR
+    coding over radios, one per node, under static routes. The defaults are COPE's."""
+
+    scheme: Literal["cope"] = "cope"
+    # fifo: COPE's drop-tail FIFO of natives; ncaqm: NCAQM's queue of entries (paper 001 §V-A).
+    # Either holds the radio's queue.packets.
+    queue: Literal["fifo", "ncaqm"] = "fifo"
+    # How a coder learns what its neighbours hold: reception reports, COPE's guess from link
+    # delivery, both (COPE's own), or the neighbours' pools read directly (oracle, for tests).
+    knowledge: Literal["reports_and_guessing", "reports", "guessing", "oracle"] = "reports_and_guessing"
+    # G: a coding is sent only if every next hop decodes it with at least this probability.
+    threshold: CopeThreshold = 0.8
+    # T: how long a native stays in a pool (and a report about it stays valid).
+    pool_lifetime: PositiveDuration = 500_000_000
+    # A node with natives to report that sends nothing for this long sends a report alone.
+    report_idle: PositiveDuration = 10_000_000
+    # A next hop with natives to acknowledge that sends nothing for this long sends an ACK alone.
+    ack_delay: PositiveDuration = 10_000_000
+    # Ta: how long a coder waits for a native's COPE ACK before queueing it again.
+    ack_timeout: PositiveDuration = 100_000_000
+    # COPE retransmissions of a native before it is dropped (0: none).
+    retry_limit: Count32 = 3
+    # Whether TCP's ACKs are coded like any native (COPE codes them).
+    code_acks: StrictBool = True
+    # The most natives one reception report lists; the rest wait for the next header.
+    max_report: PositiveCount32 = 32
+
+
 # --- Base-station downlink (papers 002, 004) --------------------------------------------------
 
 
@@ -1300,6 +1351,8 @@ class Scenario(_Model):
     radio: Optional[RadioConfig] = None
     link_errors: list[LinkErrorConfig] = Field(default_factory=list)
     routing: RoutingConfig = Field(default_factory=lambda: StaticRouting(kind="static"))
+    # Left out of the normalised form when absent, like `routers`.
+    coding: Optional[CodingConfig] = Field(default=None, exclude_if=_is_none)
     failures: list[FailureConfig] = Field(default_factory=list)
     links: list[LinkConfig] = Field(default_factory=list)
     downlink: Optional[DownlinkConfig] = None
@@ -1464,6 +1517,8 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield "routing.kind", "backpressure forwards over radios only; this scenario has a downlink"
     if scenario.routers:
         yield from _router_problems(scenario, directory, missing, neighbours)
+    if scenario.coding is not None:
+        yield from _coding_problems(scenario)
 
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"
@@ -1717,6 +1772,30 @@ def _router_problems(
                     f"{at}.channel.hold_max",
                     f"must not be smaller than hold_min ({units.format_duration(channel.hold_min)})",
                 )
+
+
+# NCAQM's queue (Algs. 1-2) exists as a tested building block; the coding layer runs COPE's FIFO
+# until it is wired in, and says so rather than run the FIFO under NCAQM's name.
+NCAQM_NOT_YET = "ncaqm is not in the coding layer yet; use fifo"
+
+
+def _coding_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
+    """`coding`: over radios, one per node, under static routes, with no wired links, downlink or
+    routers (flows' paths are fine). The core checks the same (`scenario::coding::check`), in this
+    order."""
+    coding = scenario.coding
+    if coding is not None and coding.queue == "ncaqm":
+        yield "coding.queue", NCAQM_NOT_YET
+    radio = scenario.radio
+    if radio is None:
+        yield "coding", "coding runs over radios; this scenario has none"
+        return
+    if not isinstance(scenario.routing, StaticRouting):
+        yield "routing.kind", "coding forwards over static routes (use static)"
+    if scenario.links or scenario.downlink is not None or scenario.routers:
+        yield "coding", "coding runs over radios only; this scenario has wired links, a downlink or routers"
+    if radio.node_channels:
+        yield "radio.node_channels", "coding runs on one radio per node"
 
 
 def _node_channel_problems(

@@ -3,8 +3,8 @@
 Two sources: every shipped scenario under scenarios/, with its run shortened, and scenarios
 composed from the schema's building blocks (docs/scenario-schema.md): wired links, generated and
 named topologies with a radio, the routing kinds, flows of every app over TCP (with its options
-and the NC layer) or UDP, with paths or without, link errors, failures, metrics, limits and a
-downlink.
+and the NC layer) or UDP, with paths or without, link errors, failures, a coding block, metrics,
+limits and a downlink.
 
 Runs are kept short (at most 2 s simulated) and networks small, so that a run takes well under
 a second; the extremes (hours of simulated time, a million nodes, 1 ns bins) are drawn now and
@@ -281,6 +281,31 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
     return routing
 
 
+# The coding block's fields (docs/scenario-schema.md#coding) and the values drawn for them: the
+# usual ones, and now and then the extremes (a nanosecond timer, every native retried 2^32-1 times).
+CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
+    "scheme": st.just("cope"),
+    # ncaqm is refused until the layer runs it: mostly fifo, sometimes the refusal.
+    "queue": st.sampled_from(["fifo", "fifo", "fifo", "ncaqm"]),
+    "knowledge": st.sampled_from(["reports_and_guessing", "reports", "guessing", "oracle"]),
+    "threshold": rarely(st.sampled_from([0.8, 0.5, 1, "0.9"]), st.sampled_from([1e-9, 5e-324, 0.999999])),
+    "pool_lifetime": rarely(st.sampled_from(["500ms", "100ms", "2s"]), st.sampled_from(["1ns", "1000s"])),
+    "report_idle": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
+    "ack_delay": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
+    "ack_timeout": rarely(st.sampled_from(["100ms", "20ms", "1s"]), st.sampled_from(["1ns", "1000s"])),
+    "retry_limit": rarely(st.integers(0, 5), st.sampled_from([100, 2**32 - 1])),
+    "code_acks": st.booleans(),
+    "max_report": rarely(st.sampled_from([32, 1, 8, 64]), st.sampled_from([10_000, 2**32 - 1])),
+}
+
+
+@st.composite
+def codings(draw: st.DrawFn) -> Doc:
+    """A coding block (COPE at the relays) with a few of its fields set."""
+    fields = draw(st.lists(st.sampled_from(sorted(CODING_OPTIONS)), max_size=5, unique=True))
+    return {field: draw(CODING_OPTIONS[field]) for field in fields}
+
+
 # --- Traffic ---------------------------------------------------------------------------------
 
 CC_BLOCKS: dict[str, dict[str, list[Any]]] = {
@@ -471,6 +496,15 @@ def composed_scenarios(draw: st.DrawFn) -> Doc:
                 doc["failures"] = [{"node": draw(st.sampled_from(placed)), "at": milliseconds(draw(st.integers(0, duration_ms)))}]
             names += placed
         doc["routing"] = draw(routings(wireless_only=shape == "wireless"))
+        # Coding runs over radios alone, one per node, on static routes: in a wireless scenario
+        # these mostly, now and then as drawn (aodv, several channels); a wired one is a misfit.
+        # (Hypothesis draws the ends of a range often: `== 1` of 1..40 is far likelier than 1/40.)
+        fits = shape == "wireless"
+        if draw(st.integers(1, 4)) == 1 if fits else draw(st.integers(1, 40)) == 1 and draw(st.booleans()) and draw(st.booleans()):
+            doc["coding"] = draw(codings())
+            if fits and not (draw(st.integers(1, 8)) == 1 and draw(st.booleans())):
+                doc["routing"] = {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx"]))}
+                doc["radio"].pop("node_channels", None)
         doc["flows"] = draw(flows(names, duration_ms, tcp_only=doc["routing"]["kind"] == "backpressure" and draw(st.booleans())))
     if draw(st.integers(1, 3)) == 1:
         doc["metrics"] = draw(metrics())

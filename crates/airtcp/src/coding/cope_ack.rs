@@ -10,8 +10,9 @@
 //!   (a cumulative number and a bitmap of the 16 after it) settles the natives it covers. At the
 //!   deadline a native goes back to the head of the output queue, up to `limit` times (3 [I]);
 //!   after that it is dropped.
-//! - **Next hop** ([`AckState`]): per coder, the sequence numbers received (decoded or not,
-//!   duplicates included, so a lost ACK is repeated), summarised as the ACK block: the highest n
+//! - **Next hop** ([`AckState`]): per coder, the sequence numbers of the natives it decoded
+//!   (duplicates included, so a lost ACK is repeated; a native it could not decode is not
+//!   acknowledged, and comes back), summarised as the ACK block: the highest n
 //!   with every number up to n received, and the bitmap of n + 1 .. n + 16.
 //!
 //! Pure: times come from the caller; storage per neighbour is a ring, no allocation once grown.
@@ -119,14 +120,25 @@ impl Retransmissions {
         Some(seq)
     }
 
-    /// An ACK block from `from`: the natives it settles leave; returns how many.
-    pub fn on_ack(&mut self, from: u32, block: AckBlock) -> usize {
+    /// An ACK block from `from`: the natives it settles leave, into `settled` (appended).
+    pub fn on_ack(&mut self, from: u32, block: AckBlock, settled: &mut Vec<u64>) {
         let Ok(i) = self.neighbours.binary_search(&from) else {
-            return 0;
+            return;
         };
-        let before = self.waiting[i].len();
-        self.waiting[i].retain(|w| !block.covers(w.seq));
-        before - self.waiting[i].len()
+        self.waiting[i].retain(|w| {
+            let covered = block.covers(w.seq);
+            if covered {
+                settled.push(w.native);
+            }
+            !covered
+        });
+    }
+
+    /// Every native waiting, into `out` (appended), and none waits any more (the node failed).
+    pub fn drain(&mut self, out: &mut Vec<u64>) {
+        for queue in &mut self.waiting {
+            out.extend(queue.drain(..).map(|w| w.native));
+        }
     }
 
     /// The earliest deadline, if anything waits. Each link's natives wait in sending order with
@@ -238,7 +250,9 @@ mod tests {
             cumulative: None,
             bitmap: 0b10,
         };
-        assert_eq!(r.on_ack(1, block), 1);
+        let mut settled = Vec::new();
+        r.on_ack(1, block, &mut settled);
+        assert_eq!(settled, [11]);
         assert_eq!(r.next_deadline(), Some(TA));
         let mut out = Vec::new();
         r.expire(TA, &mut out);

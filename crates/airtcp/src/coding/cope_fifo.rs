@@ -66,10 +66,22 @@ impl CopeFifo {
 
     /// The head of neighbour `next_hop`'s virtual queue of size class `large`.
     pub fn virtual_head(&self, next_hop: u32, large: bool) -> Option<Native> {
-        self.natives
-            .iter()
-            .find(|n| n.next_hop == next_hop && n.large == large)
-            .copied()
+        self.first_where(|n| n.next_hop == next_hop && n.large == large)
+    }
+
+    /// The first native from the head that satisfies `pred`.
+    pub fn first_where(&self, pred: impl Fn(&Native) -> bool) -> Option<Native> {
+        self.natives.iter().find(|n| pred(n)).copied()
+    }
+
+    /// The natives, head first.
+    pub fn iter(&self) -> impl Iterator<Item = &Native> {
+        self.natives.iter()
+    }
+
+    /// Removes every native, into `out` (appended).
+    pub fn drain(&mut self, out: &mut Vec<Native>) {
+        out.extend(self.natives.drain(..));
     }
 
     /// Removes the natives of `chosen` (by id) wherever they are; returns how many were queued.

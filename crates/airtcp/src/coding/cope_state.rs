@@ -15,7 +15,7 @@
 //! Pure: times come from the caller. Storage is a ring per pool plus a set for lookups; once
 //! grown to a window's worth of natives, nothing allocates.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use crate::sim::Time;
 
@@ -27,13 +27,33 @@ pub fn header_bytes(natives: usize, reports: usize, acks: usize) -> u32 {
     (4 + 8 * natives + 9 * reports + 7 * acks) as u32
 }
 
-/// Native ids seen within a lifetime, with their arrival times: membership in O(1), expiry in
-/// arrival order.
+/// Natives one reception-report entry covers: COPE's entry names a source and its last packet
+/// with a bitmap of the 8 before it (Katti et al. §5.1), so 9 natives of one flow.
+pub const NATIVES_PER_REPORT_ENTRY: usize = 9;
+
+/// Report entries a report of these natives takes (`report`: (native, flow) pairs, reordered
+/// by flow here): per flow, one entry per [`NATIVES_PER_REPORT_ENTRY`] natives.
+pub fn report_entries(report: &mut [(u64, u32)]) -> usize {
+    report.sort_unstable_by_key(|&(id, flow)| (flow, id));
+    let mut entries = 0;
+    let mut i = 0;
+    while i < report.len() {
+        let flow = report[i].1;
+        let n = report[i..].iter().take_while(|r| r.1 == flow).count();
+        entries += n.div_ceil(NATIVES_PER_REPORT_ENTRY);
+        i += n;
+    }
+    entries
+}
+
+/// Native ids seen within a lifetime, with their arrival times: membership in O(1) (by the
+/// time a native arrived, so that asking needs no mutation), expiry in arrival order as natives
+/// are added.
 #[derive(Debug, Clone)]
 pub struct Pool {
     lifetime: Time,
     order: VecDeque<(Time, u64)>,
-    members: HashSet<u64>,
+    members: HashMap<u64, Time>,
 }
 
 impl Pool {
@@ -42,27 +62,29 @@ impl Pool {
         Pool {
             lifetime,
             order: VecDeque::new(),
-            members: HashSet::new(),
+            members: HashMap::new(),
         }
     }
 
     /// Adds `id` at `now` (a native already present keeps its first time); true if it is new.
     pub fn add(&mut self, id: u64, now: Time) -> bool {
         self.expire(now);
-        if !self.members.insert(id) {
+        if self.members.contains_key(&id) {
             return false;
         }
+        self.members.insert(id, now);
         self.order.push_back((now, id));
         true
     }
 
     /// Whether `id` is in the pool at `now`.
-    pub fn contains(&mut self, id: u64, now: Time) -> bool {
-        self.expire(now);
-        self.members.contains(&id)
+    pub fn contains(&self, id: u64, now: Time) -> bool {
+        self.members
+            .get(&id)
+            .is_some_and(|&t| t.saturating_add(self.lifetime) > now)
     }
 
-    /// Natives held.
+    /// Natives held (those whose lifetime ran out count until the next [`Pool::add`]).
     pub fn len(&self) -> usize {
         self.members.len()
     }
@@ -90,10 +112,14 @@ impl Pool {
 pub struct Knowledge {
     /// The node's pool.
     pub pool: Pool,
-    unreported: VecDeque<u64>,
+    /// Natives to report, with their flows (a report entry covers natives of one flow).
+    unreported: VecDeque<(u64, u32)>,
     /// Per neighbour (by index in `neighbours`), the natives it reported.
     reported: Vec<Pool>,
     neighbours: Vec<u32>,
+    /// Whether natives heard are queued for reception reports (off: a node that never reports
+    /// keeps no list of them).
+    reporting: bool,
 }
 
 impl Knowledge {
@@ -108,20 +134,27 @@ impl Knowledge {
             unreported: VecDeque::new(),
             reported: vec![Pool::new(lifetime); sorted.len()],
             neighbours: sorted,
+            reporting: true,
         }
     }
 
-    /// The node sent, received or overheard native `id` at `now`: it joins the pool, and (if
-    /// new) the natives to report.
-    pub fn heard(&mut self, id: u64, now: Time) {
-        if self.pool.add(id, now) {
-            self.unreported.push_back(id);
+    /// The same knowledge for a node that sends no reception reports.
+    pub fn without_reports(mut self) -> Self {
+        self.reporting = false;
+        self
+    }
+
+    /// The node received or overheard native `id` of flow `flow` at `now`: it joins the pool,
+    /// and (if new) the natives to report.
+    pub fn heard(&mut self, id: u64, flow: u32, now: Time) {
+        if self.pool.add(id, now) && self.reporting {
+            self.unreported.push_back((id, flow));
         }
     }
 
-    /// Up to `max` natives to report, oldest first, into `out` (cleared); they are then
-    /// considered reported.
-    pub fn take_report(&mut self, max: usize, out: &mut Vec<u64>) {
+    /// Up to `max` natives to report, oldest first, into `out` (cleared), with their flows;
+    /// they are then considered reported.
+    pub fn take_report(&mut self, max: usize, out: &mut Vec<(u64, u32)>) {
         out.clear();
         while out.len() < max {
             match self.unreported.pop_front() {
@@ -138,9 +171,9 @@ impl Knowledge {
 
     /// Neighbour `from` reported holding `ids` at `now` (a node that is not a neighbour is
     /// ignored).
-    pub fn on_report(&mut self, from: u32, ids: &[u64], now: Time) {
+    pub fn on_report(&mut self, from: u32, ids: impl IntoIterator<Item = u64>, now: Time) {
         if let Ok(i) = self.neighbours.binary_search(&from) {
-            for &id in ids {
+            for id in ids {
                 self.reported[i].add(id, now);
             }
         }
@@ -149,7 +182,7 @@ impl Knowledge {
     /// The probability that neighbour `r` holds native `id` at `now`, whose previous hop was
     /// `previous`: 1 if `r` sent it or reported it, else `delivery(previous, r)` (the guess).
     pub fn holds(
-        &mut self,
+        &self,
         r: u32,
         id: u64,
         previous: u32,
@@ -181,8 +214,10 @@ mod tests {
         assert!(pool.contains(7, POOL_LIFETIME - 1));
         // A native overheard T + epsilon before the XOR that needs it arrives is gone.
         assert!(!pool.contains(7, POOL_LIFETIME));
-        assert!(pool.is_empty());
+        assert!(pool.add(8, POOL_LIFETIME));
+        assert_eq!(pool.len(), 1, "7 forgotten");
         assert!(pool.add(7, POOL_LIFETIME), "heard again: new");
+        assert_eq!(pool.len(), 2);
     }
 
     #[test]
@@ -194,7 +229,7 @@ mod tests {
         assert_eq!(k.holds(1, 40, 1, 0, &mut delivery), 1.0);
         assert_eq!(k.holds(2, 40, 1, 0, &mut delivery), 0.85);
         assert_eq!(k.holds(3, 40, 1, 0, &mut delivery), 0.0);
-        k.on_report(3, &[40], 10 * MILLIS);
+        k.on_report(3, [40], 10 * MILLIS);
         assert_eq!(k.holds(3, 40, 1, 20 * MILLIS, &mut delivery), 1.0);
         // Reports expire with the pool's lifetime.
         assert_eq!(
@@ -202,7 +237,7 @@ mod tests {
             0.0
         );
         // A report from a node that is not a neighbour is ignored.
-        k.on_report(9, &[41], 0);
+        k.on_report(9, [41], 0);
         assert_eq!(k.holds(9, 41, 1, 0, &mut delivery), 0.0);
     }
 
@@ -210,15 +245,24 @@ mod tests {
     fn natives_heard_are_reported_once_oldest_first() {
         let mut k = Knowledge::new(&[1], POOL_LIFETIME);
         for id in [5, 6, 5, 7] {
-            k.heard(id, 0);
+            k.heard(id, 1, 0);
         }
         let mut report = Vec::new();
         k.take_report(2, &mut report);
-        assert_eq!(report, [5, 6]);
+        assert_eq!(report, [(5, 1), (6, 1)]);
         k.take_report(8, &mut report);
-        assert_eq!(report, [7]);
+        assert_eq!(report, [(7, 1)]);
         k.take_report(8, &mut report);
         assert!(report.is_empty() && k.unreported() == 0);
+    }
+
+    #[test]
+    fn a_report_entry_covers_nine_natives_of_one_flow() {
+        let mut report: Vec<(u64, u32)> = (0..10).map(|i| (i, 1)).collect();
+        assert_eq!(report_entries(&mut report), 2);
+        report.push((50, 2));
+        assert_eq!(report_entries(&mut report), 3);
+        assert_eq!(report_entries(&mut []), 0);
     }
 
     #[test]

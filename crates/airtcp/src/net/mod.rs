@@ -72,6 +72,9 @@ pub struct Network {
     pub(crate) forwarding: Option<Box<dyn Forwarding>>,
     /// Wakes and timers a hook of the layer asked for, carried out when it returns.
     pub(crate) effects: Vec<Effect>,
+    /// The neighbour the packet being handed to the layer's `on_packet` came from
+    /// ([`forwarding::ForwardingCtx::previous_hop`]).
+    pub(crate) arriving_from: Option<NodeId>,
 }
 
 impl Network {
@@ -87,7 +90,7 @@ impl Network {
         }
         let node = packet.src;
         let id = self.packets.insert(packet);
-        self.forward(node, id);
+        self.forward(node, id, None);
         self.process_upcalls();
     }
 
@@ -120,14 +123,17 @@ impl Network {
             let p = self.packets.remove(id);
             self.arrived.push(p);
         } else {
-            self.forward(node, id);
+            self.forward(node, id, from);
         }
     }
 
-    /// `node` sends `id` on towards its destination: the forwarding layer decides how.
-    fn forward(&mut self, node: NodeId, id: PacketId) {
+    /// `node` sends `id`, which came from neighbour `from` (if it did), on towards its
+    /// destination: the forwarding layer decides how.
+    fn forward(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
         if self.wireless.layer_needs.packets {
+            self.arriving_from = from;
             self.with_layer(|layer, ctx| layer.on_packet(node, id, ctx));
+            self.arriving_from = None;
         } else {
             // The default forwarding, without a call into the layer (`LayerNeeds::packets`).
             ForwardingCtx { net: self }.forward_routed(node, id);
@@ -305,6 +311,9 @@ impl Network {
                             let id = self.packets.insert(copy);
                             self.receive(node, id, Some(from));
                         }
+                    }
+                    Upcall::Dropped { radio, id, reason } => {
+                        ForwardingCtx { net: self }.drop_at_radio(radio, id, reason);
                     }
                     Upcall::Status {
                         radio,

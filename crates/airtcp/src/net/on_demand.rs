@@ -153,7 +153,7 @@ impl Network {
             .remove_where(&mut |id| packets.get(id).next_hop == next, &mut stranded);
         self.apply_aodv();
         for &id in &stranded {
-            self.forward(node, id);
+            self.forward(node, id, None);
         }
         stranded.clear();
         if let Some(a) = self.aodv.as_mut() {
@@ -224,7 +224,7 @@ impl Network {
                 let mut ready = self.take_buffered(node, dst);
                 for &id in &ready {
                     // Through the forwarding layer again, which finds the route now.
-                    self.forward(node, id);
+                    self.forward(node, id, None);
                 }
                 ready.clear();
                 if let Some(a) = self.aodv.as_mut() {

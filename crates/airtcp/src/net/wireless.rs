@@ -28,6 +28,7 @@ use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::{FrameId, Phy};
 use crate::queue::QueueDisc;
+use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
 
@@ -118,6 +119,16 @@ pub enum Upcall {
     /// `radio` overheard a data frame addressed to another radio (raised only for a forwarding
     /// layer that asked for overheard frames).
     Overheard(RadioId, Frame),
+    /// The forwarding layer dropped a packet it held for `radio` during a MAC's call
+    /// ([`super::forwarding::MacView::drop`]).
+    Dropped {
+        /// The radio.
+        radio: RadioId,
+        /// The packet.
+        id: PacketId,
+        /// Why.
+        reason: DropReason,
+    },
     /// The fate of a packet `radio` tried to send.
     Status {
         /// The sending radio.
@@ -276,6 +287,9 @@ impl MacIo for MacEnv<'_> {
                     packets: self.packets,
                     units: self.units,
                     rng: self.layer_rng,
+                    radio: self.me,
+                    upcalls: self.upcalls,
+                    events: self.events,
                 };
                 let u = self.layer.pull(self.me, view)?;
                 (u.id, Some(u.next_hop), u.unit)
@@ -360,6 +374,9 @@ impl MacIo for MacEnv<'_> {
                 packets: self.packets,
                 units: self.units,
                 rng: self.layer_rng,
+                radio: self.me,
+                upcalls: self.upcalls,
+                events: self.events,
             };
             self.layer.on_tx_status(self.me, id, next, status, view);
         }
@@ -745,6 +762,41 @@ impl Wireless {
             }
             Err(_) => false,
         }
+    }
+
+    /// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
+    /// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
+    /// link's extra error process (its `link_errors` entry, else the global `frame_error`); 0 if
+    /// `rt` is not a neighbour of `rf` or hears it below its receive threshold (in carrier-sense
+    /// range only: it never locks onto the frame). What ETX probes converge to: ETX routes weigh links by
+    /// it, and COPE guesses from it what a neighbour overheard.
+    pub fn delivery(&self, rf: RadioId, rt: RadioId) -> f64 {
+        // Neighbour lists are sorted by radio id: a search, not a scan (a scan per edge made ETX
+        // routes over a dense mesh cubic in its nodes).
+        let neighbors = &self.radios[rf as usize].neighbors;
+        let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
+            return 0.0;
+        };
+        self.neighbour_delivery(rf, &neighbors[i])
+    }
+
+    /// [`Wireless::delivery`] for a neighbour entry of radio `rf`'s list.
+    pub fn neighbour_delivery(&self, rf: RadioId, nb: &Neighbor) -> f64 {
+        let receiver = &self.radios[nb.radio as usize];
+        if nb.mean_mw < receiver.phy.rx_mw() {
+            return 0.0;
+        }
+        let phy = crate::phy::error_rate::frame_success(
+            nb.mean_mw / receiver.phy.noise_mw(),
+            self.macs[rf as usize].data_rate(),
+            1076,
+        );
+        let extra = receiver
+            .link_errors
+            .iter()
+            .find(|(src, _)| *src == rf)
+            .map_or(1.0 - self.frame_error, |(_, e)| e.mean_delivery());
+        phy * extra
     }
 
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.

@@ -79,6 +79,11 @@ impl Phy {
         }
     }
 
+    /// The weakest signal the radio locks onto (receive threshold), mW.
+    pub fn rx_mw(&self) -> f64 {
+        self.th.rx_mw
+    }
+
     /// Noise power, mW.
     pub fn noise_mw(&self) -> f64 {
         self.th.noise_mw

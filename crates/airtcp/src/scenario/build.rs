@@ -22,7 +22,7 @@ use crate::net::forwarding::priority_pairs::PriorityPairs;
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{etx, weighted_next_hops};
 use crate::net::routing::{Edge, Iface, RoutingTable};
-use crate::net::wireless::{Neighbor, Wireless, NO_RADIO};
+use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
 use crate::queue::droptail::DropTail;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
@@ -171,6 +171,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     };
     cfg.routing.check_forwarding(cfg)?;
+    crate::scenario::coding::check(cfg)?;
     super::flow_paths::check(cfg)?;
     if let RoutingConfig::Aodv { .. } = cfg.routing {
         if !cfg.links.is_empty() {
@@ -237,6 +238,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         shim_drops: Vec::new(),
         forwarding: None,
         effects: Vec::new(),
+        arriving_from: None,
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
@@ -415,21 +417,25 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         edge_etx: &edge_etx,
         flow_paths: &flow_paths,
     };
-    let layer: Box<dyn crate::net::forwarding::Forwarding> = if built_routers.pairs.is_empty() {
-        cfg.routing.forwarding(cfg, &setup)
-    } else {
-        if !matches!(cfg.routing, RoutingConfig::Static { .. }) {
-            return Err(err(
-                "routing.kind",
-                "routers with priority_pairs forward over static routes (use static)",
-            ));
-        }
-        Box::new(PriorityPairs::new(
-            net.node_names.len(),
-            net.routers.list.len(),
-            built_routers.pairs,
-        ))
-    };
+    let layer: Box<dyn crate::net::forwarding::Forwarding> =
+        if let Some(params) = super::coding::params(cfg) {
+            // Checked: coding runs over radios only, on static routes, one radio per node.
+            Box::new(crate::net::forwarding::cope::Cope::new(params, &setup))
+        } else if built_routers.pairs.is_empty() {
+            cfg.routing.forwarding(cfg, &setup)
+        } else {
+            if !matches!(cfg.routing, RoutingConfig::Static { .. }) {
+                return Err(err(
+                    "routing.kind",
+                    "routers with priority_pairs forward over static routes (use static)",
+                ));
+            }
+            Box::new(PriorityPairs::new(
+                net.node_names.len(),
+                net.routers.list.len(),
+                built_routers.pairs,
+            ))
+        };
     net.flow_paths = flow_paths;
     net.install_forwarding(layer);
 
@@ -585,7 +591,7 @@ fn edge_etx(
                 let channel = wireless.radios[r as usize].channel;
                 match wireless.peer_radio(e.to, channel) {
                     Some(peer) => etx(
-                        radio_delivery(wireless, r, peer),
+                        wireless.delivery(r, peer),
                         delivery_from(&incoming[r as usize], peer),
                     ),
                     None => f64::INFINITY,
@@ -608,7 +614,7 @@ fn incoming_deliveries(wireless: &Wireless) -> Vec<Vec<(u32, f64)>> {
     // Senders in increasing order, so every list comes out sorted.
     for (rf, radio) in wireless.radios.iter().enumerate() {
         for nb in &radio.neighbors {
-            let delivery = neighbour_delivery(wireless, rf as u32, nb);
+            let delivery = wireless.neighbour_delivery(rf as u32, nb);
             incoming[nb.radio as usize].push((rf as u32, delivery));
         }
     }
@@ -632,35 +638,6 @@ fn wired_delivery(channels: &[Channel], from: NodeId, to: NodeId) -> f64 {
         },
         None => 0.0,
     }
-}
-
-/// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
-/// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
-/// link's extra error process; 0 if `rt` is not a neighbour of `rf`.
-fn radio_delivery(wireless: &Wireless, rf: u32, rt: u32) -> f64 {
-    // Neighbour lists are sorted by radio id: a search, not a scan (a scan per edge made ETX
-    // routes over a dense mesh cubic in its nodes).
-    let neighbors = &wireless.radios[rf as usize].neighbors;
-    let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
-        return 0.0;
-    };
-    neighbour_delivery(wireless, rf, &neighbors[i])
-}
-
-/// [`radio_delivery`] for a neighbour entry of radio `rf`'s list.
-fn neighbour_delivery(wireless: &Wireless, rf: u32, nb: &Neighbor) -> f64 {
-    let receiver = &wireless.radios[nb.radio as usize];
-    let phy = crate::phy::error_rate::frame_success(
-        nb.mean_mw / receiver.phy.noise_mw(),
-        wireless.macs[rf as usize].data_rate(),
-        1076,
-    );
-    let extra = receiver
-        .link_errors
-        .iter()
-        .find(|(src, _)| *src == rf)
-        .map_or(1.0, |(_, e)| e.mean_delivery());
-    phy * extra
 }
 
 fn check_tcp(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
@@ -926,7 +903,7 @@ mod tests {
         for (rf, radio) in wireless.radios.iter().enumerate() {
             for nb in &radio.neighbors {
                 pairs += 1;
-                let direct = radio_delivery(wireless, rf as u32, nb.radio);
+                let direct = wireless.delivery(rf as u32, nb.radio);
                 let looked_up = delivery_from(&incoming[nb.radio as usize], rf as u32);
                 assert_eq!(
                     direct.to_bits(),
@@ -947,7 +924,7 @@ mod tests {
         // A radio that does not hear a sender gets nothing from it.
         let deaf = (0..40u32)
             .flat_map(|a| (0..40u32).map(move |b| (a, b)))
-            .find(|&(a, b)| a != b && radio_delivery(wireless, a, b) == 0.0)
+            .find(|&(a, b)| a != b && wireless.delivery(a, b) == 0.0)
             .expect("an out-of-range pair");
         assert_eq!(delivery_from(&incoming[deaf.1 as usize], deaf.0), 0.0);
     }

@@ -45,6 +45,10 @@ pub struct ScenarioConfig {
     /// How routes are found.
     #[serde(default)]
     pub routing: RoutingConfig,
+    /// The inter-session coding layer at the relays (paper 001: COPE, or NCAQM's queue;
+    /// `scenario::coding`, docs/cope.md); absent: none.
+    #[serde(default)]
+    pub coding: Option<super::coding::CodingConfig>,
     /// Nodes that fail during the run.
     #[serde(default)]
     pub failures: Vec<FailureConfig>,

@@ -1,6 +1,7 @@
 //! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
 pub mod budget;
 pub mod build;
+pub mod coding;
 pub mod config;
 pub mod flow_paths;
 pub mod layout;

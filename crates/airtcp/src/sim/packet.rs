@@ -122,16 +122,20 @@ pub enum DropReason {
     RetryLimit,
     /// The node holding it failed.
     NodeDown,
+    /// A coding relay gave up on it after its COPE retransmissions went unacknowledged
+    /// (`net::forwarding::cope`).
+    CopeRetryLimit,
 }
 
 impl DropReason {
     /// All reasons, in reporting order.
-    pub const ALL: [DropReason; 5] = [
+    pub const ALL: [DropReason; 6] = [
         DropReason::QueueFull,
         DropReason::ChannelError,
         DropReason::NoRoute,
         DropReason::RetryLimit,
         DropReason::NodeDown,
+        DropReason::CopeRetryLimit,
     ];
 
     /// Stable snake_case name used in results.
@@ -142,6 +146,7 @@ impl DropReason {
             DropReason::NoRoute => "no_route",
             DropReason::RetryLimit => "retry_limit",
             DropReason::NodeDown => "node_down",
+            DropReason::CopeRetryLimit => "cope_retry_limit",
         }
     }
 }
@@ -181,6 +186,17 @@ impl PacketArena {
                 PacketId((self.slots.len() - 1) as u32)
             }
         }
+    }
+
+    /// Stores a copy of a live packet that keeps its `uid` (a native a node decoded from a coded
+    /// frame is the same packet as the relay's, which the relay retires): counted as created,
+    /// so conservation still balances, but the identity that coding layers key their pools on
+    /// survives the hop.
+    pub fn insert_copy(&mut self, p: Packet) -> PacketId {
+        let uid = p.uid;
+        let id = self.insert(p);
+        self.slots[id.0 as usize].uid = uid;
+        id
     }
 
     /// The packet behind `id` (must be live).

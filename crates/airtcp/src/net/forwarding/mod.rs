@@ -38,6 +38,7 @@
 //! has something to send, which it cannot while the layer is busy with the hook. Packets pushed to
 //! an interface queue and drops take effect at once. See docs/forwarding.md.
 
+pub mod cope;
 mod fifo;
 pub mod ncaqm;
 pub mod priority_pairs;
@@ -197,6 +198,10 @@ pub struct MacView<'a> {
     pub(crate) packets: &'a mut PacketArena,
     pub(crate) units: &'a mut UnitArena,
     pub(crate) rng: &'a mut Rng,
+    /// The radio whose MAC called, and where its drops go (handled after the call).
+    pub(crate) radio: RadioId,
+    pub(crate) upcalls: &'a mut Vec<super::wireless::Upcall>,
+    pub(crate) events: &'a mut crate::sim::EventQueue<Event>,
 }
 
 impl MacView<'_> {
@@ -263,6 +268,24 @@ impl MacView<'_> {
     /// next hop decoded): neither delivered nor dropped ([`PacketArena::retire`]).
     pub fn retire(&mut self, id: PacketId) {
         self.packets.retire(id);
+    }
+
+    /// Arms a timer of the layer's, as [`ForwardingCtx::set_timer`] does (a coder that sends
+    /// natives coded starts their acknowledgement timers when the MAC pulls the frame).
+    pub fn set_timer(&mut self, at: Time, token: u64) {
+        self.events
+            .schedule(at, EventClass::Timer, Event::Forwarding(token));
+    }
+
+    /// Drops packet `id`, which the layer holds for the calling radio, for `reason` (a native
+    /// whose frame the MAC gave up): counted in the radio's drops as
+    /// [`ForwardingCtx::drop_at_radio`] counts it, once the MAC's call returns.
+    pub fn drop(&mut self, id: PacketId, reason: DropReason) {
+        self.upcalls.push(super::wireless::Upcall::Dropped {
+            radio: self.radio,
+            id,
+            reason,
+        });
     }
 }
 
@@ -428,6 +451,14 @@ impl ForwardingCtx<'_> {
     #[inline]
     pub fn packet(&self, id: PacketId) -> &Packet {
         self.net.packets.get(id)
+    }
+
+    /// The neighbour the packet handed to [`Forwarding::on_packet`] came from (`None`: from
+    /// the node's own transport, a shim, or over a wired channel). Meaningful only inside
+    /// `on_packet`.
+    #[inline]
+    pub fn previous_hop(&self) -> Option<NodeId> {
+        self.net.arriving_from
     }
 
     /// A live packet, to change (its `next_hop`, say).
@@ -740,7 +771,7 @@ impl Network {
                             .schedule(at, EventClass::Timer, Event::Forwarding(token));
                     }
                     Effect::Accept { node, from, packet } => {
-                        let id = self.packets.insert(packet);
+                        let id = self.packets.insert_copy(packet);
                         self.receive(node, id, Some(from));
                     }
                 }

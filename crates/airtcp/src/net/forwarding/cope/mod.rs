@@ -1,0 +1,648 @@
+//! COPE, inter-session XOR coding at relays (Katti, Rahul, Hu, Katabi, Médard & Crowcroft,
+//! "XORs in the air: practical wireless network coding", IEEE/ACM ToN 16(3), 2008), on the
+//! forwarding seam: the TCP+COPE baseline of paper 001 (Seferoglu & Markopoulou, IEEE/ACM ToN
+//! 22(4), 2014) and the substrate its NCAQM builds on. Spec 001 §2.2 numbers the pieces; the
+//! choices the papers leave open are marked [I] and listed in docs/cope.md.
+//!
+//! 1. *Opportunistic listening*: every radio decodes every data frame it can (addressed to it or
+//!    not, [`Frames::ReceivedAndOverheard`]); the natives it learns join its pool, kept
+//!    `pool_lifetime` (T = 0.5 s).
+//! 2. *Reception reports*: the natives a node adds to its pool are listed in the COPE header of
+//!    its next frame; if it sends nothing for `report_idle` it sends a report alone.
+//! 3. *Guessing*: without a report, a neighbour holds a native with the delivery probability of
+//!    the link from the native's previous hop to it (what ETX probes converge to: the
+//!    configured error processes, [`crate::net::wireless::Wireless::delivery`]); for sure if it
+//!    is that previous hop.
+//! 4. *Coding* at each transmit opportunity ([`crate::coding::cope_rule::choose`]): the head
+//!    native, plus the head of each other neighbour's virtual queue (same size class first) while
+//!    every next hop can decode with probability at least G = 0.8; at most
+//!    [`MAX_NATIVES`] natives; nothing waits for a partner.
+//! 5. *Pseudo-broadcast*: the frame is one 802.11 unicast (RTS/CTS, MAC ACK and retries) to the
+//!    head native's next hop [I]; the COPE header lists every native and its next hop, and the
+//!    other next hops overhear it.
+//! 6. *Decoding*: a listed next hop that holds every other native takes its own; one that lacks
+//!    one cannot, and counts a decode failure. A native taken before is a duplicate: not taken
+//!    again, acknowledged again. Any node that holds all but one native of a frame learns the
+//!    last one.
+//! 7. *ACKs and retransmission*: a frame of several natives is settled per native by COPE ACKs
+//!    (cumulative number and bitmap, in the next frame's header or alone after `ack_delay`);
+//!    each native waits `ack_timeout` (Ta) and then goes back to the head of the queue, at most
+//!    `retry_limit` times before it is dropped (`cope_retry_limit`). A frame of one native is
+//!    settled by its MAC ACK, as without coding [I].
+//! 8. *Header bytes*: 4 + 8 per native + 9 per report entry + 7 per ACK block
+//!    ([`header_bytes`]); a coded frame is as long as its longest native plus the header.
+//!
+//! Every frame a COPE node sends is a *carrier* ([`super::MacView::coded`]) with its natives
+//! beside it, also a frame of one native (so that it can carry reports and ACKs) and a control
+//! packet (none). The relay keeps each native until it knows its fate and then retires it
+//! (the next hop's copy carries on) or drops it; packet conservation holds with `retired`.
+//! What a frame carries besides its natives (the report, the ACK blocks, each native's
+//! sequence number) is kept here per unit ([`FrameInfo`]), read by every radio that decodes it.
+//!
+//! Built from the pure parts in `crate::coding` (`cope_rule`, `cope_fifo`, `cope_state`,
+//! `cope_ack`); nothing is allocated per frame once the buffers have grown.
+
+mod node;
+pub mod params;
+
+pub use node::{CodingRow, CopeNode, ACCEPTED_LIFETIME_FACTOR};
+pub use params::{CopeParams, KnowledgeModel, QueueKind};
+
+use node::NEVER;
+
+use super::{
+    Forwarding, ForwardingCtx, Frames, Heard, LayerNeeds, LayerSetup, LayerWriter, MacView, Native,
+    Route, TxStatus, TxUnit,
+};
+use crate::coding::cope_ack::{AckBlock, Expired};
+use crate::coding::cope_rule::{self, Native as QueuedNative};
+use crate::coding::cope_state::{header_bytes, report_entries};
+use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
+use crate::metrics::results::LayerTable;
+use crate::net::routing::Iface;
+use crate::net::wireless::NO_RADIO;
+use crate::sim::packet::{DropReason, Header};
+use crate::sim::{NodeId, PacketId, Time};
+
+/// The results' table of per-node coding counters.
+pub const TABLE: &str = "coding";
+
+/// The most natives one frame carries (the 8-flow wheel of paper 001's Fig. 6).
+pub const MAX_NATIVES: usize = 8;
+
+/// COPE's size classes: a native of at most this many bytes is small (TCP ACKs), larger ones
+/// are large; each class has its own virtual queues (Katti et al. §3.3).
+pub const SMALL_NATIVE_BYTES: u32 = 100;
+
+/// Bytes of a control packet besides its COPE header: an IP header [I].
+pub const CONTROL_IP_BYTES: u32 = 20;
+
+/// A native's sequence number on a frame of one native (settled by the MAC ACK, not COPE's).
+const NO_SEQ: u32 = u32::MAX;
+
+/// Tags of the carrier's header (the layer's own bytes; only the size on the air matters).
+const TAG_DATA: u8 = 1;
+const TAG_CONTROL: u8 = 2;
+
+/// What a frame carries besides its natives, kept per unit while the frame lives.
+#[derive(Debug, Clone, Default)]
+pub struct FrameInfo {
+    /// Each native's sequence number on its link ([`NO_SEQ`] in a frame of one native).
+    seqs: Vec<u32>,
+    /// The reception report: natives (uids) and their flows.
+    report: Vec<(u64, u32)>,
+    /// ACK blocks, each for the coder it is addressed to.
+    acks: Vec<(NodeId, AckBlock)>,
+}
+
+/// A native's bookkeeping while the layer holds it, indexed by its arena slot.
+#[derive(Debug, Clone, Copy, Default)]
+struct NativeMeta {
+    /// The neighbour it came from (the node itself: it originated here).
+    previous: NodeId,
+    /// COPE retransmissions so far.
+    retries: u32,
+}
+
+/// The frame a radio's MAC is trying: its carrier, and the native it carries alone (settled by
+/// the MAC's outcome).
+#[derive(Debug, Clone, Copy)]
+struct InMac {
+    carrier: PacketId,
+    alone: Option<PacketId>,
+}
+
+/// Buffers reused across calls.
+#[derive(Debug, Default)]
+struct Scratch {
+    chosen: Vec<QueuedNative>,
+    natives: Vec<(PacketId, NodeId)>,
+    report: Vec<(u64, u32)>,
+    acks: Vec<(NodeId, AckBlock)>,
+    expired: Vec<Expired>,
+    settled: Vec<u64>,
+    heard: Vec<Native>,
+    drained: Vec<QueuedNative>,
+}
+
+/// The COPE layer of the whole network.
+pub struct Cope {
+    params: CopeParams,
+    nodes: Vec<CopeNode>,
+    radio_node: Vec<NodeId>,
+    meta: Vec<NativeMeta>,
+    frames: Vec<FrameInfo>,
+    in_mac: Vec<Option<InMac>>,
+    scratch: Scratch,
+}
+
+fn slot(id: PacketId) -> usize {
+    id.0 as usize
+}
+
+fn queued_id(n: &QueuedNative) -> PacketId {
+    PacketId(n.id as u32)
+}
+
+impl Cope {
+    /// The layer for the network `setup` describes (one radio per node).
+    pub fn new(params: CopeParams, setup: &LayerSetup<'_>) -> Self {
+        let w = setup.wireless;
+        let nodes = (0..setup.nodes as NodeId)
+            .map(|node| {
+                let r = w
+                    .radio_of_node
+                    .get(node as usize)
+                    .copied()
+                    .unwrap_or(NO_RADIO);
+                if r == NO_RADIO {
+                    return CopeNode::new(NO_RADIO, Vec::new(), Vec::new(), &params);
+                }
+                let mut nbs: Vec<(NodeId, f64)> = w.radios[r as usize]
+                    .neighbors
+                    .iter()
+                    .map(|nb| (w.radios[nb.radio as usize].node, w.delivery(r, nb.radio)))
+                    .collect();
+                nbs.sort_by_key(|&(n, _)| n);
+                nbs.dedup_by_key(|&mut (n, _)| n);
+                let (ids, delivery) = nbs.into_iter().unzip();
+                CopeNode::new(r, ids, delivery, &params)
+            })
+            .collect();
+        Cope {
+            params,
+            nodes,
+            radio_node: w.radios.iter().map(|r| r.node).collect(),
+            meta: Vec::new(),
+            frames: Vec::new(),
+            in_mac: vec![None; w.radios.len()],
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// A node's state (tests and reports).
+    pub fn node(&self, node: NodeId) -> &CopeNode {
+        &self.nodes[node as usize]
+    }
+
+    fn meta_mut(&mut self, id: PacketId) -> &mut NativeMeta {
+        if self.meta.len() <= slot(id) {
+            self.meta.resize(slot(id) + 1, NativeMeta::default());
+        }
+        &mut self.meta[slot(id)]
+    }
+
+    /// The probability, as coder `coder` sees it, that neighbour `r` holds queued native `n`.
+    fn holds(&self, coder: NodeId, r: NodeId, n: PacketId, uid: u64, now: Time) -> f64 {
+        let previous = self.meta[slot(n)].previous;
+        let nodes = &self.nodes;
+        match self.params.knowledge {
+            KnowledgeModel::Oracle => {
+                let pool = &nodes[r as usize].knowledge.pool;
+                f64::from(u8::from(r == previous || pool.contains(uid, now)))
+            }
+            model => {
+                let mut delivery = |u: NodeId, n: NodeId| {
+                    // A native the coder originated was never on the air: nobody overheard it.
+                    if !model.guesses() || u == coder {
+                        0.0
+                    } else {
+                        nodes[u as usize].delivery_to(n)
+                    }
+                };
+                nodes[coder as usize]
+                    .knowledge
+                    .holds(r, uid, previous, now, &mut delivery)
+            }
+        }
+    }
+
+    /// Arms `node`'s timer for its next deadline if that is earlier than the one armed.
+    fn arm(&mut self, node: NodeId, set: &mut dyn FnMut(Time, u64)) {
+        let st = &mut self.nodes[node as usize];
+        let at = st.next_wake(&self.params);
+        if at < st.timer_at {
+            st.timer_at = at;
+            set(at, u64::from(node));
+        }
+    }
+
+    /// Chooses the natives of `node`'s next data frame into `scratch.chosen` (empty: the queue
+    /// is empty).
+    fn choose(&mut self, node: NodeId, mac: &MacView<'_>) {
+        let mut chosen = std::mem::take(&mut self.scratch.chosen);
+        chosen.clear();
+        let st = &self.nodes[node as usize];
+        if let Some(head) = st.queue.head() {
+            let is_ack =
+                |n: &QueuedNative| matches!(mac.packet(queued_id(n)).header, Header::TcpAck(_));
+            if !self.params.code_acks && is_ack(&head) {
+                chosen.push(head);
+            } else {
+                let now = mac.now;
+                let code_acks = self.params.code_acks;
+                let mut virtual_head = |n: NodeId, large: bool| {
+                    st.queue.first_where(|q| {
+                        q.next_hop == n && q.large == large && (code_acks || !is_ack(q))
+                    })
+                };
+                let mut holds = |r: NodeId, id: u64| {
+                    let pid = PacketId(id as u32);
+                    self.holds(node, r, pid, mac.packet(pid).uid, now)
+                };
+                cope_rule::choose(
+                    head,
+                    &st.neighbours,
+                    &mut virtual_head,
+                    &mut holds,
+                    self.params.threshold,
+                    &mut chosen,
+                );
+                // A subset of a decodable set stays decodable.
+                chosen.truncate(MAX_NATIVES);
+            }
+        }
+        self.scratch.chosen = chosen;
+    }
+
+    /// Fills the COPE header's report and ACK blocks for `node`'s next frame (into
+    /// `scratch.report`, `scratch.acks`); returns the header's bytes with `natives` listed.
+    fn take_header(&mut self, node: NodeId, natives: usize, now: Time) -> u32 {
+        let st = &mut self.nodes[node as usize];
+        let s = &mut self.scratch;
+        s.report.clear();
+        if self.params.knowledge.reports() {
+            st.knowledge
+                .take_report(self.params.max_report, &mut s.report);
+        }
+        st.report_since = if st.knowledge.unreported() > 0 && self.params.knowledge.reports() {
+            now
+        } else {
+            NEVER
+        };
+        st.take_acks(&mut s.acks);
+        st.control_due = false;
+        let entries = report_entries(&mut s.report);
+        let bytes = header_bytes(natives, entries, s.acks.len());
+        st.row.header_bytes += u64::from(bytes);
+        st.row.natives_reported += s.report.len() as u64;
+        st.row.ack_blocks += s.acks.len() as u64;
+        bytes
+    }
+
+    /// Records what frame `unit` carries besides its natives (from the scratch buffers).
+    fn keep_frame_info(&mut self, unit: UnitId) {
+        let u = unit as usize;
+        if self.frames.len() <= u {
+            self.frames.resize_with(u + 1, FrameInfo::default);
+        }
+        let info = &mut self.frames[u];
+        let s = &self.scratch;
+        info.report.clear();
+        info.report.extend_from_slice(&s.report);
+        info.acks.clear();
+        info.acks.extend_from_slice(&s.acks);
+        info.seqs.clear();
+    }
+
+    /// `me` decoded a frame from `sender` carrying natives `heard` (in `scratch.heard`): learns
+    /// what it can, takes its own native, owes the ACKs. `seqs` are the natives' sequence
+    /// numbers.
+    fn decode(&mut self, me: NodeId, sender: NodeId, unit: UnitId, ctx: &mut ForwardingCtx<'_>) {
+        let now = ctx.now();
+        let heard = std::mem::take(&mut self.scratch.heard);
+        let st = &mut self.nodes[me as usize];
+        let known = |st: &CopeNode, n: &Native| st.knowledge.pool.contains(n.packet.uid, now);
+        // Natives of others this node does not hold: it learns the last one missing.
+        let unknown = heard
+            .iter()
+            .filter(|n| n.next_hop != me && !known(st, n))
+            .count();
+        let own = heard.iter().position(|n| n.next_hop == me);
+        let own_known = own.is_none_or(|i| known(st, &heard[i]));
+        if unknown + usize::from(!own_known) == 1 {
+            if let Some(n) = heard.iter().find(|n| !known(st, n)) {
+                st.knowledge.heard(n.packet.uid, n.packet.flow, now);
+            }
+        }
+        if let Some(i) = own {
+            let n = heard[i];
+            let seq = self.frames[unit as usize]
+                .seqs
+                .get(i)
+                .copied()
+                .unwrap_or(NO_SEQ);
+            if unknown > 0 && !own_known {
+                // A side native is missing: this next hop cannot decode its own.
+                st.row.decode_failures += 1;
+            } else {
+                // Decoded now, or known already (overheard earlier, or taken before).
+                if !known(st, &n) {
+                    st.knowledge.heard(n.packet.uid, n.packet.flow, now);
+                }
+                if st.accepted.add(n.packet.uid, now) {
+                    ctx.accept(me, n.packet, sender);
+                } else {
+                    st.row.duplicates += 1;
+                }
+                if seq != NO_SEQ {
+                    st.owe_ack(sender, seq, now);
+                }
+            }
+        }
+        if st.knowledge.unreported() > 0 && st.report_since == NEVER {
+            st.report_since = now;
+        }
+        self.scratch.heard = heard;
+        self.arm(me, &mut |at, token| ctx.set_timer(at, token));
+    }
+
+    /// `node`'s timer: natives whose ACK timed out go back to the head of its queue (or are
+    /// dropped past the limit), and a control packet falls due if something is owed too long.
+    fn on_node_timer(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
+        let now = ctx.now();
+        let mut expired = std::mem::take(&mut self.scratch.expired);
+        let st = &mut self.nodes[node as usize];
+        if st.timer_at == now {
+            st.timer_at = NEVER;
+        }
+        let r = st.radio;
+        if r == NO_RADIO || ctx.radio_failed(r) {
+            self.scratch.expired = expired;
+            return;
+        }
+        st.retx.expire(now, &mut expired);
+        let mut wake = false;
+        // In reverse, so that each link's natives end up at the head in their sending order.
+        for e in expired.iter().rev() {
+            let st = &mut self.nodes[node as usize];
+            match *e {
+                Expired::Requeue {
+                    native,
+                    next_hop,
+                    retries,
+                } => {
+                    let id = PacketId(native as u32);
+                    st.row.retransmissions += 1;
+                    let back = QueuedNative {
+                        id: native,
+                        next_hop,
+                        large: ctx.packet(id).size > SMALL_NATIVE_BYTES,
+                    };
+                    if st.queue.push_front(back).is_err() {
+                        st.held -= 1;
+                        ctx.drop_at_radio(r, id, DropReason::QueueFull);
+                    } else {
+                        self.meta[slot(id)].retries = retries;
+                        wake = true;
+                    }
+                }
+                Expired::Drop { native, .. } => {
+                    st.row.retry_drops += 1;
+                    st.held -= 1;
+                    ctx.drop_at_radio(r, PacketId(native as u32), DropReason::CopeRetryLimit);
+                }
+            }
+        }
+        self.scratch.expired = expired;
+        let st = &mut self.nodes[node as usize];
+        if !st.control_due && st.control_deadline(&self.params) <= now {
+            st.control_due = true;
+            wake = true;
+        }
+        if wake {
+            ctx.wake(r);
+        }
+        self.arm(node, &mut |at, token| ctx.set_timer(at, token));
+    }
+}
+
+impl Forwarding for Cope {
+    fn needs(&self) -> LayerNeeds {
+        LayerNeeds {
+            packets: true,
+            pulls: true,
+            frames: Frames::ReceivedAndOverheard,
+            mac_outcomes: true,
+        }
+    }
+
+    fn on_packet(&mut self, node: NodeId, id: PacketId, ctx: &mut ForwardingCtx<'_>) {
+        let hop = match ctx.route(node, id) {
+            Route::Via(hop) => hop,
+            Route::Taken => return,
+            Route::Unreachable => return ctx.drop_at_node(node, id, DropReason::NoRoute),
+        };
+        let Iface::Radio(r) = hop.iface else {
+            // Coding runs over radios only (the scenario's checks): anything else goes as is.
+            return ctx.push(hop, id);
+        };
+        let previous = ctx.previous_hop().unwrap_or(node);
+        let p = ctx.packet_mut(id);
+        p.next_hop = hop.node;
+        let native = QueuedNative {
+            id: u64::from(id.0),
+            next_hop: hop.node,
+            large: p.size > SMALL_NATIVE_BYTES,
+        };
+        *self.meta_mut(id) = NativeMeta {
+            previous,
+            retries: 0,
+        };
+        let st = &mut self.nodes[node as usize];
+        if st.queue.push(native).is_err() {
+            return ctx.drop_at_radio(r, id, DropReason::QueueFull);
+        }
+        st.held += 1;
+        let backlog = st.queue.len();
+        ctx.radio_enqueued(r, backlog);
+        ctx.wake(r);
+    }
+
+    fn has_pending(&self, radio: RadioId, _now: Time) -> bool {
+        let st = &self.nodes[self.radio_node[radio as usize] as usize];
+        !st.queue.is_empty() || st.control_due
+    }
+
+    fn pull(&mut self, radio: RadioId, mut mac: MacView<'_>) -> Option<TxUnit> {
+        let node = self.radio_node[radio as usize];
+        let now = mac.now;
+        self.choose(node, &mac);
+        let chosen = std::mem::take(&mut self.scratch.chosen);
+        let mut natives = std::mem::take(&mut self.scratch.natives);
+        natives.clear();
+        natives.extend(chosen.iter().map(|n| (queued_id(n), n.next_hop)));
+        let data = !chosen.is_empty();
+        if !data && !self.nodes[node as usize].control_due {
+            self.scratch.chosen = chosen;
+            self.scratch.natives = natives;
+            return None;
+        }
+        let header_size = self.take_header(node, chosen.len(), now);
+        let (tag, size, to) = if data {
+            let longest = natives
+                .iter()
+                .map(|&(id, _)| mac.packet(id).size)
+                .max()
+                .unwrap_or(0);
+            (TAG_DATA, longest + header_size, chosen[0].next_hop)
+        } else {
+            // A control packet: MAC-unicast to a coder it acknowledges (MAC-reliable), else a
+            // broadcast of the report.
+            let to = self.scratch.acks.first().map_or(NodeId::MAX, |&(c, _)| c);
+            (TAG_CONTROL, CONTROL_IP_BYTES + header_size, to)
+        };
+        let header = LayerWriter::new().u8(tag).u32(node).finish();
+        let unit = mac.coded(node, to, header, size, &natives);
+        self.keep_frame_info(unit.unit);
+        let st = &mut self.nodes[node as usize];
+        st.queue.take(&chosen);
+        if data {
+            st.row.count_frame(chosen.len());
+        } else {
+            st.row.control_packets += 1;
+            st.row.control_bytes += u64::from(size);
+        }
+        let coded = chosen.len() > 1;
+        let mut alone = None;
+        for n in &chosen {
+            let id = queued_id(n);
+            if self.meta[slot(id)].previous == node {
+                // Its own native, once on the air: in its pool (to decode with), not reported
+                // (its neighbours know the sender holds it).
+                st.knowledge.pool.add(mac.packet(id).uid, now);
+            }
+            let seq = if coded {
+                let retries = self.meta[slot(id)].retries;
+                st.retx
+                    .sent(n.id, n.next_hop, retries, now)
+                    .unwrap_or(NO_SEQ)
+            } else {
+                alone = Some(id);
+                NO_SEQ
+            };
+            self.frames[unit.unit as usize].seqs.push(seq);
+        }
+        self.in_mac[radio as usize] = Some(InMac {
+            carrier: unit.id,
+            alone,
+        });
+        self.scratch.chosen = chosen;
+        self.scratch.natives = natives;
+        self.arm(node, &mut |at, token| mac.set_timer(at, token));
+        Some(unit)
+    }
+
+    fn on_tx_status(
+        &mut self,
+        radio: RadioId,
+        id: PacketId,
+        _next: Option<RadioId>,
+        status: TxStatus,
+        mut mac: MacView<'_>,
+    ) {
+        let Some(sent) = self.in_mac[radio as usize].filter(|m| m.carrier == id) else {
+            return;
+        };
+        self.in_mac[radio as usize] = None;
+        let Some(native) = sent.alone else {
+            // A coded frame: its natives wait for their COPE ACKs whatever the MAC says.
+            return;
+        };
+        let st = &mut self.nodes[self.radio_node[radio as usize] as usize];
+        st.held -= 1;
+        match status {
+            TxStatus::Delivered | TxStatus::HandedOver | TxStatus::Broadcast => mac.retire(native),
+            TxStatus::RetryLimit => mac.drop(native, DropReason::RetryLimit),
+        }
+    }
+
+    fn on_frame(
+        &mut self,
+        radio: RadioId,
+        frame: &Frame,
+        _heard: Heard,
+        ctx: &mut ForwardingCtx<'_>,
+    ) {
+        if frame.unit == NO_UNIT || (frame.unit as usize) >= self.frames.len() {
+            return;
+        }
+        let me = self.radio_node[radio as usize];
+        let sender = self.radio_node[frame.src as usize];
+        let now = ctx.now();
+        let info = &self.frames[frame.unit as usize];
+        let st = &mut self.nodes[me as usize];
+        if self.params.knowledge.reports() && !info.report.is_empty() {
+            let ids = info.report.iter().map(|&(id, _)| id);
+            st.knowledge.on_report(sender, ids, now);
+        }
+        let mut settled = std::mem::take(&mut self.scratch.settled);
+        settled.clear();
+        for &(coder, block) in &info.acks {
+            if coder == me {
+                st.retx.on_ack(sender, block, &mut settled);
+            }
+        }
+        for &native in &settled {
+            st.held -= 1;
+            ctx.retire(PacketId(native as u32));
+        }
+        self.scratch.settled = settled;
+        let mut heard = std::mem::take(&mut self.scratch.heard);
+        heard.clear();
+        heard.extend_from_slice(ctx.natives(frame));
+        self.scratch.heard = heard;
+        self.decode(me, sender, frame.unit, ctx);
+    }
+
+    fn on_timer(&mut self, token: u64, ctx: &mut ForwardingCtx<'_>) {
+        self.on_node_timer(token as NodeId, ctx);
+    }
+
+    fn on_node_down(&mut self, node: NodeId, out: &mut Vec<PacketId>) {
+        let st = &mut self.nodes[node as usize];
+        let mut drained = std::mem::take(&mut self.scratch.drained);
+        drained.clear();
+        st.queue.drain(&mut drained);
+        out.extend(drained.iter().map(queued_id));
+        self.scratch.drained = drained;
+        let mut waiting = std::mem::take(&mut self.scratch.settled);
+        waiting.clear();
+        st.retx.drain(&mut waiting);
+        out.extend(waiting.iter().map(|&n| PacketId(n as u32)));
+        self.scratch.settled = waiting;
+        if st.radio != NO_RADIO {
+            if let Some(InMac {
+                alone: Some(native),
+                ..
+            }) = self.in_mac[st.radio as usize].take()
+            {
+                out.push(native);
+            }
+        }
+        st.held = 0;
+    }
+
+    fn count_held(&self) -> u64 {
+        self.nodes.iter().map(|n| n.held).sum()
+    }
+
+    fn for_each_held(&self, node: NodeId, f: &mut dyn FnMut(PacketId)) {
+        let st = &self.nodes[node as usize];
+        st.queue.iter().for_each(|n| f(queued_id(n)));
+    }
+
+    fn report(&self, node_names: &[String]) -> Vec<LayerTable> {
+        let rows: Vec<CodingRow> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.radio != NO_RADIO)
+            .map(|(i, n)| CodingRow {
+                node: node_names[i].clone(),
+                ..n.row.clone()
+            })
+            .collect();
+        vec![LayerTable::new(TABLE, &rows)]
+    }
+}

@@ -1,0 +1,209 @@
+//! The COPE layer end to end (spec 001 §2.2, §6(a)): TCP and saturated UDP over the paper's
+//! one-collision-domain topologies with and without coding.
+
+mod common;
+use airtcp::metrics::results::RunResults;
+use common::*;
+use serde_json::{json, Value};
+
+fn scenario(topology: &str, coding: Option<Value>, frame_error: f64, udp: bool) -> Value {
+    let (duration, seed) = (20 * S, 3);
+    let flows: Vec<(&str, &str)> = match topology {
+        "x" => vec![("n1", "n3"), ("n2", "n4")],
+        "alice_bob" => vec![("n1", "n2"), ("n2", "n1")],
+        "cross" => vec![("n1", "n3"), ("n3", "n1"), ("n2", "n4"), ("n4", "n2")],
+        _ => unreachable!(),
+    };
+    let transport = if udp {
+        json!({"kind": "udp"})
+    } else {
+        json!({"kind": "tcp", "cc": "newreno", "sack": true, "mss": 460, "initial_cwnd": 2})
+    };
+    let app = if udp {
+        json!({"kind": "cbr", "rate": 1_000_000, "packet_size": 472})
+    } else {
+        json!({"kind": "bulk"})
+    };
+    let flows: Vec<Value> = flows
+        .iter()
+        .enumerate()
+        .map(|(i, (s, d))| {
+            json!({"id": format!("f{i}"), "src": s, "dst": d, "start": (i as u64) * 10 * MS,
+                   "app": app, "transport": transport})
+        })
+        .collect();
+    let mut v = json!({
+        "name": "cope", "duration": duration, "seed": seed,
+        "radio": {"standard": "802.11b", "data_rate": 1_000_000, "basic_rate": 1_000_000,
+                  "rts_cts": true, "frame_error": frame_error,
+                  "propagation": {"kind": "two_ray_ground"},
+                  "queue": {"kind": "droptail", "packets": 10}},
+        "topology": {"kind": topology, "spacing": 200.0},
+        "routing": {"kind": "static"},
+        "flows": flows
+    });
+    if let Some(c) = coding {
+        v["coding"] = c;
+    }
+    v
+}
+
+fn total_goodput(r: &RunResults) -> f64 {
+    r.flows
+        .iter()
+        .map(|f| f.bytes_delivered as f64)
+        .sum::<f64>()
+        * 8.0
+        / 20.0
+}
+
+/// The results' `coding` table, node by node.
+fn coding(r: &RunResults) -> Vec<Value> {
+    let rows = r.forwarding.get("coding").expect("a coding table").get();
+    serde_json::from_str(rows).expect("rows")
+}
+
+fn sum(rows: &[Value], column: &str) -> u64 {
+    rows.iter()
+        .map(|r| r[column].as_u64().expect("a count"))
+        .sum()
+}
+
+fn dropped(r: &RunResults, reason: &str) -> u64 {
+    r.drops
+        .iter()
+        .filter(|d| d.reason == reason)
+        .map(|d| d.packets)
+        .sum()
+}
+
+#[test]
+fn saturated_udp_gains_from_coding_at_the_relay() {
+    // Lossless, one collision domain, every source saturated: the relay XORs natives for
+    // different next hops, so the same airtime carries more (COPE's coding + MAC gain; with
+    // perfect coding and per-node fairness 2 for Alice-and-Bob and X, 4 for the cross).
+    for (topo, at_least, most_natives) in [("x", 1.3, 2), ("alice_bob", 1.5, 2), ("cross", 2.0, 4)]
+    {
+        let plain = run(&scenario(topo, None, 0.0, true));
+        let cope = run(&scenario(topo, Some(json!({})), 0.0, true));
+        let gain = total_goodput(&cope) / total_goodput(&plain);
+        assert!(gain >= at_least, "{topo}: {gain}");
+        let rows = coding(&cope);
+        let relay = &rows[0];
+        assert_eq!(relay["node"], "n0");
+        let column = format!("frames_{most_natives}");
+        assert!(
+            relay[column.as_str()].as_u64().expect("count") > 100,
+            "{topo}: {relay}"
+        );
+        assert_eq!(
+            relay[format!("frames_{}", most_natives + 1).as_str()],
+            0,
+            "{topo}: never two natives for one next hop"
+        );
+        // The end nodes only ever send their own natives alone.
+        assert_eq!(sum(&rows[1..], "natives_coded"), 0, "{topo}");
+        assert!(
+            plain.forwarding.get("coding").is_none(),
+            "no table without coding"
+        );
+    }
+}
+
+#[test]
+fn three_and_four_way_codes_need_reception_reports() {
+    let frames_over_two = |knowledge: &str, frame_error: f64| {
+        let r = run(&scenario(
+            "cross",
+            Some(json!({"knowledge": knowledge})),
+            frame_error,
+            true,
+        ));
+        let relay = &coding(&r)[0];
+        relay["frames_3"].as_u64().expect("count") + relay["frames_4"].as_u64().expect("count")
+    };
+    // With 15 % overhearing loss a guess is 0.85 per side native: 0.85^2 < G = 0.8.
+    assert_eq!(frames_over_two("guessing", 0.15), 0);
+    // Reports make them certain.
+    assert!(frames_over_two("reports", 0.0) > 100);
+    assert!(frames_over_two("reports_and_guessing", 0.15) > 0);
+}
+
+#[test]
+fn natives_a_next_hop_cannot_decode_come_back_and_are_dropped_past_the_limit() {
+    // R1 (n3) almost never overhears S2 (n2), yet a threshold of 0.01 lets the relay guess it
+    // did: R1's natives in coded frames are lost to it, re-queued after Ta, and dropped after
+    // three retransmissions.
+    let mut v = scenario(
+        "x",
+        Some(json!({"knowledge": "guessing", "threshold": 0.01})),
+        0.0,
+        true,
+    );
+    v["link_errors"] = json!([{"from": "n2", "to": "n3", "direction": "forward",
+                               "error": {"kind": "bernoulli", "per": 0.98}}]);
+    let r = run(&v);
+    let rows = coding(&r);
+    let failures = rows[3]["decode_failures"].as_u64().expect("count");
+    let retransmissions = rows[0]["retransmissions"].as_u64().expect("count");
+    let given_up = rows[0]["retry_drops"].as_u64().expect("count");
+    assert!(failures > 100, "{failures}");
+    assert!(
+        retransmissions > failures / 2,
+        "{retransmissions} for {failures}"
+    );
+    assert!(given_up > 10, "{given_up}");
+    assert_eq!(dropped(&r, "cope_retry_limit"), given_up);
+    // R2 (n4) decodes its natives: S1's packets reach it.
+    assert!(r.flows[0].bytes_delivered > 0 && r.flows[1].bytes_delivered > 0);
+}
+
+#[test]
+fn tcp_over_cope_conserves_packets_and_repeats_bit_for_bit() {
+    for topo in ["x", "alice_bob", "cross"] {
+        let v = scenario(topo, Some(json!({})), 0.15, false);
+        let once = run(&v);
+        let twice = run(&v);
+        assert!(
+            total_goodput(&once) > 50e3,
+            "{topo}: {}",
+            total_goodput(&once)
+        );
+        assert_eq!(
+            serde_json::to_string(&once.flows).expect("json"),
+            serde_json::to_string(&twice.flows).expect("json")
+        );
+        assert_eq!(coding(&once), coding(&twice));
+        let rows = coding(&once);
+        assert!(
+            sum(&rows, "control_packets") > 0,
+            "{topo}: ACKs or reports alone"
+        );
+        assert!(
+            sum(&rows, "duplicates") > 0,
+            "{topo}: lost MAC ACKs make duplicates"
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_measurements() {
+    for topo in ["x", "alice_bob", "cross"] {
+        for (fe, udp) in [(0.0, true), (0.15, false)] {
+            let plain = run(&scenario(topo, None, fe, udp));
+            let cope = run(&scenario(topo, Some(json!({})), fe, udp));
+            let rows = coding(&cope);
+            let relay = &rows[0];
+            println!(
+                "{topo} loss={fe} udp={udp}: none {:.1} cope {:.1} ratio {:.2}; relay frames {} natives {} (per native {:.3}); retx {} retry_drops {} decode_failures {} control {}",
+                total_goodput(&plain) / 1e3,
+                total_goodput(&cope) / 1e3,
+                total_goodput(&cope) / total_goodput(&plain),
+                relay["frames"], relay["natives_sent"],
+                relay["frames"].as_f64().unwrap() / relay["natives_sent"].as_f64().unwrap(),
+                relay["retransmissions"], relay["retry_drops"], sum(&rows, "decode_failures"), sum(&rows, "control_packets")
+            );
+        }
+    }
+}
