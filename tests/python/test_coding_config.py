@@ -161,7 +161,6 @@ BAD_CODING: list[tuple[str, Any, dict[str, Any], str]] = [
     ("routers", {}, ROUTERS,
      "coding: coding runs over radios only; this scenario has wired links, a downlink or routers"),
     ("several radios", {}, MULTI_RADIO, "radio.node_channels: coding runs on one radio per node"),
-    ("ncaqm not in the layer yet", {"queue": "ncaqm"}, {}, "coding.queue: ncaqm is not in the coding layer yet; use fifo"),
 ]
 # Values only the schema words (serde refuses them in the core while parsing).
 BAD_VALUES: list[tuple[str, Any, str]] = [

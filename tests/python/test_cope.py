@@ -1,4 +1,4 @@
-"""TCP over COPE end to end (docs/cope.md): the shipped paper-001 scenarios with a `coding:`
+"""TCP over COPE and NCAQM end to end (docs/cope.md): the shipped paper-001 scenarios with a `coding:`
 block run, conserve packets, report their coding counters per node, and write them as a table."""
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from airtcp.scenario import bundled
 from support import run_cli
 
 COPE = {name: f"001_ncaqm/{name}_cope" for name in ("x", "alice_bob", "cross")}
+NCAQM = {name: f"001_ncaqm/{name}_ncaqm" for name in ("x", "alice_bob", "cross")}
 
 
-@pytest.mark.parametrize("name", sorted(COPE))
+@pytest.mark.parametrize("name", [*COPE.values(), *NCAQM.values()])
 def test_the_relay_codes_and_every_node_reports(name: str) -> None:
-    results = airtcp.run(bundled.read_data(COPE[name]), overrides=["duration=15s"])
+    results = airtcp.run(bundled.read_data(name), overrides=["duration=15s"])
     assert results.raw["conservation"]["ok"]
     coding = results.coding
     assert list(coding["node"]) == [f"n{i}" for i in range(len(coding))]
@@ -28,7 +29,7 @@ def test_the_relay_codes_and_every_node_reports(name: str) -> None:
     assert (coding["header_bytes"] > 0).all()
     assert relay["frames"] == sum(relay[f"frames_{k}"] for k in range(1, 9))
     # Without coding the table is empty.
-    plain = airtcp.run(bundled.read_data(f"001_ncaqm/{name}_nonc"), overrides=["duration=5s"])
+    plain = airtcp.run(bundled.read_data(name.rsplit("_", 1)[0] + "_nonc"), overrides=["duration=5s"])
     assert plain.coding.empty
 
 

@@ -1774,18 +1774,10 @@ def _router_problems(
                 )
 
 
-# NCAQM's queue (Algs. 1-2) exists as a tested building block; the coding layer runs COPE's FIFO
-# until it is wired in, and says so rather than run the FIFO under NCAQM's name.
-NCAQM_NOT_YET = "ncaqm is not in the coding layer yet; use fifo"
-
-
 def _coding_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
     """`coding`: over radios, one per node, under static routes, with no wired links, downlink or
     routers (flows' paths are fine). The core checks the same (`scenario::coding::check`), in this
     order."""
-    coding = scenario.coding
-    if coding is not None and coding.queue == "ncaqm":
-        yield "coding.queue", NCAQM_NOT_YET
     radio = scenario.radio
     if radio is None:
         yield "coding", "coding runs over radios; this scenario has none"

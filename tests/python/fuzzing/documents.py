@@ -285,8 +285,7 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
 # usual ones, and now and then the extremes (a nanosecond timer, every native retried 2^32-1 times).
 CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "scheme": st.just("cope"),
-    # ncaqm is refused until the layer runs it: mostly fifo, sometimes the refusal.
-    "queue": st.sampled_from(["fifo", "fifo", "fifo", "ncaqm"]),
+    "queue": st.sampled_from(["fifo", "ncaqm"]),
     "knowledge": st.sampled_from(["reports_and_guessing", "reports", "guessing", "oracle"]),
     "threshold": rarely(st.sampled_from([0.8, 0.5, 1, "0.9"]), st.sampled_from([1e-9, 5e-324, 0.999999])),
     "pool_lifetime": rarely(st.sampled_from(["500ms", "100ms", "2s"]), st.sampled_from(["1ns", "1000s"])),

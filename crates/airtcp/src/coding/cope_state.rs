@@ -170,13 +170,15 @@ impl Knowledge {
     }
 
     /// Neighbour `from` reported holding `ids` at `now` (a node that is not a neighbour is
-    /// ignored).
-    pub fn on_report(&mut self, from: u32, ids: impl IntoIterator<Item = u64>, now: Time) {
+    /// ignored); whether that told anything new.
+    pub fn on_report(&mut self, from: u32, ids: impl IntoIterator<Item = u64>, now: Time) -> bool {
+        let mut news = false;
         if let Ok(i) = self.neighbours.binary_search(&from) {
             for id in ids {
-                self.reported[i].add(id, now);
+                news |= self.reported[i].add(id, now);
             }
         }
+        news
     }
 
     /// The probability that neighbour `r` holds native `id` at `now`, whose previous hop was

@@ -172,14 +172,6 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     if coding.max_report == 0 {
         return Err(err("coding.max_report", "must be at least 1, got 0"));
     }
-    if coding.queue == CodingQueue::Ncaqm {
-        // NCAQM's queue is a tested building block (`net::forwarding::ncaqm`) not yet wired into
-        // the layer, which would otherwise run COPE's FIFO under its name.
-        return Err(err(
-            "coding.queue",
-            "ncaqm is not in the coding layer yet; use fifo",
-        ));
-    }
     let Some(radio) = &cfg.radio else {
         return Err(err(
             "coding",

@@ -44,18 +44,20 @@
 
 mod node;
 pub mod params;
+pub mod queue;
 
 pub use node::{CodingRow, CopeNode, ACCEPTED_LIFETIME_FACTOR};
 pub use params::{CopeParams, KnowledgeModel, QueueKind};
 
 use node::NEVER;
+use queue::{Arrival, FifoChoice, OutputQueue};
 
 use super::{
     Forwarding, ForwardingCtx, Frames, Heard, LayerNeeds, LayerSetup, LayerWriter, MacView, Native,
     Route, TxStatus, TxUnit,
 };
 use crate::coding::cope_ack::{AckBlock, Expired};
-use crate::coding::cope_rule::{self, Native as QueuedNative};
+use crate::coding::cope_rule::Native as QueuedNative;
 use crate::coding::cope_state::{header_bytes, report_entries};
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
@@ -98,10 +100,16 @@ pub struct FrameInfo {
 /// A native's bookkeeping while the layer holds it, indexed by its arena slot.
 #[derive(Debug, Clone, Copy, Default)]
 struct NativeMeta {
+    /// Its identity (the pools' key).
+    uid: u64,
     /// The neighbour it came from (the node itself: it originated here).
     previous: NodeId,
     /// COPE retransmissions so far.
     retries: u32,
+    /// Its stream (NCAQM's flow): its flow's data or its flow's ACKs.
+    stream: u32,
+    /// Never coded (a TCP ACK when ACKs are not coded).
+    solo: bool,
 }
 
 /// The frame a radio's MAC is trying: its carrier, and the native it carries alone (settled by
@@ -117,23 +125,59 @@ struct InMac {
 struct Scratch {
     chosen: Vec<QueuedNative>,
     natives: Vec<(PacketId, NodeId)>,
+    drained: Vec<u64>,
     report: Vec<(u64, u32)>,
     acks: Vec<(NodeId, AckBlock)>,
     expired: Vec<Expired>,
     settled: Vec<u64>,
     heard: Vec<Native>,
-    drained: Vec<QueuedNative>,
 }
 
 /// The COPE layer of the whole network.
 pub struct Cope {
     params: CopeParams,
     nodes: Vec<CopeNode>,
+    /// Each node's output queue (apart from its other state, so that the coding rule can read
+    /// every node's knowledge while one queue changes).
+    queues: Vec<OutputQueue>,
     radio_node: Vec<NodeId>,
     meta: Vec<NativeMeta>,
     frames: Vec<FrameInfo>,
     in_mac: Vec<Option<InMac>>,
     scratch: Scratch,
+}
+
+/// The probability, as coder `coder` sees it, that neighbour `r` holds the native in arena slot
+/// `id` (its meta in `meta`) at `now`.
+fn holds(
+    p: &CopeParams,
+    nodes: &[CopeNode],
+    meta: &[NativeMeta],
+    coder: NodeId,
+    r: NodeId,
+    id: u64,
+    now: Time,
+) -> f64 {
+    let m = &meta[id as usize];
+    match p.knowledge {
+        KnowledgeModel::Oracle => {
+            let pool = &nodes[r as usize].knowledge.pool;
+            f64::from(u8::from(r == m.previous || pool.contains(m.uid, now)))
+        }
+        model => {
+            let mut delivery = |u: NodeId, n: NodeId| {
+                // A native the coder originated was never on the air: nobody overheard it.
+                if !model.guesses() || u == coder {
+                    0.0
+                } else {
+                    nodes[u as usize].delivery_to(n)
+                }
+            };
+            nodes[coder as usize]
+                .knowledge
+                .holds(r, m.uid, m.previous, now, &mut delivery)
+        }
+    }
 }
 
 fn slot(id: PacketId) -> usize {
@@ -170,6 +214,7 @@ impl Cope {
             })
             .collect();
         Cope {
+            queues: vec![OutputQueue::new(&params); setup.nodes],
             params,
             nodes,
             radio_node: w.radios.iter().map(|r| r.node).collect(),
@@ -192,31 +237,6 @@ impl Cope {
         &mut self.meta[slot(id)]
     }
 
-    /// The probability, as coder `coder` sees it, that neighbour `r` holds queued native `n`.
-    fn holds(&self, coder: NodeId, r: NodeId, n: PacketId, uid: u64, now: Time) -> f64 {
-        let previous = self.meta[slot(n)].previous;
-        let nodes = &self.nodes;
-        match self.params.knowledge {
-            KnowledgeModel::Oracle => {
-                let pool = &nodes[r as usize].knowledge.pool;
-                f64::from(u8::from(r == previous || pool.contains(uid, now)))
-            }
-            model => {
-                let mut delivery = |u: NodeId, n: NodeId| {
-                    // A native the coder originated was never on the air: nobody overheard it.
-                    if !model.guesses() || u == coder {
-                        0.0
-                    } else {
-                        nodes[u as usize].delivery_to(n)
-                    }
-                };
-                nodes[coder as usize]
-                    .knowledge
-                    .holds(r, uid, previous, now, &mut delivery)
-            }
-        }
-    }
-
     /// Arms `node`'s timer for its next deadline if that is earlier than the one armed.
     fn arm(&mut self, node: NodeId, set: &mut dyn FnMut(Time, u64)) {
         let st = &mut self.nodes[node as usize];
@@ -227,42 +247,54 @@ impl Cope {
         }
     }
 
-    /// Chooses the natives of `node`'s next data frame into `scratch.chosen` (empty: the queue
-    /// is empty).
-    fn choose(&mut self, node: NodeId, mac: &MacView<'_>) {
-        let mut chosen = std::mem::take(&mut self.scratch.chosen);
-        chosen.clear();
-        let st = &self.nodes[node as usize];
-        if let Some(head) = st.queue.head() {
-            let is_ack =
-                |n: &QueuedNative| matches!(mac.packet(queued_id(n)).header, Header::TcpAck(_));
-            if !self.params.code_acks && is_ack(&head) {
-                chosen.push(head);
-            } else {
-                let now = mac.now;
-                let code_acks = self.params.code_acks;
-                let mut virtual_head = |n: NodeId, large: bool| {
-                    st.queue.first_where(|q| {
-                        q.next_hop == n && q.large == large && (code_acks || !is_ack(q))
-                    })
-                };
-                let mut holds = |r: NodeId, id: u64| {
-                    let pid = PacketId(id as u32);
-                    self.holds(node, r, pid, mac.packet(pid).uid, now)
-                };
-                cope_rule::choose(
-                    head,
-                    &st.neighbours,
-                    &mut virtual_head,
-                    &mut holds,
-                    self.params.threshold,
-                    &mut chosen,
-                );
-                // A subset of a decodable set stays decodable.
-                chosen.truncate(MAX_NATIVES);
+    /// Takes the natives of `node`'s next data frame from its queue into `scratch.chosen`
+    /// (empty: nothing waits).
+    fn choose(&mut self, node: NodeId, now: Time) {
+        let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
+        let choice = FifoChoice {
+            neighbours: &nodes[node as usize].neighbours,
+            threshold: p.threshold,
+        };
+        let mut holds = |r: NodeId, id: u64| holds(p, nodes, meta, node, r, id, now);
+        self.queues[node as usize].next_frame(&choice, &mut holds, now, &mut self.scratch.chosen);
+    }
+
+    /// Queues native `id` (its meta set) at `node`'s radio `r`: at the tail, or at the head
+    /// (`front`: back from a COPE retransmission); the native the queue drops, if any, is
+    /// dropped here. Whether `id` itself is queued.
+    fn enqueue(
+        &mut self,
+        node: NodeId,
+        r: RadioId,
+        id: PacketId,
+        next_hop: NodeId,
+        front: bool,
+        ctx: &mut ForwardingCtx<'_>,
+    ) -> bool {
+        let now = ctx.now();
+        let m = self.meta[slot(id)];
+        let arrival = Arrival {
+            native: QueuedNative {
+                id: u64::from(id.0),
+                next_hop,
+                large: ctx.packet(id).size > SMALL_NATIVE_BYTES,
+            },
+            stream: m.stream,
+            solo: m.solo,
+        };
+        let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
+        let mut holds = |r: NodeId, n: u64| holds(p, nodes, meta, node, r, n, now);
+        let dropped = self.queues[node as usize].push(arrival, front, &mut holds, now, ctx.rng());
+        let st = &mut self.nodes[node as usize];
+        st.held += 1;
+        match dropped {
+            Some(victim) => {
+                st.held -= 1;
+                ctx.drop_at_radio(r, PacketId(victim as u32), DropReason::QueueFull);
+                victim != arrival.native.id
             }
+            None => true,
         }
-        self.scratch.chosen = chosen;
     }
 
     /// Fills the COPE header's report and ACK blocks for `node`'s next frame (into
@@ -384,18 +416,10 @@ impl Cope {
                 } => {
                     let id = PacketId(native as u32);
                     st.row.retransmissions += 1;
-                    let back = QueuedNative {
-                        id: native,
-                        next_hop,
-                        large: ctx.packet(id).size > SMALL_NATIVE_BYTES,
-                    };
-                    if st.queue.push_front(back).is_err() {
-                        st.held -= 1;
-                        ctx.drop_at_radio(r, id, DropReason::QueueFull);
-                    } else {
-                        self.meta[slot(id)].retries = retries;
-                        wake = true;
-                    }
+                    st.held -= 1;
+                    self.meta[slot(id)].retries = retries;
+                    self.enqueue(node, r, id, next_hop, true, ctx);
+                    wake = true;
                 }
                 Expired::Drop { native, .. } => {
                     st.row.retry_drops += 1;
@@ -440,34 +464,30 @@ impl Forwarding for Cope {
         let previous = ctx.previous_hop().unwrap_or(node);
         let p = ctx.packet_mut(id);
         p.next_hop = hop.node;
-        let native = QueuedNative {
-            id: u64::from(id.0),
-            next_hop: hop.node,
-            large: p.size > SMALL_NATIVE_BYTES,
-        };
+        let ack = matches!(p.header, Header::TcpAck(_));
         *self.meta_mut(id) = NativeMeta {
+            uid: p.uid,
             previous,
             retries: 0,
+            stream: p.flow.wrapping_mul(2) | u32::from(ack),
+            solo: ack && !self.params.code_acks,
         };
-        let st = &mut self.nodes[node as usize];
-        if st.queue.push(native).is_err() {
-            return ctx.drop_at_radio(r, id, DropReason::QueueFull);
+        if self.enqueue(node, r, id, hop.node, false, ctx) {
+            let backlog = self.queues[node as usize].len();
+            ctx.radio_enqueued(r, backlog);
+            ctx.wake(r);
         }
-        st.held += 1;
-        let backlog = st.queue.len();
-        ctx.radio_enqueued(r, backlog);
-        ctx.wake(r);
     }
 
     fn has_pending(&self, radio: RadioId, _now: Time) -> bool {
-        let st = &self.nodes[self.radio_node[radio as usize] as usize];
-        !st.queue.is_empty() || st.control_due
+        let node = self.radio_node[radio as usize] as usize;
+        !self.queues[node].is_empty() || self.nodes[node].control_due
     }
 
     fn pull(&mut self, radio: RadioId, mut mac: MacView<'_>) -> Option<TxUnit> {
         let node = self.radio_node[radio as usize];
         let now = mac.now;
-        self.choose(node, &mac);
+        self.choose(node, now);
         let chosen = std::mem::take(&mut self.scratch.chosen);
         let mut natives = std::mem::take(&mut self.scratch.natives);
         natives.clear();
@@ -496,7 +516,6 @@ impl Forwarding for Cope {
         let unit = mac.coded(node, to, header, size, &natives);
         self.keep_frame_info(unit.unit);
         let st = &mut self.nodes[node as usize];
-        st.queue.take(&chosen);
         if data {
             st.row.count_frame(chosen.len());
         } else {
@@ -510,7 +529,7 @@ impl Forwarding for Cope {
             if self.meta[slot(id)].previous == node {
                 // Its own native, once on the air: in its pool (to decode with), not reported
                 // (its neighbours know the sender holds it).
-                st.knowledge.pool.add(mac.packet(id).uid, now);
+                st.knowledge.pool.add(self.meta[slot(id)].uid, now);
             }
             let seq = if coded {
                 let retries = self.meta[slot(id)].retries;
@@ -572,9 +591,10 @@ impl Forwarding for Cope {
         let now = ctx.now();
         let info = &self.frames[frame.unit as usize];
         let st = &mut self.nodes[me as usize];
+        let mut news = false;
         if self.params.knowledge.reports() && !info.report.is_empty() {
             let ids = info.report.iter().map(|&(id, _)| id);
-            st.knowledge.on_report(sender, ids, now);
+            news = st.knowledge.on_report(sender, ids, now);
         }
         let mut settled = std::mem::take(&mut self.scratch.settled);
         settled.clear();
@@ -592,6 +612,12 @@ impl Forwarding for Cope {
         heard.clear();
         heard.extend_from_slice(ctx.natives(frame));
         self.scratch.heard = heard;
+        if news && self.params.queue == QueueKind::Ncaqm {
+            // What the neighbours hold changed: Alg. 1's re-coding pass ("periodically" [I]).
+            let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
+            let mut holds = |r: NodeId, n: u64| holds(p, nodes, meta, me, r, n, now);
+            self.queues[me as usize].recode(&mut holds);
+        }
         self.decode(me, sender, frame.unit, ctx);
     }
 
@@ -600,12 +626,12 @@ impl Forwarding for Cope {
     }
 
     fn on_node_down(&mut self, node: NodeId, out: &mut Vec<PacketId>) {
-        let st = &mut self.nodes[node as usize];
         let mut drained = std::mem::take(&mut self.scratch.drained);
         drained.clear();
-        st.queue.drain(&mut drained);
-        out.extend(drained.iter().map(queued_id));
+        self.queues[node as usize].drain(&mut drained);
+        out.extend(drained.iter().map(|&n| PacketId(n as u32)));
         self.scratch.drained = drained;
+        let st = &mut self.nodes[node as usize];
         let mut waiting = std::mem::take(&mut self.scratch.settled);
         waiting.clear();
         st.retx.drain(&mut waiting);
@@ -628,8 +654,7 @@ impl Forwarding for Cope {
     }
 
     fn for_each_held(&self, node: NodeId, f: &mut dyn FnMut(PacketId)) {
-        let st = &self.nodes[node as usize];
-        st.queue.iter().for_each(|n| f(queued_id(n)));
+        self.queues[node as usize].for_each(&mut |n| f(PacketId(n as u32)));
     }
 
     fn report(&self, node_names: &[String]) -> Vec<LayerTable> {

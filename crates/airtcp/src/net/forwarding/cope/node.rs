@@ -1,12 +1,11 @@
-//! What one COPE node keeps (spec 001 §2.2): its output queue of natives, its knowledge (pool,
-//! reports to send, neighbours' reports), the natives it took as next hop, its retransmission
+//! What one COPE node keeps (spec 001 §2.2) besides its output queue (`queue.rs`): its knowledge
+//! (pool, reports to send, neighbours' reports), the natives it took as next hop, its retransmission
 //! buffer and acknowledgement state, and when it owes its neighbours a report or an ACK.
 
 use serde::Serialize;
 
 use super::params::CopeParams;
 use crate::coding::cope_ack::{AckBlock, AckState, Retransmissions};
-use crate::coding::cope_fifo::CopeFifo;
 use crate::coding::cope_state::{Knowledge, Pool};
 use crate::mac::frame::RadioId;
 use crate::sim::{NodeId, Time};
@@ -97,8 +96,6 @@ pub struct CopeNode {
     pub neighbours: Vec<NodeId>,
     /// Delivery probability from this node to each neighbour (indexed like `neighbours`).
     pub delivery: Vec<f64>,
-    /// The output queue of natives (ids are arena slots).
-    pub queue: CopeFifo,
     /// Pool, reports to send, neighbours' reports (native ids are packet uids).
     pub knowledge: Knowledge,
     /// Natives taken as next hop (uids), to recognise retransmissions.
@@ -138,7 +135,6 @@ impl CopeNode {
         }
         CopeNode {
             radio,
-            queue: CopeFifo::new(p.capacity),
             knowledge,
             accepted: Pool::new(p.pool_lifetime.saturating_mul(ACCEPTED_LIFETIME_FACTOR)),
             retx: Retransmissions::new(&neighbours, p.ack_timeout, p.retry_limit),

@@ -44,6 +44,8 @@ pub struct Queued {
     pub native: Native,
     /// Its flow.
     pub flow: u32,
+    /// Never coded with anything (a TCP ACK when the layer does not code ACKs).
+    pub solo: bool,
 }
 
 /// An entry: a native, or an XOR of natives of distinct flows and next hops.
@@ -69,6 +71,10 @@ impl Entry {
     /// Whether it is an XOR of several natives.
     pub fn is_coded(&self) -> bool {
         self.len > 1
+    }
+
+    fn has_solo(&self) -> bool {
+        self.natives().iter().any(|q| q.solo)
     }
 
     fn has_flow(&self, flow: u32) -> bool {
@@ -161,7 +167,7 @@ impl NcaqmQueue {
     /// Whether the union of `a` and `b` is eligible: no flow and no next hop in common, at most
     /// MAX_NATIVES natives, decodable by the threshold.
     fn eligible(&mut self, a: &Entry, b: &Entry, holds: &mut impl FnMut(u32, u64) -> f64) -> bool {
-        if a.len + b.len > MAX_NATIVES {
+        if a.len + b.len > MAX_NATIVES || a.has_solo() || b.has_solo() {
             return false;
         }
         let clash = a.natives().iter().any(|x| {
@@ -195,10 +201,24 @@ impl NcaqmQueue {
         now: Time,
         rng: &mut Rng,
     ) -> Enqueued {
+        self.insert(q, holds, now, rng, false)
+    }
+
+    /// [`enqueue`](Self::enqueue), or with `front` a native back from a COPE retransmission:
+    /// it joins the first eligible entry whatever follows it (it is late already), and
+    /// otherwise goes to the head, as COPE puts a retransmitted native [I].
+    pub fn insert(
+        &mut self,
+        q: Queued,
+        holds: &mut impl FnMut(u32, u64) -> f64,
+        now: Time,
+        rng: &mut Rng,
+        front: bool,
+    ) -> Enqueued {
         let arrival = Entry::single(q);
         for m in 0..self.entries.len() {
             let entry = self.entries[m];
-            if self.flows_between(&arrival, m, self.entries.len()) {
+            if !front && self.flows_between(&arrival, m, self.entries.len()) {
                 // A packet of this flow sits behind e_m: joining it would overtake that packet.
                 continue;
             }
@@ -210,14 +230,19 @@ impl NcaqmQueue {
             }
         }
         if self.entries.len() < self.capacity {
-            self.entries.push_back(arrival);
+            if front {
+                self.entries.push_front(arrival);
+            } else {
+                self.entries.push_back(arrival);
+            }
             return Enqueued::Appended;
         }
-        self.overflow(q, now, rng)
+        self.overflow(q, now, rng, front)
     }
 
-    /// Alg. 2 for an arrival `q` that found the queue full.
-    fn overflow(&mut self, q: Queued, now: Time, rng: &mut Rng) -> Enqueued {
+    /// Alg. 2 for an arrival `q` that found the queue full (`front`: a retransmission, kept at
+    /// the head if another native goes).
+    fn overflow(&mut self, q: Queued, now: Time, rng: &mut Rng, front: bool) -> Enqueued {
         self.expire(now);
         if self.sent.is_empty() {
             // No history at all: drop-tail [I].
@@ -263,7 +288,11 @@ impl NcaqmQueue {
                 let victim = self.entries.remove(i).expect("in range").natives[0]
                     .native
                     .id;
-                self.entries.push_back(Entry::single(q));
+                if front {
+                    self.entries.push_front(Entry::single(q));
+                } else {
+                    self.entries.push_back(Entry::single(q));
+                }
                 Enqueued::Dropped(victim)
             }
             None => Enqueued::Dropped(q.native.id),
@@ -381,6 +410,13 @@ impl NcaqmQueue {
             } else {
                 n += 1;
             }
+        }
+    }
+
+    /// Removes every native, into `out` (appended; the node failed).
+    pub fn drain(&mut self, out: &mut Vec<u64>) {
+        for e in self.entries.drain(..) {
+            out.extend(e.natives().iter().map(|q| q.native.id));
         }
     }
 

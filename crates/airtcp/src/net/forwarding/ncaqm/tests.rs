@@ -17,6 +17,7 @@ fn pkt(flow: u32, id: u64) -> Queued {
             large: true,
         },
         flow,
+        solo: false,
     }
 }
 
@@ -242,4 +243,47 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_retransmission_goes_to_the_head_or_joins_an_entry_and_a_solo_native_joins_nothing() {
+    let mut q = NcaqmQueue::new(4, COPE_THRESHOLD, 1000 * MILLIS);
+    let mut rng = Rng::stream(1, "front");
+    let mut holds = everyone_holds;
+    // Two natives of flow 1, then flow 2's retransmission joins the head entry.
+    assert_eq!(
+        q.enqueue(pkt(1, 10), &mut holds, 0, &mut rng),
+        Enqueued::Appended
+    );
+    assert_eq!(
+        q.enqueue(pkt(1, 11), &mut holds, 0, &mut rng),
+        Enqueued::Appended
+    );
+    assert_eq!(
+        q.insert(pkt(2, 20), &mut holds, 0, &mut rng, true),
+        Enqueued::Joined(0)
+    );
+    // Nothing it may join: flow 1's retransmission goes to the head.
+    assert_eq!(
+        q.insert(pkt(1, 9), &mut holds, 0, &mut rng, true),
+        Enqueued::Appended
+    );
+    let heads: Vec<u64> = q.entries().map(|e| e.natives()[0].native.id).collect();
+    assert_eq!(heads, [9, 10, 11]);
+    // A solo native (an ACK the layer does not code) stays alone.
+    let mut ack = pkt(3, 30);
+    ack.solo = true;
+    assert_eq!(q.enqueue(ack, &mut holds, 0, &mut rng), Enqueued::Appended);
+    assert_eq!(
+        q.enqueue(pkt(4, 40), &mut holds, 0, &mut rng),
+        Enqueued::Joined(0)
+    );
+    q.recode(&mut holds);
+    assert!(q
+        .entries()
+        .all(|e| !e.is_coded() || e.natives().iter().all(|n| !n.solo)));
+    let mut out = Vec::new();
+    q.drain(&mut out);
+    out.sort_unstable();
+    assert_eq!(out, [9, 10, 11, 20, 30, 40]);
 }

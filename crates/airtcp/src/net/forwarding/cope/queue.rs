@@ -1,0 +1,190 @@
+//! The output queue of a coding node: COPE's FIFO of natives, coded at the transmit opportunity
+//! (TCP+COPE), or NCAQM's queue of entries coded when they are inserted (paper 001 §V-A, Algs.
+//! 1-2). The layer around it (pools, reports, pseudo-broadcast, ACKs) is the same for both; the
+//! buffer counts natives in the first and entries in the second, the first practical difference
+//! paper 001 names.
+
+use super::params::{CopeParams, QueueKind};
+use crate::coding::cope_fifo::CopeFifo;
+use crate::coding::cope_rule::{self, Native};
+use crate::net::forwarding::ncaqm::queue::{Enqueued, NcaqmQueue, Queued};
+use crate::sim::{NodeId, Rng, Time};
+
+/// NCAQM's estimation window T_alpha [I: 1 s].
+pub const NCAQM_WINDOW: Time = 1_000_000_000;
+
+/// A native arriving at the queue.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival {
+    /// The native (id, next hop, size class).
+    pub native: Native,
+    /// Its stream: a flow's data and its TCP ACKs are two (they have other next hops).
+    pub stream: u32,
+    /// Never coded (a TCP ACK when ACKs are not coded).
+    pub solo: bool,
+}
+
+/// How the FIFO chooses a frame: the coder's neighbours in the order the rule tries them, and
+/// its threshold.
+pub struct FifoChoice<'a> {
+    /// Neighbours, ascending node id.
+    pub neighbours: &'a [NodeId],
+    /// COPE's G.
+    pub threshold: f64,
+}
+
+/// One node's output queue.
+#[derive(Debug, Clone)]
+pub enum OutputQueue {
+    /// COPE's drop-tail FIFO of natives; solo natives are tracked apart.
+    Fifo(CopeFifo, Vec<u64>),
+    /// NCAQM's queue of entries.
+    Ncaqm(Box<NcaqmQueue>),
+}
+
+impl OutputQueue {
+    /// The queue `p` asks for.
+    pub fn new(p: &CopeParams) -> Self {
+        match p.queue {
+            QueueKind::Fifo => OutputQueue::Fifo(CopeFifo::new(p.capacity), Vec::new()),
+            QueueKind::Ncaqm => OutputQueue::Ncaqm(Box::new(NcaqmQueue::new(
+                p.capacity,
+                p.threshold,
+                NCAQM_WINDOW,
+            ))),
+        }
+    }
+
+    /// Slots in use: natives (FIFO) or entries (NCAQM).
+    pub fn len(&self) -> usize {
+        match self {
+            OutputQueue::Fifo(q, _) => q.len(),
+            OutputQueue::Ncaqm(q) => q.len(),
+        }
+    }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Visits every native queued.
+    pub fn for_each(&self, f: &mut dyn FnMut(u64)) {
+        match self {
+            OutputQueue::Fifo(q, _) => q.iter().for_each(|n| f(n.id)),
+            OutputQueue::Ncaqm(q) => q
+                .entries()
+                .flat_map(|e| e.natives())
+                .for_each(|n| f(n.native.id)),
+        }
+    }
+
+    /// Removes every native, into `out` (appended).
+    pub fn drain(&mut self, out: &mut Vec<u64>) {
+        match self {
+            OutputQueue::Fifo(q, solo) => {
+                let mut natives = Vec::new();
+                q.drain(&mut natives);
+                out.extend(natives.iter().map(|n| n.id));
+                solo.clear();
+            }
+            OutputQueue::Ncaqm(q) => q.drain(out),
+        }
+    }
+
+    /// `a` arrives (`front`: back from a COPE retransmission, to the head); the native dropped,
+    /// if the queue overflowed: the arrival, or (NCAQM's Alg. 2) a queued one.
+    pub fn push(
+        &mut self,
+        a: Arrival,
+        front: bool,
+        holds: &mut impl FnMut(NodeId, u64) -> f64,
+        now: Time,
+        rng: &mut Rng,
+    ) -> Option<u64> {
+        match self {
+            OutputQueue::Fifo(q, solo) => {
+                let pushed = if front {
+                    q.push_front(a.native)
+                } else {
+                    q.push(a.native)
+                };
+                match pushed {
+                    Ok(()) => {
+                        if a.solo {
+                            solo.push(a.native.id);
+                        }
+                        None
+                    }
+                    Err(n) => Some(n.id),
+                }
+            }
+            OutputQueue::Ncaqm(q) => {
+                let queued = Queued {
+                    native: a.native,
+                    flow: a.stream,
+                    solo: a.solo,
+                };
+                match q.insert(queued, holds, now, rng, front) {
+                    Enqueued::Dropped(id) => Some(id),
+                    Enqueued::Joined(_) | Enqueued::Appended => None,
+                }
+            }
+        }
+    }
+
+    /// The natives of the next frame into `out` (cleared; empty if nothing waits), removed from
+    /// the queue: COPE's rule over the head and the virtual queues, or NCAQM's head entry after
+    /// trying the later ones on it.
+    pub fn next_frame(
+        &mut self,
+        choice: &FifoChoice<'_>,
+        holds: &mut impl FnMut(NodeId, u64) -> f64,
+        now: Time,
+        out: &mut Vec<Native>,
+    ) {
+        out.clear();
+        match self {
+            OutputQueue::Fifo(q, solo) => {
+                let Some(head) = q.head() else {
+                    return;
+                };
+                let is_solo = |n: &Native| !solo.is_empty() && solo.contains(&n.id);
+                if is_solo(&head) {
+                    out.push(head);
+                } else {
+                    let mut virtual_head = |n: NodeId, large: bool| {
+                        q.first_where(|c| c.next_hop == n && c.large == large && !is_solo(c))
+                    };
+                    cope_rule::choose(
+                        head,
+                        choice.neighbours,
+                        &mut virtual_head,
+                        holds,
+                        choice.threshold,
+                        out,
+                    );
+                    // A subset of a decodable set stays decodable.
+                    out.truncate(super::MAX_NATIVES);
+                }
+                q.take(out);
+                if !solo.is_empty() {
+                    solo.retain(|id| !out.iter().any(|n| n.id == *id));
+                }
+            }
+            OutputQueue::Ncaqm(q) => {
+                if let Some(entry) = q.dequeue(holds, now) {
+                    out.extend(entry.natives().iter().map(|n| n.native));
+                }
+            }
+        }
+    }
+
+    /// What a node knows changed (a reception report): NCAQM runs Alg. 1's re-coding pass; the
+    /// FIFO codes at the transmit opportunity anyway.
+    pub fn recode(&mut self, holds: &mut impl FnMut(NodeId, u64) -> f64) {
+        if let OutputQueue::Ncaqm(q) = self {
+            q.recode(holds);
+        }
+    }
+}
