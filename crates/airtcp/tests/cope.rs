@@ -319,3 +319,84 @@ fn an_ncaqm_slot_holds_a_coded_entry() {
         "fifo {fifo}, ncaqm {ncaqm}"
     );
 }
+
+/// Ten packets each way through the X, lossless, oracle knowledge: S1 (n1) sends a1..a10 to R1
+/// (n3) and S2 (n2) sends b1..b10 to R2 (n4), both through I (n0), every 5 ms from t = 0 and 1 ms.
+fn ten_packets_each_way(seed: u64) -> RunResults {
+    // 3680 bits per packet at 736 kbit/s: one every 5 ms; the flows stop after 50 ms.
+    let app = json!({"kind": "cbr", "rate": 736_000, "packet_size": 460});
+    let flow = |id: &str, src: &str, dst: &str, start: u64| {
+        json!({"id": id, "src": src, "dst": dst, "start": start, "stop": start + 50 * MS - 1,
+               "app": app, "transport": {"kind": "udp"}})
+    };
+    let mut v = scenario_for(
+        "x",
+        Some(json!({"knowledge": "oracle"})),
+        0.0,
+        true,
+        S,
+        seed,
+    );
+    v["flows"] = json!([flow("a", "n1", "n3", 0), flow("b", "n2", "n4", MS)]);
+    run(&v)
+}
+
+#[test]
+fn pseudo_broadcast_one_unicast_frame_that_every_next_hop_decodes() {
+    for seed in 1..=5 {
+        let r = ten_packets_each_way(seed);
+        let rows = coding(&r);
+        let relay = &rows[0];
+        let count = |column: &str| relay[column].as_u64().expect("a count");
+        let link = |from: &str, to: &str| {
+            r.links
+                .iter()
+                .find(|l| l.from == from && l.to == to)
+                .map_or((0, 0, 0), |l| (l.attempts, l.answered, l.overheard))
+        };
+        // Nothing is lost (conservation holds, `run` checks): every packet reaches its
+        // destination, through I once.
+        let sent: Vec<u64> = r.flows.iter().map(|f| f.packets_sent).collect();
+        assert!(sent.iter().all(|&n| n >= 9), "seed {seed}: {sent:?}");
+        assert!(r.drops.is_empty(), "seed {seed}: {:?}", r.drops);
+        assert_eq!(r.conservation.in_flight, 0, "seed {seed}");
+        // A coded native whose COPE ACK comes back later than Ta is sent again (and taken as a
+        // duplicate): the only second sendings here.
+        let again = count("retransmissions");
+        assert_eq!(
+            count("natives_sent"),
+            sent.iter().sum::<u64>() + again,
+            "seed {seed}"
+        );
+        assert_eq!(sum(&rows, "duplicates"), again, "seed {seed}");
+        // I codes: fewer frames than natives, never more than one native per next hop.
+        assert!(count("frames_2") > 0, "seed {seed}: {relay}");
+        assert_eq!(count("frames"), count("frames_1") + count("frames_2"));
+        // Each frame is one MAC unicast with RTS/CTS to one next hop (lossless: one CTS each; an
+        // RTS may still collide with a source's and be tried again), and the other next hop
+        // overhears it.
+        let (to_r1, to_r2) = (link("n0", "n3"), link("n0", "n4"));
+        assert_eq!(
+            to_r1.1 + to_r2.1,
+            count("frames"),
+            "seed {seed}: one exchange per frame"
+        );
+        assert_eq!(
+            to_r1.2 + to_r2.2,
+            count("frames"),
+            "seed {seed}: the other overhears"
+        );
+        // Both next hops decode every native meant for them, with what they overheard.
+        assert_eq!(sum(&rows, "decode_failures"), 0);
+        assert_eq!(
+            link("n1", "n4").2,
+            r.flows[0].packets_sent,
+            "R2 overhears S1"
+        );
+        assert_eq!(
+            link("n2", "n3").2,
+            r.flows[1].packets_sent,
+            "R1 overhears S2"
+        );
+    }
+}
