@@ -117,6 +117,7 @@ _CODING_COLUMNS = {
     "header_bytes": "uint64",
     "natives_reported": "uint64",
     "ack_blocks": "uint64",
+    "two_flows_s": "float64",
 }
 
 _PRIORITY_PAIR_COLUMNS = {

@@ -105,7 +105,7 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "001" / "reproduction.json").read_text(encoding="utf-8"))
     sections = {t["section"] for t in record["targets"]}
-    assert sections == {"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7", "Sensitivity",
+    assert sections == {"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7", "Sensitivity", "Example 1",
                         "Fig. 10", "Fig. 11", "Fig. 12", "Fig. 13", "Fig. 14", "Fig. 15"}
     rows = {t["what"]: t for t in record["targets"]}
     # Table I: both coding schemes on all four networks, paired over 5 seeds (10 for the grid's
@@ -122,6 +122,9 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     # on the three small networks: reported, not judged.
     sensitivity = [t for t in record["targets"] if t["section"] == "Sensitivity"]
     assert len(sensitivity) == 3 * 14 * 2 and all(t["ok"] is None and t["n"] == 5 for t in sensitivity)
+    # Example 1, under both queues: a share of the run.
+    example = [t for t in record["targets"] if t["section"] == "Example 1"]
+    assert len(example) == 2 and all(0 < t["airtcp"] < 100 and t["n"] == 5 for t in example)
     # The simulations' claims are reported as measured (docs/ncaqm.md has the table and why).
     assert len(record["figures"]) == 4 + 3 + 1 + 3 + 6
     table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)

@@ -400,3 +400,18 @@ fn pseudo_broadcast_one_unicast_frame_that_every_next_hop_decodes() {
         );
     }
 }
+
+#[test]
+fn the_relay_times_how_long_it_holds_two_flows_data() {
+    // Saturated sources: the relay's queue holds both flows' data most of the run; the sources
+    // only ever their own flow's.
+    let r = run(&scenario("x", Some(json!({})), 0.0, true));
+    let rows = coding(&r);
+    let seconds = |i: usize| rows[i]["two_flows_s"].as_f64().expect("seconds");
+    assert!(seconds(0) > 10.0 && seconds(0) <= 20.0, "{}", seconds(0));
+    assert!((1..5).all(|i| seconds(i) == 0.0), "{rows:?}");
+    // Without traffic through it, never.
+    let mut v = scenario("x", Some(json!({})), 0.0, true);
+    v["flows"].as_array_mut().expect("flows").truncate(1);
+    assert_eq!(coding(&run(&v))[0]["two_flows_s"], 0.0);
+}

@@ -264,7 +264,7 @@ impl Forwarding for BackpressureLayer {
     }
 
     /// A row per node with a radio, in node order.
-    fn report(&self, node_names: &[String]) -> Vec<LayerTable> {
+    fn report(&self, node_names: &[String], _end: Time) -> Vec<LayerTable> {
         let rows: Vec<BackpressureRow> = self
             .nodes
             .iter()

@@ -391,9 +391,10 @@ pub trait Forwarding: Send {
     /// Visits every packet the layer holds at `node` (`Network::flow_backlog`).
     fn for_each_held(&self, _node: NodeId, _f: &mut dyn FnMut(PacketId)) {}
 
-    /// The layer's tables for the run's results, read once at the end: each under its key at the
-    /// top level of the results. `node_names` is indexed by node id.
-    fn report(&self, _node_names: &[String]) -> Vec<LayerTable> {
+    /// The layer's tables for the run's results, read once at the end (`end`, the run's last
+    /// instant, closes what the layer times): each under its key at the top level of the
+    /// results. `node_names` is indexed by node id.
+    fn report(&self, _node_names: &[String], _end: Time) -> Vec<LayerTable> {
         Vec::new()
     }
 }
@@ -803,6 +804,6 @@ impl Network {
 
     /// The layer's tables for the results.
     pub fn forwarding_report(&self) -> Vec<LayerTable> {
-        self.layer().report(&self.node_names)
+        self.layer().report(&self.node_names, self.events.now())
     }
 }

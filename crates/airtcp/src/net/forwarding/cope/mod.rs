@@ -257,6 +257,20 @@ impl Cope {
         };
         let mut holds = |r: NodeId, id: u64| holds(p, nodes, meta, node, r, id, now);
         self.queues[node as usize].next_frame(&choice, &mut holds, now, &mut self.scratch.chosen);
+        let chosen = std::mem::take(&mut self.scratch.chosen);
+        for n in &chosen {
+            self.note_queued(node, n.id, false, now);
+        }
+        self.scratch.chosen = chosen;
+    }
+
+    /// Native `id` joined (`joined`) or left `node`'s output queue: the time with two flows'
+    /// data queued (TCP ACKs and other odd streams are not data).
+    fn note_queued(&mut self, node: NodeId, id: u64, joined: bool, now: Time) {
+        let stream = self.meta[id as usize].stream;
+        if stream & 1 == 0 {
+            self.nodes[node as usize].data_queued(stream / 2, joined, now);
+        }
     }
 
     /// Queues native `id` (its meta set) at `node`'s radio `r`: at the tail, or at the head
@@ -285,16 +299,20 @@ impl Cope {
         let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
         let mut holds = |r: NodeId, n: u64| holds(p, nodes, meta, node, r, n, now);
         let dropped = self.queues[node as usize].push(arrival, front, &mut holds, now, ctx.rng());
+        let joined = dropped != Some(arrival.native.id);
+        if joined {
+            self.note_queued(node, arrival.native.id, true, now);
+        }
+        if let Some(victim) = dropped.filter(|&v| v != arrival.native.id) {
+            self.note_queued(node, victim, false, now);
+        }
         let st = &mut self.nodes[node as usize];
         st.held += 1;
-        match dropped {
-            Some(victim) => {
-                st.held -= 1;
-                ctx.drop_at_radio(r, PacketId(victim as u32), DropReason::QueueFull);
-                victim != arrival.native.id
-            }
-            None => true,
+        if let Some(victim) = dropped {
+            st.held -= 1;
+            ctx.drop_at_radio(r, PacketId(victim as u32), DropReason::QueueFull);
         }
+        joined
     }
 
     /// Fills the COPE header's report and ACK blocks for `node`'s next frame (into
@@ -632,6 +650,10 @@ impl Forwarding for Cope {
         out.extend(drained.iter().map(|&n| PacketId(n as u32)));
         self.scratch.drained = drained;
         let st = &mut self.nodes[node as usize];
+        // Its queue is gone (the interval it held two flows' data since is not counted: the
+        // hook has no clock).
+        st.data_queued.clear();
+        st.two_flows_since = NEVER;
         let mut waiting = std::mem::take(&mut self.scratch.settled);
         waiting.clear();
         st.retx.drain(&mut waiting);
@@ -657,7 +679,7 @@ impl Forwarding for Cope {
         self.queues[node as usize].for_each(&mut |n| f(PacketId(n as u32)));
     }
 
-    fn report(&self, node_names: &[String]) -> Vec<LayerTable> {
+    fn report(&self, node_names: &[String], end: Time) -> Vec<LayerTable> {
         let rows: Vec<CodingRow> = self
             .nodes
             .iter()
@@ -665,6 +687,7 @@ impl Forwarding for Cope {
             .filter(|(_, n)| n.radio != NO_RADIO)
             .map(|(i, n)| CodingRow {
                 node: node_names[i].clone(),
+                two_flows_s: n.two_flows_s(end),
                 ..n.row.clone()
             })
             .collect();

@@ -63,6 +63,9 @@ pub struct CodingRow {
     pub natives_reported: u64,
     /// ACK blocks it sent.
     pub ack_blocks: u64,
+    /// Seconds its output queue held data natives of at least two flows (a coding partner for
+    /// a flow's packet could be there): paper 001's Example 1 is the rest of the run.
+    pub two_flows_s: f64,
 }
 
 impl CodingRow {
@@ -118,6 +121,12 @@ pub struct CopeNode {
     pub held: u64,
     /// Its counters.
     pub row: CodingRow,
+    /// Data natives queued per flow (flows with none left out), for `two_flows_s`.
+    pub data_queued: Vec<(u32, u32)>,
+    /// Since when the queue holds data of two flows or more ([`NEVER`]: it does not).
+    pub two_flows_since: Time,
+    /// Time it did so, closed intervals, ns.
+    pub two_flows_ns: Time,
 }
 
 impl CopeNode {
@@ -148,7 +157,42 @@ impl CopeNode {
             timer_at: NEVER,
             held: 0,
             row: CodingRow::default(),
+            data_queued: Vec::new(),
+            two_flows_since: NEVER,
+            two_flows_ns: 0,
         }
+    }
+
+    /// A data native of `flow` joined (`joined`) or left the output queue at `now`.
+    pub fn data_queued(&mut self, flow: u32, joined: bool, now: Time) {
+        match self.data_queued.iter().position(|&(f, _)| f == flow) {
+            Some(i) if joined => self.data_queued[i].1 += 1,
+            Some(i) => {
+                self.data_queued[i].1 -= 1;
+                if self.data_queued[i].1 == 0 {
+                    self.data_queued.swap_remove(i);
+                }
+            }
+            None if joined => self.data_queued.push((flow, 1)),
+            None => {}
+        }
+        let two = self.data_queued.len() >= 2;
+        if two && self.two_flows_since == NEVER {
+            self.two_flows_since = now;
+        } else if !two && self.two_flows_since != NEVER {
+            self.two_flows_ns += now - self.two_flows_since;
+            self.two_flows_since = NEVER;
+        }
+    }
+
+    /// Seconds the queue held data of two flows or more, up to `end`.
+    pub fn two_flows_s(&self, end: Time) -> f64 {
+        let open = if self.two_flows_since == NEVER {
+            0
+        } else {
+            end.saturating_sub(self.two_flows_since)
+        };
+        (self.two_flows_ns + open) as f64 * 1e-9
     }
 
     /// The index of neighbour `n`.

@@ -20,7 +20,7 @@ use super::{Forwarding, ForwardingCtx, LayerNeeds, Route, RouterView};
 use crate::metrics::results::LayerTable;
 use crate::net::routing::{Hop, Iface};
 use crate::sim::packet::{DropReason, Header};
-use crate::sim::{NodeId, PacketId};
+use crate::sim::{NodeId, PacketId, Time};
 use crate::transport::tcp_rlc::header::Priority;
 use pairs::{LowOrder, LowPolicy, Offer, PairStats, QueuePairs, Queued};
 
@@ -169,7 +169,7 @@ impl Forwarding for PriorityPairs {
         }
     }
 
-    fn report(&self, node_names: &[String]) -> Vec<LayerTable> {
+    fn report(&self, node_names: &[String], _end: Time) -> Vec<LayerTable> {
         let mut rows = Vec::new();
         for rp in self.routers.iter().flatten() {
             for pair in rp.pairs.pairs() {
