@@ -79,9 +79,9 @@ impl CopeFifo {
         self.natives.iter()
     }
 
-    /// Removes every native, into `out` (appended).
-    pub fn drain(&mut self, out: &mut Vec<Native>) {
-        out.extend(self.natives.drain(..));
+    /// Removes every native, its id into `out` (appended).
+    pub fn drain(&mut self, out: &mut Vec<u64>) {
+        out.extend(self.natives.drain(..).map(|n| n.id));
     }
 
     /// Removes the natives of `chosen` (by id) wherever they are; returns how many were queued.

@@ -251,9 +251,11 @@ impl Cope {
     /// (empty: nothing waits).
     fn choose(&mut self, node: NodeId, now: Time) {
         let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
+        let solo = |id: u64| meta[id as usize].solo;
         let choice = FifoChoice {
             neighbours: &nodes[node as usize].neighbours,
             threshold: p.threshold,
+            solo: &solo,
         };
         let mut holds = |r: NodeId, id: u64| holds(p, nodes, meta, node, r, id, now);
         self.queues[node as usize].next_frame(&choice, &mut holds, now, &mut self.scratch.chosen);

@@ -24,20 +24,22 @@ pub struct Arrival {
     pub solo: bool,
 }
 
-/// How the FIFO chooses a frame: the coder's neighbours in the order the rule tries them, and
-/// its threshold.
+/// How the FIFO chooses a frame: the coder's neighbours in the order the rule tries them, its
+/// threshold, and which natives are never coded.
 pub struct FifoChoice<'a> {
     /// Neighbours, ascending node id.
     pub neighbours: &'a [NodeId],
     /// COPE's G.
     pub threshold: f64,
+    /// Whether a native is never coded (a TCP ACK when ACKs are not coded).
+    pub solo: &'a dyn Fn(u64) -> bool,
 }
 
 /// One node's output queue.
 #[derive(Debug, Clone)]
 pub enum OutputQueue {
-    /// COPE's drop-tail FIFO of natives; solo natives are tracked apart.
-    Fifo(CopeFifo, Vec<u64>),
+    /// COPE's drop-tail FIFO of natives.
+    Fifo(CopeFifo),
     /// NCAQM's queue of entries.
     Ncaqm(Box<NcaqmQueue>),
 }
@@ -46,7 +48,7 @@ impl OutputQueue {
     /// The queue `p` asks for.
     pub fn new(p: &CopeParams) -> Self {
         match p.queue {
-            QueueKind::Fifo => OutputQueue::Fifo(CopeFifo::new(p.capacity), Vec::new()),
+            QueueKind::Fifo => OutputQueue::Fifo(CopeFifo::new(p.capacity)),
             QueueKind::Ncaqm => OutputQueue::Ncaqm(Box::new(NcaqmQueue::new(
                 p.capacity,
                 p.threshold,
@@ -58,7 +60,7 @@ impl OutputQueue {
     /// Slots in use: natives (FIFO) or entries (NCAQM).
     pub fn len(&self) -> usize {
         match self {
-            OutputQueue::Fifo(q, _) => q.len(),
+            OutputQueue::Fifo(q) => q.len(),
             OutputQueue::Ncaqm(q) => q.len(),
         }
     }
@@ -71,7 +73,7 @@ impl OutputQueue {
     /// Visits every native queued.
     pub fn for_each(&self, f: &mut dyn FnMut(u64)) {
         match self {
-            OutputQueue::Fifo(q, _) => q.iter().for_each(|n| f(n.id)),
+            OutputQueue::Fifo(q) => q.iter().for_each(|n| f(n.id)),
             OutputQueue::Ncaqm(q) => q
                 .entries()
                 .flat_map(|e| e.natives())
@@ -82,12 +84,7 @@ impl OutputQueue {
     /// Removes every native, into `out` (appended).
     pub fn drain(&mut self, out: &mut Vec<u64>) {
         match self {
-            OutputQueue::Fifo(q, solo) => {
-                let mut natives = Vec::new();
-                q.drain(&mut natives);
-                out.extend(natives.iter().map(|n| n.id));
-                solo.clear();
-            }
+            OutputQueue::Fifo(q) => q.drain(out),
             OutputQueue::Ncaqm(q) => q.drain(out),
         }
     }
@@ -103,21 +100,13 @@ impl OutputQueue {
         rng: &mut Rng,
     ) -> Option<u64> {
         match self {
-            OutputQueue::Fifo(q, solo) => {
+            OutputQueue::Fifo(q) => {
                 let pushed = if front {
                     q.push_front(a.native)
                 } else {
                     q.push(a.native)
                 };
-                match pushed {
-                    Ok(()) => {
-                        if a.solo {
-                            solo.push(a.native.id);
-                        }
-                        None
-                    }
-                    Err(n) => Some(n.id),
-                }
+                pushed.err().map(|n| n.id)
             }
             OutputQueue::Ncaqm(q) => {
                 let queued = Queued {
@@ -145,11 +134,11 @@ impl OutputQueue {
     ) {
         out.clear();
         match self {
-            OutputQueue::Fifo(q, solo) => {
+            OutputQueue::Fifo(q) => {
                 let Some(head) = q.head() else {
                     return;
                 };
-                let is_solo = |n: &Native| !solo.is_empty() && solo.contains(&n.id);
+                let is_solo = |n: &Native| (choice.solo)(n.id);
                 if is_solo(&head) {
                     out.push(head);
                 } else {
@@ -168,9 +157,6 @@ impl OutputQueue {
                     out.truncate(super::MAX_NATIVES);
                 }
                 q.take(out);
-                if !solo.is_empty() {
-                    solo.retain(|id| !out.iter().any(|n| n.id == *id));
-                }
             }
             OutputQueue::Ncaqm(q) => {
                 if let Some(entry) = q.dequeue(holds, now) {
@@ -186,5 +172,49 @@ impl OutputQueue {
         if let OutputQueue::Ncaqm(q) = self {
             q.recode(holds);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    fn arrival(id: u64, next_hop: NodeId) -> Arrival {
+        Arrival {
+            native: Native {
+                id,
+                next_hop,
+                large: true,
+            },
+            stream: id as u32,
+            solo: false,
+        }
+    }
+
+    #[test]
+    fn a_solo_native_goes_alone_and_is_nobody_s_partner() {
+        let mut q = OutputQueue::new(&CopeParams::default());
+        let mut rng = Rng::stream(1, "queue");
+        let mut holds = |_: NodeId, _: u64| 1.0;
+        // Natives 1 (to 10), 2 (to 20, solo), 3 (to 30).
+        for (id, hop) in [(1, 10), (2, 20), (3, 30)] {
+            assert_eq!(
+                q.push(arrival(id, hop), false, &mut holds, 0, &mut rng),
+                None
+            );
+        }
+        let solo = |id: u64| id == 2;
+        let choice = FifoChoice {
+            neighbours: &[10, 20, 30],
+            threshold: 0.8,
+            solo: &solo,
+        };
+        let mut out = Vec::new();
+        q.next_frame(&choice, &mut holds, 0, &mut out);
+        assert_eq!(out.iter().map(|n| n.id).collect::<Vec<_>>(), [1, 3]);
+        q.next_frame(&choice, &mut holds, 0, &mut out);
+        assert_eq!(out.iter().map(|n| n.id).collect::<Vec<_>>(), [2]);
+        assert!(q.is_empty());
     }
 }
