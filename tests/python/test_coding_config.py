@@ -73,12 +73,12 @@ def test_an_empty_block_is_cope_with_its_defaults() -> None:
 
 
 def test_every_field_is_read_and_round_trips() -> None:
-    block = {"scheme": "cope", "queue": "fifo", "knowledge": "guessing", "threshold": "0.9",
+    block = {"scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": "0.9",
              "pool_lifetime": "1s", "report_idle": "5ms", "ack_delay": "2500us", "ack_timeout": "50ms",
              "retry_limit": 0, "code_acks": False, "max_report": "8"}
     scenario = load_scenario(chain(block))
     assert to_core_dict(scenario)["coding"] == {
-        "scheme": "cope", "queue": "fifo", "knowledge": "guessing", "threshold": 0.9,
+        "scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": 0.9,
         "pool_lifetime": 1_000_000_000, "report_idle": 5_000_000, "ack_delay": 2_500_000,
         "ack_timeout": 50_000_000, "retry_limit": 0, "code_acks": False, "max_report": 8,
     }
@@ -92,7 +92,8 @@ def test_every_field_is_read_and_round_trips() -> None:
 
 
 def test_the_core_accepts_the_block() -> None:
-    for block in ({}, {"queue": "fifo", "knowledge": "oracle", "threshold": 1, "retry_limit": 0}):
+    for block in ({}, {"queue": "fifo", "knowledge": "oracle", "threshold": 1, "retry_limit": 0},
+                  {"scheme": "bfly", "queue": "ncaqm", "recovery": "coder_ack"}):
         scenario = load_scenario(chain(block))
         api.check(scenario)
         _core.check_json(to_core_json(scenario))
@@ -117,7 +118,7 @@ def test_the_documented_examples_load() -> None:
     section = SCHEMA_DOC.read_text(encoding="utf-8").split("## Coding", 1)[1].split("\n## ", 1)[0]
     example = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)[1]  # type: ignore[index]
     blocks = [yaml.safe_load(line.split("#")[0])["coding"] for line in example.splitlines() if line.strip()]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         api.check(load_scenario(chain(block)))
     # The table lists every field with its default as written in a file.
@@ -150,6 +151,7 @@ BAD_CODING: list[tuple[str, Any, dict[str, Any], str]] = [
     *((f"{field} zero", {field: 0}, {}, f"coding.{field}: must be greater than 0, got 0")
       for field in ("pool_lifetime", "report_idle", "ack_delay", "ack_timeout")),
     ("max_report zero", {"max_report": 0}, {}, "coding.max_report: must be at least 1, got 0"),
+    ("recovery without bfly", {"recovery": "none"}, {}, "coding.recovery: is BFLY's recovery rule; it needs scheme: bfly"),
     ("no radios", {}, WIRED, "coding: coding runs over radios; this scenario has none"),
     ("aodv", {}, {"routing": {"kind": "aodv"}}, "routing.kind: coding forwards over static routes (use static)"),
     ("backpressure", {}, {"routing": {"kind": "backpressure"}},
@@ -164,7 +166,9 @@ BAD_CODING: list[tuple[str, Any, dict[str, Any], str]] = [
 ]
 # Values only the schema words (serde refuses them in the core while parsing).
 BAD_VALUES: list[tuple[str, Any, str]] = [
-    ("unknown scheme", {"scheme": "xor"}, "coding.scheme: must be 'cope', got 'xor'"),
+    ("unknown scheme", {"scheme": "xor"}, "coding.scheme: must be 'cope' or 'bfly', got 'xor'"),
+    ("unknown recovery", {"scheme": "bfly", "recovery": "retry"},
+     "coding.recovery: must be 'coder_ack' or 'none', got 'retry'"),
     ("unknown queue", {"queue": "lifo"}, "coding.queue: must be 'fifo' or 'ncaqm', got 'lifo'"),
     ("unknown knowledge", {"knowledge": "all"},
      "coding.knowledge: must be 'reports_and_guessing', 'reports', 'guessing' or 'oracle', got 'all'"),

@@ -467,7 +467,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "routers[0].users[0].buffers={high: 10, low: 20}",
         "routers[0].priority_pairs.low_policy={kind: channel_aware, kappa: 1}",
     )
-    coding = _coding("{queue: fifo, knowledge: oracle, threshold: 0.5, pool_lifetime: 1s, report_idle: 5ms,"
+    coding = _coding("{scheme: bfly, recovery: none, queue: fifo, knowledge: oracle, threshold: 0.5,"
+                     " pool_lifetime: 1s, report_idle: 5ms,"
                      " ack_delay: 2ms, ack_timeout: 50ms, retry_limit: 0, code_acks: false, max_report: 8}")
     return {
         # With routers and a coding block (each left out without it; no scenario may hold both).
@@ -608,6 +609,7 @@ def test_kind_tags_match_the_core() -> None:
         "LowOrderConfig": config.PriorityPairsConfig.model_fields["low_order"].annotation,
         "LowPolicyConfig": config.LowPolicyConfig,
         "CodingScheme": config.CodingConfig.model_fields["scheme"].annotation,
+        "CodingRecovery": _unwrap(config.CodingConfig.model_fields["recovery"].annotation),
         "CodingQueue": config.CodingConfig.model_fields["queue"].annotation,
         "CodingKnowledge": config.CodingConfig.model_fields["knowledge"].annotation,
     }
@@ -811,6 +813,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("LinkConfig", "delay_spread"): 0,
     ("RadioConfig", "frame_error"): 0.0,
     ("ScenarioConfig", "coding"): None,
+    ("CodingConfig", "recovery"): None,
 }
 
 

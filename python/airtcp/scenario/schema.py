@@ -1061,9 +1061,14 @@ CopeThreshold = Annotated[float, BeforeValidator(_cope_threshold)]
 
 class CodingConfig(_Model):
     """Inter-session coding at the relays (paper 001; docs/cope.md): COPE's opportunistic XOR
-    coding over radios, one per node, under static routes. The defaults are COPE's."""
+    coding, or BFLY's two-hop pairs and COPE's codes, over radios, one per node, under static
+    routes. The defaults are COPE's."""
 
-    scheme: Literal["cope"] = "cope"
+    # cope: COPE's one-hop codes; bfly: BFLY's two-hop pairs first, then COPE's.
+    scheme: Literal["cope", "bfly"] = "cope"
+    # BFLY's recovery rule: coder_ack (the coder keeps a pair's natives until their decoders
+    # acknowledge them through the relay, then sends them again uncoded) or none. bfly only.
+    recovery: Optional[Literal["coder_ack", "none"]] = Field(default=None, exclude_if=_is_none)
     # fifo: COPE's drop-tail FIFO of natives; ncaqm: NCAQM's queue of entries (paper 001 §V-A).
     # Either holds the radio's queue.packets.
     queue: Literal["fifo", "ncaqm"] = "fifo"
@@ -1778,6 +1783,8 @@ def _coding_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
     """`coding`: over radios, one per node, under static routes, with no wired links, downlink or
     routers (flows' paths are fine). The core checks the same (`scenario::coding::check`), in this
     order."""
+    if scenario.coding.recovery is not None and scenario.coding.scheme != "bfly":
+        yield "coding.recovery", "is BFLY's recovery rule; it needs scheme: bfly"
     radio = scenario.radio
     if radio is None:
         yield "coding", "coding runs over radios; this scenario has none"

@@ -284,7 +284,9 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
 # The coding block's fields (docs/scenario-schema.md#coding) and the values drawn for them: the
 # usual ones, and now and then the extremes (a nanosecond timer, every native retried 2^32-1 times).
 CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
-    "scheme": st.just("cope"),
+    "scheme": st.sampled_from(["cope", "bfly"]),
+    # Refused unless the scheme is bfly (coding.recovery): both cases are drawn.
+    "recovery": st.sampled_from(["coder_ack", "none"]),
     "queue": st.sampled_from(["fifo", "ncaqm"]),
     "knowledge": st.sampled_from(["reports_and_guessing", "reports", "guessing", "oracle"]),
     "threshold": rarely(st.sampled_from([0.8, 0.5, 1, "0.9"]), st.sampled_from([1e-9, 5e-324, 0.999999])),
@@ -300,7 +302,7 @@ CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
 
 @st.composite
 def codings(draw: st.DrawFn) -> Doc:
-    """A coding block (COPE at the relays) with a few of its fields set."""
+    """A coding block (COPE or BFLY at the relays) with a few of its fields set."""
     fields = draw(st.lists(st.sampled_from(sorted(CODING_OPTIONS)), max_size=5, unique=True))
     return {field: draw(CODING_OPTIONS[field]) for field in fields}
 

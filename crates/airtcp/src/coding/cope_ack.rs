@@ -108,13 +108,26 @@ impl Retransmissions {
     /// at `now` (times never go back, so each link's deadlines rise): its sequence number on
     /// that link, or None if `next_hop` is no neighbour.
     pub fn sent(&mut self, native: u64, next_hop: u32, retries: u32, now: Time) -> Option<u32> {
+        self.sent_until(native, next_hop, retries, now.saturating_add(self.timeout))
+    }
+
+    /// [`sent`](Self::sent) with its own `deadline` (a BFLY coder waits for an ACK relayed over
+    /// two hops, 2 Ta): deadlines along a link then need not rise, which [`expire`](Self::expire)
+    /// and [`next_deadline`](Self::next_deadline) allow for.
+    pub fn sent_until(
+        &mut self,
+        native: u64,
+        next_hop: u32,
+        retries: u32,
+        deadline: Time,
+    ) -> Option<u32> {
         let i = self.neighbours.binary_search(&next_hop).ok()?;
         let seq = self.next_seq[i];
         self.next_seq[i] = seq.wrapping_add(1);
         self.waiting[i].push_back(Waiting {
             seq,
             native,
-            deadline: now.saturating_add(self.timeout),
+            deadline,
             retries,
         });
         Some(seq)
@@ -134,6 +147,18 @@ impl Retransmissions {
         });
     }
 
+    /// Moves the deadline of every native waiting on the link to `next_hop` for which `which`
+    /// holds to `deadline` (a BFLY coder hears its relay forward a pair: the ACKs now have two
+    /// legs to come back over).
+    pub fn postpone(&mut self, next_hop: u32, mut which: impl FnMut(u64) -> bool, deadline: Time) {
+        let Ok(i) = self.neighbours.binary_search(&next_hop) else {
+            return;
+        };
+        for w in self.waiting[i].iter_mut().filter(|w| which(w.native)) {
+            w.deadline = deadline;
+        }
+    }
+
     /// Every native waiting, into `out` (appended), and none waits any more (the node failed).
     pub fn drain(&mut self, out: &mut Vec<u64>) {
         for queue in &mut self.waiting {
@@ -141,12 +166,11 @@ impl Retransmissions {
         }
     }
 
-    /// The earliest deadline, if anything waits. Each link's natives wait in sending order with
-    /// one timeout, so its front has the earliest deadline.
+    /// The earliest deadline, if anything waits (a scan: a link holds a few natives at most).
     pub fn next_deadline(&self) -> Option<Time> {
         self.waiting
             .iter()
-            .filter_map(|q| q.front().map(|w| w.deadline))
+            .flat_map(|q| q.iter().map(|w| w.deadline))
             .min()
     }
 
@@ -156,10 +180,12 @@ impl Retransmissions {
         out.clear();
         for (i, queue) in self.waiting.iter_mut().enumerate() {
             let next_hop = self.neighbours[i];
-            // Deadlines rise along each link's queue: the due natives are its front.
-            while let Some(w) = queue.front().copied().filter(|w| w.deadline <= now) {
-                queue.pop_front();
-                out.push(if w.retries >= self.limit {
+            let limit = self.limit;
+            queue.retain(|w| {
+                if w.deadline > now {
+                    return true;
+                }
+                out.push(if w.retries >= limit {
                     Expired::Drop {
                         native: w.native,
                         next_hop,
@@ -171,7 +197,8 @@ impl Retransmissions {
                         retries: w.retries + 1,
                     }
                 });
-            }
+                false
+            });
         }
     }
 
@@ -266,6 +293,35 @@ mod tests {
         );
         r.expire(TA + 5 * MILLIS, &mut out);
         assert_eq!(out.len(), 1, "neighbour 2's native");
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn a_longer_deadline_on_a_link_does_not_hold_back_a_shorter_one_behind_it() {
+        let mut r = Retransmissions::new(&[1], TA, 3);
+        // A BFLY pair's native waits 2 Ta, a one-hop native sent after it Ta.
+        assert_eq!(r.sent_until(10, 1, 0, 2 * TA), Some(0));
+        assert_eq!(r.sent(11, 1, 0, 0), Some(1));
+        assert_eq!(r.next_deadline(), Some(TA));
+        let mut out = Vec::new();
+        r.expire(TA, &mut out);
+        assert_eq!(
+            out,
+            [Expired::Requeue {
+                native: 11,
+                next_hop: 1,
+                retries: 1
+            }]
+        );
+        assert_eq!(r.next_deadline(), Some(2 * TA));
+        // Its relay was heard forwarding it: two ACK legs from now.
+        r.postpone(1, |n| n == 10, 3 * TA);
+        r.postpone(1, |n| n == 99, TA);
+        assert_eq!(r.next_deadline(), Some(3 * TA));
+        r.expire(2 * TA, &mut out);
+        assert!(out.is_empty());
+        r.expire(3 * TA, &mut out);
+        assert_eq!(out.len(), 1);
         assert!(r.is_empty());
     }
 

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{Nanos, QueueConfig, RoutingConfig, ScenarioConfig};
-use crate::net::forwarding::cope::{CopeParams, KnowledgeModel, QueueKind};
+use crate::net::forwarding::cope::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
 use crate::ConfigError;
 
 /// Inter-session coding at the relays (the scenario's `coding:` block). Every field has a
@@ -14,9 +14,12 @@ use crate::ConfigError;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CodingConfig {
-    /// The coding scheme: `cope`, the only one so far.
+    /// The coding scheme: `cope` (one-hop codes) or `bfly` (two-hop pairs first, then COPE's).
     #[serde(default)]
     pub scheme: CodingScheme,
+    /// BFLY's recovery rule (`bfly` only): `coder_ack` (default) or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<CodingRecovery>,
     /// The output queue of every coding node: COPE's `fifo` of natives, or NCAQM's queue of
     /// entries (`ncaqm`). Its capacity is the radio's `queue.packets`.
     #[serde(default)]
@@ -58,6 +61,7 @@ impl Default for CodingConfig {
     fn default() -> Self {
         CodingConfig {
             scheme: CodingScheme::default(),
+            recovery: None,
             queue: CodingQueue::default(),
             knowledge: CodingKnowledge::default(),
             threshold: default_cope_threshold(),
@@ -79,6 +83,20 @@ pub enum CodingScheme {
     /// COPE: opportunistic XOR coding of packets of different flows at the relays.
     #[default]
     Cope,
+    /// BFLY (Omiwade, Zheng & Hua, NetCod 2008): a relay XORs two natives for the same next hop,
+    /// which forwards the XOR undecoded to their two next hops after it; COPE's codes besides.
+    Bfly,
+}
+
+/// BFLY's recovery rule ([`Recovery`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodingRecovery {
+    /// The coder keeps a pair's natives until their decoders acknowledge them, through the
+    /// second relay, and re-sends them uncoded after 2 Ta.
+    CoderAck,
+    /// None: each hop's MAC ACK settles the pair.
+    None,
 }
 
 /// The output queue of every coding node ([`QueueKind`]).
@@ -172,6 +190,12 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     if coding.max_report == 0 {
         return Err(err("coding.max_report", "must be at least 1, got 0"));
     }
+    if coding.recovery.is_some() && coding.scheme != CodingScheme::Bfly {
+        return Err(err(
+            "coding.recovery",
+            "is BFLY's recovery rule; it needs scheme: bfly",
+        ));
+    }
     let Some(radio) = &cfg.radio else {
         return Err(err(
             "coding",
@@ -206,6 +230,14 @@ pub fn params(cfg: &ScenarioConfig) -> Option<CopeParams> {
     let radio = cfg.radio.as_ref().expect("checked: coding needs radios");
     let QueueConfig::Droptail { packets } = radio.queue;
     Some(CopeParams {
+        scheme: match coding.scheme {
+            CodingScheme::Cope => Scheme::Cope,
+            CodingScheme::Bfly => Scheme::Bfly,
+        },
+        recovery: match coding.recovery {
+            None | Some(CodingRecovery::CoderAck) => Recovery::CoderAck,
+            Some(CodingRecovery::None) => Recovery::None,
+        },
         queue: match coding.queue {
             CodingQueue::Fifo => QueueKind::Fifo,
             CodingQueue::Ncaqm => QueueKind::Ncaqm,
@@ -296,7 +328,8 @@ mod tests {
     #[test]
     fn every_field_maps() {
         let cfg = chain(
-            json!({"scheme": "cope", "queue": "fifo", "knowledge": "oracle", "threshold": 1.0,
+            json!({"scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "oracle",
+                   "threshold": 1.0,
                    "pool_lifetime": 1, "report_idle": 2, "ack_delay": 3, "ack_timeout": 4,
                    "retry_limit": 0, "code_acks": false, "max_report": 1}),
             json!({}),
@@ -306,6 +339,8 @@ mod tests {
         assert_eq!(
             p,
             CopeParams {
+                scheme: Scheme::Bfly,
+                recovery: Recovery::None,
                 queue: QueueKind::Fifo,
                 capacity: 50,
                 knowledge: KnowledgeModel::Oracle,
@@ -378,6 +413,16 @@ mod tests {
             )
         );
         check(&chain(json!({"retry_limit": 0}), json!({}))).expect("no retries is allowed");
+        assert_eq!(
+            path_of(json!({"recovery": "coder_ack"}), json!({})),
+            "coding.recovery",
+            "recovery is BFLY's"
+        );
+        check(&chain(
+            json!({"scheme": "bfly", "recovery": "coder_ack"}),
+            json!({}),
+        ))
+        .expect("BFLY with its recovery");
     }
 
     #[test]

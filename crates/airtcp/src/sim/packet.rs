@@ -125,17 +125,21 @@ pub enum DropReason {
     /// A coding relay gave up on it after its COPE retransmissions went unacknowledged
     /// (`net::forwarding::cope`).
     CopeRetryLimit,
+    /// A coded frame reached the native's next hop, which could not decode it, and nobody
+    /// keeps the native to send again (BFLY without recovery, `net::forwarding::cope`).
+    Undecodable,
 }
 
 impl DropReason {
     /// All reasons, in reporting order.
-    pub const ALL: [DropReason; 6] = [
+    pub const ALL: [DropReason; 7] = [
         DropReason::QueueFull,
         DropReason::ChannelError,
         DropReason::NoRoute,
         DropReason::RetryLimit,
         DropReason::NodeDown,
         DropReason::CopeRetryLimit,
+        DropReason::Undecodable,
     ];
 
     /// Stable snake_case name used in results.
@@ -147,6 +151,7 @@ impl DropReason {
             DropReason::RetryLimit => "retry_limit",
             DropReason::NodeDown => "node_down",
             DropReason::CopeRetryLimit => "cope_retry_limit",
+            DropReason::Undecodable => "undecodable",
         }
     }
 }

@@ -42,13 +42,15 @@
 //! Built from the pure parts in `crate::coding` (`cope_rule`, `cope_fifo`, `cope_state`,
 //! `cope_ack`); nothing is allocated per frame once the buffers have grown.
 
+mod bfly;
 mod node;
 pub mod params;
 pub mod queue;
 
 pub use node::{CodingRow, CopeNode, ACCEPTED_LIFETIME_FACTOR};
-pub use params::{CopeParams, KnowledgeModel, QueueKind};
+pub use params::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
 
+use bfly::{PendingPair, NO_NODE};
 use node::NEVER;
 use queue::{Arrival, FifoChoice, OutputQueue};
 
@@ -61,6 +63,7 @@ use crate::coding::cope_rule::Native as QueuedNative;
 use crate::coding::cope_state::{header_bytes, report_entries};
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
+use crate::net::forwarding::ncaqm::queue::Decodability;
 use crate::net::routing::Iface;
 use crate::net::wireless::NO_RADIO;
 use crate::sim::packet::{DropReason, Header};
@@ -95,11 +98,17 @@ pub struct FrameInfo {
     report: Vec<(u64, u32)>,
     /// ACK blocks, each for the coder it is addressed to.
     acks: Vec<(NodeId, AckBlock)>,
+    /// A BFLY pair on its first hop: both natives go to the addressed relay, which cannot
+    /// decode them.
+    two_hop: bool,
+    /// Per native, whether its next hop took it (decoded it, or held it already), written by
+    /// the receivers before the sender's MAC hears how the frame went.
+    taken: Vec<bool>,
 }
 
 /// A native's bookkeeping while the layer holds it, indexed by its arena slot.
 #[derive(Debug, Clone, Copy, Default)]
-struct NativeMeta {
+pub(super) struct NativeMeta {
     /// Its identity (the pools' key).
     uid: u64,
     /// The neighbour it came from (the node itself: it originated here).
@@ -108,8 +117,20 @@ struct NativeMeta {
     retries: u32,
     /// Its stream (NCAQM's flow): its flow's data or its flow's ACKs.
     stream: u32,
-    /// Never coded (a TCP ACK when ACKs are not coded).
+    /// Never coded (a TCP ACK when ACKs are not coded; a BFLY pair's relay copy; a native its
+    /// BFLY coder sends again).
     solo: bool,
+    /// Its next hop here.
+    next_hop: NodeId,
+    /// The hop after that ([`NO_NODE`]: none, or not asked: COPE alone does not need it).
+    after_next: NodeId,
+    /// At a BFLY relay, the pair's other native, which travels with this one (queued alone).
+    partner: Option<PacketId>,
+    /// At a BFLY relay, the coder and the sequence number to acknowledge to it once the
+    /// decoder acknowledges this copy.
+    relay: Option<(NodeId, u32)>,
+    /// Sent by this node inside a BFLY pair: if its ACK times out it goes again uncoded.
+    paired: bool,
 }
 
 /// The frame a radio's MAC is trying: its carrier, and the native it carries alone (settled by
@@ -117,7 +138,10 @@ struct NativeMeta {
 #[derive(Debug, Clone, Copy)]
 struct InMac {
     carrier: PacketId,
-    alone: Option<PacketId>,
+    unit: UnitId,
+    /// Natives the MAC's outcome settles: a frame of one native, or a BFLY pair without
+    /// recovery.
+    by_mac: [Option<PacketId>; 2],
 }
 
 /// Buffers reused across calls.
@@ -144,7 +168,28 @@ pub struct Cope {
     meta: Vec<NativeMeta>,
     frames: Vec<FrameInfo>,
     in_mac: Vec<Option<InMac>>,
+    /// BFLY pairs whose relay copies are on their way into the layer.
+    pending: Vec<PendingPair>,
     scratch: Scratch,
+}
+
+/// What coder `coder` knows at `now`, as its output queue asks it.
+struct Knowing<'a> {
+    p: &'a CopeParams,
+    nodes: &'a [CopeNode],
+    meta: &'a [NativeMeta],
+    coder: NodeId,
+    now: Time,
+}
+
+impl Decodability for Knowing<'_> {
+    fn holds(&mut self, r: NodeId, id: u64) -> f64 {
+        holds(self.p, self.nodes, self.meta, self.coder, r, id, self.now)
+    }
+
+    fn two_hop(&mut self, a: u64, b: u64) -> bool {
+        self.p.scheme == Scheme::Bfly && bfly::pairable(self.nodes, self.meta, self.coder, a, b)
+    }
 }
 
 /// The probability, as coder `coder` sees it, that neighbour `r` holds the native in arena slot
@@ -221,6 +266,7 @@ impl Cope {
             meta: Vec::new(),
             frames: Vec::new(),
             in_mac: vec![None; w.radios.len()],
+            pending: Vec::new(),
             scratch: Scratch::default(),
         }
     }
@@ -250,16 +296,32 @@ impl Cope {
     /// Takes the natives of `node`'s next data frame from its queue into `scratch.chosen`
     /// (empty: nothing waits).
     fn choose(&mut self, node: NodeId, now: Time) {
-        let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
+        let meta = &self.meta;
         let solo = |id: u64| meta[id as usize].solo;
         let choice = FifoChoice {
-            neighbours: &nodes[node as usize].neighbours,
-            threshold: p.threshold,
+            neighbours: &self.nodes[node as usize].neighbours,
+            threshold: self.params.threshold,
             solo: &solo,
         };
-        let mut holds = |r: NodeId, id: u64| holds(p, nodes, meta, node, r, id, now);
-        self.queues[node as usize].next_frame(&choice, &mut holds, now, &mut self.scratch.chosen);
-        let chosen = std::mem::take(&mut self.scratch.chosen);
+        let mut knowing = Knowing {
+            p: &self.params,
+            nodes: &self.nodes,
+            meta,
+            coder: node,
+            now,
+        };
+        self.queues[node as usize].next_frame(&choice, &mut knowing, now, &mut self.scratch.chosen);
+        let mut chosen = std::mem::take(&mut self.scratch.chosen);
+        if let [head] = chosen[..] {
+            // A BFLY relay's pair: the XOR goes on as it came, with its other native.
+            if let Some(b) = self.meta[head.id as usize].partner.take() {
+                chosen.push(QueuedNative {
+                    id: u64::from(b.0),
+                    next_hop: self.meta[slot(b)].next_hop,
+                    large: head.large,
+                });
+            }
+        }
         for n in &chosen {
             self.note_queued(node, n.id, false, now);
         }
@@ -272,6 +334,14 @@ impl Cope {
         let stream = self.meta[id as usize].stream;
         if stream & 1 == 0 {
             self.nodes[node as usize].data_queued(stream / 2, joined, now);
+        }
+    }
+
+    /// [`note_queued`](Self::note_queued) for native `id` and its BFLY partner, if any.
+    fn note_pair_queued(&mut self, node: NodeId, id: u64, joined: bool, now: Time) {
+        self.note_queued(node, id, joined, now);
+        if let Some(b) = self.meta[id as usize].partner {
+            self.note_queued(node, u64::from(b.0), joined, now);
         }
     }
 
@@ -298,21 +368,29 @@ impl Cope {
             stream: m.stream,
             solo: m.solo,
         };
-        let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
-        let mut holds = |r: NodeId, n: u64| holds(p, nodes, meta, node, r, n, now);
-        let dropped = self.queues[node as usize].push(arrival, front, &mut holds, now, ctx.rng());
+        let mut knowing = Knowing {
+            p: &self.params,
+            nodes: &self.nodes,
+            meta: &self.meta,
+            coder: node,
+            now,
+        };
+        let dropped = self.queues[node as usize].push(arrival, front, &mut knowing, now, ctx.rng());
         let joined = dropped != Some(arrival.native.id);
         if joined {
-            self.note_queued(node, arrival.native.id, true, now);
+            self.note_pair_queued(node, arrival.native.id, true, now);
         }
         if let Some(victim) = dropped.filter(|&v| v != arrival.native.id) {
-            self.note_queued(node, victim, false, now);
+            self.note_pair_queued(node, victim, false, now);
         }
-        let st = &mut self.nodes[node as usize];
-        st.held += 1;
+        self.nodes[node as usize].held += 1;
         if let Some(victim) = dropped {
-            st.held -= 1;
-            ctx.drop_at_radio(r, PacketId(victim as u32), DropReason::QueueFull);
+            // A BFLY relay's pair is dropped whole.
+            let partner = self.meta[victim as usize].partner.take();
+            for v in std::iter::once(PacketId(victim as u32)).chain(partner) {
+                self.nodes[node as usize].held -= 1;
+                ctx.drop_at_radio(r, v, DropReason::QueueFull);
+            }
         }
         joined
     }
@@ -355,6 +433,7 @@ impl Cope {
         info.acks.clear();
         info.acks.extend_from_slice(&s.acks);
         info.seqs.clear();
+        info.taken.clear();
     }
 
     /// `me` decoded a frame from `sender` carrying natives `heard` (in `scratch.heard`): learns
@@ -397,6 +476,9 @@ impl Cope {
                 } else {
                     st.row.duplicates += 1;
                 }
+                if let Some(t) = self.frames[unit as usize].taken.get_mut(i) {
+                    *t = true;
+                }
                 if seq != NO_SEQ {
                     st.owe_ack(sender, seq, now);
                 }
@@ -407,6 +489,52 @@ impl Cope {
         }
         self.scratch.heard = heard;
         self.arm(me, &mut |at, token| ctx.set_timer(at, token));
+    }
+
+    /// Relay `me` took a BFLY pair's frame from `sender` (natives in `scratch.heard`): it cannot
+    /// decode the XOR, so it asks for copies of both natives (joined into one queued unit as
+    /// they come in, [`Forwarding::on_packet`]) and owes nothing yet; its ACKs follow the
+    /// decoders'. A pair it took before (a MAC retransmission) is a duplicate.
+    fn take_pair(&mut self, me: NodeId, sender: NodeId, unit: UnitId, ctx: &mut ForwardingCtx<'_>) {
+        let now = ctx.now();
+        let heard = std::mem::take(&mut self.scratch.heard);
+        let st = &mut self.nodes[me as usize];
+        if let [a, b] = heard[..] {
+            self.frames[unit as usize].taken.fill(true);
+            if st.pairs.add(a.packet.uid, now) {
+                let seqs = &self.frames[unit as usize].seqs;
+                let seq = |k: usize| seqs.get(k).copied().unwrap_or(NO_SEQ);
+                self.pending.push(PendingPair {
+                    node: me,
+                    coder: sender,
+                    uids: [a.packet.uid, b.packet.uid],
+                    seqs: [seq(0), seq(1)],
+                    ids: [None, None],
+                });
+                ctx.accept(me, a.packet, sender);
+                ctx.accept(me, b.packet, sender);
+            } else {
+                st.row.duplicates += 2;
+            }
+        }
+        self.scratch.heard = heard;
+        self.arm(me, &mut |at, token| ctx.set_timer(at, token));
+    }
+
+    /// Queues alone the relay copies of any BFLY pair at `node` whose partner never came in (its
+    /// route there ended: not a case static routes make, kept for safety).
+    fn flush_pending(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
+        while let Some(i) = self.pending.iter().position(|pp| pp.node == node) {
+            let pp = self.pending.swap_remove(i);
+            let r = self.nodes[node as usize].radio;
+            for id in pp.ids.into_iter().flatten() {
+                self.nodes[node as usize].held -= 1;
+                let next_hop = self.meta[slot(id)].next_hop;
+                if self.enqueue(node, r, id, next_hop, false, ctx) {
+                    ctx.wake(r);
+                }
+            }
+        }
     }
 
     /// `node`'s timer: natives whose ACK timed out go back to the head of its queue (or are
@@ -429,6 +557,16 @@ impl Cope {
         for e in expired.iter().rev() {
             let st = &mut self.nodes[node as usize];
             match *e {
+                Expired::Requeue { native, .. } | Expired::Drop { native, .. }
+                    if self.meta[native as usize].relay.is_some() =>
+                {
+                    // A BFLY relay copy nobody acknowledged: released without a retransmission
+                    // of the relay's own; its coder still holds the original [I].
+                    st.row.relay_timeouts += 1;
+                    st.held -= 1;
+                    self.meta[native as usize].relay = None;
+                    ctx.retire(PacketId(native as u32));
+                }
                 Expired::Requeue {
                     native,
                     next_hop,
@@ -437,7 +575,12 @@ impl Cope {
                     let id = PacketId(native as u32);
                     st.row.retransmissions += 1;
                     st.held -= 1;
-                    self.meta[slot(id)].retries = retries;
+                    let m = &mut self.meta[slot(id)];
+                    m.retries = retries;
+                    if std::mem::take(&mut m.paired) {
+                        // A BFLY pair's native goes again uncoded [I].
+                        m.solo = true;
+                    }
                     self.enqueue(node, r, id, next_hop, true, ctx);
                     wake = true;
                 }
@@ -482,17 +625,58 @@ impl Forwarding for Cope {
             return ctx.push(hop, id);
         };
         let previous = ctx.previous_hop().unwrap_or(node);
+        // BFLY reads the hop after the next one from the routes (at the next hop).
+        let after_next = if self.params.scheme == Scheme::Bfly && ctx.packet(id).dst != hop.node {
+            match ctx.route(hop.node, id) {
+                Route::Via(h) => h.node,
+                _ => NO_NODE,
+            }
+        } else {
+            NO_NODE
+        };
         let p = ctx.packet_mut(id);
         p.next_hop = hop.node;
         let ack = matches!(p.header, Header::TcpAck(_));
+        let uid = p.uid;
         *self.meta_mut(id) = NativeMeta {
-            uid: p.uid,
+            uid,
             previous,
             retries: 0,
             stream: p.flow.wrapping_mul(2) | u32::from(ack),
             solo: ack && !self.params.code_acks,
+            next_hop: hop.node,
+            after_next,
+            partner: None,
+            relay: None,
+            paired: false,
         };
-        if self.enqueue(node, r, id, hop.node, false, ctx) {
+        let waiting = self
+            .pending
+            .iter()
+            .enumerate()
+            .find_map(|(i, pp)| Some((i, pp.slot_of(node, uid)?)));
+        let first = match waiting {
+            None => id,
+            Some((i, k)) => {
+                // A relay copy of a BFLY pair: held, never coded again; queued with its partner.
+                let pp = &mut self.pending[i];
+                pp.ids[k] = Some(id);
+                let (coder, seq) = (pp.coder, pp.seqs[k]);
+                let m = &mut self.meta[slot(id)];
+                m.solo = true;
+                m.relay = (seq != NO_SEQ).then_some((coder, seq));
+                let Some((a, b)) = pp.both() else {
+                    // The first copy: held until its partner comes (queueing counts the second).
+                    self.nodes[node as usize].held += 1;
+                    return;
+                };
+                self.pending.swap_remove(i);
+                self.meta[slot(a)].partner = Some(b);
+                a
+            }
+        };
+        let next_hop = self.meta[slot(first)].next_hop;
+        if self.enqueue(node, r, first, next_hop, false, ctx) {
             let backlog = self.queues[node as usize].len();
             ctx.radio_enqueued(r, backlog);
             ctx.wake(r);
@@ -535,36 +719,56 @@ impl Forwarding for Cope {
         let header = LayerWriter::new().u8(tag).u32(node).finish();
         let unit = mac.coded(node, to, header, size, &natives);
         self.keep_frame_info(unit.unit);
+        // A BFLY pair: its first hop (both natives to one relay) or its second (the relay
+        // forwards it; its natives are relay copies).
+        let two_hop = chosen.len() == 2 && chosen[0].next_hop == chosen[1].next_hop;
+        let pair = two_hop || (chosen.len() == 2 && self.meta[chosen[0].id as usize].solo);
+        self.frames[unit.unit as usize].two_hop = two_hop;
         let st = &mut self.nodes[node as usize];
         if data {
             st.row.count_frame(chosen.len());
+            st.row.bfly_pairs += u64::from(two_hop);
+            st.row.bfly_forwarded += u64::from(pair && !two_hop);
         } else {
             st.row.control_packets += 1;
             st.row.control_bytes += u64::from(size);
         }
-        let coded = chosen.len() > 1;
-        let mut alone = None;
-        for n in &chosen {
+        // Natives the MAC settles: a frame of one native; a BFLY pair without recovery.
+        let by_mac = chosen.len() == 1 || (pair && self.params.recovery == Recovery::None);
+        let mut settled_by_mac = [None; 2];
+        for (k, n) in chosen.iter().enumerate() {
             let id = queued_id(n);
-            if self.meta[slot(id)].previous == node {
+            let m = &mut self.meta[slot(id)];
+            if m.previous == node {
                 // Its own native, once on the air: in its pool (to decode with), not reported
                 // (its neighbours know the sender holds it).
-                st.knowledge.pool.add(self.meta[slot(id)].uid, now);
+                st.knowledge.pool.add(m.uid, now);
             }
-            let seq = if coded {
-                let retries = self.meta[slot(id)].retries;
+            let seq = if by_mac {
+                settled_by_mac[k] = Some(id);
+                NO_SEQ
+            } else if two_hop {
+                // The decoders' ACKs come back through the relay once it has forwarded the pair,
+                // after its own queue: wait up to T (the decoders' pools forget the partners
+                // then), 2 Ta once the relay is heard forwarding it [I] (`on_frame`).
+                m.paired = true;
+                let deadline = now.saturating_add(self.params.pool_lifetime);
                 st.retx
-                    .sent(n.id, n.next_hop, retries, now)
+                    .sent_until(n.id, n.next_hop, m.retries, deadline)
                     .unwrap_or(NO_SEQ)
             } else {
-                alone = Some(id);
-                NO_SEQ
+                st.retx
+                    .sent(n.id, n.next_hop, m.retries, now)
+                    .unwrap_or(NO_SEQ)
             };
-            self.frames[unit.unit as usize].seqs.push(seq);
+            let info = &mut self.frames[unit.unit as usize];
+            info.seqs.push(seq);
+            info.taken.push(false);
         }
         self.in_mac[radio as usize] = Some(InMac {
             carrier: unit.id,
-            alone,
+            unit: unit.unit,
+            by_mac: settled_by_mac,
         });
         self.scratch.chosen = chosen;
         self.scratch.natives = natives;
@@ -584,15 +788,29 @@ impl Forwarding for Cope {
             return;
         };
         self.in_mac[radio as usize] = None;
-        let Some(native) = sent.alone else {
-            // A coded frame: its natives wait for their COPE ACKs whatever the MAC says.
-            return;
-        };
+        // A coded frame's natives wait for their COPE ACKs whatever the MAC says.
         let st = &mut self.nodes[self.radio_node[radio as usize] as usize];
-        st.held -= 1;
-        match status {
-            TxStatus::Delivered | TxStatus::HandedOver | TxStatus::Broadcast => mac.retire(native),
-            TxStatus::RetryLimit => mac.drop(native, DropReason::RetryLimit),
+        let delivered = !matches!(status, TxStatus::RetryLimit);
+        let pair = sent.by_mac.iter().all(Option::is_some);
+        let taken = &self.frames[sent.unit as usize].taken;
+        for (k, native) in sent.by_mac.into_iter().enumerate() {
+            let Some(native) = native else { continue };
+            st.held -= 1;
+            if !pair {
+                // One native: the MAC's outcome is its fate, as without coding.
+                if delivered {
+                    mac.retire(native);
+                } else {
+                    mac.drop(native, DropReason::RetryLimit);
+                }
+            } else if taken.get(k).copied().unwrap_or(false) {
+                // A BFLY pair without recovery: each native as its next hop fared.
+                mac.retire(native);
+            } else if delivered {
+                mac.drop(native, DropReason::Undecodable);
+            } else {
+                mac.drop(native, DropReason::RetryLimit);
+            }
         }
     }
 
@@ -625,20 +843,46 @@ impl Forwarding for Cope {
         }
         for &native in &settled {
             st.held -= 1;
+            if let Some((coder, seq)) = self.meta[native as usize].relay.take() {
+                // A BFLY relay copy its decoder acknowledged: the relay owes the coder the ACK.
+                st.owe_ack(coder, seq, now);
+                st.row.relayed_acks += 1;
+            }
             ctx.retire(PacketId(native as u32));
         }
         self.scratch.settled = settled;
         let mut heard = std::mem::take(&mut self.scratch.heard);
         heard.clear();
         heard.extend_from_slice(ctx.natives(frame));
+        if self.params.scheme == Scheme::Bfly && self.params.recovery == Recovery::CoderAck {
+            // A BFLY coder hears its relay forward its pair: two ACK legs from now.
+            let deadline = now.saturating_add(self.params.ack_timeout.saturating_mul(2));
+            let meta = &self.meta;
+            for n in heard.iter().filter(|n| n.next_hop != me) {
+                let uid = n.packet.uid;
+                let mine = |id: u64| meta[id as usize].paired && meta[id as usize].uid == uid;
+                st.retx.postpone(sender, mine, deadline);
+            }
+        }
         self.scratch.heard = heard;
         if news && self.params.queue == QueueKind::Ncaqm {
             // What the neighbours hold changed: Alg. 1's re-coding pass ("periodically" [I]).
-            let (p, nodes, meta) = (&self.params, &self.nodes, &self.meta);
-            let mut holds = |r: NodeId, n: u64| holds(p, nodes, meta, me, r, n, now);
-            self.queues[me as usize].recode(&mut holds);
+            let mut knowing = Knowing {
+                p: &self.params,
+                nodes: &self.nodes,
+                meta: &self.meta,
+                coder: me,
+                now,
+            };
+            self.queues[me as usize].recode(&mut knowing);
         }
-        self.decode(me, sender, frame.unit, ctx);
+        self.flush_pending(me, ctx);
+        let info = &self.frames[frame.unit as usize];
+        if info.two_hop && self.scratch.heard.iter().all(|n| n.next_hop == me) {
+            self.take_pair(me, sender, frame.unit, ctx);
+        } else {
+            self.decode(me, sender, frame.unit, ctx);
+        }
     }
 
     fn on_timer(&mut self, token: u64, ctx: &mut ForwardingCtx<'_>) {
@@ -649,7 +893,17 @@ impl Forwarding for Cope {
         let mut drained = std::mem::take(&mut self.scratch.drained);
         drained.clear();
         self.queues[node as usize].drain(&mut drained);
-        out.extend(drained.iter().map(|&n| PacketId(n as u32)));
+        for &n in &drained {
+            out.push(PacketId(n as u32));
+            out.extend(self.meta[n as usize].partner.take());
+        }
+        // Relay copies of a BFLY pair still coming in.
+        self.pending.retain(|pp| {
+            if pp.node == node {
+                out.extend(pp.ids.into_iter().flatten());
+            }
+            pp.node != node
+        });
         self.scratch.drained = drained;
         let st = &mut self.nodes[node as usize];
         // Its queue is gone (the interval it held two flows' data since is not counted: the
@@ -662,12 +916,8 @@ impl Forwarding for Cope {
         out.extend(waiting.iter().map(|&n| PacketId(n as u32)));
         self.scratch.settled = waiting;
         if st.radio != NO_RADIO {
-            if let Some(InMac {
-                alone: Some(native),
-                ..
-            }) = self.in_mac[st.radio as usize].take()
-            {
-                out.push(native);
+            if let Some(sent) = self.in_mac[st.radio as usize].take() {
+                out.extend(sent.by_mac.into_iter().flatten());
             }
         }
         st.held = 0;
@@ -678,7 +928,12 @@ impl Forwarding for Cope {
     }
 
     fn for_each_held(&self, node: NodeId, f: &mut dyn FnMut(PacketId)) {
-        self.queues[node as usize].for_each(&mut |n| f(PacketId(n as u32)));
+        self.queues[node as usize].for_each(&mut |n| {
+            f(PacketId(n as u32));
+            if let Some(b) = self.meta[n as usize].partner {
+                f(b);
+            }
+        });
     }
 
     fn report(&self, node_names: &[String], end: Time) -> Vec<LayerTable> {

@@ -63,6 +63,14 @@ pub struct CodingRow {
     pub natives_reported: u64,
     /// ACK blocks it sent.
     pub ack_blocks: u64,
+    /// BFLY pairs it coded (first hop: two natives to one relay).
+    pub bfly_pairs: u64,
+    /// BFLY pairs it forwarded undecoded as their relay.
+    pub bfly_forwarded: u64,
+    /// ACKs it owed a BFLY coder for relay copies their decoders acknowledged.
+    pub relayed_acks: u64,
+    /// Relay copies it released unacknowledged after Ta.
+    pub relay_timeouts: u64,
     /// Seconds its output queue held data natives of at least two flows (a coding partner for
     /// a flow's packet could be there): paper 001's Example 1 is the rest of the run.
     pub two_flows_s: f64,
@@ -103,6 +111,8 @@ pub struct CopeNode {
     pub knowledge: Knowledge,
     /// Natives taken as next hop (uids), to recognise retransmissions.
     pub accepted: Pool,
+    /// BFLY pairs taken as their relay (the first native's uid), likewise.
+    pub pairs: Pool,
     /// Natives sent coded and not yet acknowledged.
     pub retx: Retransmissions,
     /// Per neighbour (as coder), which of its coded natives this node decoded.
@@ -146,6 +156,7 @@ impl CopeNode {
             radio,
             knowledge,
             accepted: Pool::new(p.pool_lifetime.saturating_mul(ACCEPTED_LIFETIME_FACTOR)),
+            pairs: Pool::new(p.pool_lifetime.saturating_mul(ACCEPTED_LIFETIME_FACTOR)),
             retx: Retransmissions::new(&neighbours, p.ack_timeout, p.retry_limit),
             acks: vec![AckState::default(); n],
             ack_owed: vec![false; n],

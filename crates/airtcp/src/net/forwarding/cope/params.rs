@@ -43,9 +43,34 @@ pub enum QueueKind {
     Ncaqm,
 }
 
+/// Which codes a node makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scheme {
+    /// COPE's one-hop codes only.
+    #[default]
+    Cope,
+    /// BFLY's two-hop pairs first, then COPE's one-hop codes (paper 001 §VII; `bfly.rs`).
+    Bfly,
+}
+
+/// What a BFLY coder does about a pair whose overhearing failed (the paper gives no rule [I]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Recovery {
+    /// The coder keeps both natives until their decoders acknowledge them (ACKs relayed by the
+    /// second relay) and re-sends them uncoded after 2 Ta.
+    #[default]
+    CoderAck,
+    /// None: a pair is settled by each hop's MAC ACK; a native its decoder cannot decode is lost.
+    None,
+}
+
 /// The COPE layer's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CopeParams {
+    /// The codes made.
+    pub scheme: Scheme,
+    /// BFLY's recovery rule.
+    pub recovery: Recovery,
     /// The output queue.
     pub queue: QueueKind,
     /// Its capacity L: natives (FIFO) or entries (NCAQM); the radio's `queue.packets`.
@@ -74,6 +99,8 @@ pub struct CopeParams {
 impl Default for CopeParams {
     fn default() -> Self {
         CopeParams {
+            scheme: Scheme::Cope,
+            recovery: Recovery::CoderAck,
             queue: QueueKind::Fifo,
             capacity: 10,
             knowledge: KnowledgeModel::ReportsAndGuessing,

@@ -7,7 +7,7 @@
 use super::params::{CopeParams, QueueKind};
 use crate::coding::cope_fifo::CopeFifo;
 use crate::coding::cope_rule::{self, Native};
-use crate::net::forwarding::ncaqm::queue::{Enqueued, NcaqmQueue, Queued};
+use crate::net::forwarding::ncaqm::queue::{Decodability, Enqueued, NcaqmQueue, Queued};
 use crate::sim::{NodeId, Rng, Time};
 
 /// NCAQM's estimation window T_alpha [I: 1 s].
@@ -95,7 +95,7 @@ impl OutputQueue {
         &mut self,
         a: Arrival,
         front: bool,
-        holds: &mut impl FnMut(NodeId, u64) -> f64,
+        holds: &mut impl Decodability,
         now: Time,
         rng: &mut Rng,
     ) -> Option<u64> {
@@ -123,12 +123,12 @@ impl OutputQueue {
     }
 
     /// The natives of the next frame into `out` (cleared; empty if nothing waits), removed from
-    /// the queue: COPE's rule over the head and the virtual queues, or NCAQM's head entry after
-    /// trying the later ones on it.
+    /// the queue: a BFLY two-hop pair with the head if `holds` pairs one, else COPE's rule over
+    /// the head and the virtual queues; or NCAQM's head entry after trying the later ones on it.
     pub fn next_frame(
         &mut self,
         choice: &FifoChoice<'_>,
-        holds: &mut impl FnMut(NodeId, u64) -> f64,
+        holds: &mut impl Decodability,
         now: Time,
         out: &mut Vec<Native>,
     ) {
@@ -139,8 +139,24 @@ impl OutputQueue {
                     return;
                 };
                 let is_solo = |n: &Native| (choice.solo)(n.id);
+                // BFLY first [I]: the first native behind the head with its next hop that
+                // pairs with it over two hops.
+                let partner = if is_solo(&head) {
+                    None
+                } else {
+                    q.iter()
+                        .find(|c| {
+                            c.id != head.id
+                                && c.next_hop == head.next_hop
+                                && !is_solo(c)
+                                && holds.two_hop(head.id, c.id)
+                        })
+                        .copied()
+                };
                 if is_solo(&head) {
                     out.push(head);
+                } else if let Some(partner) = partner {
+                    out.extend([head, partner]);
                 } else {
                     let mut virtual_head = |n: NodeId, large: bool| {
                         q.first_where(|c| c.next_hop == n && c.large == large && !is_solo(c))
@@ -149,7 +165,7 @@ impl OutputQueue {
                         head,
                         choice.neighbours,
                         &mut virtual_head,
-                        holds,
+                        &mut |r, id| holds.holds(r, id),
                         choice.threshold,
                         out,
                     );
@@ -168,7 +184,7 @@ impl OutputQueue {
 
     /// What a node knows changed (a reception report): NCAQM runs Alg. 1's re-coding pass; the
     /// FIFO codes at the transmit opportunity anyway.
-    pub fn recode(&mut self, holds: &mut impl FnMut(NodeId, u64) -> f64) {
+    pub fn recode(&mut self, holds: &mut impl Decodability) {
         if let OutputQueue::Ncaqm(q) = self {
             q.recode(holds);
         }
@@ -190,6 +206,41 @@ mod tests {
             stream: id as u32,
             solo: false,
         }
+    }
+
+    /// Everyone holds everything; natives 1 and 3 pair over two hops.
+    struct PairsOneAndThree;
+
+    impl Decodability for PairsOneAndThree {
+        fn holds(&mut self, _: NodeId, _: u64) -> f64 {
+            1.0
+        }
+
+        fn two_hop(&mut self, a: u64, b: u64) -> bool {
+            matches!((a, b), (1, 3) | (3, 1))
+        }
+    }
+
+    #[test]
+    fn the_fifo_pairs_its_head_over_two_hops_before_coding_it_for_one() {
+        let mut q = OutputQueue::new(&CopeParams::default());
+        let mut rng = Rng::stream(1, "queue");
+        let mut c = PairsOneAndThree;
+        // 1 and 3 go to relay 10, 2 to 20 (COPE could code 1 with 2).
+        for (id, hop) in [(1, 10), (2, 20), (3, 10)] {
+            assert_eq!(q.push(arrival(id, hop), false, &mut c, 0, &mut rng), None);
+        }
+        let solo = |_: u64| false;
+        let choice = FifoChoice {
+            neighbours: &[10, 20],
+            threshold: 0.8,
+            solo: &solo,
+        };
+        let mut out = Vec::new();
+        q.next_frame(&choice, &mut c, 0, &mut out);
+        assert_eq!(out.iter().map(|n| n.id).collect::<Vec<_>>(), [1, 3]);
+        q.next_frame(&choice, &mut c, 0, &mut out);
+        assert_eq!(out.iter().map(|n| n.id).collect::<Vec<_>>(), [2]);
     }
 
     #[test]

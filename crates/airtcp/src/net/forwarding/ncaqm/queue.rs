@@ -24,7 +24,13 @@
 //!   one); if that flow has only coded natives here, the arrival is dropped. All Phi = 0 (no
 //!   history): drop-tail [I].
 //!
-//! Pure: no clock of its own (the caller passes times), knowledge asked through a closure; fixed
+//! - **Two-hop codes** (NCAQM over BFLY, paper 001 §VII [P/I]): where the caller's
+//!   [`Decodability::two_hop`] says two single natives with the *same* next hop pair as a BFLY
+//!   code, they form one entry; such an entry merges with nothing else (the relay forwards it
+//!   undecoded: "a flow cannot be coded if already coded").
+//!
+//! Pure: no clock of its own (the caller passes times), knowledge asked through [`Decodability`]
+//! (a closure `holds(r, id)` is one, without two-hop codes); fixed
 //! storage per entry (at most [`MAX_NATIVES`] natives), so no allocation per packet once the
 //! queue and the estimate's ring have grown.
 
@@ -32,6 +38,24 @@ use std::collections::{BTreeMap, VecDeque};
 
 use crate::coding::cope_rule::{self, Native};
 use crate::sim::{Rng, Time};
+
+/// What the queue asks of its node's knowledge.
+pub trait Decodability {
+    /// The probability that node `r` holds native `id`.
+    fn holds(&mut self, r: u32, id: u64) -> f64;
+
+    /// Whether natives `a` and `b` (same next hop) travel as one BFLY two-hop code. None do
+    /// unless the layer codes over two hops.
+    fn two_hop(&mut self, _a: u64, _b: u64) -> bool {
+        false
+    }
+}
+
+impl<F: FnMut(u32, u64) -> f64> Decodability for F {
+    fn holds(&mut self, r: u32, id: u64) -> f64 {
+        self(r, id)
+    }
+}
 
 /// The most natives one entry holds (the 8-flow wheel of the paper's Fig. 6).
 pub const MAX_NATIVES: usize = 8;
@@ -71,6 +95,11 @@ impl Entry {
     /// Whether it is an XOR of several natives.
     pub fn is_coded(&self) -> bool {
         self.len > 1
+    }
+
+    /// Whether it is a BFLY two-hop code: two natives to the same next hop.
+    pub fn is_two_hop(&self) -> bool {
+        self.len == 2 && self.natives[0].native.next_hop == self.natives[1].native.next_hop
     }
 
     fn has_solo(&self) -> bool {
@@ -165,10 +194,18 @@ impl NcaqmQueue {
     }
 
     /// Whether the union of `a` and `b` is eligible: no flow and no next hop in common, at most
-    /// MAX_NATIVES natives, decodable by the threshold.
-    fn eligible(&mut self, a: &Entry, b: &Entry, holds: &mut impl FnMut(u32, u64) -> f64) -> bool {
+    /// MAX_NATIVES natives, decodable by the threshold; or two single natives with one next hop
+    /// that `c` pairs as a two-hop code.
+    fn eligible(&mut self, a: &Entry, b: &Entry, c: &mut impl Decodability) -> bool {
         if a.len + b.len > MAX_NATIVES || a.has_solo() || b.has_solo() {
             return false;
+        }
+        if a.is_two_hop() || b.is_two_hop() {
+            return false;
+        }
+        let (x, y) = (a.natives[0], b.natives[0]);
+        if a.len == 1 && b.len == 1 && x.native.next_hop == y.native.next_hop {
+            return x.flow != y.flow && c.two_hop(x.native.id, y.native.id);
         }
         let clash = a.natives().iter().any(|x| {
             b.natives()
@@ -181,7 +218,7 @@ impl NcaqmQueue {
         self.scratch.clear();
         self.scratch
             .extend(a.natives().iter().chain(b.natives()).map(|q| q.native));
-        cope_rule::decodable(&self.scratch, holds, self.threshold)
+        cope_rule::decodable(&self.scratch, &mut |r, id| c.holds(r, id), self.threshold)
     }
 
     /// Whether an entry of `flow`s sits at positions (from, to) exclusive.
@@ -197,7 +234,7 @@ impl NcaqmQueue {
     pub fn enqueue(
         &mut self,
         q: Queued,
-        holds: &mut impl FnMut(u32, u64) -> f64,
+        holds: &mut impl Decodability,
         now: Time,
         rng: &mut Rng,
     ) -> Enqueued {
@@ -210,7 +247,7 @@ impl NcaqmQueue {
     pub fn insert(
         &mut self,
         q: Queued,
-        holds: &mut impl FnMut(u32, u64) -> f64,
+        holds: &mut impl Decodability,
         now: Time,
         rng: &mut Rng,
         front: bool,
@@ -386,7 +423,7 @@ impl NcaqmQueue {
 
     /// Alg. 1's pass: later entries merge into earlier ones where eligible and no packet of
     /// their flows sits between.
-    pub fn recode(&mut self, holds: &mut impl FnMut(u32, u64) -> f64) {
+    pub fn recode(&mut self, holds: &mut impl Decodability) {
         let mut m = 0;
         while m < self.entries.len() {
             self.merge_into(m, holds);
@@ -396,7 +433,7 @@ impl NcaqmQueue {
 
     /// Merges into entry `m` every later entry that is eligible with it and has none of its
     /// flows in between, in queue order.
-    fn merge_into(&mut self, m: usize, holds: &mut impl FnMut(u32, u64) -> f64) {
+    fn merge_into(&mut self, m: usize, holds: &mut impl Decodability) {
         let mut n = m + 1;
         while n < self.entries.len() {
             let (a, b) = (self.entries[m], self.entries[n]);
@@ -422,7 +459,7 @@ impl NcaqmQueue {
 
     /// The head entry for a transmit opportunity at `now`, after trying the later entries on it
     /// once more; its natives enter the estimates as sent in its code.
-    pub fn dequeue(&mut self, holds: &mut impl FnMut(u32, u64) -> f64, now: Time) -> Option<Entry> {
+    pub fn dequeue(&mut self, holds: &mut impl Decodability, now: Time) -> Option<Entry> {
         if !self.entries.is_empty() {
             self.merge_into(0, holds);
         }

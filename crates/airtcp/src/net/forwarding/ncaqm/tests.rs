@@ -287,3 +287,53 @@ fn a_retransmission_goes_to_the_head_or_joins_an_entry_and_a_solo_native_joins_n
     out.sort_unstable();
     assert_eq!(out, [9, 10, 11, 20, 30, 40]);
 }
+
+/// Everyone holds everything, and natives 1 and 2 pair as a BFLY two-hop code.
+struct PairsOneAndTwo;
+
+impl super::queue::Decodability for PairsOneAndTwo {
+    fn holds(&mut self, _: u32, _: u64) -> f64 {
+        1.0
+    }
+
+    fn two_hop(&mut self, a: u64, b: u64) -> bool {
+        matches!((a, b), (1, 2) | (2, 1))
+    }
+}
+
+#[test]
+fn a_two_hop_pair_is_one_entry_that_takes_nothing_else() {
+    let mut q = queue(4);
+    let mut rng = Rng::stream(1, "bfly");
+    let mut c = PairsOneAndTwo;
+    // Natives 1 (flow 1) and 2 (flow 2) go to the same next hop, 7; 3 (flow 3) to 103.
+    let to_seven = |flow: u32, id: u64| Queued {
+        native: Native {
+            id,
+            next_hop: 7,
+            large: true,
+        },
+        ..pkt(flow, id)
+    };
+    assert_eq!(
+        q.enqueue(to_seven(1, 1), &mut c, 0, &mut rng),
+        Enqueued::Appended
+    );
+    assert_eq!(
+        q.enqueue(to_seven(2, 2), &mut c, 0, &mut rng),
+        Enqueued::Joined(0)
+    );
+    assert!(q.entries().next().expect("an entry").is_two_hop());
+    // Decodable one-hop by COPE's rule, but the pair is forwarded undecoded: not joined.
+    assert_eq!(
+        q.enqueue(pkt(3, 3), &mut c, 0, &mut rng),
+        Enqueued::Appended
+    );
+    // Two natives for 7 that do not pair stay apart (one next hop could decode only one).
+    assert_eq!(
+        q.enqueue(to_seven(4, 4), &mut c, 0, &mut rng),
+        Enqueued::Joined(1)
+    );
+    q.recode(&mut c);
+    assert_eq!(ids(&q), [vec![1, 2], vec![3, 4]]);
+}
