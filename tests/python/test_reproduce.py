@@ -106,7 +106,7 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     record = json.loads((tmp_path / "repro" / "001" / "reproduction.json").read_text(encoding="utf-8"))
     sections = {t["section"] for t in record["targets"]}
     assert sections == {"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7", "Sensitivity", "Example 1",
-                        "Fig. 10", "Fig. 11", "Fig. 12", "Fig. 13", "Fig. 14", "Fig. 15"}
+                        "Fig. 9(a)", "Fig. 9(b)", "Fig. 10", "Fig. 11", "Fig. 12", "Fig. 13", "Fig. 14", "Fig. 15"}
     rows = {t["what"]: t for t in record["targets"]}
     # Table I: both coding schemes on all four networks, paired over 5 seeds (10 for the grid's
     # placements would be the full form's), with the optimum column from the solver.
@@ -125,8 +125,13 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     # Example 1, under both queues: a share of the run.
     example = [t for t in record["targets"] if t["section"] == "Example 1"]
     assert len(example) == 2 and all(0 < t["airtcp"] < 100 and t["n"] == 5 for t in example)
+    # Fig. 9 on the butterfly: BFLY and NCAQM over BFLY judged at L = 10 and 30 (with the
+    # coder's recovery), without recovery and COPE alone reported, the orderings.
+    fig9 = [t for t in record["targets"] if t["section"].startswith("Fig. 9")]
+    assert len(fig9) == 2 * (2 + 3 + 1) + 2 + 1
+    assert all(t["n"] == 5 for t in fig9 if t["unit"] == "%" and t["published"] != "50 % (NUM)")
     # The simulations' claims are reported as measured (docs/ncaqm.md has the table and why).
-    assert len(record["figures"]) == 4 + 3 + 1 + 3 + 6
+    assert len(record["figures"]) == 4 + 3 + 1 + 3 + 2 + 6
     table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)
     golden_digests.check("reproduce/001-quick/targets", table.encode("utf-8"))
 

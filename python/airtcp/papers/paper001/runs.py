@@ -128,8 +128,12 @@ def run_totals(exp: Experiment) -> pd.DataFrame:
 
 
 def _scheme_name(block: Any) -> str:
+    """The name of a `coding` block among every scheme paper 001 runs (None: noNC)."""
     if not block:
         return "noNC"
+    if block.get("scheme") == "bfly":
+        name = "NCAQM over BFLY" if block.get("queue") == "ncaqm" else "BFLY"
+        return f"{name}, no recovery" if block.get("recovery") == "none" else name
     return "NCAQM" if block.get("queue") == "ncaqm" else "COPE"
 
 
