@@ -7,13 +7,17 @@
 //!
 //! - **Coder** ([`Retransmissions`]): per neighbour, each such native gets the next sequence
 //!   number of that link and a deadline `Ta` later (100 ms [I]). An ACK block from the neighbour
-//!   (a cumulative number and a bitmap of the 16 after it) settles the natives it covers. At the
+//!   (the last number it received and a bitmap of the 16 before it) settles the natives it
+//!   covers. At the
 //!   deadline a native goes back to the head of the output queue, up to `limit` times (3 [I]);
 //!   after that it is dropped.
 //! - **Next hop** ([`AckState`]): per coder, the sequence numbers of the natives it decoded
 //!   (duplicates included, so a lost ACK is repeated; a native it could not decode is not
-//!   acknowledged, and comes back), summarised as the ACK block: the highest n
-//!   with every number up to n received, and the bitmap of n + 1 .. n + 16.
+//!   acknowledged, and comes back), summarised as the ACK block: the highest number n received
+//!   and the bitmap of n - 1 .. n - 16 (COPE's header: "Last_ACK" and "Ack Map"). A number
+//!   further back is neither acknowledged nor denied: its coder's timer sends the native again.
+//!   (A cumulative number would have to move over the gaps that failed decodings leave, whose
+//!   natives come back under new numbers, and so acknowledge natives nobody decoded.)
 //!
 //! Pure: times come from the caller; storage per neighbour is a ring, no allocation once grown.
 
@@ -21,28 +25,26 @@ use std::collections::VecDeque;
 
 use crate::sim::Time;
 
-/// The bitmap's reach beyond the cumulative number.
+/// The bitmap's reach behind the last number.
 pub const BITMAP_BITS: u32 = 16;
 
-/// An ACK block: every number up to and including `cumulative` (none if `None`), and those of
-/// `cumulative + 1 + i` for the bits i set in `bitmap`.
+/// An ACK block: number `last`, and `last - 1 - i` for the bits i set in `bitmap`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AckBlock {
-    /// The highest number with all before it received.
-    pub cumulative: Option<u32>,
-    /// The numbers after it that arrived.
+    /// The highest number received.
+    pub last: u32,
+    /// The numbers before it that arrived.
     pub bitmap: u16,
 }
 
 impl AckBlock {
     /// Whether the block acknowledges `seq`.
     pub fn covers(&self, seq: u32) -> bool {
-        let next = self.cumulative.map_or(0, |c| c + 1);
-        if seq < next {
+        if seq == self.last {
             return true;
         }
-        let offset = seq - next;
-        offset < BITMAP_BITS && self.bitmap & (1 << offset) != 0
+        let back = self.last.wrapping_sub(seq);
+        seq < self.last && back <= BITMAP_BITS && self.bitmap & (1 << (back - 1)) != 0
     }
 }
 
@@ -222,32 +224,29 @@ pub struct AckState {
 impl AckState {
     /// Number `seq` arrived; true if it is a duplicate (already acknowledged by the block).
     pub fn received(&mut self, seq: u32) -> bool {
-        let mut block = self.block.unwrap_or(AckBlock {
-            cumulative: None,
-            bitmap: 0,
-        });
-        if block.covers(seq) && self.block.is_some() {
+        let Some(mut block) = self.block else {
+            self.block = Some(AckBlock {
+                last: seq,
+                bitmap: 0,
+            });
+            return false;
+        };
+        if block.covers(seq) {
             return true;
         }
-        let next = block.cumulative.map_or(0, |c| c + 1);
-        if seq >= next + BITMAP_BITS {
-            // Far ahead: the numbers in between are given up (their natives will be
-            // retransmitted under new numbers); the window moves so `seq` is its last bit.
-            let shift = seq - next - BITMAP_BITS + 1;
-            block.cumulative = Some(next + shift - 1);
-            block.bitmap = if shift >= BITMAP_BITS {
+        if seq > block.last {
+            // The window moves on: the old last number becomes a bit, the oldest bits fall off.
+            let shift = seq - block.last;
+            block.bitmap = if shift > BITMAP_BITS {
                 0
             } else {
-                block.bitmap >> shift
+                ((u32::from(block.bitmap) << shift) | (1 << (shift - 1))) as u16
             };
+            block.last = seq;
+        } else if block.last - seq <= BITMAP_BITS {
+            block.bitmap |= 1 << (block.last - seq - 1);
         }
-        let next = block.cumulative.map_or(0, |c| c + 1);
-        block.bitmap |= 1 << (seq - next);
-        // Slide the cumulative number over the bits now contiguous with it.
-        while block.bitmap & 1 != 0 {
-            block.cumulative = Some(block.cumulative.map_or(0, |c| c + 1));
-            block.bitmap >>= 1;
-        }
+        // Further back than the bitmap reaches: not acknowledged (its native comes back).
         self.block = Some(block);
         false
     }
@@ -273,10 +272,7 @@ mod tests {
         assert_eq!(r.sent(20, 2, 0, 5 * MILLIS), Some(0));
         assert_eq!(r.sent(99, 7, 0, 0), None, "not a neighbour");
         // Neighbour 1 acknowledges number 1 only (the bitmap's first bit).
-        let block = AckBlock {
-            cumulative: None,
-            bitmap: 0b10,
-        };
+        let block = AckBlock { last: 1, bitmap: 0 };
         let mut settled = Vec::new();
         r.on_ack(1, block, &mut settled);
         assert_eq!(settled, [11]);
@@ -356,8 +352,8 @@ mod tests {
         assert_eq!(
             s.block(),
             Some(AckBlock {
-                cumulative: Some(0),
-                bitmap: 0b110
+                last: 3,
+                bitmap: 0b101
             })
         );
         assert!(s.received(2), "a duplicate is re-acknowledged");
@@ -365,33 +361,46 @@ mod tests {
         assert_eq!(
             s.block(),
             Some(AckBlock {
-                cumulative: Some(3),
-                bitmap: 0
+                last: 3,
+                bitmap: 0b111
             })
         );
-        // Far ahead: the window moves and the gap is given up.
+        // Far ahead: the window moves; what it leaves behind is neither acknowledged nor denied.
         assert!(!s.received(40));
         let block = s.block().expect("some");
-        assert!(block.covers(40) && !block.covers(41));
-        assert_eq!(block.cumulative, Some(24));
+        assert!(block.covers(40) && !block.covers(41) && !block.covers(3) && !block.covers(39));
+        // A gap never gets acknowledged by numbers after it.
+        let mut s = AckState::default();
+        for seq in (0..60).filter(|&k| k != 5) {
+            s.received(seq);
+        }
+        assert!(!s.block().expect("some").covers(5));
     }
 
     proptest::proptest! {
-        /// Whatever arrives: the block covers every number received within the window's reach
-        /// and never claims one that was not received above the cumulative number.
+        /// Whatever arrives: the block covers exactly the numbers received within its reach
+        /// (the last one and the 16 before it), never one that was not received.
         #[test]
         fn the_block_tells_the_truth(arrivals in proptest::collection::vec(0u32..40, 1..60)) {
             let mut s = AckState::default();
             let mut got = std::collections::BTreeSet::new();
             for &seq in &arrivals {
-                s.received(seq);
+                let duplicate = s.received(seq);
+                let last_before = got.iter().next_back().copied();
+                proptest::prop_assert!(!duplicate || got.contains(&seq));
                 got.insert(seq);
                 let block = s.block().expect("something arrived");
-                let next = block.cumulative.map_or(0, |c| c + 1);
-                for k in next..next + BITMAP_BITS {
-                    proptest::prop_assert_eq!(block.covers(k), got.contains(&k));
+                let last = *got.iter().next_back().expect("some");
+                proptest::prop_assert_eq!(block.last, last);
+                for k in 0..45u32 {
+                    if block.covers(k) {
+                        proptest::prop_assert!(got.contains(&k), "claims {} it never got", k);
+                    }
                 }
-                proptest::prop_assert!(!got.contains(&next), "the cumulative number would go further");
+                // Within reach, what arrived after the window last moved past it is covered.
+                if last_before.is_none_or(|b| seq + BITMAP_BITS >= b) && seq + BITMAP_BITS >= last {
+                    proptest::prop_assert!(block.covers(seq));
+                }
             }
         }
     }

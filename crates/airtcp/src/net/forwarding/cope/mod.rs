@@ -25,7 +25,7 @@
 //!    again, acknowledged again. Any node that holds all but one native of a frame learns the
 //!    last one.
 //! 7. *ACKs and retransmission*: a frame of several natives is settled per native by COPE ACKs
-//!    (cumulative number and bitmap, in the next frame's header or alone after `ack_delay`);
+//!    (last number and a bitmap of the ones before it, in the next frame's header or alone after `ack_delay`);
 //!    each native waits `ack_timeout` (Ta) and then goes back to the head of the queue, at most
 //!    `retry_limit` times before it is dropped (`cope_retry_limit`). A frame of one native is
 //!    settled by its MAC ACK, as without coding [I].
