@@ -551,7 +551,10 @@ fn tcp_over_bfly_conserves_packets_and_repeats_bit_for_bit() {
             // A decoder lacking the partner, or missing the relay's frame (15 % each).
             let lost = dropped(&once, "undecodable");
             let forwarded = 2 * sum(&rows, "bfly_forwarded");
-            assert!(lost > 0 && 2 * lost < forwarded, "{block}: {lost} of {forwarded}");
+            assert!(
+                lost > 0 && 2 * lost < forwarded,
+                "{block}: {lost} of {forwarded}"
+            );
         } else {
             assert_eq!(dropped(&once, "undecodable"), 0, "{block}");
             assert!(sum(&rows, "relayed_acks") > 0, "{block}");
