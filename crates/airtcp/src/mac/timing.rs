@@ -1,10 +1,19 @@
-//! 802.11b DSSS timing (IEEE 802.11-2016 §16.3 and Table 16-5).
+//! DCF timing of the two PHYs airtcp has.
 //!
-//! Slot 20 us, SIFS 10 us, DIFS = SIFS + 2 slots = 50 us, CWmin 31, CWmax 1023. PLCP preamble and
-//! header: 192 us (long preamble, all at 1 Mbps) or 96 us (short). A frame lasts
-//! preamble + ceil(8 bytes / rate) microseconds. ACK and CTS are 14 bytes, RTS 20 bytes, all at the
-//! basic rate. EIFS = SIFS + ACK time at the lowest rate + DIFS (§10.3.2.3.7).
+//! 802.11b DSSS (IEEE 802.11-2016 §16.3 and Table 16-5): slot 20 us, SIFS 10 us, DIFS = SIFS + 2
+//! slots = 50 us, CWmin 31, CWmax 1023. PLCP preamble and header: 192 us (long preamble, all at
+//! 1 Mbps) or 96 us (short). A frame lasts preamble + ceil(8 bytes / rate) microseconds.
+//!
+//! 802.11a OFDM (§17.3.2.4, §17.4.4, Table 17-21): slot 9 us, SIFS 16 us, DIFS 34 us, CWmin 15,
+//! CWmax 1023. A frame lasts the preamble and SIGNAL (16 + 4 us) and then
+//! ceil((16 + 8 bytes + 6) / N_DBPS) symbols of 4 us (SERVICE, the bytes and the tail; N_DBPS =
+//! rate x 4 us). A control response goes at the highest mandatory rate (6, 12, 24 Mbps) not
+//! above the rate of the frame it answers ([`crate::phy::ofdm::control_rate`]).
+//!
+//! Both: ACK and CTS are 14 bytes, RTS 20 bytes. EIFS = SIFS + ACK time at the lowest rate + DIFS
+//! (§10.3.2.3.7): 364 us (11b, long preamble), 94 us (11a).
 
+use crate::phy::ofdm;
 use crate::scenario::config::Preamble;
 use crate::sim::time::MICROS;
 use crate::sim::Time;
@@ -42,6 +51,8 @@ pub struct Timing {
     pub basic_rate: u64,
     /// Rate of ACK frames.
     pub ack_rate: u64,
+    /// OFDM (802.11a) symbols rather than DSSS microseconds.
+    pub ofdm: bool,
 }
 
 impl Timing {
@@ -65,13 +76,43 @@ impl Timing {
             data_rate,
             basic_rate,
             ack_rate: basic_rate,
+            ofdm: false,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, 1_000_000) + difs;
         t
     }
 
-    /// Air time of `bytes` at `rate_bps`, preamble included, rounded up to whole microseconds.
+    /// 802.11a with the given rates (OFDM rates, bit/s); ACKs at the control rate of the data
+    /// rate.
+    pub fn dot11a(data_rate: u64, basic_rate: u64) -> Self {
+        let slot = 9 * MICROS;
+        let sifs = 16 * MICROS;
+        let difs = sifs + 2 * slot;
+        let mut t = Timing {
+            slot,
+            sifs,
+            difs,
+            eifs: 0,
+            plcp: 20 * MICROS,
+            cw_min: 15,
+            cw_max: 1023,
+            data_rate,
+            basic_rate,
+            ack_rate: ofdm::control_rate(data_rate),
+            ofdm: true,
+        };
+        t.eifs = sifs + t.airtime(ACK_BYTES, ofdm::MANDATORY[0]) + difs;
+        t
+    }
+
+    /// Air time of `bytes` at `rate_bps`, preamble included: whole microseconds (DSSS) or whole
+    /// 4-us symbols (OFDM).
     pub fn airtime(&self, bytes: u32, rate_bps: u64) -> Time {
+        if self.ofdm {
+            let bits_per_symbol = (rate_bps * 4 / 1_000_000).max(1);
+            let symbols = (16 + 8 * u64::from(bytes) + 6).div_ceil(bits_per_symbol);
+            return self.plcp + symbols * 4 * MICROS;
+        }
         let us = (bytes as u64 * 8 * 1_000_000).div_ceil(rate_bps);
         self.plcp + us * MICROS
     }
@@ -107,5 +148,27 @@ mod tests {
         assert_eq!(t.airtime(1076, 2_000_000), (192 + 4304) * MICROS);
         // 11 Mbps rounds up to a whole microsecond.
         assert_eq!(t.airtime(1076, 11_000_000), (192 + 783) * MICROS);
+    }
+
+    #[test]
+    fn dot11a_figures() {
+        let t = Timing::dot11a(54_000_000, 6_000_000);
+        assert_eq!(
+            (t.slot, t.sifs, t.difs),
+            (9 * MICROS, 16 * MICROS, 34 * MICROS)
+        );
+        assert_eq!((t.cw_min, t.cw_max), (15, 1023));
+        assert_eq!(t.eifs, 94 * MICROS);
+        let us = |bytes: u32, mbps: u64| t.airtime(bytes, mbps * 1_000_000) / MICROS;
+        assert_eq!(us(14, 6), 44);
+        assert_eq!(us(14, 24), 28);
+        assert_eq!(us(1536, 54), 248);
+        assert_eq!(us(1555, 54), 252);
+        assert_eq!(us(1536, 6), 2072);
+        // ACKs answer 54 Mbps data at 24 Mbps; CTS answers the RTS at the basic rate.
+        assert_eq!(t.ack_rate, 24_000_000);
+        assert_eq!(t.ack_time(), 28 * MICROS);
+        assert_eq!(t.rts_time(), 52 * MICROS);
+        assert_eq!(Timing::dot11a(9_000_000, 6_000_000).ack_rate, 6_000_000);
     }
 }

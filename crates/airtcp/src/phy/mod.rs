@@ -18,6 +18,8 @@ pub mod error_rate;
 pub mod fading;
 pub mod holds;
 pub mod link_error;
+pub mod ofdm;
+pub mod ofdm_error;
 pub mod propagation;
 
 use crate::sim::Time;
