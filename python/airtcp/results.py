@@ -142,6 +142,7 @@ _LINK_COLUMNS = {
     "answered": "uint64",
     "delivery_ratio": "float64",
     "overheard": "uint64",
+    "rate_mbps": "float64",
 }
 _DOWNLINK_COLUMNS = {
     "user": "string",
@@ -291,7 +292,8 @@ class Results:
 
     @property
     def links(self) -> pd.DataFrame:
-        """Per directed wireless link: MAC attempts, answers, delivery ratio, overheard frames."""
+        """Per directed wireless link: MAC attempts, answers, delivery ratio, overheard frames,
+        data rate."""
         return self.table("links").to_pandas()
 
     @property

@@ -447,7 +447,11 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         load_scenario(P2P_LOSSY, overrides=["flows[0].paths={kind: explicit, paths: [[A, B]], reverse: routes}"])
     )["flows"][0]
     chain, explicit, grid, random, cells = (
-        to_core_dict(load_scenario(CHAIN3, overrides=["radio.frame_error=0.15"])), _wireless("explicit"),
+        to_core_dict(load_scenario(CHAIN3, overrides=[
+            "radio.frame_error=0.15",
+            "radio.rate_control={kind: ideal, max_per: 0.2, frame_bytes: 1000}",
+            "radio.link_rates=[{from: n0, to: n1, direction: forward, rate: 1Mbps}]",
+        ])), _wireless("explicit"),
         _wireless("grid"), _wireless("random"), _wireless("cells"),
     )
     assert list(chain) == list(scenario)
@@ -512,6 +516,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "PlacedNode": explicit["topology"]["nodes"][1],
         "Point": cells["topology"]["gateway"],
         "RadioConfig": chain["radio"],
+        "RateControlConfig::Ideal": _untagged(chain["radio"]["rate_control"]),
+        "LinkRateConfig": chain["radio"]["link_rates"][0],
         "PropagationConfig::Range": _untagged(chain["radio"]["propagation"]),
         "PropagationConfig::FreeSpace": _untagged(grid["radio"]["propagation"]),
         "PropagationConfig::TwoRayGround": _untagged(explicit["radio"]["propagation"]),
@@ -582,9 +588,10 @@ def test_kind_tags_match_the_core() -> None:
         "SsthreshBasis": config.TcpConfig.model_fields["ssthresh_basis"].annotation,
         "TopologyConfig": config.TopologyConfig,
         "Standard": config.RadioConfig.model_fields["standard"].annotation,
-        "Preamble": config.RadioConfig.model_fields["preamble"].annotation,
+        "Preamble": _unwrap(config.RadioConfig.model_fields["preamble"].annotation),
         "ReceptionModel": config.RadioConfig.model_fields["reception"].annotation,
-        "AckRate": config.RadioConfig.model_fields["ack_rate"].annotation,
+        "AckRate": _unwrap(config.RadioConfig.model_fields["ack_rate"].annotation),
+        "RateControlConfig": config.RateControlConfig,
         "PropagationConfig": config.PropagationConfig,
         "FadingConfig": config.FadingConfig,
         "ErrorProcessConfig": config.ErrorProcessConfig,
@@ -624,7 +631,7 @@ def test_kind_tags_match_the_core() -> None:
         assert _tags(model.model_fields["direction"].annotation) == rust["Direction"]
     assert _tags(config.DisjointPaths.model_fields["reverse"].annotation) == rust["ReverseConfig"]
     assert _tags(config.DisjointPaths.model_fields["metric"].annotation) == rust["RouteMetric"]
-    assert rust["Standard"] == ["802.11b"]
+    assert rust["Standard"] == ["802.11b", "802.11a"]
     assert rust["PropagationConfig"] == ["range", "free_space", "two_ray_ground", "log_distance"]
 
 
@@ -647,18 +654,24 @@ def _rust_value(expression: str) -> Any:
     return float(expression.replace("_", ""))
 
 
-def _rust_defaults() -> dict[tuple[str, str], Any]:
-    """(type, field) -> the value serde fills in when the field is absent."""
-    source = _rust_source()
+def _rust_default_functions() -> dict[str, Any]:
+    """The value of each `fn default_*() -> T` of the core's configuration."""
     functions = {}
     # Default functions live in config.rs, the named topologies' in topology.rs (referred to by
     # path, `default = "super::topology::default_spacing"`).
-    for text in (source, CORE_CONFIG_RS.with_name("topology.rs").read_text(encoding="utf-8")):
+    for text in (_rust_source(), CORE_CONFIG_RS.with_name("topology.rs").read_text(encoding="utf-8")):
         for name, body in re.findall(
             r"^(?:pub )?fn (default_\w+)\(\) -> [\w:]+ \{\n(.*?)\n\}", text, re.DOTALL | re.MULTILINE
         ):
             code = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
             functions[name] = _rust_value(code)
+    return functions
+
+
+def _rust_defaults() -> dict[tuple[str, str], Any]:
+    """(type, field) -> the value serde fills in when the field is absent."""
+    source = _rust_source()
+    functions = _rust_default_functions()
     impls = {}
     for name, body in re.findall(
         r"impl Default for (\w+) \{\n    fn default\(\) -> Self \{\n(.*?)\n    \}\n\}", source, re.DOTALL
@@ -781,6 +794,14 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("LimitsConfig", set(), wired["limits"]),
         ("TopologyConfig::Cells", {"rows", "cols", "width", "height"}, wireless["topology"]),
         ("RadioConfig", {"standard", "data_rate", "basic_rate", "propagation"}, wireless["radio"]),
+        ("RadioConfig", {"standard", "data_rate", "basic_rate", "propagation"},
+         to_core_dict(load_scenario(CHAIN3, overrides=["radio.standard=802.11a", "radio.data_rate=54Mbps",
+                                                       "radio.basic_rate=6Mbps"]))["radio"]),
+        ("RateControlConfig::Ideal", set(),
+         to_core_dict(load_scenario(CHAIN3, overrides=["radio.rate_control={kind: ideal}"]))["radio"]["rate_control"]),
+        ("LinkRateConfig", {"from", "to", "rate"},
+         to_core_dict(load_scenario(CHAIN3, overrides=["radio.link_rates=[{from: n0, to: n1, rate: 1Mbps}]"]))
+         ["radio"]["link_rates"][0]),
         ("PropagationConfig::FreeSpace", set(), propagation("free_space")),
         ("PropagationConfig::TwoRayGround", set(), propagation("two_ray_ground")),
         ("PropagationConfig::LogDistance", set(), propagation("log_distance")),
@@ -814,7 +835,14 @@ LEFT_OUT_AT_DEFAULT = {
     ("RadioConfig", "frame_error"): 0.0,
     ("ScenarioConfig", "coding"): None,
     ("CodingConfig", "recovery"): None,
+    ("RadioConfig", "rate_control"): {"kind": "constant"},
+    ("RadioConfig", "link_rates"): [],
 }
+
+
+# Radio fields whose default depends on the standard: absent (`None`) in the core, which reads
+# the standard's value (`Standard::default_*`); the normalised form spells the value out.
+BY_STANDARD = {"rx_threshold", "cs_threshold", "noise", "ack_rate", "preamble"}
 
 
 def test_defaults_match_the_core() -> None:
@@ -825,7 +853,11 @@ def test_defaults_match_the_core() -> None:
         for (rust_owner, field), value in expected.items():
             if rust_owner != owner or field in given or value == "<struct>":
                 continue
-            if (owner, field) in LEFT_OUT_AT_DEFAULT:
+            if owner == "RadioConfig" and field in BY_STANDARD:
+                assert value is None, field
+                # None: left out (802.11a has no preamble field).
+                assert emitted.get(field) == config.STANDARD_DEFAULTS[emitted["standard"]][field], field
+            elif (owner, field) in LEFT_OUT_AT_DEFAULT:
                 assert field not in emitted and value == LEFT_OUT_AT_DEFAULT[owner, field], f"{owner}.{field}"
             else:
                 assert emitted[field] == value, f"{owner}.{field}"
@@ -840,6 +872,29 @@ def test_defaults_match_the_core() -> None:
     assert expected["RadioConfig", "tx_power"] == 24.499998 and expected["TcpConfig", "rwnd"] == 1 << 20
     assert all(expected[f"TopologyConfig::{variant}", "spacing"] == 200.0 for variant in NAMED_TOPOLOGIES.values())
     assert len(checked) >= 63
+
+
+def test_standard_defaults_match_the_core() -> None:
+    """`STANDARD_DEFAULTS` holds the values of the core's `Standard::default_*` and
+    `RadioConfig::ack_rule`."""
+    source = _rust_source()
+    for field in ("rx_threshold", "cs_threshold", "noise"):
+        body = re.search(rf"pub fn default_{field}\(self\) -> f64 \{{(.*?)\n    \}}", source, re.S)
+        assert body is not None, field
+        arms = dict(re.findall(r"Standard::(\w+) => ([^,]+),", body.group(1)))
+        assert arms["Dot11b"] == f"default_{field}()"
+        assert _rust_default_functions()[f"default_{field}"] == config.STANDARD_DEFAULTS["802.11b"][field]
+        assert float(arms["Dot11a"]) == config.STANDARD_DEFAULTS["802.11a"][field]
+    rule = re.search(r"pub fn ack_rule\(&self\) -> AckRate \{(.*?)\n    \}", source, re.S)
+    assert rule is not None
+    arms = dict(re.findall(r"Standard::(\w+) => AckRate::(\w+),", rule.group(1)))
+    assert {standard: tag.lower() for standard, tag in arms.items()} == {
+        "Dot11b": config.STANDARD_DEFAULTS["802.11b"]["ack_rate"],
+        "Dot11a": config.STANDARD_DEFAULTS["802.11a"]["ack_rate"],
+    }
+    # 802.11a has no DSSS preamble; 802.11b's default is the long one (`Preamble`'s default).
+    assert config.STANDARD_DEFAULTS["802.11a"]["preamble"] is None
+    assert re.search(r"#\[default\]\n    Long,", source)
 
 
 def test_the_core_accepts_the_normalised_json() -> None:

@@ -123,7 +123,7 @@ BAD_PATHS: list[tuple[str, Any, Any, str]] = [
 # Values the schema refuses field by field (serde refuses them in the core while parsing).
 BAD_VALUES: list[tuple[str, Any, str]] = [
     ("unknown metric", {"kind": "disjoint", "k": 2, "metric": "delay"},
-     "flows[0].paths.metric: must be 'hops' or 'etx', got 'delay'"),
+     "flows[0].paths.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("unknown reverse", explicit(["A", "B", "E"], reverse="acks"),
      "flows[0].paths.reverse: must be 'paths' or 'routes', got 'acks'"),
     ("unknown kind", {"kind": "shortest"},

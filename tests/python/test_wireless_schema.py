@@ -451,7 +451,24 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("data rate without unit", wireless(radio=radio(data_rate=2)),
      "radio.data_rate: a rate needs a unit (bps, kbps, Mbps or Gbps), e.g. '2Mbps'; got 2 (int)"),
     ("unknown standard", wireless(radio=radio(standard="802.11g")),
-     "radio.standard: must be '802.11b', got '802.11g'"),
+     "radio.standard: must be '802.11b' or '802.11a', got '802.11g'"),
+    ("data rate not 802.11a", wireless(radio=radio(standard="802.11a", data_rate="11Mbps", basic_rate="6Mbps")),
+     "radio.data_rate: 802.11a has no 11 Mbps rate; use one of 6, 9, 12, 18, 24, 36, 48, 54 Mbps"),
+    ("802.11a with a DSSS preamble", wireless(radio=radio(standard="802.11a", data_rate="54Mbps",
+                                                          basic_rate="6Mbps", preamble="long")),
+     "radio.preamble: 802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"),
+    ("ack rate keyword", wireless(radio=radio(ack_rate="fast")),
+     "radio.ack_rate: must be 'basic', 'data' or 'control', got 'fast'"),
+    ("rate control kind", wireless(radio=radio(rate_control={"kind": "minstrel"})),
+     "radio.rate_control.kind: unknown kind 'minstrel' (expected one of: 'constant', 'ideal')"),
+    ("ideal max_per of 1", wireless(radio=radio(rate_control={"kind": "ideal", "max_per": 1})),
+     "radio.rate_control.max_per: must be a probability above 0 and below 1, got 1.0"),
+    ("link rate not of the standard", wireless(radio=radio(link_rates=[{"from": "n0", "to": "n1", "rate": "6Mbps"}])),
+     "radio.link_rates[0].rate: 802.11b has no 6 Mbps rate; use one of 1, 2, 5.5, 11 Mbps"),
+    ("link rate to an unknown node", wireless(radio=radio(link_rates=[{"from": "n0", "to": "n7", "rate": "1Mbps"}])),
+     "radio.link_rates[0].to: no node named 'n7' (nodes: n0..n3)"),
+    ("link rate on itself", wireless(radio=radio(link_rates=[{"from": "n1", "to": "n1", "rate": "1Mbps"}])),
+     "radio.link_rates[0].to: a link cannot connect node 'n1' to itself"),
     ("standard missing", wireless(radio={k: v for k, v in RADIO.items() if k != "standard"}),
      "radio.standard: required field is missing"),
     ("topology without radio", wireless(radio=None),
@@ -575,7 +592,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown radio field", wireless(radio=radio(txpower="15dBm")),
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
      "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
-     "noise, preamble, "
+     "noise, preamble, rate_control, link_rates, "
      "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels, frame_error"),
     ("frame error above 1", wireless(radio=radio(frame_error=1.5)),
      "radio.frame_error: must be between 0 and 1, got 1.5 (float)"),
@@ -623,7 +640,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown routing kind", wireless(routing={"kind": "ospf"}),
      "routing.kind: unknown kind 'ospf' (expected one of: 'static', 'aodv', 'backpressure')"),
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
-     "routing.metric: must be 'hops' or 'etx', got 'delay'"),
+     "routing.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),
      "routing.metric: unknown field; allowed fields: kind, local_repair"),
 ]
@@ -682,3 +699,37 @@ def test_frame_error_reaches_the_core_and_is_left_out_at_zero() -> None:
     assert lossy["radio"]["frame_error"] == pytest.approx(0.15)
     assert "frame_error" not in to_core_dict(load_scenario(wireless()))["radio"]
     assert "frame_error" not in to_user_dict(load_scenario(wireless(radio=radio(frame_error=0))))["radio"]
+
+
+def test_dot11a_defaults_follow_the_standard() -> None:
+    """802.11a's thresholds, noise and ACK rule fill the normalised form; the model and the user
+    form keep them absent, so changing the standard brings the other standard's values."""
+    scenario = load_scenario(CHAIN3, overrides=["radio.standard=802.11a", "radio.data_rate=54Mbps",
+                                                "radio.basic_rate=6Mbps"])
+    core = to_core_dict(scenario)["radio"]
+    assert (core["rx_threshold"], core["cs_threshold"], core["noise"], core["ack_rate"]) == (-82.0, -62.0, -93.97, "control")
+    assert "preamble" not in core and "rate_control" not in core and "link_rates" not in core
+    assert scenario.radio is not None and scenario.radio.rx_threshold is None
+    assert scenario.radio.resolved("rx_threshold") == -82.0
+    user = to_user_dict(scenario)["radio"]
+    assert "rx_threshold" not in user and "ack_rate" not in user
+    # Back to 802.11b: its own defaults again.
+    scenario.radio.standard = "802.11b"
+    scenario.radio.data_rate, scenario.radio.basic_rate = "2Mbps", "1Mbps"
+    back = to_core_dict(scenario)["radio"]
+    assert (back["rx_threshold"], back["noise"], back["ack_rate"], back["preamble"]) == (-64.374692, -93.58, "basic", "long")
+    # A value given in the file is kept whatever the standard.
+    given = load_scenario(CHAIN3, overrides=["radio.standard=802.11a", "radio.data_rate=54Mbps",
+                                             "radio.basic_rate=6Mbps", "radio.rx_threshold=-90dBm"])
+    assert to_core_dict(given)["radio"]["rx_threshold"] == -90.0
+
+
+def test_rate_control_and_link_rates_reach_the_core() -> None:
+    scenario = load_scenario(CHAIN3, overrides=[
+        "radio.rate_control={kind: ideal}",
+        "radio.link_rates=[{from: n0, to: n1, rate: 1Mbps}]",
+    ])
+    radio = to_core_dict(scenario)["radio"]
+    assert radio["rate_control"] == {"kind": "ideal", "max_per": 0.1, "frame_bytes": 1555}
+    assert radio["link_rates"] == [{"from": "n0", "to": "n1", "direction": "both", "rate": 1_000_000}]
+    assert to_user_dict(scenario)["radio"]["link_rates"][0]["rate"] == "1Mbps"

@@ -886,6 +886,7 @@ impl World {
                     answered: st.answered,
                     delivery_ratio: st.delivery_ratio(),
                     overheard,
+                    rate_mbps: net.wireless.link_rate(r as u32, nb) as f64 / 1e6,
                 });
             }
         }

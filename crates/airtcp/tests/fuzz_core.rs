@@ -66,6 +66,7 @@ enum Slot {
     Limits,
     LinkLoss,
     Topology,
+    Radio,
 }
 
 /// One fragment of every variant the schema has, with ordinary and odd values.
@@ -168,6 +169,28 @@ fn fragments() -> Vec<(Slot, Value)> {
         ),
         (Transport, tcp(json!({"mss": 100, "nc": {"block": 4096}}))),
         (Routing, json!({"kind": "static", "metric": "etx"})),
+        (Routing, json!({"kind": "static", "metric": "ett"})),
+        (
+            Radio,
+            json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                   "tx_power": 16.0, "rate_control": {"kind": "ideal"},
+                   "propagation": {"kind": "log_distance", "exponent": 3.5,
+                                   "reference_distance": 1.0, "reference_loss": 46.6777}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11a", "data_rate": 24_000_000, "basic_rate": 6_000_000,
+                   "rate_control": {"kind": "ideal", "max_per": 1e-9, "frame_bytes": 1},
+                   "link_rates": [{"from": "n0", "to": "n1", "direction": "reverse",
+                                   "rate": 6_000_000}],
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11b", "data_rate": 11_000_000, "basic_rate": 1_000_000,
+                   "ack_rate": "control", "rate_control": {"kind": "ideal"},
+                   "propagation": {"kind": "two_ray_ground"}}),
+        ),
         (Routing, json!({"kind": "aodv", "local_repair": false})),
         (Routing, json!({"kind": "backpressure"})),
         (
@@ -472,6 +495,7 @@ fn splice(v: &mut Value, slot: Slot, frag: Value, i: usize) {
             .into_iter()
             .for_each(|l| l.push(frag.clone())),
         Slot::Metrics => set_key(v, "metrics", frag),
+        Slot::Radio => set_key(v, "radio", frag),
         Slot::Limits => set_key(v, "limits", frag),
         Slot::LinkLoss => {
             if let Some(Value::Array(links)) = v.get_mut("links") {

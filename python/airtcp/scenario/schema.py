@@ -118,6 +118,11 @@ __all__ = [
     "RoutingConfig",
     "CodingConfig",
     "DOT11B_RATES",
+    "DOT11A_RATES",
+    "ConstantRate",
+    "IdealRate",
+    "RateControlConfig",
+    "LinkRateConfig",
     "placed_node_names",
     "ScenarioError",
     "load_scenario",
@@ -422,6 +427,10 @@ def _is_none(value: object) -> bool:
     return value is None
 
 
+def _is_empty(value: object) -> bool:
+    return value == []
+
+
 class PerAckCadence(_Model):
     """QUIC-TCP's window law on every in-order ACK."""
 
@@ -588,7 +597,7 @@ class DisjointPaths(_Model):
 
     kind: Literal["disjoint"]
     k: PathCount
-    metric: Literal["hops", "etx"] = "hops"
+    metric: Literal["hops", "etx", "ett"] = "hops"
     reverse: Literal["paths", "routes"] = "paths"
 
 
@@ -823,6 +832,30 @@ def placed_node_names(topology: _Topology | None) -> list[str]:
 
 # Bit rates of 802.11b DSSS/CCK.
 DOT11B_RATES: tuple[int, ...] = (1_000_000, 2_000_000, 5_500_000, 11_000_000)
+# Bit rates of 802.11a OFDM.
+DOT11A_RATES: tuple[int, ...] = tuple(m * 1_000_000 for m in (6, 9, 12, 18, 24, 36, 48, 54))
+RATES_OF_STANDARD: dict[str, tuple[int, ...]] = {"802.11b": DOT11B_RATES, "802.11a": DOT11A_RATES}
+
+# What a radio block leaves out defaults to its standard's value (docs/dot11a.md): ns-2's
+# thresholds and 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity (-82 dBm), its
+# energy-detect CCA threshold (-62 dBm) and 20 MHz noise, ACKs by the control-rate rule and no
+# DSSS preamble.
+STANDARD_DEFAULTS: dict[str, dict[str, Any]] = {
+    "802.11b": {
+        "rx_threshold": -64.374692,
+        "cs_threshold": -78.071539,
+        "noise": -93.58,
+        "ack_rate": "basic",
+        "preamble": "long",
+    },
+    "802.11a": {
+        "rx_threshold": -82.0,
+        "cs_threshold": -62.0,
+        "noise": -93.97,
+        "ack_rate": "control",
+        "preamble": None,
+    },
+}
 
 
 class RangePropagation(_Model):
@@ -897,26 +930,67 @@ class BlockFading(_Model):
 FadingConfig = Annotated[Union[NoFading, RayleighFading, BlockFading], Field(discriminator="kind")]
 
 
+class ConstantRate(_Model):
+    """Every unicast data frame at `radio.data_rate`."""
+
+    kind: Literal["constant"]
+
+
+def _per_below_one(value: float) -> float:
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"must be a probability above 0 and below 1, got {value}")
+    return value
+
+
+class IdealRate(_Model):
+    """Per link, fixed when the scenario is built: the highest rate up to `radio.data_rate` whose
+    frame error rate for a `frame_bytes` frame at the link's mean SNR is at most `max_per`."""
+
+    kind: Literal["ideal"]
+    max_per: Annotated[Probability, AfterValidator(_per_below_one)] = 0.1
+    frame_bytes: PositiveCount32 = 1555
+
+
+RateControlConfig = Annotated[Union[ConstantRate, IdealRate], Field(discriminator="kind")]
+
+
+class LinkRateConfig(_Model):
+    """The data rate of the link from -> to (and back, unless `direction` says otherwise), set
+    after rate control."""
+
+    from_: Name = Field(alias="from")
+    to: Name
+    direction: Literal["forward", "reverse", "both"] = "both"
+    rate: PositiveRate
+
+
 class RadioConfig(_Model):
     """The radio (PHY and 802.11 DCF MAC) of every node the topology places; the defaults are
-    ns-2's (see docs/scenario-schema.md)."""
+    ns-2's for 802.11b (see docs/scenario-schema.md and, for 802.11a's, docs/dot11a.md)."""
 
-    standard: Literal["802.11b"]
+    standard: Literal["802.11b", "802.11a"]
     data_rate: PositiveRate
     basic_rate: PositiveRate
     rts_cts: StrictBool = False
     propagation: PropagationConfig
     fading: FadingConfig = Field(default_factory=lambda: NoFading(kind="none"))
     tx_power: Power = 24.499998
-    rx_threshold: Power = -64.374692
-    cs_threshold: Power = -78.071539
+    # Absent: the standard's (STANDARD_DEFAULTS), filled in when the block is checked.
+    rx_threshold: Optional[Power] = Field(default=None, exclude_if=_is_none)
+    cs_threshold: Optional[Power] = Field(default=None, exclude_if=_is_none)
     capture_threshold: Ratio = 10.0
     # "capture": ns-2 (lost unless capture_threshold above the interference); "sinr": ns-3.
     reception: Literal["capture", "sinr"] = "capture"
-    # "data": ACKs at the data rate, as ns-3's ad-hoc stations send them.
-    ack_rate: Literal["basic", "data"] = "basic"
-    noise: Power = -93.58
-    preamble: Literal["long", "short"] = "long"
+    # "data": ACKs at the data rate, as ns-3's ad-hoc 802.11b stations send them; "control": the
+    # highest mandatory rate not above the data rate (802.11a's default).
+    ack_rate: Optional[Literal["basic", "data", "control"]] = Field(default=None, exclude_if=_is_none)
+    noise: Optional[Power] = Field(default=None, exclude_if=_is_none)
+    # 802.11b only.
+    preamble: Optional[Literal["long", "short"]] = Field(default=None, exclude_if=_is_none)
+    rate_control: RateControlConfig = Field(
+        default_factory=lambda: ConstantRate(kind="constant"), exclude_if=lambda v: isinstance(v, ConstantRate)
+    )
+    link_rates: list[LinkRateConfig] = Field(default_factory=list, exclude_if=_is_empty)
     queue: QueueConfig = Field(default_factory=lambda: DroptailQueue(kind="droptail", packets=50))
     # Retransmissions before a frame is dropped; 0 turns link-layer retransmission off.
     short_retry_limit: Count32 = 7
@@ -928,6 +1002,30 @@ class RadioConfig(_Model):
     node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
     # Loss of every frame at every receiver without a link_errors entry (left out at 0).
     frame_error: Probability = Field(default=0.0, exclude_if=_is_zero)
+
+    def resolved(self, name: str) -> Any:
+        """A field that defaults by standard (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`,
+        `preamble`): its value, or the standard's when the scenario leaves it out."""
+        value = getattr(self, name)
+        return STANDARD_DEFAULTS[self.standard][name] if value is None else value
+
+    def _model_dump(self, info: Any) -> dict[str, Any]:
+        # The normalised form spells out the standard's value of every field left out (so the
+        # core and the results' config.json see one value per field); the model and the user
+        # form keep them absent, so a later change of standard changes them too.
+        dumped = super()._model_dump(info)
+        if info.context and info.context.get(_USER_FORM):
+            return dumped  # as the file spelled it: a changed standard brings its own defaults
+        defaults = STANDARD_DEFAULTS[self.standard]
+        out: dict[str, Any] = {}
+        for slot in self._model_slots:
+            key = slot.key if info.by_alias else slot.name
+            if key in dumped:
+                out[key] = dumped[key]
+            elif defaults.get(slot.name) is not None:
+                value = defaults[slot.name]
+                out[key] = value if slot.dump is None else slot.dump(value, info)
+        return out
 
 
 # --- Extra errors on wireless links -----------------------------------------------------------
@@ -993,7 +1091,7 @@ class StaticRouting(_Model):
     """Shortest paths computed once."""
 
     kind: Literal["static"]
-    metric: Literal["hops", "etx"] = "hops"
+    metric: Literal["hops", "etx", "ett"] = "hops"
 
 
 class AodvRouting(_Model):
@@ -1315,9 +1413,6 @@ class RouterConfig(_Model):
     priority_pairs: Optional[PriorityPairsConfig] = None
 
 
-def _is_empty(value: object) -> bool:
-    return value == []
-
 
 # --- Measurements -----------------------------------------------------------------------------
 
@@ -1479,12 +1574,20 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 "topology",
                 "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}",
             )
-        rates = DOT11B_RATES  # the only standard so far
+        rates = RATES_OF_STANDARD[radio.standard]
         allowed = ", ".join(_mbps(rate) for rate in rates)
         for field in ("data_rate", "basic_rate"):
             rate = getattr(radio, field)
             if rate not in rates:
                 yield f"radio.{field}", f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
+        for k, link_rate in enumerate(radio.link_rates):
+            if link_rate.rate not in rates:
+                yield (
+                    f"radio.link_rates[{k}].rate",
+                    f"{radio.standard} has no {_mbps(link_rate.rate)} Mbps rate; use one of {allowed} Mbps",
+                )
+        if radio.standard == "802.11a" and radio.preamble is not None:
+            yield "radio.preamble", "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
 
     def missing(name: str) -> str:
         listed = directory.describe()
@@ -1492,6 +1595,15 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
 
     if radio is not None:
         yield from _node_channel_problems(radio, directory, missing)
+        for k, link_rate in enumerate(radio.link_rates):
+            for field, name in (("from", link_rate.from_), ("to", link_rate.to)):
+                where = f"radio.link_rates[{k}].{field}"
+                if name not in directory:
+                    yield where, missing(name)
+                elif not directory.is_placed(name):
+                    yield where, f"{name!r} is a wired node (listed in nodes); only placed nodes have radios"
+            if link_rate.from_ == link_rate.to:
+                yield f"radio.link_rates[{k}].to", f"a link cannot connect node {link_rate.to!r} to itself"
 
     neighbours: dict[str, set[str]] = {node: set() for node in scenario.nodes}
     seen_pairs: dict[frozenset[str], int] = {}

@@ -199,7 +199,7 @@ RADIO_OPTIONS: dict[str, list[Any]] = {
     "cs_threshold": ["-78.071539dBm", "-90dBm"],
     "capture_threshold": ["10dB", "0dB"],
     "reception": ["capture", "sinr"],
-    "ack_rate": ["basic", "data"],
+    "ack_rate": ["basic", "data", "control"],
     "noise": ["-93.58dBm", "-100dBm"],
     "preamble": ["long", "short"],
     "short_retry_limit": [0, 1, 7],
@@ -209,12 +209,30 @@ RADIO_OPTIONS: dict[str, list[Any]] = {
 }
 
 
+# 802.11a's rates (and some it does not have, which the checks refuse).
+DOT11A_RATES = ["6Mbps", "9Mbps", "24Mbps", "54Mbps", "11Mbps"]
+
+
+@st.composite
+def rate_controls(draw: st.DrawFn) -> Doc:
+    if draw(st.booleans()):
+        return {"kind": "constant"}
+    control: Doc = {"kind": "ideal"}
+    if draw(st.booleans()):
+        control["max_per"] = draw(st.sampled_from([0.1, 0.5, 1e-6, 0, 1]))
+    if draw(st.booleans()):
+        control["frame_bytes"] = draw(st.sampled_from([1, 1555, 65535]))
+    return control
+
+
 @st.composite
 def radios(draw: st.DrawFn, placed: list[str]) -> Doc:
+    dot11a = draw(st.integers(1, 4)) == 1
+    rates = DOT11A_RATES if dot11a else RADIO_RATES
     radio: Doc = {
-        "standard": "802.11b",
-        "data_rate": draw(st.sampled_from(RADIO_RATES)),
-        "basic_rate": draw(st.sampled_from(RADIO_RATES)),
+        "standard": "802.11a" if dot11a else "802.11b",
+        "data_rate": draw(st.sampled_from(rates)),
+        "basic_rate": draw(st.sampled_from(rates)),
         "rts_cts": draw(st.booleans()),
         "propagation": draw(propagations()),
     }
@@ -222,6 +240,15 @@ def radios(draw: st.DrawFn, placed: list[str]) -> Doc:
         radio["fading"] = draw(fadings())
     for option in draw(st.lists(st.sampled_from(sorted(RADIO_OPTIONS)), max_size=4, unique=True)):
         radio[option] = draw(st.sampled_from(RADIO_OPTIONS[option]))
+    if draw(st.integers(1, 3)) == 1:
+        radio["rate_control"] = draw(rate_controls())
+    if placed and draw(st.integers(1, 5)) == 1:
+        ends = st.sampled_from(placed)
+        radio["link_rates"] = [
+            {"from": draw(ends), "to": draw(ends), "rate": draw(st.sampled_from(rates)),
+             "direction": draw(st.sampled_from(["both", "forward", "reverse"]))}
+            for _ in range(draw(st.integers(1, 2)))
+        ]
     if draw(st.booleans()):
         radio["queue"] = {"kind": "droptail", "packets": draw(queue_packets)}
     if placed and draw(st.integers(1, 5)) == 1:
@@ -262,7 +289,7 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
     kinds = ["static", "aodv", "backpressure"] if wireless_only else ["static"]
     kind = draw(rarely(st.sampled_from(kinds), st.sampled_from(["aodv", "backpressure"])))  # sometimes a misfit
     if kind == "static":
-        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx"]))}
+        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
     if kind == "aodv":
         return {"kind": "aodv", "local_repair": draw(st.booleans())}
     routing: Doc = {"kind": "backpressure", "differential": draw(st.sampled_from(["tcp_aware", "classical"]))}
@@ -413,7 +440,7 @@ def flow_paths(draw: st.DrawFn, names: list[str], src: str, dst: str) -> Doc:
     or not), maybe with the direct one beside it."""
     reverse = draw(st.sampled_from([{}, {"reverse": "paths"}, {"reverse": "routes"}]))
     if draw(st.booleans()):
-        return {"kind": "disjoint", "k": draw(st.integers(1, 3)), "metric": draw(st.sampled_from(["hops", "etx"])), **reverse}
+        return {"kind": "disjoint", "k": draw(st.integers(1, 3)), "metric": draw(st.sampled_from(["hops", "etx", "ett"])), **reverse}
     middle = draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
     paths = [[src, *(node for node in middle if node not in (src, dst)), dst]]
     if draw(st.booleans()):
@@ -504,7 +531,7 @@ def composed_scenarios(draw: st.DrawFn) -> Doc:
         if draw(st.integers(1, 4)) == 1 if fits else draw(st.integers(1, 40)) == 1 and draw(st.booleans()) and draw(st.booleans()):
             doc["coding"] = draw(codings())
             if fits and not (draw(st.integers(1, 8)) == 1 and draw(st.booleans())):
-                doc["routing"] = {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx"]))}
+                doc["routing"] = {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
                 doc["radio"].pop("node_channels", None)
         doc["flows"] = draw(flows(names, duration_ms, tcp_only=doc["routing"]["kind"] == "backpressure" and draw(st.booleans())))
     if draw(st.integers(1, 3)) == 1:

@@ -14,7 +14,7 @@
 //! (§10.3.2.3.7): 364 us (11b, long preamble), 94 us (11a).
 
 use crate::phy::ofdm;
-use crate::scenario::config::Preamble;
+use crate::scenario::config::{AckRate, Preamble};
 use crate::sim::time::MICROS;
 use crate::sim::Time;
 
@@ -49,8 +49,8 @@ pub struct Timing {
     pub data_rate: u64,
     /// Rate of control frames and broadcasts.
     pub basic_rate: u64,
-    /// Rate of ACK frames.
-    pub ack_rate: u64,
+    /// How the rate of an ACK follows the rate of the frame it answers.
+    pub ack: AckRate,
     /// OFDM (802.11a) symbols rather than DSSS microseconds.
     pub ofdm: bool,
 }
@@ -75,15 +75,15 @@ impl Timing {
             cw_max: 1023,
             data_rate,
             basic_rate,
-            ack_rate: basic_rate,
+            ack: AckRate::Basic,
             ofdm: false,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, 1_000_000) + difs;
         t
     }
 
-    /// 802.11a with the given rates (OFDM rates, bit/s); ACKs at the control rate of the data
-    /// rate.
+    /// 802.11a with the given rates (OFDM rates, bit/s); ACKs at the control rate of the frame
+    /// they answer.
     pub fn dot11a(data_rate: u64, basic_rate: u64) -> Self {
         let slot = 9 * MICROS;
         let sifs = 16 * MICROS;
@@ -98,7 +98,7 @@ impl Timing {
             cw_max: 1023,
             data_rate,
             basic_rate,
-            ack_rate: ofdm::control_rate(data_rate),
+            ack: AckRate::Control,
             ofdm: true,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, ofdm::MANDATORY[0]) + difs;
@@ -117,9 +117,20 @@ impl Timing {
         self.plcp + us * MICROS
     }
 
-    /// ACK air time.
-    pub fn ack_time(&self) -> Time {
-        self.airtime(ACK_BYTES, self.ack_rate)
+    /// Rate of the ACK that answers a data frame sent at `data_rate`.
+    pub fn ack_rate_for(&self, data_rate: u64) -> u64 {
+        match self.ack {
+            AckRate::Basic => self.basic_rate,
+            // Every 802.11b rate is mandatory (§16.1.1), so its control rule is the data rate.
+            AckRate::Data => data_rate,
+            AckRate::Control if self.ofdm => ofdm::control_rate(data_rate),
+            AckRate::Control => data_rate,
+        }
+    }
+
+    /// Air time of the ACK that answers a data frame sent at `data_rate`.
+    pub fn ack_time_for(&self, data_rate: u64) -> Time {
+        self.airtime(ACK_BYTES, self.ack_rate_for(data_rate))
     }
 
     /// CTS air time.
@@ -141,7 +152,13 @@ mod tests {
     fn dot11b_long_preamble_figures() {
         let t = Timing::dot11b(2_000_000, 1_000_000, Preamble::Long);
         assert_eq!(t.difs, 50 * MICROS);
-        assert_eq!(t.ack_time(), 304 * MICROS);
+        assert_eq!(t.ack_time_for(2_000_000), 304 * MICROS);
+        let data = Timing {
+            ack: AckRate::Data,
+            ..t
+        };
+        assert_eq!(data.ack_time_for(2_000_000), 248 * MICROS);
+        assert_eq!(data.ack_rate_for(11_000_000), 11_000_000);
         assert_eq!(t.rts_time(), 352 * MICROS);
         assert_eq!(t.eifs, 364 * MICROS);
         // 1000 B payload + 40 B TCP/IP + 36 B MAC = 1076 B at 2 Mbps.
@@ -166,9 +183,14 @@ mod tests {
         assert_eq!(us(1555, 54), 252);
         assert_eq!(us(1536, 6), 2072);
         // ACKs answer 54 Mbps data at 24 Mbps; CTS answers the RTS at the basic rate.
-        assert_eq!(t.ack_rate, 24_000_000);
-        assert_eq!(t.ack_time(), 28 * MICROS);
+        assert_eq!(t.ack_time_for(54_000_000), 28 * MICROS);
         assert_eq!(t.rts_time(), 52 * MICROS);
-        assert_eq!(Timing::dot11a(9_000_000, 6_000_000).ack_rate, 6_000_000);
+        // The rule per data rate: 6 -> 6, 9 -> 6, 12 -> 12, 18 -> 12, 24 and above -> 24.
+        let rule: Vec<u64> = ofdm::RATES
+            .iter()
+            .map(|&r| t.ack_rate_for(r) / 1_000_000)
+            .collect();
+        assert_eq!(rule, [6, 6, 12, 12, 24, 24, 24, 24]);
+        assert_eq!(t.ack_time_for(6_000_000), 44 * MICROS);
     }
 }

@@ -223,6 +223,8 @@ pub struct LinkRow {
     pub delivery_ratio: Option<f64>,
     /// Data frames from `from` to third parties that `to` overheard.
     pub overheard: u64,
+    /// Data rate of `from`'s unicast frames to `to` (its rate table's entry), Mbit/s.
+    pub rate_mbps: f64,
 }
 
 /// What one user of the base station's downlink was offered and served.

@@ -160,6 +160,8 @@ pub struct Wireless {
     /// Loss probability of every frame at every receiver whose link has no error process of
     /// its own (`radio.frame_error`).
     pub frame_error: f64,
+    /// The error curves of the standard.
+    pub error_model: crate::phy::ErrorModel,
     frames: Vec<FrameSlot>,
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
@@ -454,6 +456,7 @@ impl Wireless {
             fading,
             seed,
             frame_error: 0.0,
+            error_model: Default::default(),
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
@@ -547,6 +550,7 @@ impl Wireless {
             fading,
             seed,
             frame_error: _,
+            error_model: _,
             frames,
             free_frames,
             upcalls,
@@ -631,6 +635,7 @@ impl Wireless {
         let now = events.now();
         let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
         let frame_error = self.frame_error;
+        let error_model = self.error_model;
         let radio = &mut self.radios[r as usize];
         if radio.failed {
             self.release(fid);
@@ -639,7 +644,7 @@ impl Wireless {
         if let Some(rx) = radio.phy.signal_end(fid) {
             let mut ok = !cut_off
                 && !rx.collided
-                && radio.rng.bernoulli(crate::phy::error_rate::frame_success(
+                && radio.rng.bernoulli(error_model.frame_success(
                     rx.min_sinr,
                     frame.rate_bps,
                     frame.bytes,
@@ -764,6 +769,15 @@ impl Wireless {
         }
     }
 
+    /// The data rate of radio `rf`'s unicast frames to its neighbour `nb`, bit/s: the rate
+    /// table's entry, or the MAC's data rate where the table has none.
+    pub fn link_rate(&self, rf: RadioId, nb: &Neighbor) -> u64 {
+        match nb.rate_bps {
+            0 => self.macs[rf as usize].data_rate(),
+            rate => u64::from(rate),
+        }
+    }
+
     /// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
     /// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
     /// link's extra error process (its `link_errors` entry, else the global `frame_error`); 0 if
@@ -786,9 +800,9 @@ impl Wireless {
         if nb.mean_mw < receiver.phy.rx_mw() {
             return 0.0;
         }
-        let phy = crate::phy::error_rate::frame_success(
+        let phy = self.error_model.frame_success(
             nb.mean_mw / receiver.phy.noise_mw(),
-            self.macs[rf as usize].data_rate(),
+            self.link_rate(rf, nb),
             1076,
         );
         let extra = receiver

@@ -24,6 +24,28 @@ pub mod propagation;
 
 use crate::sim::Time;
 
+/// The error curves a radio's frames follow: the standard's modulation family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorModel {
+    /// 802.11b DSSS/CCK ([`error_rate`]).
+    #[default]
+    Dsss,
+    /// 802.11a OFDM, the NIST model as ns-3 implements it ([`ofdm_error`]).
+    OfdmNist,
+}
+
+impl ErrorModel {
+    /// Probability that a frame of `bytes` bytes sent at `rate_bps` is received without error at
+    /// `sinr` (linear); 0 for a rate the model does not know (validation refuses such rates).
+    pub fn frame_success(self, sinr: f64, rate_bps: u64, bytes: u32) -> f64 {
+        match self {
+            ErrorModel::Dsss => error_rate::frame_success(sinr, rate_bps, bytes),
+            ErrorModel::OfdmNist => ofdm::OfdmMode::of(rate_bps)
+                .map_or(0.0, |mode| ofdm_error::frame_success(&mode, sinr, bytes)),
+        }
+    }
+}
+
 /// Identifier of a frame on the air (index into the medium's frame arena).
 pub type FrameId = u32;
 

@@ -202,10 +202,8 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     }
     let routes = match cfg.routing {
-        RoutingConfig::Static {
-            metric: RouteMetric::Etx,
-        } => {
-            let weights = edge_etx(&edges, &channels, &wireless, downlink.as_ref());
+        RoutingConfig::Static { metric } if metric != RouteMetric::Hops => {
+            let weights = edge_weights(metric, &edges, &channels, &wireless, downlink.as_ref());
             weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
         }
         _ => RoutingTable::shortest_paths(names.len(), &edges, &destinations),
@@ -377,8 +375,9 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     // The forwarding layer last, once everything it may look at is built (its first timers
     // then follow every event scheduled so far).
     let flow_ends: Vec<(NodeId, NodeId)> = flows.iter().map(|f| (f.src, f.dst)).collect();
-    let edge_etx = || {
-        edge_etx(
+    let edge_weights = |metric: RouteMetric| {
+        edge_weights(
+            metric,
             &edges,
             &net.channels,
             &net.wireless,
@@ -392,7 +391,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             names: &net.node_names,
             edges: &edges,
             flow_ends: &flow_ends,
-            edge_etx: &edge_etx,
+            edge_weights: &edge_weights,
         },
     )?;
     // A TCP-RLC flow with several paths codes across them: one path controller per path (§II-F).
@@ -414,7 +413,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         edges: &edges,
         flow_ends: &flow_ends,
         wireless: &net.wireless,
-        edge_etx: &edge_etx,
+        edge_weights: &edge_weights,
         flow_paths: &flow_paths,
     };
     let layer: Box<dyn crate::net::forwarding::Forwarding> =
@@ -560,6 +559,68 @@ fn build_downlink(
     }
     let snrs = d.users.iter().map(|u| u.mean_snr).collect();
     Ok(Some(BaseStation::new(bs, users, snrs, model, names)))
+}
+
+/// The weight of every edge under a route metric: 1 (hops), its ETX ([`edge_etx`]) or its ETT
+/// ([`edge_ett`]).
+fn edge_weights(
+    metric: RouteMetric,
+    edges: &[Edge],
+    channels: &[Channel],
+    wireless: &Wireless,
+    downlink: Option<&BaseStation>,
+) -> Vec<f64> {
+    match metric {
+        RouteMetric::Hops => vec![1.0; edges.len()],
+        RouteMetric::Etx => edge_etx(edges, channels, wireless, downlink),
+        RouteMetric::Ett => edge_ett(edges, channels, wireless, downlink),
+    }
+}
+
+/// Bytes of the reference packet ETT weighs a link by (Draves et al.'s 1500-byte probe; paper
+/// 003 §5.4).
+pub const ETT_PACKET_BYTES: u32 = 1500;
+
+/// ETT weight of every edge, in microseconds: the ETX of [`edge_etx`] times the time the link
+/// takes to carry a 1500-byte packet once. A radio link's time is the air time of the packet
+/// plus the MAC's overhead bytes at the link's rate from the rate table (preamble included, no
+/// backoff or ACK: those cost every link of a standard alike); a wired channel's is the
+/// packet's serialisation at its bandwidth; a router's port at the router's rate. Every path to
+/// a downlink user takes that user's downlink edge, so its weight (ETX x 1 us) never decides a
+/// route.
+fn edge_ett(
+    edges: &[Edge],
+    channels: &[Channel],
+    wireless: &Wireless,
+    downlink: Option<&BaseStation>,
+) -> Vec<f64> {
+    let etx = edge_etx(edges, channels, wireless, downlink);
+    let bits = f64::from(ETT_PACKET_BYTES) * 8.0;
+    edges
+        .iter()
+        .zip(etx)
+        .map(|(e, etx)| {
+            let once_us = match e.iface {
+                Iface::Radio(r) => {
+                    let channel = wireless.radios[r as usize].channel;
+                    let rate = wireless
+                        .peer_radio(e.to, channel)
+                        .and_then(|peer| {
+                            let nbs = &wireless.radios[r as usize].neighbors;
+                            let i = nbs.binary_search_by_key(&peer, |n| n.radio).ok()?;
+                            Some(wireless.link_rate(r, &nbs[i]))
+                        })
+                        .unwrap_or_else(|| wireless.macs[r as usize].data_rate());
+                    let mac = &wireless.macs[r as usize];
+                    let bytes = ETT_PACKET_BYTES + mac.mac_overhead();
+                    crate::sim::time::to_secs(mac.timing().airtime(bytes, rate)) * 1e6
+                }
+                Iface::Channel(c) => bits / channels[c as usize].rate_bps as f64 * 1e6,
+                Iface::Router(_) | Iface::Downlink(_) => 1.0,
+            };
+            etx * once_us
+        })
+        .collect()
 }
 
 /// ETX weight of every edge: wired edges from the delivery ratios of the two directions of their

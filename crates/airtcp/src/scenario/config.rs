@@ -223,7 +223,7 @@ pub enum PathsConfig {
     Disjoint {
         /// How many paths (1 to 255); fewer existing is an error.
         k: u32,
-        /// Weight of a link: one per hop, or its ETX (as static ETX routing weighs it).
+        /// Weight of a link: one per hop, its ETX or its ETT (as static routing weighs it).
         #[serde(default)]
         metric: RouteMetric,
         /// How packets from the destination back to the source travel.
@@ -1068,6 +1068,57 @@ pub enum Standard {
     /// IEEE 802.11b DSSS/CCK (1, 2, 5.5, 11 Mbps).
     #[serde(rename = "802.11b")]
     Dot11b,
+    /// IEEE 802.11a OFDM (6, 9, 12, 18, 24, 36, 48, 54 Mbps) in 20 MHz channels at 5 GHz.
+    #[serde(rename = "802.11a")]
+    Dot11a,
+}
+
+impl Standard {
+    /// The rates the standard offers, bit/s, lowest first.
+    pub fn rates(self) -> &'static [u64] {
+        match self {
+            Standard::Dot11b => &crate::mac::timing::DOT11B_RATES,
+            Standard::Dot11a => &crate::phy::ofdm::RATES,
+        }
+    }
+
+    /// The name scenarios use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Standard::Dot11b => "802.11b",
+            Standard::Dot11a => "802.11a",
+        }
+    }
+
+    /// Receive (lock) threshold when the scenario gives none, dBm: ns-2's 250-m two-ray threshold
+    /// for 802.11b; for 802.11a the minimum sensitivity of the 6 Mbps mode in 20 MHz
+    /// (IEEE 802.11-2016 Table 17-18), which is also the CCA threshold for a detected preamble.
+    pub fn default_rx_threshold(self) -> f64 {
+        match self {
+            Standard::Dot11b => default_rx_threshold(),
+            Standard::Dot11a => -82.0,
+        }
+    }
+
+    /// Carrier-sense (energy) threshold when the scenario gives none, dBm: ns-2's for 802.11b;
+    /// for 802.11a the energy-detect CCA threshold of §17.3.10.6 (-62 dBm, ns-3's
+    /// `CcaEdThreshold`).
+    pub fn default_cs_threshold(self) -> f64 {
+        match self {
+            Standard::Dot11b => default_cs_threshold(),
+            Standard::Dot11a => -62.0,
+        }
+    }
+
+    /// Noise power when the scenario gives none, dBm: thermal noise kTB at 290 K in the
+    /// standard's bandwidth (22 MHz DSSS, 20 MHz OFDM) plus a 7 dB noise figure (ns-3's
+    /// `RxNoiseFigure`).
+    pub fn default_noise(self) -> f64 {
+        match self {
+            Standard::Dot11b => default_noise(),
+            Standard::Dot11a => -93.97,
+        }
+    }
 }
 
 /// PLCP preamble of DSSS.
@@ -1102,14 +1153,15 @@ pub struct RadioConfig {
     /// Transmit power, dBm (ns-2's 0.28183815 W).
     #[serde(default = "default_tx_power")]
     pub tx_power: f64,
-    /// Weakest signal a radio locks onto (receive threshold), dBm (ns-2: 3.652e-10 W, 250 m
-    /// with two-ray ground).
-    #[serde(default = "default_rx_threshold")]
-    pub rx_threshold: f64,
-    /// Energy that makes the medium busy (carrier sense threshold), dBm (ns-2: 1.559e-11 W,
-    /// 550 m with two-ray ground).
-    #[serde(default = "default_cs_threshold")]
-    pub cs_threshold: f64,
+    /// Weakest signal a radio locks onto (receive threshold), dBm; absent: the standard's
+    /// ([`Standard::default_rx_threshold`]; 802.11b: ns-2's 3.652e-10 W, 250 m with two-ray
+    /// ground). Read it through [`RadioConfig::rx_threshold_dbm`].
+    #[serde(default)]
+    pub rx_threshold: Option<f64>,
+    /// Energy that makes the medium busy (carrier sense threshold), dBm; absent: the standard's
+    /// (802.11b: ns-2's 1.559e-11 W, 550 m with two-ray ground).
+    #[serde(default)]
+    pub cs_threshold: Option<f64>,
     /// A frame survives interference while its power exceeds the sum of the others by this
     /// ratio, dB (ns-2's CPThresh).
     #[serde(default = "default_capture")]
@@ -1117,15 +1169,23 @@ pub struct RadioConfig {
     /// How a locked frame fares against interference.
     #[serde(default)]
     pub reception: ReceptionModel,
-    /// Rate of ACK frames.
+    /// Rate of ACK frames; absent: `basic` for 802.11b, `control` for 802.11a.
     #[serde(default)]
-    pub ack_rate: AckRate,
-    /// Noise power in the channel, dBm (thermal noise in 22 MHz plus a 7 dB noise figure).
-    #[serde(default = "default_noise")]
-    pub noise: f64,
-    /// PLCP preamble.
+    pub ack_rate: Option<AckRate>,
+    /// Noise power in the channel, dBm; absent: the standard's (thermal noise in 22 or 20 MHz
+    /// plus a 7 dB noise figure).
     #[serde(default)]
-    pub preamble: Preamble,
+    pub noise: Option<f64>,
+    /// PLCP preamble (802.11b only; absent: long).
+    #[serde(default)]
+    pub preamble: Option<Preamble>,
+    /// How each link's data rate is chosen.
+    #[serde(default)]
+    pub rate_control: RateControlConfig,
+    /// Data rates set by hand on given links, after rate control (for tests and for scenarios
+    /// that pin rates, such as paper 003's Fig. 1).
+    #[serde(default)]
+    pub link_rates: Vec<LinkRateConfig>,
     /// Interface queue of each radio (ns-2's IFQ: drop-tail 50).
     #[serde(default = "default_ifq")]
     pub queue: QueueConfig,
@@ -1153,6 +1213,78 @@ pub struct RadioConfig {
     pub frame_error: f64,
 }
 
+impl RadioConfig {
+    /// The receive threshold, dBm.
+    pub fn rx_threshold_dbm(&self) -> f64 {
+        self.rx_threshold
+            .unwrap_or_else(|| self.standard.default_rx_threshold())
+    }
+
+    /// The carrier-sense threshold, dBm.
+    pub fn cs_threshold_dbm(&self) -> f64 {
+        self.cs_threshold
+            .unwrap_or_else(|| self.standard.default_cs_threshold())
+    }
+
+    /// The noise power, dBm.
+    pub fn noise_dbm(&self) -> f64 {
+        self.noise.unwrap_or_else(|| self.standard.default_noise())
+    }
+
+    /// The ACK rate rule.
+    pub fn ack_rule(&self) -> AckRate {
+        self.ack_rate.unwrap_or(match self.standard {
+            Standard::Dot11b => AckRate::Basic,
+            Standard::Dot11a => AckRate::Control,
+        })
+    }
+}
+
+/// How the data rate of each link (sender radio, neighbour radio) is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RateControlConfig {
+    /// Every unicast data frame at `radio.data_rate`.
+    #[default]
+    Constant,
+    /// Per neighbour, fixed when the scenario is built: the highest rate, up to
+    /// `radio.data_rate`, whose frame error rate for a `frame_bytes` frame at the link's mean SNR
+    /// (no interference) is at most `max_per`; the lowest rate if none is.
+    Ideal {
+        /// Largest acceptable frame error rate.
+        #[serde(default = "default_max_per")]
+        max_per: f64,
+        /// Size of the reference frame, bytes (MAC header and FCS included).
+        #[serde(default = "default_rate_frame_bytes")]
+        frame_bytes: u32,
+    },
+}
+
+/// A data rate set by hand on one link.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkRateConfig {
+    /// One end.
+    pub from: String,
+    /// The other end.
+    pub to: String,
+    /// Which direction(s) the rate applies to; both unless given.
+    #[serde(default = "default_both")]
+    pub direction: Direction,
+    /// The rate, bit/s (one of the standard's).
+    pub rate: u64,
+}
+
+fn default_both() -> Direction {
+    Direction::Both
+}
+fn default_max_per() -> f64 {
+    0.1
+}
+fn default_rate_frame_bytes() -> u32 {
+    1555
+}
+
 /// Reception under interference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1176,6 +1308,10 @@ pub enum AckRate {
     /// The data rate of the frame acknowledged (ns-3's ad-hoc stations put every 802.11b rate in
     /// their basic rate set, so their ACKs go at the data rate).
     Data,
+    /// The highest mandatory rate of the standard not above the rate of the frame acknowledged
+    /// (IEEE 802.11-2016 §10.6.6.5.2): 6, 12 or 24 Mbps in 802.11a; every 802.11b rate is
+    /// mandatory, so there it is the data rate.
+    Control,
 }
 
 /// Path loss models.
@@ -1449,7 +1585,7 @@ impl RoutingConfig {
                     .expect("checked: backpressure needs radios");
                 Box::new(backpressure::setup::layer(
                     params,
-                    radio.rx_threshold,
+                    radio.rx_threshold_dbm(),
                     setup,
                 ))
             }
@@ -1475,6 +1611,9 @@ pub enum RouteMetric {
     Hops,
     /// Expected transmission count 1 / (df dr) from the links' error processes.
     Etx,
+    /// Expected transmission time: the air time of a 1500-byte packet at the link's data rate
+    /// times its ETX (Draves et al., MobiCom 2004, with the rate from the rate table).
+    Ett,
 }
 
 fn default_one() -> u32 {

@@ -28,8 +28,8 @@ pub struct PathsInput<'a> {
     pub edges: &'a [Edge],
     /// Each flow's (source, destination), in scenario order (every flow, with paths or not).
     pub flow_ends: &'a [(NodeId, NodeId)],
-    /// The ETX weight of each edge, computed when first asked for.
-    pub edge_etx: &'a dyn Fn() -> Vec<f64>,
+    /// The weight of each edge under a route metric, computed when asked for.
+    pub edge_weights: &'a dyn Fn(RouteMetric) -> Vec<f64>,
 }
 
 /// The checks a flow's `paths` block needs before any graph is built: the routing follows paths
@@ -79,13 +79,14 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
         return Ok(FlowPaths::default());
     }
     check(cfg)?;
-    let routing_etx = matches!(
-        cfg.routing,
-        RoutingConfig::Static {
-            metric: RouteMetric::Etx
-        }
-    );
-    let mut etx: Option<Vec<f64>> = None;
+    // Explicit paths weigh parallel links by the static routing's metric.
+    let routing_metric = match cfg.routing {
+        RoutingConfig::Static { metric } => metric,
+        _ => RouteMetric::Hops,
+    };
+    // The weights of the weighted specs: one metric per scenario (FlowPaths resolves parallel
+    // links with one weight vector).
+    let mut weights: Option<(RouteMetric, Vec<f64>)> = None;
     let mut specs = Vec::new();
     // Per spec: the flow's index, and whether its paths were given (or found).
     let mut origin = Vec::new();
@@ -96,30 +97,50 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
         let p = format!("flows[{i}].paths");
         let (src, dst) = input.flow_ends[i];
         let pin_back = block.reverse() == ReverseConfig::Paths;
-        let (paths, weigh_etx) = match block {
+        let metric = match block {
+            PathsConfig::Explicit { .. } => routing_metric,
+            PathsConfig::Disjoint { metric, .. } => *metric,
+        };
+        if metric != RouteMetric::Hops {
+            match &weights {
+                Some((m, _)) if *m != metric => {
+                    return Err(err(
+                        format!("{p}.metric"),
+                        format!(
+                            "weighs links by {}, another flow's paths by {}; one metric per \
+                             scenario",
+                            metric_name(metric),
+                            metric_name(*m)
+                        ),
+                    ))
+                }
+                Some(_) => {}
+                None => weights = Some((metric, (input.edge_weights)(metric))),
+            }
+        }
+        let paths = match block {
             PathsConfig::Explicit { paths, .. } => {
                 let mut nodes = Vec::with_capacity(paths.len());
                 for (j, path) in paths.iter().enumerate() {
                     nodes.push(explicit_path(&format!("{p}.paths[{j}]"), path, f, input)?);
                 }
-                (nodes, routing_etx)
+                nodes
             }
-            PathsConfig::Disjoint { k, metric, .. } => {
-                let by_etx = *metric == RouteMetric::Etx;
+            PathsConfig::Disjoint { k, .. } => {
                 let n = input.names.len();
-                let found = if by_etx {
-                    let w = etx.get_or_insert_with(input.edge_etx);
-                    // A link too lossy for the search's exact arithmetic is no link at all.
-                    let weight = |e: usize| {
-                        if w[e] > MAX_DISJOINT_WEIGHT {
-                            f64::INFINITY
-                        } else {
-                            w[e]
-                        }
-                    };
-                    node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)
-                } else {
-                    node_disjoint_paths(n, input.edges, &|_| 1.0, src, dst, *k as usize)
+                let found = match &weights {
+                    Some((_, w)) if metric != RouteMetric::Hops => {
+                        // A link too heavy for the search's exact arithmetic is no link at all.
+                        let weight = |e: usize| {
+                            if w[e] > MAX_DISJOINT_WEIGHT {
+                                f64::INFINITY
+                            } else {
+                                w[e]
+                            }
+                        };
+                        node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)
+                    }
+                    _ => node_disjoint_paths(n, input.edges, &|_| 1.0, src, dst, *k as usize),
                 };
                 if found.len() < *k as usize {
                     let n = found.len();
@@ -133,20 +154,18 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
                         ),
                     ));
                 }
-                (found.into_iter().map(|d| d.nodes).collect(), by_etx)
+                found.into_iter().map(|d| d.nodes).collect()
             }
         };
         let mut spec = FlowSpec::new(i as u32, paths, pin_back);
-        spec.etx = weigh_etx;
-        if weigh_etx && etx.is_none() {
-            etx = Some((input.edge_etx)());
-        }
+        spec.etx = metric != RouteMetric::Hops;
         specs.push(spec);
         origin.push((i, matches!(block, PathsConfig::Explicit { .. })));
     }
     let nodes = input.names.len();
     let flows = cfg.flows.len();
-    FlowPaths::new(nodes, input.edges, etx.as_deref(), flows, &specs)
+    let weights = weights.as_ref().map(|(_, w)| w.as_slice());
+    FlowPaths::new(nodes, input.edges, weights, flows, &specs)
         .map_err(|m| missing_link(m, &specs, &origin, input.names))
 }
 
@@ -241,6 +260,15 @@ fn missing_link(
             format!("flows[{i}].paths.reverse"),
             format!("on the path {}: {message}", listed.join(", ")),
         )
+    }
+}
+
+/// A route metric's name in scenarios.
+fn metric_name(metric: RouteMetric) -> &'static str {
+    match metric {
+        RouteMetric::Hops => "hops",
+        RouteMetric::Etx => "etx",
+        RouteMetric::Ett => "ett",
     }
 }
 

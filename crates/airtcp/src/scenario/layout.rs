@@ -104,8 +104,8 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
     let radio = cfg.radio.as_ref().map(|r| {
         let loss = PathLoss::from_config(&r.propagation);
         RadioRanges {
-            receive_m: loss.reach(r.tx_power, r.rx_threshold),
-            carrier_sense_m: loss.reach(r.tx_power, r.cs_threshold),
+            receive_m: loss.reach(r.tx_power, r.rx_threshold_dbm()),
+            carrier_sense_m: loss.reach(r.tx_power, r.cs_threshold_dbm()),
         }
     });
 
@@ -130,7 +130,7 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
     }
     if let Some(r) = &cfg.radio {
         // The links routing uses: neighbours whose mean power reaches the receive threshold.
-        let rx_mw = 10f64.powf(r.rx_threshold / 10.0);
+        let rx_mw = 10f64.powf(r.rx_threshold_dbm() / 10.0);
         let radios = &net.wireless.radios;
         for radio in radios {
             for nb in radio.neighbors.iter().filter(|nb| nb.mean_mw >= rx_mw) {

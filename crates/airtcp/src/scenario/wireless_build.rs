@@ -9,18 +9,19 @@
 
 use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound, MemoryBudget};
 use super::config::{
-    AckRate, Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, ReceptionModel,
+    Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, RateControlConfig,
+    ReceptionModel, Standard,
 };
 use super::topology::Placed;
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, DcfParams};
-use crate::mac::timing::{Timing, DOT11B_RATES};
+use crate::mac::timing::Timing;
 use crate::net::routing::{Edge, Iface};
 use crate::net::wireless::{Neighbor, RadioState, Wireless, NO_RADIO};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::propagation::{dbm_to_mw, PathLoss, SPEED_OF_LIGHT};
-use crate::phy::{Phy, PhyThresholds};
+use crate::phy::{ErrorModel, Phy, PhyThresholds};
 use crate::queue::droptail::DropTail;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
@@ -59,20 +60,7 @@ pub fn build_radios(
     node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
     budget: &mut MemoryBudget,
 ) -> Result<BuiltRadios, ConfigError> {
-    for (field, rate) in [
-        ("radio.data_rate", cfg.data_rate),
-        ("radio.basic_rate", cfg.basic_rate),
-    ] {
-        if !DOT11B_RATES.contains(&rate) {
-            return Err(err(
-                field,
-                format!(
-                    "802.11b has no {} Mbps rate; use one of 1, 2, 5.5, 11 Mbps",
-                    rate as f64 / 1e6
-                ),
-            ));
-        }
-    }
+    check_rates(cfg)?;
     let fading = Fading::from_config(&cfg.fading).ok_or_else(|| {
         err(
             "radio.fading",
@@ -91,15 +79,15 @@ pub fn build_radios(
     }
     let loss = PathLoss::from_config(&cfg.propagation);
     let th = PhyThresholds {
-        rx_mw: dbm_to_mw(cfg.rx_threshold),
-        cs_mw: dbm_to_mw(cfg.cs_threshold),
+        rx_mw: dbm_to_mw(cfg.rx_threshold_dbm()),
+        cs_mw: dbm_to_mw(cfg.cs_threshold_dbm()),
         capture_ratio: match cfg.reception {
             ReceptionModel::Capture => 10f64.powf(cfg.capture_threshold / 10.0),
             ReceptionModel::Sinr => 0.0,
         },
-        noise_mw: dbm_to_mw(cfg.noise),
+        noise_mw: dbm_to_mw(cfg.noise_dbm()),
     };
-    let floor = cfg.rx_threshold.min(cfg.cs_threshold)
+    let floor = cfg.rx_threshold_dbm().min(cfg.cs_threshold_dbm())
         - if matches!(cfg.fading, FadingConfig::None) {
             0.0
         } else {
@@ -162,10 +150,20 @@ pub fn build_radios(
             .filter(|&p| p >= floor)
             .map(dbm_to_mw)
     });
-    let mut timing = Timing::dot11b(cfg.data_rate, cfg.basic_rate, cfg.preamble);
-    if cfg.ack_rate == AckRate::Data {
-        timing.ack_rate = cfg.data_rate;
-    }
+    let mut timing = match cfg.standard {
+        Standard::Dot11b => Timing::dot11b(
+            cfg.data_rate,
+            cfg.basic_rate,
+            cfg.preamble.unwrap_or_default(),
+        ),
+        Standard::Dot11a => Timing::dot11a(cfg.data_rate, cfg.basic_rate),
+    };
+    timing.ack = cfg.ack_rule();
+    let error_model = match cfg.standard {
+        Standard::Dot11b => ErrorModel::Dsss,
+        Standard::Dot11a => ErrorModel::OfdmNist,
+    };
+    let choose_rate = rate_chooser(cfg, error_model, th.noise_mw);
     let params = DcfParams {
         timing,
         rts_cts: cfg.rts_cts,
@@ -179,11 +177,9 @@ pub fn build_radios(
     let mut edges = Vec::new();
     for (r, (&(i, channel), mut nbs)) in specs.iter().zip(neighbors).enumerate() {
         let node = node_of_radio[r];
-        // The rate table: one data rate for every neighbour (rate control would set it per
-        // link).
-        let rate = u32::try_from(cfg.data_rate).unwrap_or(u32::MAX);
+        // The rate table: the data rate of every neighbour, from rate control.
         for nb in &mut nbs {
-            nb.rate_bps = rate;
+            nb.rate_bps = u32::try_from(choose_rate(nb.mean_mw)).unwrap_or(u32::MAX);
         }
         if radio_of_node[node as usize] == NO_RADIO {
             radio_of_node[node as usize] = r as u32;
@@ -225,6 +221,8 @@ pub fn build_radios(
     }
     let mut wireless = Wireless::new(macs, radios, radio_of_node, fading, seed);
     wireless.frame_error = cfg.frame_error;
+    wireless.error_model = error_model;
+    set_link_rates(cfg, &mut wireless, node_id)?;
     for (k, le) in link_errors.iter().enumerate() {
         let a = node_id(format!("link_errors[{k}].from"), &le.from)?;
         let b = node_id(format!("link_errors[{k}].to"), &le.to)?;
@@ -260,6 +258,153 @@ pub fn build_radios(
         }
     }
     Ok(BuiltRadios { wireless, edges })
+}
+
+/// Checks the rates of the radio block against the standard.
+fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
+    let std = cfg.standard;
+    let listed = || {
+        std.rates()
+            .iter()
+            .map(|&r| format!("{}", r as f64 / 1e6))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for (field, rate) in [
+        ("radio.data_rate", cfg.data_rate),
+        ("radio.basic_rate", cfg.basic_rate),
+    ] {
+        if !std.rates().contains(&rate) {
+            return Err(err(
+                field,
+                format!(
+                    "{} has no {} Mbps rate; use one of {} Mbps",
+                    std.name(),
+                    rate as f64 / 1e6,
+                    listed()
+                ),
+            ));
+        }
+    }
+    if std == Standard::Dot11a && cfg.preamble.is_some() {
+        return Err(err(
+            "radio.preamble",
+            "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out",
+        ));
+    }
+    for (k, lr) in cfg.link_rates.iter().enumerate() {
+        if !std.rates().contains(&lr.rate) {
+            return Err(err(
+                format!("radio.link_rates[{k}].rate"),
+                format!(
+                    "{} has no {} Mbps rate; use one of {} Mbps",
+                    std.name(),
+                    lr.rate as f64 / 1e6,
+                    listed()
+                ),
+            ));
+        }
+    }
+    if let RateControlConfig::Ideal {
+        max_per,
+        frame_bytes,
+    } = cfg.rate_control
+    {
+        if !(max_per > 0.0 && max_per < 1.0) {
+            return Err(err(
+                "radio.rate_control.max_per",
+                format!("must be a probability above 0 and below 1, got {max_per}"),
+            ));
+        }
+        if frame_bytes == 0 {
+            return Err(err(
+                "radio.rate_control.frame_bytes",
+                "must be greater than zero",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The rate control of the radio block as a function of a link's mean received power (mW).
+fn rate_chooser(cfg: &RadioConfig, model: ErrorModel, noise_mw: f64) -> impl Fn(f64) -> u64 {
+    let rates: Vec<u64> = cfg
+        .standard
+        .rates()
+        .iter()
+        .copied()
+        .filter(|&r| r <= cfg.data_rate)
+        .collect();
+    let control = cfg.rate_control;
+    let data_rate = cfg.data_rate;
+    move |mean_mw: f64| match control {
+        RateControlConfig::Constant => data_rate,
+        RateControlConfig::Ideal {
+            max_per,
+            frame_bytes,
+        } => ideal_rate(&rates, model, mean_mw / noise_mw, max_per, frame_bytes),
+    }
+}
+
+/// The highest of `rates` (ascending) whose frame error rate for a `bytes` frame at `snr`
+/// (linear) is at most `max_per`; the lowest if none is.
+pub fn ideal_rate(rates: &[u64], model: ErrorModel, snr: f64, max_per: f64, bytes: u32) -> u64 {
+    rates
+        .iter()
+        .rev()
+        .copied()
+        .find(|&r| 1.0 - model.frame_success(snr, r, bytes) <= max_per)
+        .unwrap_or(rates[0])
+}
+
+/// Applies `radio.link_rates`: each entry sets the rate of the link (both radios on a channel
+/// the two nodes share, in the directions given).
+fn set_link_rates(
+    cfg: &RadioConfig,
+    wireless: &mut Wireless,
+    node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+) -> Result<(), ConfigError> {
+    for (k, lr) in cfg.link_rates.iter().enumerate() {
+        let a = node_id(format!("radio.link_rates[{k}].from"), &lr.from)?;
+        let b = node_id(format!("radio.link_rates[{k}].to"), &lr.to)?;
+        for (n, field) in [(a, "from"), (b, "to")] {
+            if wireless.radio_of_node[n as usize] == NO_RADIO {
+                return Err(err(
+                    format!("radio.link_rates[{k}].{field}"),
+                    "not a wireless node",
+                ));
+            }
+        }
+        let rate = u32::try_from(lr.rate).unwrap_or(u32::MAX);
+        let mut set = false;
+        let shared: Vec<(u32, u32)> = wireless
+            .radios_of(a)
+            .filter_map(|ra| {
+                Some((
+                    ra,
+                    wireless.peer_radio(b, wireless.radios[ra as usize].channel)?,
+                ))
+            })
+            .collect();
+        for (ra, rb) in shared {
+            if lr.direction != Direction::Reverse {
+                set |= wireless.set_link_rate(ra, rb, rate);
+            }
+            if lr.direction != Direction::Forward {
+                set |= wireless.set_link_rate(rb, ra, rate);
+            }
+        }
+        if !set {
+            return Err(err(
+                format!("radio.link_rates[{k}]"),
+                format!(
+                    "'{}' and '{}' are not neighbours on any channel",
+                    lr.from, lr.to
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// For every radio (position and channel), the radios of the same channel within `reach` whose

@@ -137,7 +137,7 @@ pub fn layer(params: BpParams, rx_threshold_dbm: f64, setup: &LayerSetup<'_>) ->
         .collect();
     let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
     let etx = if params.next_hops == NextHops::CloserEtx {
-        let w = (setup.edge_etx)();
+        let w = (setup.edge_weights)(crate::scenario::config::RouteMetric::Etx);
         let routes = weighted_next_hops(nodes, setup.edges, &|i| w[i], &dst);
         dst.iter()
             .map(|&d| {

@@ -58,6 +58,7 @@ use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
+use crate::scenario::config::RouteMetric;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::{EventClass, FlowId, NodeId, Packet, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
@@ -410,9 +411,10 @@ pub struct LayerSetup<'a> {
     pub flow_ends: &'a [(NodeId, NodeId)],
     /// The radios, with their neighbour lists.
     pub wireless: &'a Wireless,
-    /// The ETX weight of each edge (`edges`' order), from the links' configured delivery ratios
-    /// (the weights static ETX routing uses); computed on demand.
-    pub edge_etx: &'a dyn Fn() -> Vec<f64>,
+    /// The weight of each edge (`edges`' order) under a route metric (ETX from the links'
+    /// configured delivery ratios, ETT from those and the rate table: the weights static routing
+    /// uses); computed on demand.
+    pub edge_weights: &'a dyn Fn(RouteMetric) -> Vec<f64>,
     /// The paths of the flows that have some (`flows[].paths`), with their hops both ways
     /// ([`FlowPaths`]); the same as [`ForwardingCtx::flow_paths`] during the run.
     pub flow_paths: &'a FlowPaths,
@@ -491,10 +493,7 @@ impl ForwardingCtx<'_> {
     pub fn link_rate(&self, r: RadioId, to: RadioId) -> Option<u64> {
         let nbs = &self.net.wireless.radios[r as usize].neighbors;
         let i = nbs.binary_search_by_key(&to, |n| n.radio).ok()?;
-        Some(match nbs[i].rate_bps {
-            0 => self.net.wireless.macs[r as usize].data_rate(),
-            rate => rate as u64,
-        })
+        Some(self.net.wireless.link_rate(r, &nbs[i]))
     }
 
     /// Node names, indexed by node id.
