@@ -113,7 +113,7 @@ docs: setup
 bench: build
 	$(AIRTCP) bench $(BENCH_ARGS)
 
-# airtcp vs ns-3 3.44 on 802.11b chains and an AODV grid, plus a 10,000-node scale run
+# airtcp vs ns-3 3.44 on 802.11b and 802.11a chains and an AODV grid, plus a 10,000-node scale run
 # (bench/wifi/README.md); e.g. `make bench-wifi BENCH_ARGS=--quick`.
 bench-wifi: build
 	$(PY) -m airtcp.bench.wifi $(BENCH_ARGS)

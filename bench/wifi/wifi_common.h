@@ -1,4 +1,4 @@
-// Shared parts of the 802.11b reference programs (wifi_chain.cc, wifi_grid.cc,
+// Shared parts of the 802.11b/802.11a reference programs (wifi_chain.cc, wifi_grid.cc,
 // wifi_saturation.cc): the PHY/MAC set-up every case uses, counters fed by trace sources, a
 // dump of the attribute values ns-3 actually runs with, and a minimal JSON writer so that each
 // program prints exactly one JSON line. bench/wifi/README.md describes the configuration.
@@ -151,20 +151,77 @@ CountsObject(const Map& counts)
 
 struct WifiOptions
 {
+    std::string standard = "11b"; // "11b" or "11a"
     std::string dataMode = "DsssRate2Mbps";
     std::string controlMode = "DsssRate1Mbps";
     bool rtsCts = false;
     double rangeM = 250.0;
 };
 
+/// The band the devices transmit in (set by InstallWifi): 2.4 GHz for 802.11b, 5 GHz for 802.11a.
+inline WifiPhyBand g_band = WIFI_PHY_BAND_2_4GHZ;
+
+inline void
+CheckStandard(const std::string& standard)
+{
+    NS_ABORT_MSG_IF(standard != "11b" && standard != "11a",
+                    "unknown standard " << standard << " (11b|11a)");
+}
+
+/// Channel width of the standard's PHY: 22 MHz (DSSS/HR-DSSS) or 20 MHz (OFDM).
+inline MHz_u
+ChannelWidthFor(const std::string& standard)
+{
+    return standard == "11a" ? MHz_u{20} : MHz_u{22};
+}
+
 /**
- * 802.11b ad-hoc devices on one YansWifiChannel. The range model gives every receiver within
- * rangeM the full transmit power and every other one nothing (-1000 dBm), so nodes farther apart
- * neither hear nor interfere with each other.
+ * The WifiMode name of a data rate: DsssRate1Mbps, DsssRate2Mbps, DsssRate5_5Mbps,
+ * DsssRate11Mbps (11b); OfdmRate6Mbps ... OfdmRate54Mbps (11a). Aborts on a rate the standard
+ * does not have.
+ */
+inline std::string
+DataModeFor(const std::string& standard, double rateMbps)
+{
+    CheckStandard(standard);
+    const std::vector<double> rates = standard == "11a"
+                                          ? std::vector<double>{6, 9, 12, 18, 24, 36, 48, 54}
+                                          : std::vector<double>{1, 2, 5.5, 11};
+    bool known = false;
+    for (double r : rates)
+    {
+        known |= r == rateMbps;
+    }
+    NS_ABORT_MSG_IF(!known, "802." << standard << " has no " << rateMbps << " Mbps rate");
+    std::ostringstream os;
+    os << rateMbps;
+    std::string text = os.str();
+    for (char& c : text)
+    {
+        c = c == '.' ? '_' : c;
+    }
+    return (standard == "11a" ? "OfdmRate" : "DsssRate") + text + "Mbps";
+}
+
+/// The ControlMode (RTS rate) of the standard: its lowest rate.
+inline std::string
+ControlModeFor(const std::string& standard)
+{
+    CheckStandard(standard);
+    return standard == "11a" ? "OfdmRate6Mbps" : "DsssRate1Mbps";
+}
+
+/**
+ * 802.11b or 802.11a ad-hoc devices on one YansWifiChannel. The range model gives every
+ * receiver within rangeM the full transmit power and every other one nothing (-1000 dBm), so
+ * nodes farther apart neither hear nor interfere with each other. 802.11a uses ns-3's NIST
+ * error model (the helper's default would be the table-based one) in ns-3's default 5 GHz
+ * channel for the standard.
  */
 inline NetDeviceContainer
 InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
 {
+    CheckStandard(opt.standard);
     YansWifiChannelHelper channel; // empty on purpose: Default() would add a log-distance model
     channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
     channel.AddPropagationLoss("ns3::RangePropagationLossModel",
@@ -174,7 +231,17 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
     phy.SetChannel(channel.Create());
 
     WifiHelper wifi;
-    wifi.SetStandard(WIFI_STANDARD_80211b);
+    if (opt.standard == "11a")
+    {
+        phy.SetErrorRateModel("ns3::NistErrorRateModel");
+        wifi.SetStandard(WIFI_STANDARD_80211a);
+        g_band = WIFI_PHY_BAND_5GHZ;
+    }
+    else
+    {
+        wifi.SetStandard(WIFI_STANDARD_80211b);
+        g_band = WIFI_PHY_BAND_2_4GHZ;
+    }
     if (opt.rtsCts)
     {
         // Threshold 0: every unicast frame is protected by RTS/CTS.
@@ -307,7 +374,7 @@ OnPsduTxBegin(WifiConstPsduMap psdus, WifiTxVector txVector, double /* txPowerW 
     {
         const WifiMacHeader& hdr = psdu->GetHeader(0);
         uint32_t size = psdu->GetSize();
-        Time d = WifiPhy::CalculateTxDuration(size, txVector, WIFI_PHY_BAND_2_4GHZ);
+        Time d = WifiPhy::CalculateTxDuration(size, txVector, g_band);
         std::ostringstream key;
         key << hdr.GetTypeString() << ' ' << size << ' ' << txVector.GetMode().GetUniqueName()
             << ' ' << PreambleName(txVector.GetPreambleType());
@@ -540,10 +607,84 @@ Us(Time t)
     return t.GetNanoSeconds() / 1000.0;
 }
 
+/// The frames these cases send, by name and PSDU size.
+inline const std::vector<std::pair<std::string, uint32_t>>&
+BenchFrames()
+{
+    static const std::vector<std::pair<std::string, uint32_t>> frames = {
+        {"ack_14B", 14},
+        {"rts_20B", 20},
+        {"cts_14B", 14},
+        {"tcp_ack_88B", 88},
+        {"udp_1000_1064B", 1064},
+        {"tcp_1000_1088B", 1088},
+    };
+    return frames;
+}
+
+/// Airtime of the frames these cases send, per rate of `modes` (long preamble; for OFDM the
+/// only preamble there is).
+inline std::string
+DurationsJson(const std::vector<std::string>& modes, MHz_u width, WifiPhyBand band)
+{
+    Json durations;
+    for (const auto& modeName : modes)
+    {
+        WifiTxVector tv;
+        tv.SetMode(WifiMode(modeName));
+        tv.SetPreambleType(WIFI_PREAMBLE_LONG);
+        tv.SetChannelWidth(width);
+        Json row;
+        row.Num("preamble_and_header_us", Us(WifiPhy::CalculatePhyPreambleAndHeaderDuration(tv)));
+        for (const auto& [name, size] : BenchFrames())
+        {
+            row.Num(name + "_us", Us(WifiPhy::CalculateTxDuration(size, tv, band)));
+        }
+        durations.Raw(modeName, row.Text());
+    }
+    return durations.Text();
+}
+
+/// Error rate of a whole PSDU of each size received at each SINR, per rate of `modes`.
+inline std::string
+PsduErrorRatesJson(Ptr<ErrorRateModel> erm,
+                   const std::vector<std::string>& modes,
+                   MHz_u width,
+                   const std::vector<double>& sinrsDb)
+{
+    Json per;
+    for (double sinrDb : sinrsDb)
+    {
+        Json row;
+        for (const auto& modeName : modes)
+        {
+            WifiMode mode(modeName);
+            WifiTxVector tv;
+            tv.SetMode(mode);
+            tv.SetPreambleType(WIFI_PREAMBLE_LONG);
+            tv.SetChannelWidth(width);
+            double sinr = std::pow(10.0, sinrDb / 10.0);
+            Json sizes;
+            for (uint32_t bytes : {14u, 88u, 1064u, 1088u})
+            {
+                sizes.Num(std::to_string(bytes) + "B",
+                          1.0 - erm->GetChunkSuccessRate(mode, tv, sinr, 8ull * bytes));
+            }
+            row.Raw(modeName, sizes.Text());
+        }
+        std::ostringstream key;
+        key << "sinr_" << sinrDb << "dB";
+        per.Raw(key.str(), row.Text());
+    }
+    return per.Text();
+}
+
 /**
  * The DCF timing and the frame durations of node `dev` as ns-3 computes them, plus the success
  * rates ns-3's PHY assigns to overlapping frames of equal power (see the README: frames that
- * overlap at the same power are not necessarily lost in ns-3's 802.11b model).
+ * overlap at the same power are not necessarily lost in ns-3's 802.11b model). For 802.11a the
+ * tables cover the eight OFDM rates instead of the four DSSS/HR-DSSS ones, and EIFS and the ACK
+ * timeout are added.
  */
 inline std::string
 DcfJson(Ptr<WifiNetDevice> dev)
@@ -554,6 +695,7 @@ DcfJson(Ptr<WifiNetDevice> dev)
     Time sifs = phy->GetSifs();
     Time slot = phy->GetSlot();
     uint32_t aifsn = txop->GetAifsn();
+    const bool ofdm = phy->GetStandard() == WIFI_STANDARD_80211a;
     Json j;
     j.Num("sifs_us", Us(sifs))
         .Num("slot_us", Us(slot))
@@ -571,67 +713,54 @@ DcfJson(Ptr<WifiNetDevice> dev)
         .Num("mac_queue_max_delay_ms",
              txop->GetWifiMacQueue()->GetMaxDelay().GetNanoSeconds() / 1e6);
 
-    // Airtime of the frames these cases send, long preamble, per DSSS rate.
-    Json durations;
-    const std::vector<std::pair<std::string, uint32_t>> frames = {
-        {"ack_14B", 14},
-        {"rts_20B", 20},
-        {"cts_14B", 14},
-        {"tcp_ack_88B", 88},
-        {"udp_1000_1064B", 1064},
-        {"tcp_1000_1088B", 1088},
-    };
-    for (const char* modeName : {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps",
-                                 "DsssRate11Mbps"})
-    {
-        WifiTxVector tv;
-        tv.SetMode(WifiMode(modeName));
-        tv.SetPreambleType(WIFI_PREAMBLE_LONG);
-        tv.SetChannelWidth(MHz_u{22});
-        Json row;
-        row.Num("preamble_and_header_us", Us(WifiPhy::CalculatePhyPreambleAndHeaderDuration(tv)));
-        for (const auto& [name, size] : frames)
-        {
-            row.Num(name + "_us", Us(WifiPhy::CalculateTxDuration(size, tv, WIFI_PHY_BAND_2_4GHZ)));
-        }
-        durations.Raw(modeName, row.Text());
-    }
-    j.Raw("durations_long_preamble", durations.Text());
-
     // Error rate of a whole PSDU received at a given SINR, from the error model this PHY uses
-    // (the helper's default; for DSSS rates it ends in ns-3's DSSS error model).
+    // (802.11b: the helper's default, which for DSSS rates ends in ns-3's DSSS error model;
+    // 802.11a: NistErrorRateModel, set explicitly).
     PointerValue ihValue;
     phy->GetAttribute("InterferenceHelper", ihValue);
     Ptr<InterferenceHelper> ih = ihValue.Get<InterferenceHelper>();
     NS_ABORT_MSG_IF(!ih || !ih->GetErrorRateModel(), "the PHY has no error rate model");
     Ptr<ErrorRateModel> erm = ih->GetErrorRateModel();
-    j.Raw("error_rate_model", AttributesJson(erm, 1));
-    Json per;
-    for (double sinrDb : {-3.0, 0.0, 3.0, 6.0})
+
+    if (ofdm)
     {
-        Json row;
-        for (const char* modeName : {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps",
-                                     "DsssRate11Mbps"})
-        {
-            WifiMode mode(modeName);
-            WifiTxVector tv;
-            tv.SetMode(mode);
-            tv.SetPreambleType(WIFI_PREAMBLE_LONG);
-            tv.SetChannelWidth(MHz_u{22});
-            double sinr = std::pow(10.0, sinrDb / 10.0);
-            Json sizes;
-            for (uint32_t bytes : {14u, 88u, 1064u, 1088u})
-            {
-                sizes.Num(std::to_string(bytes) + "B",
-                          1.0 - erm->GetChunkSuccessRate(mode, tv, sinr, 8ull * bytes));
-            }
-            row.Raw(modeName, sizes.Text());
-        }
-        std::ostringstream key;
-        key << "sinr_" << sinrDb << "dB";
-        per.Raw(key.str(), row.Text());
+        // EIFS replaces DIFS after a frame received in error: SIFS + the ACK at the lowest rate
+        // (WifiPhy::GetAckTxTime) + DIFS. The ACK timeout runs from the end of the data frame:
+        // SIFS + slot + the PHY preamble and header of the ACK.
+        WifiTxVector ackTv;
+        ackTv.SetMode(WifiMode("OfdmRate6Mbps"));
+        ackTv.SetPreambleType(WIFI_PREAMBLE_LONG);
+        ackTv.SetChannelWidth(MHz_u{20});
+        j.Num("eifs_us", Us(sifs + phy->GetAckTxTime() + sifs + aifsn * slot))
+            .Num("ack_timeout_us",
+                 Us(sifs + slot + WifiPhy::CalculatePhyPreambleAndHeaderDuration(ackTv)));
+        const std::vector<std::string> modes = {"OfdmRate6Mbps",
+                                                "OfdmRate9Mbps",
+                                                "OfdmRate12Mbps",
+                                                "OfdmRate18Mbps",
+                                                "OfdmRate24Mbps",
+                                                "OfdmRate36Mbps",
+                                                "OfdmRate48Mbps",
+                                                "OfdmRate54Mbps"};
+        j.Raw("durations_ofdm", DurationsJson(modes, MHz_u{20}, WIFI_PHY_BAND_5GHZ));
+        j.Raw("error_rate_model", AttributesJson(erm, 1));
+        j.Raw("psdu_error_rate_at_sinr",
+              PsduErrorRatesJson(erm,
+                                 modes,
+                                 MHz_u{20},
+                                 {0.0, 3.0, 6.0, 10.0, 15.0, 20.0, 25.0}));
+        return j.Text();
     }
-    j.Raw("psdu_error_rate_at_sinr", per.Text());
+
+    // Airtime of the frames these cases send, long preamble, per DSSS rate.
+    const std::vector<std::string> modes = {"DsssRate1Mbps",
+                                            "DsssRate2Mbps",
+                                            "DsssRate5_5Mbps",
+                                            "DsssRate11Mbps"};
+    j.Raw("durations_long_preamble", DurationsJson(modes, MHz_u{22}, WIFI_PHY_BAND_2_4GHZ));
+    j.Raw("error_rate_model", AttributesJson(erm, 1));
+    j.Raw("psdu_error_rate_at_sinr",
+          PsduErrorRatesJson(erm, modes, MHz_u{22}, {-3.0, 0.0, 3.0, 6.0}));
     return j.Text();
 }
 

@@ -1,4 +1,5 @@
-"""The 802.11b benchmark's pure parts: templates vs ns-3's settings, the scale mesh, comparisons.
+"""The 802.11b/802.11a benchmark's pure parts: templates vs ns-3's settings, the scale mesh,
+comparisons.
 
 Nothing here runs ns-3 or a simulation.
 """
@@ -149,3 +150,173 @@ def test_option_errors_exit_2_without_running_anything(tmp_path: Path) -> None:
     assert bw.main(["--ns3-from-reference", "--update-reference", "--out", str(out)]) == 2
     assert bw.main(["--cases", "nonsense"]) == 2
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------------------------
+# 802.11a
+
+
+def test_11a_template_is_checked_against_the_11a_settings() -> None:
+    data = to_core_dict(load_scenario(WIFI / "airtcp_chain_11a.yaml"))
+    assert bw.template_problems("chain11a", data) == []
+    # The 802.11b expectations do not fit it, and a change is reported.
+    as_11b = bw.template_problems("chain", data)
+    assert any(p.startswith("radio.standard is '802.11a'") for p in as_11b), as_11b
+    data["radio"]["ack_rate"] = "data"
+    data["radio"]["data_rate"] = 24_000_000
+    problems = bw.template_problems("chain11a", data)
+    assert any(p.startswith("radio.ack_rate is 'data'") for p in problems), problems
+    assert any(p.startswith("radio.data_rate is 24000000") for p in problems), problems
+
+
+def test_airtcp_chain_sets_choose_length_and_rate() -> None:
+    from airtcp.bench.wifi.chain import airtcp_chain_sets
+
+    assert airtcp_chain_sets(3, 100.0) == ["topology.hops=3", "flows[0].dst=n3", "duration=100s"]
+    assert airtcp_chain_sets(2, 20.0, rate_mbps=24)[-1] == "radio.data_rate=24Mbps"
+
+
+# ns-3's 802.11a durations (us) of a 1064-byte UDP frame and a 14-byte ACK (`durations_ofdm`).
+_OFDM_UDP_US = {6: 1444.0, 24: 376.0, 54: 180.0}
+_OFDM_ACK_US = {6: 44.0, 24: 28.0}
+
+
+def _bianchi_11a(n: int, rate: int, **model: Any) -> float:
+    ack = _OFDM_ACK_US[6 if rate < 24 else 24]
+    return bw.bianchi_throughput(
+        n,
+        slot_us=9.0,
+        difs_us=34.0,
+        sifs_us=16.0,
+        cw_min=15,
+        cw_max=1023,
+        data_us=_OFDM_UDP_US[rate],
+        ack_us=ack,
+        payload_bits=8000.0,
+        **model,
+    )
+
+
+def test_bianchi_original_model_gives_the_usual_11a_figures() -> None:
+    # No retry limit, EIFS (94 us) after a collision, 1 us propagation delay: the model as usually
+    # quoted for 802.11a, 1000-byte payloads (Mbit/s).
+    quoted = {
+        54: [24.43, 24.16, 22.47, 20.67],
+        24: [15.28, 14.23, 13.14, 12.04],
+        6: [4.98, 4.35, 4.00, 3.65],
+    }
+    for rate, figures in quoted.items():
+        got = [
+            _bianchi_11a(n, rate, retry_limit=0, prop_delay_us=1.0, collision_ifs_us=94.0) / 1e6
+            for n in (1, 5, 10, 20)
+        ]
+        assert got == pytest.approx(figures, abs=0.005), (rate, got)
+    # With ns-3's retry limit and DIFS after a collision, one station sees no difference but a
+    # crowd does.
+    one = 8000 / (180 + 16 + 28 + 34 + 7.5 * 9) * 1e6  # DIFS + mean backoff + data + SIFS + ACK
+    assert _bianchi_11a(1, 54, retry_limit=7) == pytest.approx(one)
+    assert _bianchi_11a(20, 54, retry_limit=7) > _bianchi_11a(
+        20, 54, retry_limit=0, prop_delay_us=1.0, collision_ifs_us=94.0
+    )
+
+
+def test_11b_bianchi_column_of_the_reference_is_unchanged() -> None:
+    from airtcp.bench.wifi.saturation import _bianchi_for
+
+    reference = json.loads((WIFI / "ns3_reference.json").read_text(encoding="utf-8"))
+    for row in reference["saturation"]["rows"]:
+        value = _bianchi_for(
+            reference["params"],
+            row["data_mode"],
+            row["access"] == "rtscts",
+            row["stations"],
+            row["ack_mode"],
+            row["cts_mode"],
+        )
+        assert round(value / 1e3, 2) == row["bianchi_kbps"], row
+
+
+def test_option_errors_for_11a_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert bw.main(["--cases", "saturation11a", "--out", str(out)]) == 2
+    assert bw.main(["--rates", "7", "--ns3-only", "--out", str(out)]) == 2
+    assert bw.main(["--update-reference", "--rates", "54", "--out", str(out)]) == 2
+    assert not out.exists()
+
+
+def test_a_reference_run_of_11a_cases_keeps_the_11b_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from airtcp.bench.wifi.reference import update_reference_file
+
+    wifi = tmp_path / "bench" / "wifi"
+    wifi.mkdir(parents=True)
+    for name in ("wifi_chain", "wifi_grid", "wifi_saturation"):
+        (wifi / f"{name}.cc").write_text("", encoding="utf-8")
+    previous = {
+        "about": "old",
+        "ns3": "3.44",
+        "ns3_package": "ns3==3.44.post0",
+        "date": "2026-11-22",
+        "seeds": 3,
+        "machine": {"cpu": "old"},
+        "params": {"dcf": {"slot_us": 20}},
+        "grid": {"settings": {"x": 1}},
+        "chain": {"settings": {"x": 2}},
+        "saturation": {"settings": {"x": 3}},
+    }
+    (wifi / "ns3_reference.json").write_text(json.dumps(previous, indent=1) + "\n", "utf-8")
+    report = {
+        "ns3": "3.44",
+        "ns3_package": "ns3==3.44.post0",
+        "date": "2026-11-25",
+        "seeds": 3,
+        "environment": {"cpu": "new", "cores": 2},
+        "params": {"dcf": {"slot_us": 20}},
+        "params_11a": {"dcf": {"slot_us": 9}},
+        "chain11a": {"settings": {"y": 1}, "variants": {}, "runs": [{"big": True}]},
+        "saturation11a": {"settings": {"y": 2}, "rows": [], "runs": []},
+    }
+    monkeypatch.chdir(tmp_path)
+    update_reference_file(report, ["chain11a", "saturation11a"])
+    written = json.loads((wifi / "ns3_reference.json").read_text(encoding="utf-8"))
+    assert list(written) == [*previous, "params_11a", "chain11a", "saturation11a"]
+    for key in ("date", "seeds", "machine", "params", "grid", "chain", "saturation"):
+        assert written[key] == previous[key], key
+    assert written["params_11a"] == {"dcf": {"slot_us": 9}}
+    assert written["chain11a"]["date"] == "2026-11-25"
+    assert written["chain11a"]["machine"]["cpu"] == "new"
+    assert "runs" not in written["chain11a"]
+
+
+def test_11a_reference_has_the_chains_saturation_and_parameters() -> None:
+    reference = json.loads((WIFI / "ns3_reference.json").read_text(encoding="utf-8"))
+    dcf = reference["params_11a"]["dcf"]
+    assert (dcf["slot_us"], dcf["sifs_us"], dcf["difs_us"], dcf["eifs_us"]) == (9, 16, 34, 94)
+    assert (dcf["cw_min"], dcf["cw_max"], dcf["frame_retry_limit"]) == (15, 1023, 7)
+    assert dcf["error_rate_model"]["type"] == "ns3::NistErrorRateModel"
+    assert dcf["durations_ofdm"]["OfdmRate54Mbps"]["tcp_1000_1088B_us"] == 184
+    assert reference["params_11a"]["phy"]["Frequency"] == "5180"
+
+    chain = reference["chain11a"]
+    assert list(chain["variants"]) == ["54Mbps", "24Mbps"]
+    for name, rows in chain["variants"].items():
+        assert [r["hops"] for r in rows] == [1, 2, 3, 4]
+        # ns-3 answers 54 and 24 Mbps data with 24 Mbps ACKs (highest mandatory rate not above).
+        assert {r["ack_mode"] for r in rows} == {"OfdmRate24Mbps"}, name
+    three = bw.ns3_chain_figures(chain, 3, seeds=3, variant="24Mbps")
+    assert three is not None and three["goodput_kbps"] == pytest.approx(
+        chain["variants"]["24Mbps"][2]["goodput_kbps"], abs=0.01
+    )
+    assert bw.ns3_chain_figures(chain, 3, seeds=3) is None  # no 802.11b variant in it
+
+    rows = reference["saturation11a"]["rows"]
+    assert {(r["data_mode"], r["ack_mode"]) for r in rows} == {
+        ("OfdmRate6Mbps", "OfdmRate6Mbps"),
+        ("OfdmRate24Mbps", "OfdmRate24Mbps"),
+        ("OfdmRate54Mbps", "OfdmRate24Mbps"),
+    }
+    assert sorted({r["stations"] for r in rows}) == [1, 5, 10, 20]
+    for row in rows:
+        # ns-3 within a few per cent of Bianchi's model with its own parameters.
+        assert 0.95 < row["ns3_over_bianchi"] < 1.05, row

@@ -1,4 +1,5 @@
-"""airtcp against ns-3 3.44 on TCP over multi-hop 802.11b, and ns-3's reference figures.
+"""airtcp against ns-3 3.44 on TCP over multi-hop 802.11b and 802.11a, and ns-3's reference
+figures.
 
 The benchmark (`python -m airtcp.bench.wifi`, `make bench-wifi`) runs both simulators in the same
 run, each as a separate command, on the cases of `bench/wifi/` (C++ programs for ns-3, compiled
@@ -7,6 +8,7 @@ airtcp, varied with `--set`):
 
 - `chain`: N = 1..8 hops on a line, 200 m apart, range 250 m, static routes, one bulk TCP NewReno
   flow from the first node to the last for 100 s;
+- `chain11a`: the same chain in 802.11a, N = 1..4 at 54 and at 24 Mbps;
 - `grid`: 10 x 10 nodes 200 m apart, AODV, 10 bulk TCP flows between node pairs drawn with a
   fixed seed, for 100 s;
 - `scale` (airtcp only): a connected 10,000-node random mesh with 100 TCP flows for 60 s.
@@ -16,8 +18,8 @@ simulation loop and of each whole command with their ratios, and for the scale c
 and peak memory, each beside its target. `--ns3-from-reference` takes ns-3's figures from
 `bench/wifi/ns3_reference.json` instead of running it.
 
-    python -m airtcp.bench.wifi [--cases chain,grid,scale] [--quick] [--out DIR] [--seeds N]
-                                [--hops 3,6] [--ns3-from-reference]
+    python -m airtcp.bench.wifi [--cases chain,chain11a,grid,scale] [--quick] [--out DIR]
+                                [--seeds N] [--hops 3,6] [--rates 54,24] [--ns3-from-reference]
 
 Writes `OUT/bench_wifi.json` (every run of both) and `OUT/bench_wifi.md`.
 
@@ -25,13 +27,15 @@ The ns-3 reference runs alone (`--ns3-only`, or `--update-reference` to rewrite
 `bench/wifi/ns3_reference.json`, the figures airtcp's tests compare against) cover `chain` (basic
 access with classic and with PRR recovery, and RTS/CTS), `grid`, and `saturation` (N = 1, 5, 10,
 20 saturated UDP senders around one receiver, 2 and 11 Mbps, basic access and RTS/CTS, beside
-Bianchi's model evaluated with the DCF parameters ns-3 reports); they write `OUT/ns3_wifi.json`
-and `OUT/ns3_wifi.md`. `bench/wifi/README.md` documents the configuration and the parameters.
+Bianchi's model evaluated with the DCF parameters ns-3 reports), and for 802.11a `chain11a`
+(N = 1..4 at 54 and 24 Mbps) and `saturation11a` (6, 24 and 54 Mbps, basic access); they write
+`OUT/ns3_wifi.json` and `OUT/ns3_wifi.md`. `bench/wifi/README.md` documents the configuration and
+the parameters.
 
 The modules, one per case and one per part of a run:
 
-- `chain`, `grid`, `saturation`: each case's settings, its ns-3 runs and their figures, and
-  (chain, grid) what airtcp's runs of it set;
+- `chain`, `grid`, `saturation`: each case's settings (802.11a's forms included), its ns-3 runs
+  and their figures, and (chain, grid) what airtcp's runs of it set;
 - `scale`: the 10,000-node mesh: placing it, checking its connectivity, its scenario, its run;
 - `ns3`: compiling and running the ns-3 programs, the figures of their runs, the reference file;
 - `airtcp_run`: one measured `airtcp run`;

@@ -1,6 +1,6 @@
-"""airtcp against ns-3 in the same run: both simulators on the chain and grid cases (ns-3 live, or
-its stored reference figures), airtcp alone on the scale case, compared row by row against the
-targets; written to `OUT/bench_wifi.json` and `OUT/bench_wifi.md`."""
+"""airtcp against ns-3 in the same run: both simulators on the chain, chain11a and grid cases (ns-3
+live, or its stored reference figures), airtcp alone on the scale case, compared row by row
+against the targets; written to `OUT/bench_wifi.json` and `OUT/bench_wifi.md`."""
 
 from __future__ import annotations
 
@@ -22,12 +22,16 @@ from airtcp.bench.wired import (
 
 from .airtcp_run import airtcp_seed_runs
 from .chain import (
+    CHAIN11A_HOPS,
+    CHAIN11A_RATES,
     CHAIN_DURATION_S,
     CHAIN_HOPS,
     CHAIN_VARIANTS,
     QUICK_CHAIN_DURATION_S,
     airtcp_chain_sets,
+    chain11a_variants,
     ns3_chain_figures,
+    rate_variant,
     run_chain,
 )
 from .common import (
@@ -59,6 +63,9 @@ from .scale import (
 from .templates import BENCH_CASES, BENCH_TEMPLATES, check_templates
 
 QUICK_BENCH_HOPS = (3, 6)
+# 802.11a in a quick run: 1 and 3 hops at 54 Mbps.
+QUICK_BENCH_HOPS_11A = (1, 3)
+QUICK_BENCH_RATES_11A = (54,)
 
 
 def compare(
@@ -108,19 +115,24 @@ def run_benchmark(
     out: str | Path = DEFAULT_OUT,
     seeds: int | None = None,
     hops: Sequence[int] | None = None,
+    rates: Sequence[float] | None = None,
     ns3_from_reference: bool = False,
 ) -> tuple[dict[str, Any], bool]:
-    """airtcp and ns-3 on the chain and grid cases, airtcp alone on the scale case.
+    """airtcp and ns-3 on the chain, chain11a and grid cases, airtcp alone on the scale case.
 
     ns-3 runs in the same benchmark run unless `ns3_from_reference`, which takes its figures from
     `bench/wifi/ns3_reference.json` instead (100 s runs, seeds 1-3; airtcp then runs 100 s too).
-    Returns the report and whether every run succeeded.
+    `hops` applies to both chains (default 1..8 for 802.11b, 1..4 for 802.11a), `rates` (Mbps)
+    to the 802.11a chain (default 54 and 24). Returns the report and whether every run
+    succeeded.
     """
     wifi_dir = find_wifi_dir()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     seeds = seeds_or_default(seeds, quick)
+    hops_11a = list(hops or (QUICK_BENCH_HOPS_11A if quick else CHAIN11A_HOPS))
     hops = list(hops or (QUICK_BENCH_HOPS if quick else CHAIN_HOPS))
+    rates = list(rates or (QUICK_BENCH_RATES_11A if quick else CHAIN11A_RATES))
     errors: list[str] = []
 
     problems = check_templates(wifi_dir, cases)
@@ -141,12 +153,25 @@ def run_benchmark(
         missing = [n for n in hops if ns3_chain_figures(reference["chain"], n, seeds) is None]
         if "chain" in cases and missing:
             raise BenchError(f"the reference has no chain of {missing} hops")
+        if "chain11a" in cases:
+            if "chain11a" not in reference:
+                raise BenchError("the reference has no 802.11a chain (chain11a)")
+            if float(reference["chain11a"]["settings"]["duration_s"]) != chain_duration:
+                raise BenchError("the reference's 802.11a and 802.11b chains differ in duration")
+            missing = [
+                f"{n} hops at {r:g} Mbps"
+                for r in rates
+                for n in hops_11a
+                if ns3_chain_figures(reference["chain11a"], n, seeds, rate_variant(r)) is None
+            ]
+            if missing:
+                raise BenchError(f"the reference has no 802.11a chain of {', '.join(missing)}")
         if reference["grid"]["settings"]["pairs"] != [list(p) for p in grid_pairs()]:
             raise BenchError("the reference's grid pairs are not the ones airtcp_grid.yaml uses")
     else:
         chain_duration = QUICK_CHAIN_DURATION_S if quick else CHAIN_DURATION_S
         grid_duration = QUICK_GRID_DURATION_S if quick else GRID_DURATION_S
-        if "chain" in cases or "grid" in cases:
+        if any(case in cases for case in ("chain", "chain11a", "grid")):
             binaries = build_programs(wifi_dir)
 
     command = airtcp_command()
@@ -210,6 +235,47 @@ def run_benchmark(
             "airtcp_runs": airtcp_runs,
             # Live: every ns-3 run; from the reference: its summary rows.
             "ns3": ns3_chain,
+        }
+
+    if "chain11a" in cases:
+        if reference:
+            ns3_chain11a = reference["chain11a"]
+        else:
+            ns3_chain11a = run_chain(
+                binaries["wifi_chain"],
+                hops=hops_11a,
+                variants=chain11a_variants(rates),
+                seeds=seeds,
+                duration_s=chain_duration,
+                errors=errors,
+                standard="11a",
+            )
+        airtcp_runs = {}
+        for rate in rates:
+            for n in hops_11a:
+                runs = airtcp_seed_runs(
+                    command,
+                    wifi_dir / BENCH_TEMPLATES["chain11a"],
+                    out_dir / "runs" / f"chain11a-{rate:g}M-{n}",
+                    f"airtcp chain 802.11a {rate:g} Mbps N={n}",
+                    seeds=seeds,
+                    sets=airtcp_chain_sets(n, chain_duration, rate_mbps=rate),
+                    errors=errors,
+                )
+                airtcp_runs[f"{rate_variant(rate)} {n}"] = runs
+                report["rows"].append(
+                    compare(
+                        f"11a {rate:g}M chain {n}",
+                        runs,
+                        ns3_chain_figures(ns3_chain11a, n, seeds, rate_variant(rate)),
+                    )
+                )
+        report["chain11a"] = {
+            "duration_s": chain_duration,
+            "hops": hops_11a,
+            "rates_mbps": rates,
+            "airtcp_runs": airtcp_runs,
+            "ns3": ns3_chain11a,
         }
 
     if "grid" in cases:

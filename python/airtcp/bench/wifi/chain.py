@@ -1,17 +1,29 @@
 """The chain case: N = 1..8 hops on a line, 200 m apart, range 250 m, static routes, one bulk TCP
 NewReno flow from the first node to the last (`bench/wifi/wifi_chain.cc` for ns-3,
-`bench/wifi/airtcp_chain.yaml` for airtcp)."""
+`bench/wifi/airtcp_chain.yaml` for airtcp); and its 802.11a form `chain11a`, N = 1..4 at 54 and
+24 Mbps (`wifi_chain.cc --standard=11a --rate=R`, `bench/wifi/airtcp_chain_11a.yaml`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from airtcp.bench.wired import _format_seconds, _mean
 
 from .common import _kbps, _round, over_seeds
-from .ns3 import _common_figures, _ns3_figures, _wifi, program_runs
+from .ns3 import _common_figures, _ns3_figures, _response_mode, _wifi, program_runs
+
+
+class ChainVariant(NamedTuple):
+    """One way of running the chain in ns-3: access mode, TCP recovery and, for 802.11a, the data
+    rate (None: the 802.11b program's default, 2 Mbps)."""
+
+    name: str
+    rtscts: bool
+    recovery: str
+    rate_mbps: float | None = None
+
 
 CHAIN_TEMPLATE = "airtcp_chain.yaml"
 CHAIN_HOPS = tuple(range(1, 9))
@@ -22,54 +34,83 @@ QUICK_CHAIN_DURATION_S = 20.0
 # (name, RTS/CTS, TCP recovery): ns-3's default recovery is PRR; airtcp implements classic
 # NewReno/SACK recovery, so classic is the reference and PRR shows how much the choice matters.
 CHAIN_VARIANTS = (
-    ("basic_classic", False, "classic"),
-    ("basic_prr", False, "prr"),
-    ("rtscts_classic", True, "classic"),
+    ChainVariant("basic_classic", False, "classic"),
+    ChainVariant("basic_prr", False, "prr"),
+    ChainVariant("rtscts_classic", True, "classic"),
 )
 QUICK_CHAIN_VARIANTS = CHAIN_VARIANTS[:1]
+
 # The figure quoted for one hop (ns-3, range 250 m, 200 m, no RTS/CTS), with its tolerance.
 ONE_HOP_QUOTED_KBPS = 1402.0
 ONE_HOP_TOLERANCE = 0.10
 
+# 802.11a (`chain11a`): basic access and classic recovery at each data rate (Mbps); the variant
+# of a rate is named "<rate>Mbps".
+CHAIN11A_TEMPLATE = "airtcp_chain_11a.yaml"
+CHAIN11A_HOPS = (1, 2, 3, 4)
+CHAIN11A_RATES = (54, 24)
+QUICK_CHAIN11A_RATES = (54,)
+QUICK_CHAIN11A_HOPS = (1, 2)
 
-def _chain_args(hops: int, duration_s: float, seed: int, rtscts: bool, recovery: str) -> list[str]:
-    return [
+
+def chain11a_variants(rates: Sequence[float]) -> tuple[ChainVariant, ...]:
+    """The 802.11a chain variants: one per data rate, basic access, classic recovery."""
+    return tuple(ChainVariant(rate_variant(r), False, "classic", r) for r in rates)
+
+
+def rate_variant(rate_mbps: float) -> str:
+    """The name of the 802.11a chain variant at `rate_mbps`: "54Mbps"."""
+    return f"{rate_mbps:g}Mbps"
+
+
+def _chain_args(
+    hops: int, duration_s: float, seed: int, variant: ChainVariant, standard: str
+) -> list[str]:
+    args = [
         f"--hops={hops}",
         f"--duration={duration_s!r}",
         f"--start={CHAIN_START_S!r}",
         f"--seed={seed}",
-        f"--rtscts={int(rtscts)}",
-        f"--recovery={recovery}",
+        f"--rtscts={int(variant.rtscts)}",
+        f"--recovery={variant.recovery}",
     ]
+    if standard != "11b":
+        args.append(f"--standard={standard}")
+    if variant.rate_mbps is not None:
+        args.append(f"--rate={variant.rate_mbps:g}")
+    return args
 
 
 def run_chain(
     binary: Path,
     *,
     hops: Sequence[int],
-    variants: Sequence[tuple[str, bool, str]],
+    variants: Sequence[ChainVariant],
     seeds: int,
     duration_s: float,
     errors: list[str],
+    standard: str = "11b",
 ) -> dict[str, Any]:
     """ns-3 on every chain length of every variant; per variant, a row per length (goodput over
-    seeds, TCP recoveries, MAC and cost figures), and every run."""
+    seeds, TCP recoveries, MAC and cost figures), and every run. `standard` "11a" runs
+    `wifi_chain --standard=11a` (the variants then carry their data rate)."""
     runs: list[dict[str, Any]] = []
     summary: dict[str, list[dict[str, Any]]] = {}
-    for name, rtscts, recovery in variants:
+    label = "chain" if standard == "11b" else f"chain {standard}"
+    for variant in variants:
         rows = []
         for n in hops:
             group = program_runs(
                 binary,
-                f"chain {name} N={n}",
+                f"{label} {variant.name} N={n}",
                 seeds,
-                lambda seed, n=n, rtscts=rtscts, recovery=recovery: _chain_args(
-                    n, duration_s, seed, rtscts, recovery
+                lambda seed, n=n, variant=variant: _chain_args(
+                    n, duration_s, seed, variant, standard
                 ),
                 errors,
             )
             for result in group:
-                result["variant"] = name
+                result["variant"] = variant.name
             runs += group
             rows.append(
                 {
@@ -80,14 +121,28 @@ def run_chain(
                     **_common_figures(group),
                 }
             )
-            if name == variants[0][0] and group:
+            if standard != "11b":
+                # The rates ns-3 actually sent data and MAC ACKs at.
+                rows[-1]["data_mode"] = group[0].get("data_mode") if group else None
+                rows[-1]["ack_mode"] = _response_mode(group, "CTL_ACK")
+            if (variant.name == variants[0].name or standard != "11b") and group:
                 # Sizes, rates and counts of every frame kind of one run, for checking frame
                 # sizes and MAC behaviour without rerunning ns-3.
                 rows[-1]["frame_kinds_first_seed"] = _wifi(group[0], "frame_kinds")
-        summary[name] = rows
+        summary[variant.name] = rows
+    settings: dict[str, Any] = {"program": "bench/wifi/wifi_chain.cc"}
+    if standard == "11a":
+        settings.update(
+            {
+                "standard": "802.11a (WIFI_STANDARD_80211a, ns-3's default 5 GHz channel)",
+                "phy": "YansWifiPhy, NistErrorRateModel (set explicitly)",
+                "data_modes": [f"OfdmRate{v.rate_mbps:g}Mbps" for v in variants],
+                "control_mode": "OfdmRate6Mbps",
+            }
+        )
     return {
         "settings": {
-            "program": "bench/wifi/wifi_chain.cc",
+            **settings,
             "hops": list(hops),
             "spacing_m": 200.0,
             "range_m": 250.0,
@@ -98,8 +153,9 @@ def run_chain(
             "arp": "NeighborCacheHelper::PopulateNeighborCache (permanent entries, no ARP traffic)",
             "queue_disc": "none (removed after address assignment)",
             "variants": [
-                {"name": name, "rtscts": rtscts, "recovery": recovery}
-                for name, rtscts, recovery in variants
+                {"name": v.name, "rtscts": v.rtscts, "recovery": v.recovery}
+                | ({} if v.rate_mbps is None else {"rate_mbps": v.rate_mbps})
+                for v in variants
             ],
             "seeds": list(range(1, seeds + 1)),
         },
@@ -108,19 +164,28 @@ def run_chain(
     }
 
 
-def ns3_chain_figures(chain: dict[str, Any], hops: int, seeds: int) -> dict[str, Any] | None:
-    """ns-3's figures for an N-hop chain (basic access, classic recovery) from `run_chain`'s
-    result or the reference file's `chain` section; None if that N is not in it."""
-    for row in chain["variants"]["basic_classic"]:
+def ns3_chain_figures(
+    chain: dict[str, Any], hops: int, seeds: int, variant: str = "basic_classic"
+) -> dict[str, Any] | None:
+    """ns-3's figures for an N-hop chain (by default basic access, classic recovery; for
+    802.11a the variant of a rate, "54Mbps") from `run_chain`'s result or the reference file's
+    `chain` or `chain11a` section; None if that N or variant is not in it."""
+    for row in chain["variants"].get(variant, []):
         if row["hops"] == hops:
             return _ns3_figures(row, row["goodput_kbps_per_seed"], seeds)
     return None
 
 
-def airtcp_chain_sets(hops: int, duration_s: float) -> list[str]:
-    """The `--set` overrides that make the chain template an N-hop chain, flow n0 -> nN."""
-    return [
+def airtcp_chain_sets(
+    hops: int, duration_s: float, rate_mbps: float | None = None
+) -> list[str]:
+    """The `--set` overrides that make the chain template an N-hop chain, flow n0 -> nN (and,
+    for the 802.11a template, set its data rate)."""
+    sets = [
         f"topology.hops={hops}",
         f"flows[0].dst=n{hops}",
         f"duration={_format_seconds(duration_s)}",
     ]
+    if rate_mbps is not None:
+        sets.append(f"radio.data_rate={rate_mbps:g}Mbps")
+    return sets

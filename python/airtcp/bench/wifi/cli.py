@@ -11,7 +11,7 @@ from typing import Any
 
 from airtcp.bench.wired import BenchError, _log
 
-from .benchmark import QUICK_BENCH_HOPS, run_benchmark
+from .benchmark import QUICK_BENCH_HOPS, QUICK_BENCH_HOPS_11A, run_benchmark
 from .chain import QUICK_CHAIN_DURATION_S
 from .common import DEFAULT_OUT, FULL_SEEDS, QUICK_SEEDS
 from .ns3 import build_programs
@@ -26,6 +26,20 @@ def _int_list(text: str) -> list[int]:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+
+
+# 802.11a's data rates (Mbps).
+OFDM_RATES = (6, 9, 12, 18, 24, 36, 48, 54)
+
+
+def _rate_list(text: str) -> list[int]:
+    rates = _int_list(text)
+    wrong = [r for r in rates if r not in OFDM_RATES]
+    if wrong or not rates:
+        raise argparse.ArgumentTypeError(
+            f"802.11a rates are {', '.join(map(str, OFDM_RATES))} (Mbps); got {text!r}"
+        )
+    return rates
 
 
 def _name_list(text: str) -> list[str]:
@@ -43,28 +57,38 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m airtcp.bench.wifi",
         description="airtcp against ns-3 3.44 on TCP over multi-hop 802.11b (chains, a 10x10 "
-        "AODV grid) and airtcp alone on a 10,000-node mesh; with --ns3-only, the ns-3 reference "
-        "runs alone (chain, grid, saturation). See bench/wifi/README.md.",
+        "AODV grid) and 802.11a (chains at 54 and 24 Mbps), and airtcp alone on a 10,000-node "
+        "mesh; with --ns3-only, the ns-3 reference runs alone (chain, grid, saturation, "
+        "chain11a, saturation11a). See bench/wifi/README.md.",
     )
     parser.add_argument(
         "--cases",
         type=_name_list,
-        help="comma-separated; benchmark: chain,grid,scale (default all); with --ns3-only: "
-        "chain,grid,saturation (default all)",
+        help="comma-separated; benchmark: chain,chain11a,grid,scale (default all); with "
+        "--ns3-only: chain,grid,saturation,chain11a,saturation11a (default all)",
     )
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"smoke run, one seed: benchmark chains N={','.join(map(str, QUICK_BENCH_HOPS))} "
-        f"and the grid for {QUICK_CHAIN_DURATION_S:g} s (100 s with --ns3-from-reference), the "
-        f"mesh for {QUICK_SCALE_DURATION_S:g} s; --ns3-only: chain N=1,2,4 for 20 s, grid 20 s, "
-        "saturation N=1,5 at 2 Mbps for 5 s",
+        help=f"smoke run, one seed: benchmark chains N={','.join(map(str, QUICK_BENCH_HOPS))}, "
+        f"802.11a chains N={','.join(map(str, QUICK_BENCH_HOPS_11A))} at 54 Mbps and the grid "
+        f"for {QUICK_CHAIN_DURATION_S:g} s (100 s with --ns3-from-reference), the mesh for "
+        f"{QUICK_SCALE_DURATION_S:g} s; --ns3-only: chain N=1,2,4 for 20 s, grid 20 s, "
+        "saturation N=1,5 at 2 Mbps for 5 s, 802.11a chain N=1,2 at 54 Mbps for 20 s and "
+        "saturation N=1,5 at 54 Mbps for 5 s",
     )
     parser.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument(
         "--seeds", type=int, help=f"seeds 1..N (default {FULL_SEEDS}, quick {QUICK_SEEDS})"
     )
-    parser.add_argument("--hops", type=_int_list, help="chain hop counts, e.g. 3,6")
+    parser.add_argument(
+        "--hops", type=_int_list, help="chain hop counts (802.11b and 802.11a chains), e.g. 3,6"
+    )
+    parser.add_argument(
+        "--rates",
+        type=_rate_list,
+        help="802.11a data rates in Mbps (chain11a default 54,24; saturation11a 6,24,54)",
+    )
     parser.add_argument(
         "--ns3-from-reference",
         action="store_true",
@@ -102,6 +126,7 @@ def _run_options(args: argparse.Namespace, cases: list[str]) -> dict[str, Any]:
         "out": args.out,
         "seeds": args.seeds,
         "hops": args.hops,
+        "rates": args.rates,
     }
 
 
@@ -111,10 +136,19 @@ def _main_reference(args: argparse.Namespace) -> int:
     if wrong:
         _log(f"error: --ns3-only runs {', '.join(CASES)}; not {', '.join(wrong)}")
         return 2
-    reduced = args.quick or args.hops or args.stations or args.seeds not in (None, FULL_SEEDS)
+    reduced = (
+        args.quick
+        or args.hops
+        or args.stations
+        or args.rates
+        or args.seeds not in (None, FULL_SEEDS)
+    )
     if args.update_reference and reduced:
         # The committed reference is always the full set, so tests can rely on its shape.
-        _log("error: --update-reference needs a full run (no --quick/--hops/--stations/--seeds)")
+        _log(
+            "error: --update-reference needs a full run (no --quick/--hops/--stations/--rates/"
+            "--seeds)"
+        )
         return 2
     report, all_ok = run_reference(**_run_options(args, cases), stations=args.stations)
     print_report(report)

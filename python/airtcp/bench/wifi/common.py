@@ -1,4 +1,4 @@
-"""What the parts of the 802.11b benchmark share: seeds, targets, the loop over seeds, statistics,
+"""What the parts of the 802.11 benchmark share: seeds, targets, the loop over seeds, statistics,
 tables and the two output files of a run."""
 
 from __future__ import annotations

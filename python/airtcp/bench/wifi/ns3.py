@@ -94,9 +94,13 @@ def program_runs(
     return seed_runs(what, seeds, lambda seed: run_program(binary, args(seed)), errors)
 
 
-def collect_params(binary: Path) -> dict[str, Any]:
-    """The attribute values ns-3 runs with, from a short one-hop chain run (node 0's device)."""
-    result = run_program(binary, ["--hops=1", "--duration=2", "--params=1"])
+def collect_params(binary: Path, standard: str = "11b") -> dict[str, Any]:
+    """The attribute values ns-3 runs with, from a short one-hop chain run (node 0's device);
+    `standard` "11a" for 802.11a's (at 54 Mbps)."""
+    args = ["--hops=1", "--duration=2", "--params=1"]
+    if standard != "11b":
+        args.append(f"--standard={standard}")
+    result = run_program(binary, args)
     return result["params"]
 
 

@@ -56,6 +56,44 @@ def chain_tables(chain: dict[str, Any], markdown: bool = False) -> str:
     return _table(headers, rows, markdown)
 
 
+def chain11a_tables(chain: dict[str, Any], markdown: bool = False) -> str:
+    """The 802.11a chains: a row per data rate and length, every column for that rate."""
+    headers = [
+        "rate",
+        "N",
+        "kbps",
+        "sd",
+        "ACK rate",
+        "MAC fails",
+        "retry drops",
+        "expired",
+        "queue full",
+        "frames",
+        "events",
+        "Run() s",
+    ]
+    rows = []
+    for name, variant_rows in chain["variants"].items():
+        for row in variant_rows:
+            rows.append(
+                [
+                    name,
+                    str(row["hops"]),
+                    _fmt(row["goodput_kbps"]),
+                    _fmt(row["goodput_kbps_sd"]),
+                    row.get("ack_mode") or "n/a",
+                    _fmt(row["mac_data_failed"], ".0f"),
+                    _fmt(row["mac_retry_drops"], ".0f"),
+                    _fmt(row["mac_expired_drops"], ".0f"),
+                    _fmt(row["mac_enqueue_drops"], ".0f"),
+                    _fmt(row["frames_tx"], ".0f"),
+                    _fmt(row["events"], ".0f"),
+                    _fmt(row["sim_wall_s"], ".2f"),
+                ]
+            )
+    return _table(headers, rows, markdown)
+
+
 def _over_seeds_cells(summary: dict[str, Any], name: str) -> list[str]:
     """Mean, standard deviation and per-seed values of `name` in `summary` (see `over_seeds`)."""
     return [
@@ -83,6 +121,8 @@ def grid_tables(grid: dict[str, Any], markdown: bool = False) -> str:
 
 
 def saturation_tables(sat: dict[str, Any], markdown: bool = False) -> str:
+    """The saturation rows; 802.11a's add Bianchi's original model (`bianchi_original_kbps`)."""
+    original = any("bianchi_original_kbps" in r for r in sat["rows"])
     headers = [
         "data rate",
         "access",
@@ -91,12 +131,13 @@ def saturation_tables(sat: dict[str, Any], markdown: bool = False) -> str:
         "sd",
         "Bianchi kbps",
         "ns-3/Bianchi",
-        "ACK rate",
-        "MAC fails",
-        "Run() s",
     ]
-    rows = [
-        [
+    if original:
+        headers += ["original kbps", "ns-3/original"]
+    headers += ["ACK rate", "MAC fails", "Run() s"]
+    rows = []
+    for r in sat["rows"]:
+        cells = [
             r["data_mode"],
             r["access"],
             str(r["stations"]),
@@ -104,12 +145,18 @@ def saturation_tables(sat: dict[str, Any], markdown: bool = False) -> str:
             _fmt(r["throughput_kbps_sd"]),
             _fmt(r["bianchi_kbps"]),
             _fmt(r["ns3_over_bianchi"], ".3f"),
+        ]
+        if original:
+            cells += [
+                _fmt(r.get("bianchi_original_kbps")),
+                _fmt(r.get("ns3_over_bianchi_original"), ".3f"),
+            ]
+        cells += [
             r["ack_mode"] or "n/a",
             _fmt((r["mac_data_failed"] or 0) + (r["mac_rts_failed"] or 0), ".0f"),
             _fmt(r["sim_wall_s"], ".2f"),
         ]
-        for r in sat["rows"]
-    ]
+        rows.append(cells)
     return _table(headers, rows, markdown)
 
 
@@ -120,6 +167,15 @@ def dcf_line(params: dict[str, Any]) -> str:
         f"{d['aifsn']} (DIFS {d['difs_us']:g} us), CW {d['cw_min']}..{d['cw_max']}, "
         f"{d['frame_retry_limit']} attempts per frame, MAC queue {d['mac_queue_max_packets']} "
         f"packets / {d['mac_queue_max_delay_ms']:g} ms"
+    )
+
+
+def dcf_line_11a(params: dict[str, Any]) -> str:
+    d = params["dcf"]
+    return (
+        f"802.11a: {dcf_line(params)}; EIFS {d['eifs_us']:g} us, ACK timeout "
+        f"{d['ack_timeout_us']:g} us after the frame; basic rate set "
+        f"{', '.join(d['basic_rate_set'])}"
     )
 
 
@@ -144,13 +200,15 @@ def one_hop_line(chain: dict[str, Any]) -> str | None:
 def format_markdown(report: dict[str, Any]) -> str:
     env = report["environment"]
     lines = [
-        f"# ns-{report['ns3']} 802.11b reference figures",
+        f"# ns-{report['ns3']} 802.11b/802.11a reference figures",
         "",
         f"- date: {report['date']}; seeds 1..{report['seeds']}; quick: {report['quick']}",
         f"- machine: {env['cpu']}, {env['cores']} cores",
         f"- {dcf_line(report['params'])}",
-        "",
     ]
+    if "params_11a" in report:
+        lines.append(f"- {dcf_line_11a(report['params_11a'])}")
+    lines.append("")
     if "chain" in report:
         chain = report["chain"]
         lines += [
@@ -177,13 +235,31 @@ def format_markdown(report: dict[str, Any]) -> str:
             saturation_tables(report["saturation"], markdown=True),
             "",
         ]
+    if "chain11a" in report:
+        lines += [
+            f"## chain11a (802.11a, {report['chain11a']['settings']['duration_s']:g} s, basic "
+            "access, classic recovery; means over seeds)",
+            "",
+            chain11a_tables(report["chain11a"], markdown=True),
+            "",
+        ]
+    if "saturation11a" in report:
+        lines += [
+            f"## saturation11a (802.11a, "
+            f"{report['saturation11a']['settings']['window_s']:g} s window, basic access)",
+            "",
+            saturation_tables(report["saturation11a"], markdown=True),
+            "",
+        ]
     lines += failed_runs_markdown(report.get("errors") or [])
     return "\n".join(lines)
 
 
 def print_report(report: dict[str, Any]) -> None:
-    print(f"ns-{report['ns3']} 802.11b reference, seeds 1..{report['seeds']}")
+    print(f"ns-{report['ns3']} 802.11b/802.11a reference, seeds 1..{report['seeds']}")
     print(dcf_line(report["params"]))
+    if "params_11a" in report:
+        print(dcf_line_11a(report["params_11a"]))
     if "chain" in report:
         chain = report["chain"]
         print(
@@ -200,6 +276,18 @@ def print_report(report: dict[str, Any]) -> None:
     if "saturation" in report:
         print(f"\nsaturation: {report['saturation']['settings']['window_s']:g} s window, UDP")
         print(saturation_tables(report["saturation"]))
+    if "chain11a" in report:
+        print(
+            f"\nchain11a: 802.11a, {report['chain11a']['settings']['duration_s']:g} s, basic "
+            "access, classic recovery"
+        )
+        print(chain11a_tables(report["chain11a"]))
+    if "saturation11a" in report:
+        print(
+            f"\nsaturation11a: 802.11a, {report['saturation11a']['settings']['window_s']:g} s "
+            "window, UDP, basic access"
+        )
+        print(saturation_tables(report["saturation11a"]))
     print_failed_runs(report.get("errors", []))
 
 
@@ -296,11 +384,13 @@ def _headline(report: dict[str, Any]) -> list[str]:
     durations = []
     if "chain" in report:
         durations.append(f"chain {report['chain']['duration_s']:g} s")
+    if "chain11a" in report:
+        durations.append(f"802.11a chain {report['chain11a']['duration_s']:g} s")
     if "grid" in report:
         durations.append(f"grid {report['grid']['duration_s']:g} s")
     simulated = ", ".join(durations) or "no ns-3 case"
     return [
-        f"airtcp vs ns-3 {report['ns3']}, 802.11b multi-hop: {simulated} simulated; seeds "
+        f"airtcp vs ns-3 {report['ns3']}, 802.11 multi-hop: {simulated} simulated; seeds "
         f"{seeds[0]}..{seeds[-1]}; goodput = mean over seeds (grid: sum of its 10 flows), wall "
         "times = mean per run",
         ns3_source_line(report),
@@ -318,7 +408,7 @@ def _targets_line() -> str:
 def format_bench_markdown(report: dict[str, Any]) -> str:
     env = report["environment"]
     load = env.get("load_average_1min") or {}
-    lines = ["# airtcp vs ns-3, 802.11b multi-hop", ""]
+    lines = ["# airtcp vs ns-3, 802.11b/802.11a multi-hop", ""]
     lines += [f"- {line}" for line in _headline(report)]
     lines += [
         f"- date: {report['date']}; machine: {env['cpu']}, {env['cores']} cores; 1-minute load "

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .chain import CHAIN_DURATION_S, CHAIN_START_S, CHAIN_TEMPLATE
+from .chain import CHAIN11A_TEMPLATE, CHAIN_DURATION_S, CHAIN_START_S, CHAIN_TEMPLATE
 from .common import NS_PER_S
 from .grid import (
     GRID_COLS,
@@ -20,9 +20,10 @@ from .grid import (
 )
 from .scale import SCALE_TEMPLATE
 
-BENCH_CASES = ("chain", "grid", "scale")
+BENCH_CASES = ("chain", "chain11a", "grid", "scale")
 BENCH_TEMPLATES = {
     "chain": CHAIN_TEMPLATE,
+    "chain11a": CHAIN11A_TEMPLATE,
     "grid": GRID_TEMPLATE,
     "scale": SCALE_TEMPLATE,
 }
@@ -46,6 +47,21 @@ EXPECTED_RADIO: dict[str, Any] = {
     # FrameRetryLimit 7 counts attempts; airtcp's limit counts retransmissions.
     "short_retry_limit": 6,
     "mac_overhead": 36,
+}
+# The same for `wifi_chain --standard=11a` at its default 54 Mbps (the benchmark sets 24 Mbps with
+# --set radio.data_rate=24Mbps, as `--rate=24` does in ns-3). Rate control is constant (as
+# ConstantRateWifiManager), which the normalised form leaves out.
+EXPECTED_RADIO_11A: dict[str, Any] = {
+    **EXPECTED_RADIO,
+    "standard": "802.11a",
+    "data_rate": 54_000_000,
+    # ControlMode OfdmRate6Mbps: RTS/CTS and broadcasts.
+    "basic_rate": 6_000_000,
+    # ns-3 answers at the highest mandatory rate (6, 12, 24 Mbps) not above the data rate:
+    # measured, 24 Mbps ACKs for 54 and 24 Mbps data, 6 Mbps ACKs for 6 Mbps data.
+    "ack_rate": "control",
+    # Left out: 802.11a has one OFDM preamble (16 us + 4 us SIGNAL), as ns-3's OfdmPhy.
+    "preamble": None,
 }
 EXPECTED_TCP: dict[str, Any] = {
     "kind": "tcp",
@@ -84,10 +100,10 @@ def _differences(where: str, got: Any, want: Any) -> list[str]:
 def expected_settings(case: str) -> dict[str, Any]:
     """The normalised scenario fields the template of `case` must have to match ns-3's case."""
     flow = {"app": {"kind": "bulk", "bytes": None}, "transport": EXPECTED_TCP, "stop": None}
-    if case == "chain":
+    if case in ("chain", "chain11a"):
         return {
             "duration": int(CHAIN_DURATION_S * NS_PER_S),
-            "radio": EXPECTED_RADIO,
+            "radio": EXPECTED_RADIO if case == "chain" else EXPECTED_RADIO_11A,
             "topology": {"kind": "chain", "spacing": 200.0},
             "routing": {"kind": "static", "metric": "hops"},
             "flows": [{**flow, "src": "n0", "start": int(CHAIN_START_S * NS_PER_S)}],
