@@ -59,9 +59,7 @@ fn build_err(v: &Value) -> (String, String) {
 
 /// Radio `from`'s rate to radio `to`, Mbit/s (`None`: not a neighbour).
 fn rate(world: &World, from: u32, to: u32) -> Option<u64> {
-    let nbs = &world.net.wireless.radios[from as usize].neighbors;
-    let i = nbs.binary_search_by_key(&to, |n| n.radio).ok()?;
-    Some(world.net.wireless.link_rate(from, &nbs[i]) / 1_000_000)
+    Some(world.net.wireless.rate_to(from, to)? / 1_000_000)
 }
 
 fn static_routes(metric: &str) -> Value {

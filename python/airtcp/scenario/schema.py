@@ -1576,16 +1576,11 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             )
         rates = RATES_OF_STANDARD[radio.standard]
         allowed = ", ".join(_mbps(rate) for rate in rates)
-        for field in ("data_rate", "basic_rate"):
-            rate = getattr(radio, field)
+        given = [("radio.data_rate", radio.data_rate), ("radio.basic_rate", radio.basic_rate)]
+        given += [(f"radio.link_rates[{k}].rate", lr.rate) for k, lr in enumerate(radio.link_rates)]
+        for where, rate in given:
             if rate not in rates:
-                yield f"radio.{field}", f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
-        for k, link_rate in enumerate(radio.link_rates):
-            if link_rate.rate not in rates:
-                yield (
-                    f"radio.link_rates[{k}].rate",
-                    f"{radio.standard} has no {_mbps(link_rate.rate)} Mbps rate; use one of {allowed} Mbps",
-                )
+                yield where, f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
         if radio.standard == "802.11a" and radio.preamble is not None:
             yield "radio.preamble", "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
 
@@ -1596,14 +1591,10 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
     if radio is not None:
         yield from _node_channel_problems(radio, directory, missing)
         for k, link_rate in enumerate(radio.link_rates):
-            for field, name in (("from", link_rate.from_), ("to", link_rate.to)):
-                where = f"radio.link_rates[{k}].{field}"
-                if name not in directory:
-                    yield where, missing(name)
-                elif not directory.is_placed(name):
-                    yield where, f"{name!r} is a wired node (listed in nodes); only placed nodes have radios"
-            if link_rate.from_ == link_rate.to:
-                yield f"radio.link_rates[{k}].to", f"a link cannot connect node {link_rate.to!r} to itself"
+            yield from _wireless_link_problems(
+                f"radio.link_rates[{k}]", link_rate.from_, link_rate.to, directory, missing,
+                "link_rates set the rates of wireless links between nodes the topology places",
+            )
 
     neighbours: dict[str, set[str]] = {node: set() for node in scenario.nodes}
     seen_pairs: dict[frozenset[str], int] = {}
@@ -1639,17 +1630,10 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
 
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"
-        for field, node in (("from", extra.from_), ("to", extra.to)):
-            if node not in directory:
-                yield f"{where}.{field}", missing(node)
-            elif not directory.is_placed(node):
-                yield (
-                    f"{where}.{field}",
-                    f"{node!r} has no radio (it is listed in nodes); link_errors apply to wireless links "
-                    "between nodes the topology places, wired links have their own loss",
-                )
-        if extra.from_ == extra.to:
-            yield f"{where}.to", f"a link cannot connect node {extra.to!r} to itself"
+        yield from _wireless_link_problems(
+            where, extra.from_, extra.to, directory, missing,
+            "link_errors apply to wireless links between nodes the topology places, wired links have their own loss",
+        )
         error = extra.error
         if isinstance(error, BimodalErrors) and error.hold_max < error.hold_min:
             yield (
@@ -1907,6 +1891,20 @@ def _coding_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         yield "coding", "coding runs over radios only; this scenario has wired links, a downlink or routers"
     if radio.node_channels:
         yield "radio.node_channels", "coding runs on one radio per node"
+
+
+def _wireless_link_problems(
+    where: str, src: str, dst: str, directory: _Directory, missing: Callable[[str], str], wired_hint: str
+) -> Iterable[tuple[str, str]]:
+    """The two ends of a per-link radio setting at `where` (`link_errors[i]`,
+    `radio.link_rates[i]`): placed nodes, and not the same one."""
+    for field, node in (("from", src), ("to", dst)):
+        if node not in directory:
+            yield f"{where}.{field}", missing(node)
+        elif not directory.is_placed(node):
+            yield f"{where}.{field}", f"{node!r} has no radio (it is listed in nodes); {wired_hint}"
+    if src == dst:
+        yield f"{where}.to", f"a link cannot connect node {dst!r} to itself"
 
 
 def _node_channel_problems(

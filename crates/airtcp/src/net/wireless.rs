@@ -778,6 +778,14 @@ impl Wireless {
         }
     }
 
+    /// The data rate of radio `rf`'s unicast frames to radio `rt`, bit/s; `None` if `rt` is not a
+    /// neighbour of `rf`.
+    pub fn rate_to(&self, rf: RadioId, rt: RadioId) -> Option<u64> {
+        let nbs = &self.radios[rf as usize].neighbors;
+        let i = nbs.binary_search_by_key(&rt, |n| n.radio).ok()?;
+        Some(self.link_rate(rf, &nbs[i]))
+    }
+
     /// Expected fraction of frames radio `rf` gets across to radio `rt`: the SINR error rate of a
     /// 1076-byte frame at the mean power (1000-byte segment + 40 TCP/IP + 36 MAC bytes) times the
     /// link's extra error process (its `link_errors` entry, else the global `frame_error`); 0 if

@@ -585,9 +585,9 @@ pub const ETT_PACKET_BYTES: u32 = 1500;
 /// takes to carry a 1500-byte packet once. A radio link's time is the air time of the packet
 /// plus the MAC's overhead bytes at the link's rate from the rate table (preamble included, no
 /// backoff or ACK: those cost every link of a standard alike); a wired channel's is the
-/// packet's serialisation at its bandwidth; a router's port at the router's rate. Every path to
-/// a downlink user takes that user's downlink edge, so its weight (ETX x 1 us) never decides a
-/// route.
+/// packet's serialisation at its bandwidth. Every path to a downlink or router user takes that
+/// user's own edge from the base station or router, so those edges weigh ETX x 1 us and never
+/// decide a route.
 fn edge_ett(
     edges: &[Edge],
     channels: &[Channel],
@@ -605,11 +605,7 @@ fn edge_ett(
                     let channel = wireless.radios[r as usize].channel;
                     let rate = wireless
                         .peer_radio(e.to, channel)
-                        .and_then(|peer| {
-                            let nbs = &wireless.radios[r as usize].neighbors;
-                            let i = nbs.binary_search_by_key(&peer, |n| n.radio).ok()?;
-                            Some(wireless.link_rate(r, &nbs[i]))
-                        })
+                        .and_then(|peer| wireless.rate_to(r, peer))
                         .unwrap_or_else(|| wireless.macs[r as usize].data_rate());
                     let mac = &wireless.macs[r as usize];
                     let bytes = ETT_PACKET_BYTES + mac.mac_overhead();

@@ -224,37 +224,17 @@ pub fn build_radios(
     wireless.error_model = error_model;
     set_link_rates(cfg, &mut wireless, node_id)?;
     for (k, le) in link_errors.iter().enumerate() {
-        let a = node_id(format!("link_errors[{k}].from"), &le.from)?;
-        let b = node_id(format!("link_errors[{k}].to"), &le.to)?;
-        for (n, field) in [(a, "from"), (b, "to")] {
-            if wireless.radio_of_node[n as usize] == NO_RADIO {
-                return Err(err(
-                    format!("link_errors[{k}].{field}"),
-                    "not a wireless node",
-                ));
-            }
-        }
-        // The process applies on every channel the two nodes share (one radio each there).
-        let shared: Vec<(u32, u32)> = wireless
-            .radios_of(a)
-            .filter_map(|ra| {
-                let rb = wireless.peer_radio(b, wireless.radios[ra as usize].channel)?;
-                Some((ra, rb))
-            })
-            .collect();
-        for (ra, rb) in shared {
-            let mut pairs = Vec::new();
-            if le.direction != Direction::Reverse {
-                pairs.push((ra, rb));
-            }
-            if le.direction != Direction::Forward {
-                pairs.push((rb, ra));
-            }
-            for (src, dst) in pairs {
-                wireless.radios[dst as usize]
-                    .link_errors
-                    .push((src, LinkError::new(&le.error)));
-            }
+        let pairs = directed_links(
+            &wireless,
+            &format!("link_errors[{k}]"),
+            (&le.from, &le.to),
+            le.direction,
+            node_id,
+        )?;
+        for (src, dst) in pairs {
+            wireless.radios[dst as usize]
+                .link_errors
+                .push((src, LinkError::new(&le.error)));
         }
     }
     Ok(BuiltRadios { wireless, edges })
@@ -263,47 +243,31 @@ pub fn build_radios(
 /// Checks the rates of the radio block against the standard.
 fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
     let std = cfg.standard;
-    let listed = || {
-        std.rates()
-            .iter()
-            .map(|&r| format!("{}", r as f64 / 1e6))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    for (field, rate) in [
-        ("radio.data_rate", cfg.data_rate),
-        ("radio.basic_rate", cfg.basic_rate),
-    ] {
-        if !std.rates().contains(&rate) {
-            return Err(err(
-                field,
-                format!(
-                    "{} has no {} Mbps rate; use one of {} Mbps",
-                    std.name(),
-                    rate as f64 / 1e6,
-                    listed()
-                ),
-            ));
+    let known = |field: String, rate: u64| {
+        if std.rates().contains(&rate) {
+            return Ok(());
         }
+        let listed: Vec<String> = std.rates().iter().map(|&r| mbps(r)).collect();
+        Err(err(
+            field,
+            format!(
+                "{} has no {} Mbps rate; use one of {} Mbps",
+                std.name(),
+                mbps(rate),
+                listed.join(", ")
+            ),
+        ))
+    };
+    known("radio.data_rate".into(), cfg.data_rate)?;
+    known("radio.basic_rate".into(), cfg.basic_rate)?;
+    for (k, lr) in cfg.link_rates.iter().enumerate() {
+        known(format!("radio.link_rates[{k}].rate"), lr.rate)?;
     }
     if std == Standard::Dot11a && cfg.preamble.is_some() {
         return Err(err(
             "radio.preamble",
             "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out",
         ));
-    }
-    for (k, lr) in cfg.link_rates.iter().enumerate() {
-        if !std.rates().contains(&lr.rate) {
-            return Err(err(
-                format!("radio.link_rates[{k}].rate"),
-                format!(
-                    "{} has no {} Mbps rate; use one of {} Mbps",
-                    std.name(),
-                    lr.rate as f64 / 1e6,
-                    listed()
-                ),
-            ));
-        }
     }
     if let RateControlConfig::Ideal {
         max_per,
@@ -324,6 +288,11 @@ fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
         }
     }
     Ok(())
+}
+
+/// A rate in Mbit/s as scenarios write it (5.5, 54).
+fn mbps(rate: u64) -> String {
+    format!("{}", rate as f64 / 1e6)
 }
 
 /// The rate control of the radio block as a function of a link's mean received power (mW).
@@ -357,46 +326,24 @@ pub fn ideal_rate(rates: &[u64], model: ErrorModel, snr: f64, max_per: f64, byte
         .unwrap_or(rates[0])
 }
 
-/// Applies `radio.link_rates`: each entry sets the rate of the link (both radios on a channel
-/// the two nodes share, in the directions given).
+/// Applies `radio.link_rates`: each entry sets the rate of the link (both radios on every
+/// channel the two nodes share, in the directions given).
 fn set_link_rates(
     cfg: &RadioConfig,
     wireless: &mut Wireless,
     node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
 ) -> Result<(), ConfigError> {
     for (k, lr) in cfg.link_rates.iter().enumerate() {
-        let a = node_id(format!("radio.link_rates[{k}].from"), &lr.from)?;
-        let b = node_id(format!("radio.link_rates[{k}].to"), &lr.to)?;
-        for (n, field) in [(a, "from"), (b, "to")] {
-            if wireless.radio_of_node[n as usize] == NO_RADIO {
-                return Err(err(
-                    format!("radio.link_rates[{k}].{field}"),
-                    "not a wireless node",
-                ));
-            }
-        }
+        let path = format!("radio.link_rates[{k}]");
+        let pairs = directed_links(wireless, &path, (&lr.from, &lr.to), lr.direction, node_id)?;
         let rate = u32::try_from(lr.rate).unwrap_or(u32::MAX);
         let mut set = false;
-        let shared: Vec<(u32, u32)> = wireless
-            .radios_of(a)
-            .filter_map(|ra| {
-                Some((
-                    ra,
-                    wireless.peer_radio(b, wireless.radios[ra as usize].channel)?,
-                ))
-            })
-            .collect();
-        for (ra, rb) in shared {
-            if lr.direction != Direction::Reverse {
-                set |= wireless.set_link_rate(ra, rb, rate);
-            }
-            if lr.direction != Direction::Forward {
-                set |= wireless.set_link_rate(rb, ra, rate);
-            }
+        for (src, dst) in pairs {
+            set |= wireless.set_link_rate(src, dst, rate);
         }
         if !set {
             return Err(err(
-                format!("radio.link_rates[{k}]"),
+                path,
                 format!(
                     "'{}' and '{}' are not neighbours on any channel",
                     lr.from, lr.to
@@ -405,6 +352,38 @@ fn set_link_rates(
         }
     }
     Ok(())
+}
+
+/// The directed (sender radio, receiver radio) pairs a per-link setting at `path` (`link_errors`,
+/// `radio.link_rates`) names: one radio of each node on every channel the two share, in the
+/// directions given. Both ends must be wireless nodes.
+fn directed_links(
+    wireless: &Wireless,
+    path: &str,
+    (from, to): (&str, &str),
+    direction: Direction,
+    node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+) -> Result<Vec<(u32, u32)>, ConfigError> {
+    let a = node_id(format!("{path}.from"), from)?;
+    let b = node_id(format!("{path}.to"), to)?;
+    for (n, field) in [(a, "from"), (b, "to")] {
+        if wireless.radio_of_node[n as usize] == NO_RADIO {
+            return Err(err(format!("{path}.{field}"), "not a wireless node"));
+        }
+    }
+    let mut pairs = Vec::new();
+    for ra in wireless.radios_of(a) {
+        let Some(rb) = wireless.peer_radio(b, wireless.radios[ra as usize].channel) else {
+            continue;
+        };
+        if direction != Direction::Reverse {
+            pairs.push((ra, rb));
+        }
+        if direction != Direction::Forward {
+            pairs.push((rb, ra));
+        }
+    }
+    Ok(pairs)
 }
 
 /// For every radio (position and channel), the radios of the same channel within `reach` whose

@@ -491,9 +491,7 @@ impl ForwardingCtx<'_> {
     /// The data rate of radio `r`'s unicast frames to neighbour radio `to`, bit/s (its rate
     /// table's entry, `Neighbor::rate_bps`); `None` if `to` is not a neighbour.
     pub fn link_rate(&self, r: RadioId, to: RadioId) -> Option<u64> {
-        let nbs = &self.net.wireless.radios[r as usize].neighbors;
-        let i = nbs.binary_search_by_key(&to, |n| n.radio).ok()?;
-        Some(self.net.wireless.link_rate(r, &nbs[i]))
+        self.net.wireless.rate_to(r, to)
     }
 
     /// Node names, indexed by node id.
