@@ -27,6 +27,10 @@ SCHEMES = {
         re.compile(r"nc_layer|\bNc[A-Z]\w*|\bnc\b"),
         ("transport/nc_layer/", "scenario/config.rs"),
     ),
+    "Horizon": (
+        re.compile(r"horizon|\bHz[A-Z]\w*", re.IGNORECASE),
+        ("net/horizon/", "transport/horizon/", "scenario/config.rs"),
+    ),
 }
 # `mac/conflict_graph/` is paper 000's idealised slotted model, whose subject is backpressure
 # scheduling on a conflict graph: a model of its own, not a forwarding scheme in the simulator.

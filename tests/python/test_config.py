@@ -431,6 +431,11 @@ def _inserted(obj: dict[str, Any], after: str, key: str, value: Any) -> dict[str
     return dict([*items[:at], (key, value), *items[at:]])
 
 
+def _horizon() -> dict[str, Any]:
+    """The emitted `routing` block of chain3 under Horizon with its defaults."""
+    return to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: horizon}"]))["routing"]  # type: ignore[no-any-return]
+
+
 def _python_objects() -> dict[str, dict[str, Any]]:
     """The emitted JSON objects corresponding to each Rust type (tags removed)."""
     scenario = to_core_dict(
@@ -533,6 +538,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
         "RoutingConfig::Backpressure": _untagged(
             to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure, k: 10}"]))["routing"]
         ),
+        "RoutingConfig::Horizon": _untagged(_horizon()),
+        "HzReorderConfig": _horizon()["reorder"],
         "DownlinkConfig": downlink,
         "DownlinkUserConfig": downlink["users"][1],
         "CubicParams": _cc_params("cubic", "{c: 0.3, fast_convergence: false}"),
@@ -602,6 +609,16 @@ def test_kind_tags_match_the_core() -> None:
         "BpNextHopsConfig": config.BackpressureRouting.model_fields["next_hops"].annotation,
         "BpLossEstimateConfig": config.BackpressureRouting.model_fields["loss_estimate"].annotation,
         "BpSelectionConfig": config.BackpressureRouting.model_fields["selection"].annotation,
+        **{
+            enum: config.HorizonRouting.model_fields[field].annotation
+            for enum, field in (
+                ("HzPriceConfig", "price"),
+                ("HzNextHopConfig", "next_hop"),
+                ("HzMacConfig", "mac"),
+                ("HzRefreshPriorityConfig", "refresh_priority"),
+                ("HzSignalConfig", "signal"),
+            )
+        },
         "AmcConfig": config.AmcConfig,
         "SlotFadingConfig": config.SlotFadingConfig,
         "SchedulerConfig": config.SlotScheduler.model_fields["kind"].annotation,
@@ -760,6 +777,8 @@ def _emitted_defaults() -> list[tuple[str, set[str], dict[str, Any]]]:
         ("LossConfig::Bernoulli", {"per"}, wired["links"][0]["loss"]),
         ("RoutingConfig::Backpressure", set(),
          to_core_dict(load_scenario(CHAIN3, overrides=["routing={kind: backpressure}"]))["routing"]),
+        ("RoutingConfig::Horizon", set(), _horizon()),
+        ("HzReorderConfig", set(), _horizon()["reorder"]),
         ("LossConfig::Segments", {"seqs"}, segments["links"][0]["loss"]),
         ("RouterConfig", {"node", "rate", "users"}, bare_router),
         ("RouterUserConfig", {"node"}, bare_router["users"][0]),
@@ -863,8 +882,8 @@ def test_defaults_match_the_core() -> None:
                 assert emitted[field] == value, f"{owner}.{field}"
             checked.add((owner, field))
     structs = {key for key, value in expected.items() if value == "<struct>"}
-    # MetricsConfig's and LimitsConfig's own defaults are checked above.
-    assert structs == {("ScenarioConfig", "metrics"), ("ScenarioConfig", "limits")}
+    # MetricsConfig's, LimitsConfig's and HzReorderConfig's own defaults are checked above.
+    assert structs == {("ScenarioConfig", "metrics"), ("ScenarioConfig", "limits"), ("RoutingConfig::Horizon", "reorder")}
     assert checked == set(expected) - structs
     assert expected["RadioConfig", "queue"] == {"kind": "droptail", "packets": 50}
     assert expected["LinkConfig", "queue"] == {"kind": "droptail", "packets": 100}

@@ -638,7 +638,11 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "link_errors[0].from: 'server' has no radio (it is listed in nodes); link_errors apply to wireless links "
      "between nodes the topology places, wired links have their own loss"),
     ("unknown routing kind", wireless(routing={"kind": "ospf"}),
-     "routing.kind: unknown kind 'ospf' (expected one of: 'static', 'aodv', 'backpressure')"),
+     "routing.kind: unknown kind 'ospf' (expected one of: 'static', 'aodv', 'backpressure', 'horizon')"),
+    ("horizon threshold beyond one-byte PLIDs", wireless(routing={"kind": "horizon", "threshold": 101}),
+     "routing.threshold: must be from 1 to 100 (one-byte PLIDs), got 101"),
+    ("horizon gain above 1", wireless(routing={"kind": "horizon", "reorder": {"alpha": 1.5}}),
+     "routing.reorder.alpha: must be above 0 and at most 1, got 1.5"),
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),

@@ -203,6 +203,21 @@ fn fragments() -> Vec<(Slot, Value)> {
             Routing,
             json!({"kind": "backpressure", "k": 0.0, "next_hops": "closer_etx"}),
         ),
+        (Routing, json!({"kind": "horizon"})),
+        (
+            Routing,
+            json!({"kind": "horizon", "paths": 1, "metric": "hops", "threshold": 1,
+                   "refresh_every": 1, "price": "queue", "next_hop": "cheapest_open",
+                   "mac": "pull", "refresh_priority": "fifo", "refresh_idle": 1,
+                   "refresh_repeat": 1, "buffer": 1, "sample_interval": 1_000_000,
+                   "signal": "none",
+                   "reorder": {"alpha": 1.0, "beta": 1.0, "d0": 0, "loss_detection": false}}),
+        ),
+        (
+            Routing,
+            json!({"kind": "horizon", "paths": 3, "threshold": 100, "k": 0.001,
+                   "price_cap": 1.0, "min_window": 0.0}),
+        ),
         (
             LinkError,
             json!({"from": "n0", "to": "n1", "direction": "both",

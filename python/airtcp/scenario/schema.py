@@ -114,6 +114,8 @@ __all__ = [
     "LinkErrorConfig",
     "StaticRouting",
     "AodvRouting",
+    "HorizonRouting",
+    "HorizonReorder",
     "BackpressureRouting",
     "RoutingConfig",
     "CodingConfig",
@@ -1133,7 +1135,76 @@ class BackpressureRouting(_Model):
         return self
 
 
-RoutingConfig = Annotated[Union[StaticRouting, AodvRouting, BackpressureRouting], Field(discriminator="kind")]
+def _custody_threshold(value: object) -> int:
+    number = units.parse_count(value)
+    if not 1 <= number <= 100:
+        raise ValueError(f"must be from 1 to 100 (one-byte PLIDs), got {number}")
+    return number
+
+
+def _path_count(value: object) -> int:
+    number = units.parse_count(value)
+    if not 1 <= number <= 255:
+        raise ValueError(f"must be from 1 to 255, got {number}")
+    return number
+
+
+def _gain(value: float) -> float:
+    if not 0 < value <= 1:
+        raise ValueError(f"must be above 0 and at most 1, got {units.brief_repr(value)}")
+    return value
+
+
+class HorizonReorder(_Model):
+    """Horizon's delayed reordering at the destination (paper 003 §4.2, eq. 16, §5.3.1)."""
+
+    # Gains of the one-way delay mean A and of its deviation D (TCP's 1/8 and 1/4).
+    alpha: Annotated[PositiveNumber, AfterValidator(_gain)] = 0.125
+    beta: Annotated[PositiveNumber, AfterValidator(_gain)] = 0.25
+    # D before the first sample.
+    d0: Duration = 10_000_000
+    # Declare a gap lost once every path has delivered past it.
+    loss_detection: StrictBool = True
+
+
+class HorizonRouting(_Model):
+    """Horizon (paper 003; docs/horizon.md): multipath back-pressure for unmodified TCP over each
+    flow's node-disjoint paths, with delayed reordering at the destination and a congestion signal
+    to the source's TCP."""
+
+    kind: Literal["horizon"]
+    # Node-disjoint paths per flow (fewer where fewer exist), weighed by `metric`.
+    paths: Annotated[int, BeforeValidator(_path_count)] = 2
+    metric: Literal["hops", "etx", "ett"] = "ett"
+    # T: packets of a flow in transit to one neighbour before the gate closes (§5.2.2: 10-15).
+    threshold: Annotated[int, BeforeValidator(_custody_threshold)] = 12
+    # Update events (receptions, price changes) per refreshment (§5.2.2: about 5).
+    refresh_every: PositiveCount32 = 5
+    # per_rate: C_i = min_j (C_j + S_i / R_ij); queue: eqs. (12)-(13) with every rate 1.
+    price: Literal["per_rate", "queue"] = "per_rate"
+    # Eq. (15) with the cheapest neighbour's window full: wait (strict) or take the cheapest open.
+    next_hop: Literal["strict", "cheapest_open"] = "strict"
+    # push: into the interface queue (the paper's implementation); pull: at transmit opportunities.
+    mac: Literal["push", "pull"] = "push"
+    refresh_priority: Literal["head", "fifo"] = "head"
+    # Liveness: a changed price goes upstream after refresh_idle; repeated every refresh_repeat.
+    refresh_idle: PositiveDuration = 20_000_000
+    refresh_repeat: PositiveDuration = 200_000_000
+    # Packets a node's queues hold in all.
+    buffer: PositiveCount32 = 1000
+    # Interval of the custody/price samples and the per-path series in the results.
+    sample_interval: PositiveDuration = 1_000_000_000
+    # The target window B* = k / sqrt(min(C_s, price_cap)); no signal below min_window packets.
+    k: PositiveNumber = 90.0
+    price_cap: PositiveNumber = 100.0
+    min_window: NonNegativeNumber = 5.0
+    signal: Literal["fake_dupack", "none"] = "fake_dupack"
+    reorder: HorizonReorder = Field(default_factory=HorizonReorder)
+
+
+RoutingConfig = Annotated[
+    Union[StaticRouting, AodvRouting, BackpressureRouting, HorizonRouting], Field(discriminator="kind")
+]
 
 
 # --- Inter-session coding (paper 001) ----------------------------------------------------------
@@ -1623,6 +1694,10 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
             yield "routing.kind", "aodv routes over radios only; this scenario has a downlink (use static)"
         if isinstance(scenario.routing, BackpressureRouting):
             yield "routing.kind", "backpressure forwards over radios only; this scenario has a downlink"
+        if isinstance(scenario.routing, HorizonRouting):
+            yield "routing.kind", (
+                "horizon forwards over radios only; this scenario has wired links, a downlink or routers"
+            )
     if scenario.routers:
         yield from _router_problems(scenario, directory, missing, neighbours)
     if scenario.coding is not None:
@@ -1837,6 +1912,8 @@ def _router_problems(
         yield "routing.kind", "aodv routes over radios only; this scenario has routers (use static)"
     elif isinstance(scenario.routing, BackpressureRouting):
         yield "routing.kind", "backpressure forwards over radios only; this scenario has routers"
+    elif isinstance(scenario.routing, HorizonRouting):
+        yield "routing.kind", "horizon forwards over radios only; this scenario has wired links, a downlink or routers"
     elif any(r.priority_pairs is not None for r in scenario.routers) and not isinstance(
         scenario.routing, StaticRouting
     ):

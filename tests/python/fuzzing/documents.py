@@ -285,13 +285,44 @@ def link_errors(draw: st.DrawFn, placed: list[str]) -> list[Doc]:
 
 
 @st.composite
+def horizon_routings(draw: st.DrawFn) -> Doc:
+    """Horizon (paper 003) with a few of its options, edge values included."""
+    routing: Doc = {"kind": "horizon"}
+    options = {
+        "paths": [1, 2, 3],
+        "metric": ["ett", "etx", "hops"],
+        "threshold": [1, 12, 100],
+        "refresh_every": [1, 5, 1000],
+        "price": ["per_rate", "queue"],
+        "next_hop": ["strict", "cheapest_open"],
+        "mac": ["push", "pull"],
+        "refresh_priority": ["head", "fifo"],
+        "refresh_idle": ["20ms", "1ns"],
+        "refresh_repeat": ["200ms", "1ms"],
+        "buffer": [1, 1000],
+        "sample_interval": ["1s", "10ms"],
+        "k": [90, 0.001],
+        "price_cap": [100, 1],
+        "min_window": [5, 0],
+        "signal": ["fake_dupack", "none"],
+        "reorder": [{"alpha": 1, "beta": 1, "d0": 0, "loss_detection": False}, {"d0": "1s"}],
+    }
+    for option in draw(st.lists(st.sampled_from(sorted(options)), max_size=4, unique=True)):
+        routing[option] = draw(st.sampled_from(options[option]))
+    return routing
+
+
+@st.composite
 def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
-    kinds = ["static", "aodv", "backpressure"] if wireless_only else ["static"]
-    kind = draw(rarely(st.sampled_from(kinds), st.sampled_from(["aodv", "backpressure"])))  # sometimes a misfit
+    kinds = ["static", "aodv", "backpressure", "horizon"] if wireless_only else ["static"]
+    # Sometimes a misfit.
+    kind = draw(rarely(st.sampled_from(kinds), st.sampled_from(["aodv", "backpressure", "horizon"])))
     if kind == "static":
         return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
     if kind == "aodv":
         return {"kind": "aodv", "local_repair": draw(st.booleans())}
+    if kind == "horizon":
+        return draw(horizon_routings())
     routing: Doc = {"kind": "backpressure", "differential": draw(st.sampled_from(["tcp_aware", "classical"]))}
     options = {
         "estimate_interval": ["1s", "100ms", "1ns"],

@@ -13,6 +13,7 @@ pub mod backpressure;
 pub mod cellular;
 pub mod flow_paths;
 pub mod forwarding;
+pub mod horizon;
 pub mod on_demand;
 pub mod paths;
 pub mod router;
@@ -166,13 +167,25 @@ impl Network {
     /// Offers a packet to radio `r`'s interface queue; whether it was queued (the caller then
     /// lets the radio's MAC contend: at once, or when the layer's hook returns).
     fn offer_radio(&mut self, r: u32, id: PacketId) -> bool {
+        self.offer_radio_at(r, id, false)
+    }
+
+    /// Offers a packet to radio `r`'s interface queue, at its head if `front`; whether it was
+    /// queued (a failed radio or a full queue drops it, counted).
+    pub(crate) fn offer_radio_at(&mut self, r: u32, id: PacketId, front: bool) -> bool {
         let radio = &mut self.wireless.radios[r as usize];
         if radio.failed {
             radio.stats.count_drop(DropReason::NodeDown);
             self.discard(id);
             return false;
         }
-        match radio.ifq.enqueue(id, self.packets.get(id)) {
+        let packet = self.packets.get(id);
+        let offered = if front {
+            radio.ifq.enqueue_front(id, packet)
+        } else {
+            radio.ifq.enqueue(id, packet)
+        };
+        match offered {
             Ok(()) => {
                 radio.stats.enqueued += 1;
                 radio.stats.max_backlog = radio.stats.max_backlog.max(radio.ifq.len() as u32);

@@ -203,6 +203,8 @@ impl Network {
                     next_hop: to.unwrap_or(NodeId::MAX),
                     size: msg.size(),
                     path: super::flow_paths::NO_PATH,
+                    link_seq: 0,
+                    layer_seq: 0,
                     created: now,
                     header: Header::Aodv(msg),
                 });

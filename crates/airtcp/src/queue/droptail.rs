@@ -32,6 +32,18 @@ impl QueueDisc for DropTail {
         Ok(())
     }
 
+    fn enqueue_front(
+        &mut self,
+        id: PacketId,
+        _packet: &Packet,
+    ) -> Result<(), (PacketId, DropReason)> {
+        if self.queue.len() >= self.capacity {
+            return Err((id, DropReason::QueueFull));
+        }
+        self.queue.push_front(id);
+        Ok(())
+    }
+
     fn dequeue(&mut self) -> Option<PacketId> {
         self.queue.pop_front()
     }
@@ -70,6 +82,8 @@ mod tests {
             next_hop: u32::MAX,
             size: 100,
             path: crate::net::flow_paths::NO_PATH,
+            link_seq: 0,
+            layer_seq: 0,
             created: 0,
             header: Header::Udp { seq: 0, len: 72 },
         }

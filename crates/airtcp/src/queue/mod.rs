@@ -12,6 +12,16 @@ pub trait QueueDisc {
     /// Offers a packet. On refusal the packet (the arriving one or a victim already queued) is
     /// returned with the reason; the caller drops it.
     fn enqueue(&mut self, id: PacketId, packet: &Packet) -> Result<(), (PacketId, DropReason)>;
+    /// Offers a packet to the head of the queue, ahead of everything queued (a control packet
+    /// that must not wait behind data: Horizon's refreshments, paper 003 §5.2.2). Default: as
+    /// [`enqueue`](Self::enqueue), for disciplines with no head to jump to.
+    fn enqueue_front(
+        &mut self,
+        id: PacketId,
+        packet: &Packet,
+    ) -> Result<(), (PacketId, DropReason)> {
+        self.enqueue(id, packet)
+    }
     /// Takes the next packet to transmit.
     fn dequeue(&mut self) -> Option<PacketId>;
     /// Packets queued.

@@ -40,10 +40,7 @@ use crate::world::{Endpoints, Event, Flow, ShimSlot, Traces, World};
 use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 fn positive(path: String, v: u64) -> Result<(), ConfigError> {
@@ -405,6 +402,14 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 let params = single.source().cfg;
                 let rng = Rng::stream(cfg.seed, &format!("flows/{i}/tcp_rlc"));
                 **sender = AnySender::Multipath(MultipathSender::new(params, m, rng));
+            }
+        }
+    }
+    // A shim the routing block puts on every TCP flow (one that needs the flows' paths).
+    for (i, flow) in flows.iter_mut().enumerate() {
+        if let Endpoints::Tcp { shim, .. } = &mut flow.endpoints {
+            if let Some(s) = cfg.routing.transport_shim(cfg, &flow_paths, i) {
+                *shim = Some(Box::new(ShimSlot::new(s)));
             }
         }
     }

@@ -153,10 +153,7 @@ fn default_cope_max_report() -> u32 {
 }
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 /// The checks of the `coding:` block (none without one): its own parameters, then what coding

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::coding::rlnc::MAX_BLOCK_SIZE;
-use crate::net::backpressure;
 use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
+use crate::net::{backpressure, horizon};
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
 use crate::ConfigError;
@@ -1485,6 +1485,191 @@ pub enum RoutingConfig {
         #[serde(default)]
         selection: BpSelectionConfig,
     },
+    /// Horizon (paper 003): multipath back-pressure for unmodified TCP over each flow's
+    /// node-disjoint paths, with the destination's reorder buffer and the source's congestion
+    /// signal (see `net::horizon`, `transport::horizon`).
+    Horizon {
+        /// Node-disjoint paths per flow (§5.4: 2); fewer where fewer exist.
+        #[serde(default = "default_hz_paths")]
+        paths: u32,
+        /// Weight of a link when the paths are found (§5.4's routing; spec: ETT).
+        #[serde(default = "default_hz_metric")]
+        metric: RouteMetric,
+        /// `T`, the custody threshold per flow and neighbour (§5.2.2: 10-15).
+        #[serde(default = "default_hz_threshold")]
+        threshold: u32,
+        /// Update events (packets received from a neighbour, changes of the node's price) per
+        /// refreshment (§5.2.2: about 5).
+        #[serde(default = "default_hz_refresh_every")]
+        refresh_every: u32,
+        /// Eqs. (12)-(13): `per_rate` (the reading that reproduces §3.5) or `queue` (literal).
+        #[serde(default)]
+        price: HzPriceConfig,
+        /// Eq. (15) when the cheapest neighbour's window is full: `strict` waits,
+        /// `cheapest_open` takes the cheapest open one.
+        #[serde(default)]
+        next_hop: HzNextHopConfig,
+        /// `push` (the paper's implementation, §5.2.1) or `pull` (§3.1's ideal, an ablation).
+        #[serde(default)]
+        mac: HzMacConfig,
+        /// Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
+        #[serde(default)]
+        refresh_priority: HzRefreshPriorityConfig,
+        /// A changed price goes upstream after this long without anything sent there, ns.
+        #[serde(default = "default_hz_refresh_idle")]
+        refresh_idle: u64,
+        /// The last refreshment is repeated this often while packets keep coming, ns.
+        #[serde(default = "default_hz_refresh_repeat")]
+        refresh_repeat: u64,
+        /// Packets a node's queues hold in all.
+        #[serde(default = "default_hz_buffer")]
+        buffer: u32,
+        /// Interval of the custody/price samples and the per-path series in the results, ns.
+        #[serde(default = "default_hz_sample_interval")]
+        sample_interval: u64,
+        /// K of the target window `B* = K / sqrt(C_s)` (§5.3.2: 90).
+        #[serde(default = "default_hz_k")]
+        k: f64,
+        /// The source price is capped here (§5.3.2: 100).
+        #[serde(default = "default_hz_price_cap")]
+        price_cap: f64,
+        /// No signal below this window estimate, packets (§5.3.2: 5).
+        #[serde(default = "default_hz_min_window")]
+        min_window: f64,
+        /// The congestion signal to TCP: `fake_dupack` (§5.3.3) or `none`.
+        #[serde(default)]
+        signal: HzSignalConfig,
+        /// The destination's delayed reordering (§4.2, eq. 16).
+        #[serde(default)]
+        reorder: HzReorderConfig,
+    },
+}
+
+/// How Horizon prices custody (paper 003 eqs. 12-13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HzPriceConfig {
+    /// `C_i = min_j (C_j + S_i / R_ij)`, `S_i = max_g P_i^g R_{i,j(g)}`.
+    #[default]
+    PerRate,
+    /// `C_i = S_i + min_j C_j`, `S_i = max_g P_i^g`.
+    Queue,
+}
+
+/// Eq. (15) when the cheapest neighbour's window is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HzNextHopConfig {
+    /// The flow waits.
+    #[default]
+    Strict,
+    /// The cheapest neighbour with an open window.
+    CheapestOpen,
+}
+
+/// How Horizon hands packets to the MAC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HzMacConfig {
+    /// Into the interface queue while the custody gate allows.
+    #[default]
+    Push,
+    /// Only at the MAC's transmit opportunities.
+    Pull,
+}
+
+/// Where refreshments join the interface queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HzRefreshPriorityConfig {
+    /// Ahead of queued data.
+    #[default]
+    Head,
+    /// Behind it.
+    Fifo,
+}
+
+/// Horizon's congestion signal to an unmodified TCP sender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HzSignalConfig {
+    /// Three duplicates of the last ACK (§5.3.3).
+    #[default]
+    FakeDupack,
+    /// None.
+    None,
+}
+
+/// The destination's delayed reordering (paper 003 §4.2, eq. 16, §5.3.1).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HzReorderConfig {
+    /// Gain of the one-way delay mean A.
+    #[serde(default = "default_hz_alpha")]
+    pub alpha: f64,
+    /// Gain of its deviation D.
+    #[serde(default = "default_hz_beta")]
+    pub beta: f64,
+    /// D before the first sample, ns.
+    #[serde(default = "default_hz_d0")]
+    pub d0: u64,
+    /// Declare a gap lost once every path has delivered past it (§5.3.1).
+    #[serde(default = "default_true")]
+    pub loss_detection: bool,
+}
+
+impl Default for HzReorderConfig {
+    fn default() -> Self {
+        HzReorderConfig {
+            alpha: default_hz_alpha(),
+            beta: default_hz_beta(),
+            d0: default_hz_d0(),
+            loss_detection: true,
+        }
+    }
+}
+
+fn default_hz_paths() -> u32 {
+    2
+}
+fn default_hz_metric() -> RouteMetric {
+    RouteMetric::Ett
+}
+fn default_hz_threshold() -> u32 {
+    12
+}
+fn default_hz_refresh_every() -> u32 {
+    5
+}
+fn default_hz_refresh_idle() -> u64 {
+    20_000_000
+}
+fn default_hz_refresh_repeat() -> u64 {
+    200_000_000
+}
+fn default_hz_buffer() -> u32 {
+    1000
+}
+fn default_hz_sample_interval() -> u64 {
+    1_000_000_000
+}
+fn default_hz_k() -> f64 {
+    90.0
+}
+fn default_hz_price_cap() -> f64 {
+    100.0
+}
+fn default_hz_min_window() -> f64 {
+    5.0
+}
+fn default_hz_alpha() -> f64 {
+    0.125
+}
+fn default_hz_beta() -> f64 {
+    0.25
+}
+fn default_hz_d0() -> u64 {
+    10_000_000
 }
 
 /// The queue differential of backpressure.
@@ -1554,7 +1739,63 @@ impl RoutingConfig {
     /// The checks of the forwarding layer this block asks for (its own parameters, and what it
     /// needs of the scenario), in `cfg`.
     pub fn check_forwarding(&self, cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-        backpressure::setup::check(cfg)
+        backpressure::setup::check(cfg)?;
+        horizon::setup::check(cfg)?;
+        if let RoutingConfig::Horizon { .. } = self {
+            for (i, f) in cfg.flows.iter().enumerate() {
+                if let TransportConfig::Tcp(TcpConfig { nc: Some(_), .. }) = &f.transport {
+                    return Err(ConfigError::new(
+                        format!("flows[{i}].transport.nc"),
+                        "Horizon's reorder buffer and signal sit between TCP and the network; a \
+                         flow cannot also have the NC layer there",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The paths a flow without a `paths` block follows under this block (Horizon's own:
+    /// `paths` node-disjoint ones by its metric, the reverse traffic on them too); `None`: such a
+    /// flow is routed.
+    pub fn implied_paths(&self) -> Option<PathsConfig> {
+        match *self {
+            RoutingConfig::Horizon { paths, metric, .. } => Some(PathsConfig::Disjoint {
+                k: paths,
+                metric,
+                reverse: ReverseConfig::Paths,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The `k` paths of an implied block ([`implied_paths`](Self::implied_paths)) from `src` to
+    /// `dst`, fewer where fewer exist: Horizon's, the least-weight path first
+    /// (`net::horizon::setup::default_first_paths`).
+    pub fn implied_paths_between(
+        &self,
+        n: usize,
+        edges: &[crate::net::routing::Edge],
+        weight: &dyn Fn(usize) -> f64,
+        (src, dst): (crate::sim::NodeId, crate::sim::NodeId),
+        k: usize,
+    ) -> Vec<crate::net::paths::DisjointPath> {
+        horizon::setup::default_first_paths(n, edges, weight, src, dst, k)
+    }
+
+    /// The shim this block puts on TCP flow `index` (Horizon's reorder buffer and congestion
+    /// signal, with the PathIDs of the flow's paths), if any; `seed` is the run's.
+    pub fn transport_shim(
+        &self,
+        cfg: &ScenarioConfig,
+        paths: &crate::net::flow_paths::FlowPaths,
+        index: usize,
+    ) -> Option<Box<dyn Shim>> {
+        let params = horizon::setup::shim_params(cfg)?;
+        let ids = horizon::setup::path_ids(cfg.seed, paths, index as u32);
+        Some(Box::new(crate::transport::horizon::HorizonShim::new(
+            &params, ids,
+        )))
     }
 
     /// Why flows cannot have paths (`flows[].paths`, `net::flow_paths`) under this block, if they
@@ -1570,13 +1811,19 @@ impl RoutingConfig {
                 "backpressure chooses next hops itself; flow paths are followed under static \
                  routing",
             ),
+            // Horizon forwards over the flows' paths (its own disjoint ones unless given).
+            RoutingConfig::Horizon { .. } => None,
         }
     }
 
     /// The forwarding layer (`net::forwarding`) this block asks for, in the checked scenario
-    /// `cfg`: backpressure's own layer for `backpressure` (paper 000 §4.1), plain
-    /// store-and-forward over the routes otherwise (`static`, `aodv`).
+    /// `cfg`: backpressure's own layer for `backpressure` (paper 000 §4.1), Horizon's for
+    /// `horizon` (paper 003), plain store-and-forward over the routes otherwise (`static`,
+    /// `aodv`).
     pub fn forwarding(&self, cfg: &ScenarioConfig, setup: &LayerSetup<'_>) -> Box<dyn Forwarding> {
+        if let Some(params) = horizon::setup::params(cfg) {
+            return Box::new(horizon::setup::layer(params, setup));
+        }
         match backpressure::setup::params(cfg) {
             Some(params) => {
                 let radio = cfg

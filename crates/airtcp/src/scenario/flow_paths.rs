@@ -12,10 +12,7 @@ use crate::sim::NodeId;
 use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 /// What the builder knows that the paths need: the nodes, the routing graph, each flow's ends.
@@ -75,13 +72,20 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
 /// over known nodes, none twice, each hop a link of the routing graph (and one back unless the
 /// reverse traffic is routed); a disjoint block finds its `k` paths. Empty when no flow has paths.
 pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, ConfigError> {
-    if cfg.flows.iter().all(|f| f.paths.is_none()) {
+    // A routing block that forwards every flow over paths (Horizon) gives a flow without a
+    // `paths` block its own (fewer where fewer exist).
+    let implied = cfg.routing.implied_paths();
+    if implied.is_none() && cfg.flows.iter().all(|f| f.paths.is_none()) {
         return Ok(FlowPaths::default());
     }
     check(cfg)?;
-    // Explicit paths weigh parallel links by the static routing's metric.
+    // Explicit paths weigh parallel links by the routing's metric.
     let routing_metric = match cfg.routing {
         RoutingConfig::Static { metric } => metric,
+        _ if implied.is_some() => implied.as_ref().map_or(RouteMetric::Hops, |p| match p {
+            PathsConfig::Disjoint { metric, .. } => *metric,
+            PathsConfig::Explicit { .. } => RouteMetric::Hops,
+        }),
         _ => RouteMetric::Hops,
     };
     // The weights of the weighted specs: one metric per scenario (FlowPaths resolves parallel
@@ -91,9 +95,10 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
     // Per spec: the flow's index, and whether its paths were given (or found).
     let mut origin = Vec::new();
     for (i, f) in cfg.flows.iter().enumerate() {
-        let Some(block) = &f.paths else {
+        let Some(block) = f.paths.as_ref().or(implied.as_ref()) else {
             continue;
         };
+        let at_least_one = f.paths.is_none();
         let p = format!("flows[{i}].paths");
         let (src, dst) = input.flow_ends[i];
         let pin_back = block.reverse() == ReverseConfig::Paths;
@@ -128,21 +133,35 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
             }
             PathsConfig::Disjoint { k, .. } => {
                 let n = input.names.len();
-                let found = match &weights {
+                // A link too heavy for the search's exact arithmetic is no link at all.
+                let weight = |e: usize| match &weights {
                     Some((_, w)) if metric != RouteMetric::Hops => {
-                        // A link too heavy for the search's exact arithmetic is no link at all.
-                        let weight = |e: usize| {
-                            if w[e] > MAX_DISJOINT_WEIGHT {
-                                f64::INFINITY
-                            } else {
-                                w[e]
-                            }
-                        };
-                        node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)
+                        if w[e] > MAX_DISJOINT_WEIGHT {
+                            f64::INFINITY
+                        } else {
+                            w[e]
+                        }
                     }
-                    _ => node_disjoint_paths(n, input.edges, &|_| 1.0, src, dst, *k as usize),
+                    _ => 1.0,
                 };
-                if found.len() < *k as usize {
+                let found = if at_least_one {
+                    cfg.routing.implied_paths_between(
+                        n,
+                        input.edges,
+                        &weight,
+                        (src, dst),
+                        *k as usize,
+                    )
+                } else {
+                    node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)
+                };
+                if found.is_empty() && at_least_one {
+                    return Err(err(
+                        format!("flows[{i}]"),
+                        format!("no path from '{}' to '{}'", f.src, f.dst),
+                    ));
+                }
+                if found.len() < *k as usize && !at_least_one {
                     let n = found.len();
                     return Err(err(
                         format!("{p}.k"),

@@ -34,10 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const INTERFERENCE_MARGIN_DB: f64 = 10.0;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 /// The radios of the placed nodes `placed`, whose node ids are `ids` (the last placed nodes of

@@ -71,15 +71,24 @@ pub struct Packet {
     /// Which of its flow's paths the packet follows (`net::flow_paths`; `NO_PATH`: none, it is
     /// routed). One byte in what was the struct's padding.
     pub path: u8,
+    /// A per-link number the forwarding layer stamps at each hop (Horizon's PLID, paper 003
+    /// §5.2.1: one byte on the air, numbered per link and flow); 0 when the layer stamps none.
+    /// One byte of what was the struct's padding.
+    pub link_seq: u8,
+    /// A per-flow number the forwarding layer stamps at the packet's first hop and the
+    /// destination reads (Horizon's PktID, paper 003 §5.1, which the reorder buffer orders by);
+    /// 0 when the layer stamps none. Two bytes of what was the struct's padding.
+    pub layer_seq: u16,
     /// Creation time.
     pub created: Time,
     /// Protocol header.
     pub header: Header,
 }
 
-// Packets are copied between the arena, queues and MACs: the path byte must not make them larger.
-// Without it a packet is its header and 36 bytes of fields (five 4-byte ones, two 8-byte ones),
-// padded to 40 (112 bytes with today's 72-byte header); the byte takes some of that padding.
+// Packets are copied between the arena, queues and MACs: the path byte and the layer's two
+// numbers must not make them larger. Without them a packet is its header and 36 bytes of fields
+// (five 4-byte ones, two 8-byte ones), padded to 40 (112 bytes with today's 72-byte header); the
+// four bytes fill that padding exactly.
 const _: () = assert!(std::mem::size_of::<Packet>() == std::mem::size_of::<Header>() + 40);
 const _: () = assert!(std::mem::size_of::<Packet>() == 112);
 
@@ -103,6 +112,8 @@ impl Packet {
             next_hop: NodeId::MAX,
             size,
             path: NO_PATH,
+            link_seq: 0,
+            layer_seq: 0,
             created,
             header,
         }

@@ -1,6 +1,7 @@
 //! Transport protocols: TCP (sender, receiver, loss recovery, pluggable congestion control), the
 //! shim seam between a flow's transport and the network and the systems on it (the NC layer that
 //! paper 000 puts between TCP and the network), and UDP.
+pub mod horizon;
 pub mod nc_layer;
 pub mod shim;
 pub mod tcp;

@@ -89,6 +89,9 @@ pub struct Arrival {
     pub path: u8,
     /// When its end sent it (a one-way delay is `now - created`: the simulator's clocks agree).
     pub created: Time,
+    /// The number the forwarding layer stamped on it at its first hop (`Packet::layer_seq`,
+    /// Horizon's per-flow PktID); 0 under a layer that stamps none.
+    pub layer_seq: u16,
 }
 
 /// The TCP sender's round-trip estimates (RFC 6298).
@@ -128,6 +131,12 @@ pub trait ShimIo {
     /// the sender is in the middle of changing it. It is the source's state: a shim reads it at
     /// the source end.
     fn sender_timing(&self) -> Option<SenderTiming>;
+    /// The congestion price the forwarding layer holds at end `end`'s node for the flow's
+    /// packets from there to the other end (`net::forwarding::Forwarding::flow_price`:
+    /// Horizon's C_s, paper 003 §4.1); `None` under a layer that prices nothing.
+    fn layer_price(&self, _end: End) -> Option<f64> {
+        None
+    }
 }
 
 /// A layer between one flow's transport endpoints and the network. See the module header.

@@ -184,6 +184,18 @@ impl ShimIo for ShimNetIo<'_> {
             rto: s.rto(),
         })
     }
+
+    fn layer_price(&self, end: End) -> Option<f64> {
+        let (src, dst) = self.ends;
+        let (at, to) = match end {
+            End::Source => (src, dst),
+            End::Destination => (dst, src),
+        };
+        self.net
+            .forwarding
+            .as_ref()
+            .and_then(|layer| layer.flow_price(at, self.flow, to))
+    }
 }
 
 impl World {
@@ -220,6 +232,7 @@ impl World {
             size: p.size,
             path: p.path,
             created: p.created,
+            layer_seq: p.layer_seq,
         };
         let mut verdict = Verdict::Pass;
         self.run_shim_hook(p.flow, now, |shim, io, _| {

@@ -262,10 +262,7 @@ pub struct SlottedSim {
 }
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 fn validate(cfg: &SlottedConfig) -> Result<(), ConfigError> {

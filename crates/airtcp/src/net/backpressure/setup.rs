@@ -19,10 +19,7 @@ use crate::sim::NodeId;
 use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        path: path.into(),
-        message: message.into(),
-    }
+    ConfigError::new(path, message)
 }
 
 /// The checks of a backpressure routing block: radios only (a node may have several), and sound

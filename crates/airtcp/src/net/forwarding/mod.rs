@@ -384,6 +384,13 @@ pub trait Forwarding: Send {
     /// interface queue was emptied and before its MAC gives up its packet.
     fn on_node_down(&mut self, _node: NodeId, _out: &mut Vec<PacketId>) {}
 
+    /// The congestion price the layer holds at `node` for flow `flow`'s packets towards `dst`
+    /// (Horizon's path price C, paper 003 eq. 13, which its source signaller reads through the
+    /// shim seam, `transport::shim::ShimIo::layer_price`). Default: none.
+    fn flow_price(&self, _node: NodeId, _flow: FlowId, _dst: NodeId) -> Option<f64> {
+        None
+    }
+
     /// Packets the layer holds, all nodes (the run's conservation check).
     fn count_held(&self) -> u64 {
         0
@@ -553,6 +560,16 @@ impl ForwardingCtx<'_> {
     #[inline]
     pub fn push_radio(&mut self, r: RadioId, id: PacketId) {
         if self.net.offer_radio(r, id) {
+            self.net.effects.push(Effect::Wake(r));
+        }
+    }
+
+    /// Pushes packet `id` to the head of radio `r`'s interface queue, ahead of what is queued (a
+    /// control packet that must not wait behind data), and wakes the radio's MAC. A failed radio
+    /// or a full queue drops (the framework counts it).
+    #[inline]
+    pub fn push_radio_front(&mut self, r: RadioId, id: PacketId) {
+        if self.net.offer_radio_at(r, id, true) {
             self.net.effects.push(Effect::Wake(r));
         }
     }

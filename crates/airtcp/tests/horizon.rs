@@ -1,0 +1,267 @@
+//! Horizon's forwarding layer (paper 003 §5.2) on small scenarios: the custody gate closing at T
+//! and reopening on a refreshment, one refreshment per `refresh_every` receptions at the last
+//! hop, custody released by the MAC's give-ups and never by its ACKs, the header's bytes,
+//! determinism and conservation (every run below checks it, `common::run`).
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+
+/// 802.11a chain n0-n1-n2 (16 m hops at 36 Mbps, ideal rates; n0 and n2 out of range), Horizon with `routing` over its defaults, one
+/// UDP flow n0 -> n2 at `rate` bit/s for `duration`.
+fn chain(routing: Value, rate: u64, duration: u64, link_errors: Value) -> Value {
+    let mut r = json!({"kind": "horizon"});
+    for (k, v) in routing.as_object().expect("object") {
+        r[k] = v.clone();
+    }
+    json!({
+        "name": "horizon-chain", "duration": duration, "seed": 1,
+        "radio": {"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                  "tx_power": 16.0, "rate_control": {"kind": "ideal"},
+                  "propagation": {"kind": "log_distance", "exponent": 3.5,
+                                  "reference_distance": 1.0, "reference_loss": 46.6777}},
+        "topology": {"kind": "chain", "hops": 2, "spacing": 16.0},
+        "routing": r,
+        "link_errors": link_errors,
+        "flows": [{"id": "f", "src": "n0", "dst": "n2", "start": 0,
+                   "app": {"kind": "cbr", "rate": rate, "packet_size": 1000},
+                   "transport": {"kind": "udp"}}],
+        "metrics": {"bin": S}
+    })
+}
+
+/// The rows of one of the layer's tables.
+fn table(r: &airtcp::metrics::results::RunResults, key: &str) -> Vec<Value> {
+    let t = r.forwarding.get(key).expect("horizon reports its tables");
+    serde_json::from_str(t.get()).expect("a JSON array")
+}
+
+/// The `horizon` row of `node`.
+fn row(r: &airtcp::metrics::results::RunResults, node: &str) -> Value {
+    table(r, "horizon")
+        .into_iter()
+        .find(|x| x["node"] == node)
+        .expect("a row per node on a path")
+}
+
+/// Packets of the flow's data that reached the destination.
+fn delivered(r: &airtcp::metrics::results::RunResults) -> u64 {
+    table(r, "horizon_paths")
+        .iter()
+        .filter(|x| x["direction"] == "data")
+        .map(|x| x["delivered"].as_u64().unwrap())
+        .sum()
+}
+
+/// With refreshments practically never due (every 10^6 update events, liveness after 10 s), the
+/// source hands exactly T packets to its neighbour and stops: the gate is `S − R < T` per flow
+/// and neighbour, and nothing but a Horizon-level acknowledgement reopens it (MAC ACKs do not).
+#[test]
+fn the_gate_closes_after_t_packets_without_refreshments() {
+    for t in [1u64, 5, 12] {
+        let routing = json!({"threshold": t, "refresh_every": 1_000_000,
+                             "refresh_idle": 10 * S, "refresh_repeat": 10 * S});
+        let r = run(&chain(routing, 2_000_000, 2 * S, json!([])));
+        assert_eq!(delivered(&r), t, "T = {t}");
+        assert_eq!(row(&r, "n1")["refreshes"], 0);
+    }
+}
+
+/// The liveness refreshment after `refresh_idle` acknowledges what arrived and reopens the gate:
+/// T more packets per interval.
+#[test]
+fn a_timed_refreshment_reopens_the_gate() {
+    let routing = json!({"threshold": 4, "refresh_every": 1_000_000,
+                         "refresh_idle": 100 * MS, "refresh_repeat": 10 * S});
+    // 1 s: the gate opens at 0 and after each of the timed refreshments (every 100 ms at both
+    // hops); each opening lets 4 more packets through.
+    let r = run(&chain(routing, 2_000_000, S, json!([])));
+    let got = delivered(&r);
+    assert!((30..=44).contains(&got), "delivered {got}");
+    assert!(row(&r, "n2")["refreshes_timed"].as_u64().unwrap() >= 8);
+}
+
+/// The last hop's downstream price (the destination's 0) never changes, yet it refreshes every
+/// `refresh_every` receptions: the destination's refreshments are one per 5 packets received,
+/// besides the timed ones.
+#[test]
+fn the_destination_refreshes_every_five_receptions() {
+    let r = run(&chain(json!({}), 2_000_000, 3 * S, json!([])));
+    let got = delivered(&r);
+    let n2 = row(&r, "n2");
+    let counted = n2["refreshes"].as_u64().unwrap() - n2["refreshes_timed"].as_u64().unwrap();
+    assert_eq!(counted, got / 5, "received {got}");
+    assert!(got > 700, "2 Mbit/s of 1000-byte packets for 3 s: {got}");
+}
+
+/// A retry-limit give-up releases exactly the PLID of the packet given up, at the node that gave
+/// it up; with the gate and refreshments working, the flow goes on.
+#[test]
+fn mac_give_ups_release_custody() {
+    let errors = json!([{"from": "n0", "to": "n1", "direction": "forward",
+                         "error": {"kind": "bernoulli", "per": 0.6}}]);
+    let r = run(&chain(json!({}), 1_000_000, 3 * S, errors));
+    let released = row(&r, "n0")["released_by_mac"].as_u64().unwrap();
+    let given_up: u64 = r
+        .drops
+        .iter()
+        .filter(|d| d.queue == "radio n0" && d.reason == "retry_limit")
+        .map(|d| d.packets)
+        .sum();
+    assert!(given_up > 0, "60 % frame loss gives some packets up");
+    assert_eq!(released, given_up);
+    assert!(delivered(&r) > 200);
+}
+
+/// Horizon adds its 19 bytes to every packet where it enters the network.
+#[test]
+fn the_header_adds_nineteen_bytes() {
+    let r = run(&chain(json!({}), 1_000_000, S, json!([])));
+    let paths = table(&r, "horizon_paths");
+    let (pkts, bytes) =
+        paths
+            .iter()
+            .filter(|x| x["direction"] == "data")
+            .fold((0, 0), |(p, b), x| {
+                (
+                    p + x["delivered"].as_u64().unwrap(),
+                    b + x["bytes"].as_u64().unwrap(),
+                )
+            });
+    assert!(pkts > 0);
+    // 1000-byte payload + 8 UDP + 20 IP + 19 Horizon.
+    assert_eq!(bytes, pkts * 1047);
+}
+
+/// Every option of the layer carries the flow (`mac: pull` hands packets over only when the MAC
+/// asks, which it must be told to).
+#[test]
+fn every_variant_carries_the_flow() {
+    for routing in [
+        json!({"mac": "pull"}),
+        json!({"price": "queue"}),
+        json!({"next_hop": "cheapest_open"}),
+        json!({"refresh_priority": "fifo"}),
+        json!({"signal": "none", "reorder": {"loss_detection": false}}),
+    ] {
+        let r = run(&chain(routing.clone(), 2_000_000, 2 * S, json!([])));
+        assert!(delivered(&r) > 450, "{routing}: {}", delivered(&r));
+    }
+}
+
+/// Inputs Horizon cannot run are refused with the field at fault.
+#[test]
+fn bad_horizon_blocks_are_refused_with_their_paths() {
+    let refused = |v: Value| {
+        let cfg: airtcp::scenario::config::ScenarioConfig =
+            serde_json::from_value(v).expect("parses");
+        match airtcp::scenario::build::build(&cfg) {
+            Ok(_) => panic!("built"),
+            Err(e) => e.path,
+        }
+    };
+    for (routing, path) in [
+        (json!({"threshold": 0}), "routing.threshold"),
+        (json!({"threshold": 101}), "routing.threshold"),
+        (json!({"paths": 0}), "routing.paths"),
+        (json!({"refresh_every": 0}), "routing.refresh_every"),
+        (json!({"refresh_idle": 0}), "routing.refresh_idle"),
+        (json!({"k": -1.0}), "routing.k"),
+        (json!({"min_window": -1.0}), "routing.min_window"),
+        (json!({"reorder": {"beta": 0.0}}), "routing.reorder.beta"),
+    ] {
+        assert_eq!(refused(chain(routing, 1_000_000, S, json!([]))), path);
+    }
+    let mut nc = chain(json!({}), 1_000_000, S, json!([]));
+    nc["flows"][0]["app"] = json!({"kind": "bulk"});
+    nc["flows"][0]["transport"] = json!({"kind": "tcp", "nc": {}});
+    assert_eq!(refused(nc), "flows[0].transport.nc");
+}
+
+#[test]
+fn horizon_runs_repeat_exactly() {
+    let v = chain(json!({}), 3_000_000, 2 * S, json!([]));
+    let a = serde_json::to_string(&run(&v)).unwrap();
+    let b = serde_json::to_string(&run(&v)).unwrap();
+    let strip = |s: &str| s[..s.find("\"timing\"").unwrap()].to_string();
+    assert_eq!(strip(&a), strip(&b));
+}
+
+/// Paper 003's testbed as reconstructed (scenarios/003_horizon/fig4.yaml): wings n0..n10 at
+/// y = 12 m on channel 36 and s0..s10 at y = 0 on 44, 8 m apart; bridges n0-s0 on 52 and
+/// n10-s10 on 60; 802.11a with ideal rates.
+fn testbed(routing: Value, flows: Vec<Value>) -> Value {
+    let mut nodes = Vec::new();
+    for wing in ["n", "s"] {
+        for k in 0..11 {
+            let y = if wing == "n" { 12.0 } else { 0.0 };
+            nodes.push(json!({"name": format!("{wing}{k}"), "x": 8.0 * k as f64, "y": y}));
+        }
+    }
+    let mut channels = serde_json::Map::new();
+    for k in 1..10 {
+        channels.insert(format!("s{k}"), json!([44]));
+    }
+    channels.insert("n0".into(), json!([36, 52]));
+    channels.insert("n10".into(), json!([36, 60]));
+    channels.insert("s0".into(), json!([44, 52]));
+    channels.insert("s10".into(), json!([44, 60]));
+    json!({
+        "name": "testbed", "duration": S, "seed": 1,
+        "radio": {"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                  "tx_power": 16.0, "rate_control": {"kind": "ideal"}, "channel": 36,
+                  "node_channels": channels,
+                  "propagation": {"kind": "log_distance", "exponent": 3.5,
+                                  "reference_distance": 1.0, "reference_loss": 46.6777}},
+        "topology": {"kind": "explicit", "nodes": nodes},
+        "routing": routing,
+        "flows": flows,
+    })
+}
+
+/// §6.3's premise, on every ordered pair of the testbed: the path single-path TCP takes (the
+/// least-ETT path, `paths: {kind: disjoint, k: 1, metric: ett}` under static routing, its ACKs
+/// back along it) is Horizon's first, and Horizon's second shares no node with it but the ends.
+#[test]
+fn the_single_path_route_is_one_of_horizons_two() {
+    let names: Vec<String> = ["n", "s"]
+        .iter()
+        .flat_map(|w| (0..11).map(move |k| format!("{w}{k}")))
+        .collect();
+    let flows = |paths: Option<Value>| {
+        let mut flows = Vec::new();
+        for a in &names {
+            for b in &names {
+                if a != b {
+                    let mut f = json!({"id": format!("{a}-{b}"), "src": a, "dst": b,
+                                       "app": {"kind": "cbr", "rate": 1000, "packet_size": 100},
+                                       "transport": {"kind": "udp"}});
+                    if let Some(p) = &paths {
+                        f["paths"] = p.clone();
+                    }
+                    flows.push(f);
+                }
+            }
+        }
+        flows
+    };
+    let build = |routing: Value, flows: Vec<Value>| {
+        let cfg = serde_json::from_value(testbed(routing, flows)).expect("valid");
+        airtcp::scenario::build::build(&cfg).expect("builds")
+    };
+    let single = build(
+        json!({"kind": "static", "metric": "ett"}),
+        flows(Some(json!({"kind": "disjoint", "k": 1, "metric": "ett"}))),
+    );
+    let horizon = build(json!({"kind": "horizon"}), flows(None));
+    for (i, f) in horizon.flows.iter().enumerate() {
+        let paths = horizon.net.flow_paths.paths(i as u32);
+        assert_eq!(paths.len(), 2, "two disjoint paths for {}", f.name);
+        let baseline = single.net.flow_paths.paths(i as u32);
+        assert_eq!(paths[0].nodes(), baseline[0].nodes(), "{}", f.name);
+        let (p, q) = (paths[0].nodes(), paths[1].nodes());
+        for v in &q[1..q.len() - 1] {
+            assert!(!p.contains(v), "{}: node {v} on both paths", f.name);
+        }
+    }
+}
