@@ -182,7 +182,7 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
 
 
 
-def test_paper_003_quick_reproduction_runs_the_examples_fig_1_and_fig_4(tmp_path: Path) -> None:
+def test_paper_003_quick_reproduction_runs_the_examples_and_figs_1_and_4_to_8(tmp_path: Path) -> None:
     outcome = reproduce("003", tmp_path / "repro", quick=True, quiet=True)
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "003" / "reproduction.json").read_text(encoding="utf-8"))
@@ -200,7 +200,18 @@ def test_paper_003_quick_reproduction_runs_the_examples_fig_1_and_fig_4(tmp_path
                  "(iv) Horizon: S1-D1 alone balanced, free path's share 22-40 s"):
         assert rows["Fig. 4", what]["ok"] is True, rows["Fig. 4", what]
     assert all(t["airtcp"] is not None for (section, _), t in rows.items() if section == "Fig. 4")
-    assert len(record["figures"]) == 3
+    # Figs. 5-8 on the random sets: the claims that hold in the quick form, and every group and
+    # size measured.
+    assert rows["§6.4.1 Fig. 5", "group II (1 hop): median Horizon / single-path"]["ok"] is True
+    for size in (4, 8):
+        assert rows["§6.4.3 Fig. 7b-c", f"{size} flows: median utility gain"]["ok"] is True
+    assert rows["§6.4.4 Fig. 8", "2 flows: sets with a flow balancing (> 5 % on each path)"]["ok"] is True
+    assert rows["§6.4.4 Fig. 8", "largest minority share of a balancing flow"]["ok"] is True
+    for group in ("II", "IV", "V"):
+        assert rows["§6.4.1 Fig. 5", f"group {group}: mean gain"]["n"] > 0
+    # Figures: Fig. 4 (two schemes and the split), Fig. 5, Figs. 6-7 per size, Fig. 8, T.
+    assert rows["§5.2.2 T and refresh", "the best setting"]["airtcp"] is not None
+    assert len(record["figures"]) == 3 + 1 + 3 + 1 + 1
 
 
 def test_paper_004_quick_reproduction_checks_fig_4_the_theorems_and_the_ablations(tmp_path: Path) -> None:

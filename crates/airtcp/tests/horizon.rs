@@ -265,3 +265,31 @@ fn the_single_path_route_is_one_of_horizons_two() {
         }
     }
 }
+
+/// PathIDs (§5.1): every node's random byte from its own stream, XORed along the path from the
+/// source to the last forwarder; the same for the same seed; on the testbed the two paths of
+/// Fig. 4's S1-D1 get different IDs.
+#[test]
+fn path_ids_are_the_xor_of_the_nodes_bytes() {
+    let flows = vec![
+        json!({"id": "f", "src": "n0", "dst": "s10", "app": {"kind": "bulk"},
+                            "transport": {"kind": "tcp"}}),
+    ];
+    let cfg = serde_json::from_value(testbed(json!({"kind": "horizon"}), flows)).expect("valid");
+    let world = airtcp::scenario::build::build(&cfg).expect("builds");
+    let paths = &world.net.flow_paths;
+    let ids = airtcp::net::horizon::setup::path_ids(1, paths, 0);
+    assert_eq!(ids.len(), 2);
+    for (id, path) in ids.iter().zip(paths.paths(0)) {
+        let nodes = path.nodes();
+        let byte = |n: u32| {
+            (airtcp::sim::Rng::stream(1, &format!("horizon/pathid/{n}")).next_u64() & 0xff) as u8
+        };
+        let expected = nodes[..nodes.len() - 1]
+            .iter()
+            .fold(0u8, |x, &n| x ^ byte(n));
+        assert_eq!(*id, expected);
+    }
+    assert_ne!(ids[0], ids[1]);
+    assert_eq!(airtcp::net::horizon::setup::path_ids(1, paths, 0), ids);
+}

@@ -11,6 +11,11 @@ docs/horizon.md).
   rates, and the second flow that pushes it off node 2.
 - Fig. 4 (`fig4`): two flows sharing a path for 20 s, then one alone; Horizon against
   single-path TCP, by the paper's ratios.
+- Figs. 5-8 (`random_sets`): random sets of 1, 2, 4 and 8 flows, the single-flow groups by
+  multi-homing, the CDFs of the improvement of min, mean, max, Jain and utility, and how many
+  flows balance over both paths.
+- §5.2.2's tuning (`sensitivity`): Fig. 4 with the custody threshold and the refreshment period
+  varied (report only).
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ from airtcp.papers.paper003.fig1 import fig1_targets
 from airtcp.papers.paper003.fig1 import spec as fig1_spec
 from airtcp.papers.paper003.fig4 import fig4_targets
 from airtcp.papers.paper003.fig4 import spec as fig4_spec
+from airtcp.papers.paper003.random_sets import random_set_targets
+from airtcp.papers.paper003.random_sets import spec as random_spec
+from airtcp.papers.paper003.sensitivity import sensitivity_targets
+from airtcp.papers.paper003.sensitivity import spec as sensitivity_spec
 from airtcp.papers.paper003_examples import worked_examples
 
 __all__ = ["REPRODUCTION"]
@@ -46,17 +55,22 @@ def example_targets(quick: bool) -> list[Target]:
 def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bool) -> tuple[list[Figure], list[Target]]:
     figures, targets = fig4_targets(experiments["fig4"], figures_dir, quick)
     more_figures, more_targets = fig1_targets(experiments["fig1"], figures_dir, quick)
-    return figures + more_figures, example_targets(quick) + more_targets + targets
+    set_figures, set_targets = random_set_targets(experiments["random"], figures_dir, quick)
+    tuning_figures, tuning_targets = sensitivity_targets(experiments["sensitivity"], figures_dir, quick)
+    return (figures + more_figures + set_figures + tuning_figures,
+            example_targets(quick) + more_targets + targets + set_targets + tuning_targets)
 
 
 REPRODUCTION = Reproduction(
     key="003",
     title="Horizon: multipath back-pressure for unmodified TCP (Radunović, Gkantsidis, Gunawardena & Key, "
-          "MobiCom 2008): worked examples, Fig. 1 at packet level, Fig. 4",
+          "MobiCom 2008): worked examples, Fig. 1 at packet level, Figs. 4-8",
     source="paper 003 §2.2, §2.3, §3.5, §6.3 and the engineering spec's §6(b)",
     sweeps=(
         SweepPlan("fig4", fig4_spec),
         SweepPlan("fig1", fig1_spec),
+        SweepPlan("random", random_spec),
+        SweepPlan("sensitivity", sensitivity_spec),
     ),
     analyse=_analyse,
     notes=(

@@ -529,6 +529,24 @@ mod tests {
         assert_eq!(c, Choice { flow: 0, link: 0 });
     }
 
+    /// Receptions count update events and raise the highest PLID (across the wrap); a
+    /// refreshment or a piggyback sent resets the count and records what was said.
+    #[test]
+    fn receptions_count_and_a_refresh_resets() {
+        let mut u = up(1);
+        for plid in [254u8, 255, 0, 1] {
+            u.received(plid, 10);
+        }
+        assert_eq!((u.events, u.highest), (4, Some(1)));
+        u.received(255, 11); // a late one below the highest
+        assert_eq!(u.highest, Some(1));
+        assert!(u.stale(3.0));
+        u.sent_now(3.0, 12);
+        assert_eq!((u.events, u.last_up), (0, 12));
+        assert!(!u.stale(3.0));
+        assert!(u.stale(4.0), "a new price is news");
+    }
+
     #[test]
     fn taking_a_packet_keeps_custody_and_numbers_it() {
         let mut n = HorizonNode::new(1, vec![flow(0, 3, vec![down(2, 54.0, 0.0)])]);
