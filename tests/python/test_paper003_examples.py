@@ -104,6 +104,9 @@ def test_the_slotted_simulator_one_flow(slotted_one: SlottedCheck) -> None:
     assert slotted_one.link_rates[(3, 5)] == pytest.approx(4, abs=0.05)
     assert slotted_one.total == pytest.approx(14, abs=3)
     assert slotted_one.inexact_slots == 0
+    for node in (1, 2, 3):
+        assert slotted_one.queues[(node, "f")] == pytest.approx(4, abs=1.5)
+    assert slotted_one.queues[(4, "f")] == pytest.approx(0, abs=0.5)
 
 
 def test_the_slotted_simulator_two_flows(slotted_two: SlottedCheck) -> None:
@@ -111,6 +114,9 @@ def test_the_slotted_simulator_two_flows(slotted_two: SlottedCheck) -> None:
     assert slotted_two.y["g"] == pytest.approx(2, abs=0.05)
     assert slotted_two.link_rates[(1, 2)] == pytest.approx(0, abs=0.05)
     assert slotted_two.total == pytest.approx(65, abs=4)
+    for node in (1, 2, 3):
+        assert slotted_two.queues[(node, "f")] == pytest.approx(9, abs=1.5)
+    assert slotted_two.queues[(2, "g")] == pytest.approx(36, abs=1.5)
 
 
 # ---- R-E4/E5: Horizon's pricing and forwarding -----------------------------------------------

@@ -404,8 +404,9 @@ class SlottedRun:
 
     `mean_backlog` is the time average of `Σ_{i,s} U_i^s` over the window; `flows` has per-flow
     `admitted` / `delivered` packets and rates per slot; `links` per-link active slots and packets;
-    `backlog_trace` the total backlog every `trace_every` slots (absolute slot numbers). `raw` is
-    the core's `SlottedResults` of the whole run."""
+    `backlog_trace` the total backlog every `trace_every` slots (absolute slot numbers);
+    `mean_queues[i, s]` the time average of `U_i^s` over the window. `raw` is the core's
+    `SlottedResults` of the whole run."""
 
     slots: int
     warmup: int
@@ -415,6 +416,7 @@ class SlottedRun:
     flows: pd.DataFrame
     links: pd.DataFrame
     backlog_trace: pd.DataFrame
+    mean_queues: np.ndarray
     raw: dict[str, Any]
 
     @property
@@ -520,6 +522,9 @@ def _to_run(
     total = full["mean_backlog"] * (warmup + slots)
     before = prefix["mean_backlog"] * warmup if prefix is not None else 0.0
     inexact = full["inexact_slots"] - (prefix["inexact_slots"] if prefix is not None else 0)
+    queues = np.asarray(full["mean_queues"], dtype=float) * (warmup + slots)
+    if prefix is not None:
+        queues -= np.asarray(prefix["mean_queues"], dtype=float) * warmup
     return SlottedRun(
         slots=slots,
         warmup=warmup,
@@ -529,6 +534,7 @@ def _to_run(
         flows=flows,
         links=links,
         backlog_trace=trace,
+        mean_queues=(queues * per_slot).reshape(int(config["num_nodes"]), len(config["flows"])),
         raw=full,
     )
 

@@ -50,8 +50,8 @@ Four models, each the paper's algorithm run to steady state:
   custody unserved.
 - `slotted_bp` (E1, E3 in airtcp's slotted conflict-graph simulator, `airtcp.models.slotted`).
   Classical back-pressure with α-fair flow control (`AlphaFair(2)`), `m` = 14400 (queues ×100)
-  and independent links. It reports rates and the mean total backlog. `SlottedResults` has no
-  per-node queues, so these cannot be checked there (`SLOTTED_GAP`).
+  and independent links. It reports rates, the mean total backlog and each node's mean queue
+  per flow.
 
 `worked_examples(quick)` runs them all and returns the rows of the published-vs-airtcp table,
 against the corrected targets. "y* = 8" in §3.5 is a typo for 6 (A1). §3.5's "90" packets is a
@@ -84,7 +84,6 @@ __all__ = [
     "Model",
     "horizon_pricing",
     "SlottedCheck",
-    "SLOTTED_GAP",
     "slotted_bp",
     "worked_examples",
 ]
@@ -101,14 +100,7 @@ FIG1_RATES: dict[Link, float] = {
 UTILITY_K = 144.0
 """U(y) = −K/y (§2.2)."""
 
-SLOTTED_GAP = (
-    "SlottedResults (crates/airtcp/src/mac/conflict_graph/slotted.rs) reports only the total "
-    "backlog (mean_backlog, final_backlog, backlog_trace); the per-node per-flow queues U_i^s live "
-    "in SlottedSim.queues but are not serialised, so q_i^f (±1.5) cannot be checked; it needs "
-    "e.g. a `mean_queues: Vec<f64>` (time average of U_i^s after each slot, at i*S+s) in "
-    "SlottedResults and its JSON"
-)
-"""What the slotted simulator's API lacks for spec §6(b)'s per-node queue check."""
+
 
 _TIE = 1e-12  # differentials this close count as equal: float noise must not flip a choice
 
@@ -628,12 +620,15 @@ def horizon_pricing(
 @dataclass(frozen=True)
 class SlottedCheck:
     """One slotted run: admitted `y` per flow and `link_rates` in packets per slot, the mean total
-    backlog in the paper's units (divided by `m/144`), and the slots not proven max-weight."""
+    backlog and each node's queue per flow in the paper's units (divided by `m/144`), and the
+    slots not proven max-weight."""
 
     y: dict[str, float]
     link_rates: dict[Link, float]
     total: float
     inexact_slots: int
+    queues: dict[tuple[int, str], float]
+    """Mean queue of each (node, flow), in the paper's units."""
 
 
 def slotted_bp(
@@ -667,6 +662,8 @@ def slotted_bp(
         link_rates={link: float(rate) for link, rate in zip(rates, run.links["rate"])},
         total=run.mean_backlog / (m / UTILITY_K),
         inexact_slots=run.inexact_slots,
+        queues={(node, flow.name): float(run.mean_queues[node, k]) / (m / UTILITY_K)
+                for k, flow in enumerate(flows) for node in range(run.mean_queues.shape[0])},
     )
 
 
@@ -744,11 +741,12 @@ def _slotted_rows(quick: bool) -> list[dict[str, Any]]:
         _near("E1 slotted BP", "x35", 4, one.link_rates[(3, 5)], 0.05, _NOTE_A3),
         _near("E1 slotted BP", "total queued", 14, one.total, 3.0,
               "paper 12; one-slot pumping over the R = 100 links adds ≈ 0.9 at q2, q3 (spec §6(b))"),
-        _row("E1 slotted BP", "q1^f, q2^f, q3^f per node", 4, math.nan, "±1.5", None, SLOTTED_GAP),
+        *(_near("E1 slotted BP", f"q{n}^f", 4, one.queues[(n, "f")], 1.5, note) for n in (1, 2, 3)),
         _near("E3 slotted BP", "y_f", 4, two.y["f"], 0.05, note),
         _near("E3 slotted BP", "y_g", 2, two.y["g"], 0.05, note),
         _near("E3 slotted BP", "total queued", 65, two.total, 4.0, "paper 63 (A2); pumping bias as E1"),
-        _row("E3 slotted BP", "q1^f, q2^f, q3^f per node", 9, math.nan, "±1.5", None, SLOTTED_GAP),
+        *(_near("E3 slotted BP", f"q{n}^f", 9, two.queues[(n, "f")], 1.5, note) for n in (1, 2, 3)),
+        _near("E3 slotted BP", "q2^g", 36, two.queues[(2, "g")], 1.5, note),
     ]
 
 

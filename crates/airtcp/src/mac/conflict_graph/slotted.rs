@@ -215,6 +215,9 @@ pub struct SlottedResults {
     pub inexact_slots: u64,
     /// `(slot, total backlog after it)` every `trace_every` slots.
     pub backlog_trace: Vec<(u64, f64)>,
+    /// Time-average queue of each node for each flow, `U_i^s` averaged like `mean_backlog`,
+    /// node-major (`[i * flows + s]`).
+    pub mean_queues: Vec<f64>,
 }
 
 const NO_FLOW: u32 = u32::MAX;
@@ -252,6 +255,8 @@ pub struct SlottedSim {
     // Statistics.
     slot: u64,
     backlog_sum: f64,
+    /// Per queue, the sum over slots of its size after each slot.
+    queue_sums: Vec<f64>,
     total_backlog: f64,
     admitted: Vec<f64>,
     delivered: Vec<f64>,
@@ -392,7 +397,7 @@ fn poisson(rng: &mut Rng, mut mean: f64) -> f64 {
 }
 
 /// Refuses a model whose tables would exceed the default memory budget of a run
-/// ([`DEFAULT_MEMORY_BYTES`]): per node a queue per flow, the conflict graph's bit matrix (links
+/// ([`DEFAULT_MEMORY_BYTES`]): per node a queue per flow and its running sum, the conflict graph's bit matrix (links
 /// squared), the links each flow may use, and the backlog trace.
 fn charge_memory(cfg: &SlottedConfig) -> Result<(), ConfigError> {
     let (n, nl, nf) = (
@@ -404,7 +409,7 @@ fn charge_memory(cfg: &SlottedConfig) -> Result<(), ConfigError> {
     budget.charge(
         "num_nodes",
         "per-node queue entries",
-        n.saturating_mul(nf + 1),
+        n.saturating_mul(2 * nf + 1),
         8,
     )?;
     budget.charge("links", "conflict graph bits", nl.saturating_mul(nl) / 8, 1)?;
@@ -498,6 +503,7 @@ impl SlottedSim {
             fc_admit: vec![0.0; widest],
             slot: 0,
             backlog_sum: 0.0,
+            queue_sums: vec![0.0; cfg.num_nodes * nf],
             total_backlog: 0.0,
             admitted: vec![0.0; nf],
             delivered: vec![0.0; nf],
@@ -616,6 +622,9 @@ impl SlottedSim {
         self.slot += 1;
         self.total_backlog = self.queues.iter().sum();
         self.backlog_sum += self.total_backlog;
+        for (sum, q) in self.queue_sums.iter_mut().zip(&self.queues) {
+            *sum += q;
+        }
         if self.slot == self.next_trace {
             self.backlog_trace.push((self.slot, self.total_backlog));
             self.next_trace = self.next_trace.saturating_add(self.trace_every);
@@ -672,6 +681,17 @@ impl SlottedSim {
             link_packets: self.link_packets.clone(),
             inexact_slots: self.inexact_slots,
             backlog_trace: self.backlog_trace.clone(),
+            mean_queues: self
+                .queue_sums
+                .iter()
+                .map(|q| {
+                    if self.slot == 0 {
+                        0.0
+                    } else {
+                        q / self.slot as f64
+                    }
+                })
+                .collect(),
         }
     }
 }
@@ -734,6 +754,9 @@ mod tests {
         // Arrivals join at the end of a slot and leave in the next: backlog is the last slot's
         // arrival, mean λ.
         assert!((r.mean_backlog - 0.6).abs() < 0.02, "{}", r.mean_backlog);
+        // The per-queue averages add up to the total's.
+        let per_queue: f64 = r.mean_queues.iter().sum();
+        assert!((per_queue - r.mean_backlog).abs() < 1e-9, "{per_queue}");
         assert!(r.final_backlog <= 1.0);
         assert!((r.delivered[0] - r.admitted[0]).abs() <= 1.0);
         // With a flaky channel (effective capacity 0.8) the queue is still bounded.
