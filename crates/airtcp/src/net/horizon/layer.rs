@@ -91,8 +91,8 @@ pub struct HorizonRow {
     pub released_by_mac: u64,
     /// Packets dropped on overflow of its buffer.
     pub overflow_drops: u64,
-    /// Longest time a packet waited at the head of a queue... at all: the longest wait from
-    /// joining a queue to leaving it, ms (strict eq. 14 can strand packets, spec A5).
+    /// The longest wait of a packet from joining one of its queues to leaving it, ms (strict
+    /// eq. 14 can strand packets, spec A5).
     pub max_wait_ms: f64,
 }
 

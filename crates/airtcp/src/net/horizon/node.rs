@@ -67,9 +67,6 @@ pub struct DownLink {
     pub rate: f64,
     /// Hops from the neighbour to the flow's destination (the tie-break of eq. 15).
     pub hops: u32,
-    /// The path index a packet the source sends this way is labelled with (only at the source;
-    /// `NO_PATH` elsewhere).
-    pub path: u8,
     /// `S_ij^f`: the PLID of the last packet sent to it.
     pub last_plid: u8,
     /// PLIDs handed to the MAC and not yet released.
@@ -391,7 +388,6 @@ mod tests {
             radio: 0,
             rate,
             hops: 1,
-            path: 0,
             last_plid: 0,
             outstanding: Vec::new(),
             price,

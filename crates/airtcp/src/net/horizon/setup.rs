@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::layer::{Commodity, HorizonLayer, NONE};
 use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, UpLink};
 use super::HorizonParams;
-use crate::net::flow_paths::{FlowPaths, Way, NO_PATH};
+use crate::net::flow_paths::{FlowPaths, Way};
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Edge;
@@ -327,7 +327,7 @@ fn link(wireless: &Wireless, iface: Iface, next: NodeId) -> Option<(u32, f64)> {
 }
 
 /// Adds `f`'s downstream neighbour `next` (if new) at a node.
-fn add_down(f: &mut FlowAt, next: NodeId, radio: u32, rate: f64, hops: u32, path: u8) {
+fn add_down(f: &mut FlowAt, next: NodeId, radio: u32, rate: f64, hops: u32) {
     if f.down.iter().any(|d| d.node == next) {
         return;
     }
@@ -336,7 +336,6 @@ fn add_down(f: &mut FlowAt, next: NodeId, radio: u32, rate: f64, hops: u32, path
         radio,
         rate,
         hops,
-        path,
         last_plid: 0,
         outstanding: Vec::new(),
         price: 0.0,
@@ -407,9 +406,8 @@ pub fn layer(params: HorizonParams, setup: &LayerSetup<'_>) -> HorizonLayer {
                     let Some((radio, rate)) = link(wireless, hop.iface, b) else {
                         continue;
                     };
-                    let label = if i == 0 { pi as u8 } else { NO_PATH };
                     let hops = (order.len() - 2 - i) as u32;
-                    add_down(flow_at(&mut flows, a, c, dst), b, radio, rate, hops, label);
+                    add_down(flow_at(&mut flows, a, c, dst), b, radio, rate, hops);
                     let back_radio = wireless
                         .peer_radio(b, wireless.channel_of[radio as usize])
                         .expect("a path hop links two radios on one channel");
