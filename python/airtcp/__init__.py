@@ -18,6 +18,7 @@ from airtcp.errors import ScenarioError, SimulationError
 
 if TYPE_CHECKING:
     from airtcp.api import run, simulate
+    from airtcp.comparison import compare
     from airtcp.results import Results
     from airtcp.scenario.schema import Scenario, load_scenario, to_core_json
 
@@ -27,6 +28,7 @@ __all__ = [
     "__version__",
     "run",
     "simulate",
+    "compare",
     "load_scenario",
     "to_core_json",
     "Scenario",
@@ -42,6 +44,7 @@ _SCHEMA = "airtcp.scenario.schema"
 _LAZY = {
     "run": "airtcp.api",
     "simulate": "airtcp.api",
+    "compare": "airtcp.comparison",
     "Results": "airtcp.results",
     "Scenario": _SCHEMA,
     "load_scenario": _SCHEMA,

@@ -44,7 +44,9 @@ def check_json(config_json: str) -> None:
     drops it; raises `ValueError("<path>: <message>")` like `simulate_json`."""
 
 def layout_json(config_json: str) -> str:
-    """The layout of a scenario (nodes and positions, radio ranges, links, static routes) as JSON.
+    """The layout of a scenario (nodes and positions, radio ranges, the DCF's timing, links with,
+    for radio links, their data rate, delivery per attempt and MAC ACK air time, static routes) as
+    JSON (`crates/airtcp/src/scenario/layout.rs`).
 
     Builds the scenario with every check a run makes; raises `ValueError` like `simulate_json`.
     """

@@ -79,6 +79,7 @@ class _Argument(NamedTuple):
     convert: Callable[[str], object] = Path
     required: bool = True
     default: object = None
+    many: bool = False  # every remaining positional, in a list (the last argument only)
 
     @property
     def dest(self) -> str:
@@ -192,6 +193,21 @@ def _load(file: Path, seed: int | None, overrides: list[str], *, bundled_names: 
 
     source = bundled.file_or_bundled(file) if bundled_names else file
     return load_scenario(source, seed=seed, overrides=[parse_override(text, "--set") for text in overrides])
+
+
+def _report_outcome(outcome: Any) -> None:
+    """The end of `reproduce` and `compare`: what failed, where the report is, the exit code."""
+    for key, problem in outcome.analysis_errors:
+        print(f"failed: analysis of {key}: {problem}", file=sys.stderr)
+    if outcome.failed_runs:
+        print(f"failed: {outcome.failed_runs} runs (listed in the report)", file=sys.stderr)
+    print(f"report: {outcome.report}")
+    if not outcome.ok:
+        sys.exit(EXIT_FAILURE)
+
+
+def _out_folder(default: str) -> _Option:
+    return _Option(("-o", "--out"), "out", f"Output folder (default {default}).", metavar="PATH", convert=Path)
 
 
 @_command(
@@ -436,13 +452,7 @@ def report(directory: Path) -> None:
     "reproduce",
     _Argument("PAPER", "A reproduction's key (see --list) or 'all'.", convert=str, required=False, default="all"),
     _Option(("--quick",), "quick", "The reduced form: fewer seeds, shorter runs, the same claims."),
-    _Option(
-        ("-o", "--out"),
-        "out",
-        "Output folder (default out/reproduce, or out/reproduce-quick with --quick).",
-        metavar="PATH",
-        convert=Path,
-    ),
+    _out_folder("out/reproduce, or out/reproduce-quick with --quick"),
     _WORKERS,
     _CLUSTER,
     _Option(("--list",), "list_", "List the reproductions and exit."),
@@ -478,13 +488,82 @@ def reproduce(
             record = json.loads((outcome.out / key / "reproduction.json").read_text(encoding="utf-8"))
             print(f"{key}: {record['title']}")
             print(format_targets(record["targets"]))
-    for key, problem in outcome.analysis_errors:
-        print(f"failed: analysis of {key}: {problem}", file=sys.stderr)
-    if outcome.failed_runs:
-        print(f"failed: {outcome.failed_runs} runs (listed in the report)", file=sys.stderr)
-    print(f"report: {outcome.report}")
-    if not outcome.ok:
-        sys.exit(EXIT_FAILURE)
+    _report_outcome(outcome)
+
+
+def _scheme_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@_command(
+    _ROOT,
+    "compare",
+    _Argument(
+        "SCENARIO",
+        "Scenario files or bundled scenarios' names (one or more; default: the set of "
+        "scenarios/compare/).",
+        convert=str,
+        required=False,
+        default=None,
+        many=True,
+    ),
+    _Option(("--schemes",), "schemes", "Comma-separated scheme keys (default: every scheme; see --list).",
+            metavar="KEYS", convert=_scheme_list),
+    _Option(("--seeds",), "seeds", "Seeds 1..N, the same for every scheme (default 3).", metavar="INTEGER",
+            convert=lambda text: _whole_number(text, 1, 10_000)),
+    _Option(("--quick",), "quick", "A third of each scenario's duration (at least 20 s)."),
+    _out_folder("out/compare, or out/compare-quick with --quick"),
+    _WORKERS,
+    _CLUSTER,
+    _Option(("--list",), "list_", "List the schemes with what each needs, and exit."),
+    _NO_PROGRESS,
+)
+def compare(
+    scenario: list[str] | None, schemes: list[str] | None, seeds: int | None, quick: bool, out: Path | None,
+    workers: int | None, cluster: str | None, list_: bool, quiet: bool,
+) -> None:
+    """Run every scheme that applies to each scenario (paired seeds), beside the optimum where a
+    model exists, and write the comparison's table and HTML report. Running it again resumes.
+
+    Exit code 0 when every run succeeded, 1 when runs or the analysis failed, 2 for bad input
+    (nothing written)."""
+    from airtcp.comparison import DEFAULT_SCENARIOS, SCHEMES
+    from airtcp.comparison import compare as run_comparison
+
+    if list_:
+        for item in SCHEMES:
+            needs = ", ".join(need.value for need in item.needs)
+            print(f"{item.key}: {item.label} (paper {item.paper}); needs {needs}")
+        return
+    try:
+        outcome = run_comparison(scenario or list(DEFAULT_SCENARIOS), schemes=schemes, seeds=seeds or 3, quick=quick,
+                                 out=out, workers=workers, cluster=cluster, quiet=quiet)
+    except ScenarioError as error:
+        _bad_input(error)
+    except KeyboardInterrupt:
+        _interrupted("interrupted: finished runs are kept; run the same command to continue")
+    if not quiet:
+        _print_comparison(outcome.out)
+    _report_outcome(outcome)
+
+
+def _print_comparison(folder: Path) -> None:
+    import json
+
+    path = folder / "compare.json"
+    if not path.is_file():
+        return
+    for table in json.loads(path.read_text(encoding="utf-8"))["scenarios"]:
+        print(f"{table['slug']} ({table['kind']}):")
+        for row in table["rows"]:
+            if row["status"] == "not applicable":
+                continue
+            if row["status"] == "failed":
+                print(f"  {row['scheme']}: failed: {row.get('reason', '')}")
+                continue
+            fraction = row.get("total_fraction")
+            share = f", {100 * fraction['mean']:.0f} % of the optimum total" if fraction else ""
+            print(f"  {row['scheme']}: {row['total_mbps']['mean']:.3g} Mbit/s, Jain {row['jain']['mean']:.2f}{share}")
 
 
 @_command(_ROOT, "bench", passthrough=True)
@@ -617,7 +696,10 @@ def _parse(prog: str, command: _Command, args: list[str]) -> dict[str, object] |
 
     given: list[tuple[_Param, Any]] = []
     for param in command.params:
-        if isinstance(param, _Argument):
+        if isinstance(param, _Argument) and param.many:
+            given.append((param, positionals[:] or None))
+            positionals.clear()
+        elif isinstance(param, _Argument):
             given.append((param, positionals.pop(0) if positionals else None))
         else:
             given.append((param, getattr(namespace, param.dest)))
@@ -726,9 +808,8 @@ def _parser(
     if with_arguments:
         for param in command.params:
             if isinstance(param, _Argument):
-                arguments.add_argument(
-                    param.name, nargs=None if param.required else "?", help=_help_text(param.help, param.required)
-                )
+                nargs = ("+" if param.required else "*") if param.many else (None if param.required else "?")
+                arguments.add_argument(param.name, nargs=nargs, help=_help_text(param.help, param.required))
     group = parser.add_argument_group("Options")
     for option in options:
         if option.metavar is None:
@@ -773,7 +854,9 @@ def _group_help(prog: str, group: _Group) -> str:
 
 def _usage(prog: str, params: Sequence[_Param]) -> str:
     arguments = [
-        param.name if param.required else f"[{param.name}]" for param in params if isinstance(param, _Argument)
+        (param.name if param.required else f"[{param.name}]") + ("..." if param.many else "")
+        for param in params
+        if isinstance(param, _Argument)
     ]
     return " ".join([prog, "[OPTIONS]", *arguments])
 

@@ -13,6 +13,7 @@ from airtcp.papers import paper002, registry
 from airtcp.papers.validation import bianchi_throughput_bps
 from airtcp.papers.reproduce import reproduce
 import golden_digests
+from browser_check import check_page, chromium  # noqa: F401 - chromium is a fixture
 from support import run_cli
 
 
@@ -252,3 +253,29 @@ def test_paper_004_quick_reproduction_checks_fig_4_the_theorems_and_the_ablation
     assert len(shares) == 5 and all(0.55 <= t["airtcp"] <= 0.9 for t in shares), shares
     assert "channel-aware / blind, C = 1 Mbps, p_1 = 0.5" in rows
     assert len(record["figures"]) == 3
+
+
+def test_the_default_comparison_runs_in_quick_form_with_every_cell_filled(tmp_path: Path, chromium: str) -> None:
+    outcome = reproduce("compare", tmp_path / "repro", quick=True, quiet=True)
+    assert outcome.ok and outcome.targets_missed == 0, (outcome.analysis_errors, outcome.failed_runs)
+    folder = tmp_path / "repro" / "compare"
+    record = json.loads((folder / "compare.json").read_text(encoding="utf-8"))
+    assert len(record["scenarios"]) == 8
+    for table in record["scenarios"]:
+        assert table["seeds"] == [1, 2]
+        for row in table["rows"]:
+            assert row["status"] in ("ok", "not applicable"), (table["slug"], row)
+            assert row["status"] == "ok" or row["reason"]
+        assert table["optimum"]["unavailable"] is None, table["slug"]
+    # Every scheme runs somewhere; the testbed's radios rule the coding schemes out, with the reason.
+    ran = {row["scheme"] for table in record["scenarios"] for row in table["rows"] if row["status"] == "ok"}
+    assert ran == {scheme["key"] for scheme in record["schemes"]}
+    testbed = {row["scheme"]: row for row in record["scenarios"][5]["rows"]}
+    assert "one radio per node" in testbed["cope"]["reason"]
+    check = check_page(tmp_path / "repro" / "report.html")
+    assert check.console_errors == [] and check.broken_images == []
+    # The measured numbers against their golden digest (the optima come from an LP solver whose
+    # last digits are not the simulator's to keep; they are checked against models elsewhere).
+    measured = [{key: row.get(key) for key in ("scheme", "status", "reason", "total_mbps", "jain", "utility", "vs_baseline")}
+                for table in record["scenarios"] for row in table["rows"]]
+    golden_digests.check("reproduce/compare-quick/measured", json.dumps(golden_digests.rounded(measured), sort_keys=True).encode("utf-8"))

@@ -64,7 +64,8 @@ fn check_json(py: Python<'_>, config_json: String) -> PyResult<()> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The layout of a scenario given as normalised JSON (nodes, ranges, links, routes), as JSON.
+/// The layout of a scenario given as normalised JSON (nodes, ranges, DCF timing, links with their
+/// rates and delivery, routes), as JSON.
 #[pyfunction]
 fn layout_json(py: Python<'_>, config_json: String) -> PyResult<String> {
     py.detach(|| airtcp::layout_json(&config_json))

@@ -6,6 +6,8 @@ DIR can be
   table of published vs airtcp numbers with 95 % confidence intervals, and the state of its sweeps;
 - a folder holding several reproductions (`airtcp reproduce all`): all of them on one page (each
   also gets a page of its own in its folder);
+- a comparison's folder (`airtcp compare`: a reproduction whose `compare.json` adds the scheme x
+  scenario table, the optima, the sentences and the schemes' settings);
 - a sweep folder (`manifest.json`, written by `airtcp sweep`): its runs, per-flow goodput per
   parameter point with confidence intervals, and figures drawn from the tables (goodput over time
   per flow, a metric against each numeric parameter, the CDF of per-flow goodput).
@@ -46,6 +48,7 @@ figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 
 figcaption { font-size: 0.9em; color: #444; max-width: 800px; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 .meta { color: #555; font-size: 0.9em; } .error { color: #a11; }
+td.na { color: #666; font-style: italic; font-size: 0.85em; }
 """
 
 
@@ -119,6 +122,10 @@ def _reproduction_section(folder: Path, level: int) -> tuple[str, str]:
     parts += [f"<p>{_e(note)}</p>" for note in record.get("notes", [])]
     if record.get("analysis_error"):
         parts.append(f"<p class=\"error\">The analysis failed: {_e(record['analysis_error'])}</p>")
+    if (folder / "compare.json").is_file():  # a comparison (`airtcp compare`): its table first
+        from airtcp.comparison.report import compare_section
+
+        parts.append(compare_section(json.loads((folder / "compare.json").read_text(encoding="utf-8")), level + 1))
     targets = record.get("targets", [])
     if targets:
         missed = sum(1 for t in targets if t.get("ok") is False)

@@ -165,6 +165,8 @@ def region_lp(config: Config, *, max_states: int = 4096) -> RegionLp:
     `allowed_links`; arrival rates and utilities are the solvers' business)."""
     links, flows = config["links"], config["flows"]
     num_links, num_flows = len(links), len(flows)
+    if config.get("link_groups") is not None:
+        return _grouped_region_lp(config)
     mis = maximal_independent_sets(num_links, conflict_pairs(config))
     states = _channel_states([float(link["p_on"]) for link in links], max_states)
     rate_entries: list[tuple[int, int, float]] = []  # (link, α column, π(c) R_l)
@@ -178,6 +180,38 @@ def region_lp(config: Config, *, max_states: int = 4096) -> RegionLp:
             num_alpha += 1
         budget_rows.append(columns)
     return _assemble(config, num_links, num_flows, num_alpha, rate_entries, budget_rows)
+
+
+def _grouped_region_lp(config: Config) -> RegionLp:
+    """`region_lp` for links in independent groups (`config["link_groups"]`, one group id per
+    link: radios on different channels): no link conflicts with a link of another group, so each
+    group schedules on its own, `Σ_m α_{g,m} <= 1` per group over the group's own maximal sets.
+    The region is the product of the groups' regions; its LP has the sum of their schedule
+    counts, not their product (two channels of 10^4 sets each would otherwise give 10^8).
+    Links must be always ON (channel states would couple the groups' schedules)."""
+    links, flows = config["links"], config["flows"]
+    groups = list(config["link_groups"])
+    if len(groups) != len(links):
+        raise ScenarioError("link_groups", f"{len(groups)} groups for {len(links)} links")
+    if any(float(link["p_on"]) != 1.0 for link in links):
+        raise ScenarioError("link_groups", "grouped links must be always ON (p_on = 1)")
+    pairs = conflict_pairs(config)
+    if any(groups[a] != groups[b] for a, b in pairs):
+        raise ScenarioError("link_groups", "a conflict joins links of two groups")
+    rate_entries: list[tuple[int, int, float]] = []
+    budget_rows: list[list[int]] = []
+    num_alpha = 0
+    for group in sorted(set(groups), key=repr):
+        members = [l for l, g in enumerate(groups) if g == group]
+        local = {l: i for i, l in enumerate(members)}
+        local_pairs = [(local[a], local[b]) for a, b in pairs if a in local]
+        columns = []
+        for m in maximal_independent_sets(len(members), local_pairs):
+            columns.append(num_alpha)
+            rate_entries.extend((members[i], num_alpha, float(links[members[i]]["capacity"])) for i in sorted(m))
+            num_alpha += 1
+        budget_rows.append(columns)
+    return _assemble(config, len(links), len(flows), num_alpha, rate_entries, budget_rows)
 
 
 def _assemble(

@@ -28,7 +28,7 @@ from airtcp.experiments.analysis import Experiment
 
 __all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry"]
 
-_MODULES = ("validation", "paper000", "paper001", "paper002", "paper003", "paper004")
+_MODULES = ("validation", "paper000", "paper001", "paper002", "paper003", "paper004", "compare")
 
 
 @dataclass(frozen=True)

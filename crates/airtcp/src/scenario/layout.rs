@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::build::build;
 use super::config::{RoutingConfig, ScenarioConfig};
 use super::topology::place;
+use crate::mac::frame::RadioId;
 use crate::phy::propagation::PathLoss;
 use crate::sim::NodeId;
 use crate::ConfigError;
@@ -23,6 +24,8 @@ pub struct Layout {
     pub nodes: Vec<LayoutNode>,
     /// Mean receive and carrier-sense ranges of the radios, m (None without radios).
     pub radio: Option<RadioRanges>,
+    /// The DCF's constants (None without radios).
+    pub timing: Option<LayoutTiming>,
     /// Every directed link a packet can cross.
     pub links: Vec<LayoutLink>,
     /// Each flow's route, in scenario order.
@@ -49,6 +52,31 @@ pub struct RadioRanges {
     pub carrier_sense_m: f64,
 }
 
+/// DCF constants, microseconds where a time.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LayoutTiming {
+    /// Slot time.
+    pub slot_us: f64,
+    /// Short interframe space.
+    pub sifs_us: f64,
+    /// DCF interframe space.
+    pub difs_us: f64,
+    /// Minimum contention window (slots drawn from 0..=cw_min).
+    pub cw_min: u32,
+    /// PLCP preamble and header.
+    pub plcp_us: f64,
+    /// OFDM symbols of 4 us (802.11a) rather than DSSS microseconds (802.11b).
+    pub ofdm: bool,
+    /// Bytes the MAC adds to a packet (header, FCS, LLC/SNAP).
+    pub mac_overhead_bytes: u32,
+    /// Whether unicast data frames are preceded by RTS/CTS.
+    pub rts_cts: bool,
+    /// RTS air time.
+    pub rts_us: f64,
+    /// CTS air time.
+    pub cts_us: f64,
+}
+
 /// One directed link.
 #[derive(Debug, Clone, Serialize)]
 pub struct LayoutLink {
@@ -60,6 +88,12 @@ pub struct LayoutLink {
     pub kind: &'static str,
     /// The radio channel (radio links only).
     pub channel: Option<u32>,
+    /// Data rate of unicast frames on this link, bit/s (radio links only).
+    pub rate_bps: Option<u64>,
+    /// Expected fraction of data frames delivered per attempt (radio links only).
+    pub delivery: Option<f64>,
+    /// Air time of the MAC ACK answering a data frame on this link, us (radio links only).
+    pub ack_us: Option<f64>,
 }
 
 /// One flow and its route.
@@ -116,7 +150,7 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
             from: name(c.from),
             to: name(c.to),
             kind: "wired",
-            channel: None,
+            ..LayoutLink::wired()
         })
         .collect();
     if let Some(bs) = &net.base_station {
@@ -125,24 +159,46 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
             from: name(bs.node),
             to: name(u),
             kind: "downlink",
-            channel: None,
+            ..LayoutLink::wired()
         }));
     }
     if let Some(r) = &cfg.radio {
         // The links routing uses: neighbours whose mean power reaches the receive threshold.
         let rx_mw = 10f64.powf(r.rx_threshold_dbm() / 10.0);
-        let radios = &net.wireless.radios;
-        for radio in radios {
+        let wireless = &net.wireless;
+        let radios = &wireless.radios;
+        for (rf, radio) in radios.iter().enumerate() {
+            let timing = wireless.macs[rf].timing();
             for nb in radio.neighbors.iter().filter(|nb| nb.mean_mw >= rx_mw) {
+                let rate = wireless.link_rate(rf as RadioId, nb);
                 links.push(LayoutLink {
                     from: name(radio.node),
                     to: name(radios[nb.radio as usize].node),
                     kind: "radio",
                     channel: Some(radio.channel),
+                    rate_bps: Some(rate),
+                    delivery: Some(wireless.neighbour_delivery(rf as RadioId, nb)),
+                    ack_us: Some(micros(timing.ack_time_for(rate))),
                 });
             }
         }
     }
+    let timing = cfg.radio.as_ref().and_then(|r| {
+        let mac = net.wireless.macs.first()?;
+        let t = mac.timing();
+        Some(LayoutTiming {
+            slot_us: micros(t.slot),
+            sifs_us: micros(t.sifs),
+            difs_us: micros(t.difs),
+            cw_min: t.cw_min,
+            plcp_us: micros(t.plcp),
+            ofdm: t.ofdm,
+            mac_overhead_bytes: mac.mac_overhead(),
+            rts_cts: r.rts_cts,
+            rts_us: micros(t.rts_time()),
+            cts_us: micros(t.cts_time()),
+        })
+    });
 
     let static_routes = matches!(cfg.routing, RoutingConfig::Static { .. });
     let flows = world
@@ -161,9 +217,30 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
     Ok(Layout {
         nodes,
         radio,
+        timing,
         links,
         flows,
     })
+}
+
+impl LayoutLink {
+    /// The fields a wired (or downlink) link leaves empty.
+    fn wired() -> Self {
+        LayoutLink {
+            from: String::new(),
+            to: String::new(),
+            kind: "wired",
+            channel: None,
+            rate_bps: None,
+            delivery: None,
+            ack_us: None,
+        }
+    }
+}
+
+/// A simulator time in microseconds.
+fn micros(t: crate::sim::Time) -> f64 {
+    t as f64 / crate::sim::time::MICROS as f64
 }
 
 /// The nodes a packet from `src` visits to `dst` under the static routing table.
@@ -219,6 +296,28 @@ mod tests {
             l.flows[0].route.as_deref(),
             Some(&["n0".to_string(), "n1".into(), "n2".into(), "n3".into()][..])
         );
+    }
+
+    #[test]
+    fn radio_links_carry_their_rate_delivery_and_ack_time() {
+        let l = layout(&chain("static")).unwrap();
+        let t = l.timing.unwrap();
+        // 802.11b, long preamble: DIFS 50 us, the 14-byte ACK at the 1 Mbps basic rate 304 us.
+        assert_eq!(
+            (t.slot_us, t.difs_us, t.cw_min, t.plcp_us),
+            (20.0, 50.0, 31, 192.0)
+        );
+        assert!(!t.ofdm && !t.rts_cts);
+        assert_eq!(t.mac_overhead_bytes, 36);
+        for link in &l.links {
+            assert_eq!(link.rate_bps, Some(2_000_000));
+            assert_eq!(link.ack_us, Some(304.0));
+            assert_eq!(
+                link.delivery,
+                Some(1.0),
+                "range propagation, no frame errors"
+            );
+        }
     }
 
     #[test]
