@@ -122,7 +122,7 @@ def test_scheme_names_are_checked() -> None:
 def test_a_plan_runs_the_schemes_that_apply_with_paired_seeds() -> None:
     plan = plan_scenario("compare/testbed22", SCHEMES, "SCENARIO[0]", set())
     keys = [s.key for s in plan.schemes]
-    assert keys == ["tcp_aodv", "tcp_static", "bp_classical", "bp_tcp_aware", "bp_tcp_aware_nc", "horizon"]
+    assert keys == ["tcp_aodv", "tcp_static", "tcp_vegas", "bp_classical", "bp_tcp_aware", "bp_tcp_aware_nc", "horizon"]
     reasons = dict(plan.not_applicable)
     assert "one radio per node" in reasons["cope"] and "base-station downlink" in reasons["cell_rr_newreno"]
     spec = plan.spec(3, quick=True)
@@ -369,3 +369,14 @@ def test_a_scenario_without_flows_is_refused() -> None:
     with pytest.raises(ScenarioError) as caught:
         comparison([doc])
     assert caught.value.lines() == ["SCENARIO[0]: flows: a comparison needs at least one flow"]
+
+
+def test_a_folder_holding_another_comparison_is_refused_before_anything_runs(small_comparison: Path) -> None:
+    before = {path: path.stat().st_mtime_ns for path in small_comparison.rglob("*") if path.is_file()}
+    result = run_cli("compare", "compare/diamond_lossy", "compare/cell4", "--schemes",
+                     "tcp_aodv,bp_tcp_aware,horizon,cell_rr_newreno,cell_dmw_quic", "--seeds", "3", "--quick",
+                     "--out", small_comparison)
+    assert result.returncode == 2
+    assert "holds a different sweep; use another folder" in result.stderr
+    after = {path: path.stat().st_mtime_ns for path in small_comparison.rglob("*") if path.is_file()}
+    assert after == before

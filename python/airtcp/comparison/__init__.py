@@ -145,12 +145,13 @@ def compare(
     Returns the `airtcp.papers.reproduce.ReproduceOutcome`. Raises `ScenarioError` for bad
     input before anything is written."""
     from airtcp.experiments.html_report import write_report
-    from airtcp.papers.reproduce import ReproduceOutcome, _reproduce_one
+    from airtcp.papers.reproduce import ReproduceOutcome, _reproduce_one, check_folders
 
     reproduction = comparison(scenarios, schemes=schemes, seeds=seeds)
     folder = Path(out) if out is not None else Path("out") / ("compare-quick" if quick else "compare")
     if folder.exists() and not folder.is_dir():
         raise ScenarioError("--out", f"{str(folder)!r} exists and is not a directory")
+    check_folders([(reproduction, folder)], quick)
     outcome = ReproduceOutcome(out=folder, keys=[reproduction.key])
     _reproduce_one(reproduction, folder, quick, workers, cluster, quiet, outcome)
     outcome.report = write_report(folder)

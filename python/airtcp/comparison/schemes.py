@@ -139,6 +139,8 @@ SCHEMES: tuple[Scheme, ...] = (
            _mesh(lambda d: {"kind": "aodv"})),
     Scheme("tcp_static", "TCP over static routes", "-", (MESH,), {"routing": "static (the scenario's metric)", "cc": "newreno"},
            _mesh(_base_static)),
+    Scheme("tcp_vegas", "TCP Vegas over static routes", "-", (MESH,), {"routing": "static (the scenario's metric)", "cc": "vegas"},
+           _mesh(_base_static, cc="vegas")),
     Scheme("bp_classical", "Classical backpressure", "000", (MESH,),
            {"routing": "backpressure, differential U_i - U_j", "cc": "newreno"},
            _mesh(lambda d: {"kind": "backpressure", "differential": "classical"})),
@@ -163,6 +165,9 @@ SCHEMES: tuple[Scheme, ...] = (
     _cell_scheme("cell_mw_newreno", "NewReno, queue-length MaxWeight", "max_weight", "newreno"),
     _cell_scheme("cell_dmw_newreno", "NewReno, delay MaxWeight", "delay_max_weight", "newreno"),
     _cell_scheme("cell_dmw_cubic", "Cubic, delay MaxWeight", "delay_max_weight", "cubic"),
+    _cell_scheme("cell_dmw_vegas", "Vegas, delay MaxWeight", "delay_max_weight", "vegas"),
+    _cell_scheme("cell_dmw_compound", "Compound TCP, delay MaxWeight", "delay_max_weight", "compound"),
+    _cell_scheme("cell_dmw_fast", "FAST TCP, delay MaxWeight", "delay_max_weight", "fast"),
     _cell_scheme("cell_dmw_quic", "QUIC-TCP, delay MaxWeight", "delay_max_weight", "quic_tcp"),
     # --- a wireless router with users of varying channels ----------------------------------------
     Scheme("router_newreno", "NewReno through the router", "004", (ROUTER,), {"transport": "tcp newreno", "router": "drop-tail"},

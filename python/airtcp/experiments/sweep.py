@@ -49,7 +49,7 @@ from airtcp.errors import ScenarioError
 from airtcp.results import _arrow_table, _row_columns, conservation_problem, flow_row
 from airtcp.experiments.spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
 
-__all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "read_manifest", "write_tables"]
+__all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "check_sweep_folder", "read_manifest", "write_tables"]
 
 # An explicit --workers beyond this many per core only queues for the CPU and costs memory.
 MAX_WORKERS_PER_CORE = 4
@@ -210,6 +210,17 @@ def _check_manifest(out: Path, spec: SweepSpec) -> None:
         return
     if read_manifest(out)["spec"] != spec.model_dump(mode="json"):
         raise ScenarioError("--out", f"{str(out)!r} holds a different sweep; use another folder")
+
+
+def check_sweep_folder(source: str | Path | Mapping[str, Any], out: str | Path) -> None:
+    """Raises `ScenarioError` if `out` cannot take the sweep `source` (a bad spec, a file in the
+    way, a folder holding another sweep): what `run_sweep` would refuse, checked without writing,
+    so that a driver of several sweeps refuses before running the first."""
+    spec, _ = load_sweep_spec(source)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ScenarioError("--out", f"{str(out)!r} exists and is not a directory")
+    _check_manifest(out, spec)
 
 
 def run_sweep(

@@ -30,9 +30,9 @@ from airtcp.experiments.analysis import load_experiment
 from airtcp.errors import ScenarioError
 from airtcp.papers import Reproduction, registry
 from airtcp.atomic_dir import atomic_write_bytes
-from airtcp.experiments.sweep import run_sweep
+from airtcp.experiments.sweep import check_sweep_folder, run_sweep
 
-__all__ = ["ReproduceOutcome", "default_out", "reproduce", "resolve_keys"]
+__all__ = ["ReproduceOutcome", "check_folders", "default_out", "reproduce", "resolve_keys"]
 
 
 @dataclass
@@ -86,10 +86,19 @@ def reproduce(
         raise ScenarioError("--out", f"{str(out)!r} exists and is not a directory")
     outcome = ReproduceOutcome(out=out, keys=keys)
     reproductions = registry()
+    check_folders([(reproductions[key], out / key) for key in keys], quick)
     for key in keys:
         _reproduce_one(reproductions[key], out / key, quick, workers, cluster, quiet, outcome)
     outcome.report = write_report(out)
     return outcome
+
+
+def check_folders(pairs: Sequence[tuple[Reproduction, Path]], quick: bool) -> None:
+    """Refuses (`ScenarioError`) before anything runs if a sweep's folder holds another sweep
+    (another form, other seeds or schemes), rather than after the sweeps before it have run."""
+    for reproduction, folder in pairs:
+        for plan in reproduction.sweeps:
+            check_sweep_folder(plan.spec(quick), folder / plan.name)
 
 
 def _reproduce_one(
