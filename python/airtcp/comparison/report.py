@@ -26,19 +26,26 @@ def _percent(cell: Mapping[str, Any] | None) -> str:
     return "-" if not cell else _ci(cell, 100.0, ".0f") + " %"
 
 
+def _mean_percent(cell: Mapping[str, Any]) -> str:
+    return f"{100 * cell['mean']:.0f} %"
+
+
 def _matrix_cell(row: Mapping[str, Any]) -> str:
     if row["status"] in ("not applicable", "failed"):
         return (f"<td class=\"na\">{_e(_STATUS_WORDS[row['status']])}: {_e(row.get('reason', ''))}</td>")
     lines = [f"<b>{_e(_ci(row.get('total_mbps')))}</b> Mbit/s", f"Jain {_e(_ci(row.get('jain'), digits='.2f'))}"]
+    shares = []
     if row.get("total_fraction"):
-        lines.append(f"{_e(_percent(row['total_fraction']))} of opt. total")
+        shares.append(f"opt. {_e(_mean_percent(row['total_fraction']))}")
     if row.get("utility_fraction"):
-        lines.append(f"{_e(_percent(row['utility_fraction']))} of fair rates")
+        shares.append(f"fair {_e(_mean_percent(row['utility_fraction']))}")
+    if shares:
+        lines.append(" · ".join(shares))
     if row.get("vs_baseline"):
-        lines.append(f"{_e(_ci(row['vs_baseline'], digits='.2f'))}x baseline")
+        lines.append(f"{_e(_ci(row['vs_baseline'], digits='.2f'))}x base")
     if row["status"] == "partial":
         lines.append(f"<span class=\"error\">some runs failed: {_e(row.get('reason', ''))}</span>")
-    return f"<td class=\"num\">{'<br>'.join(lines)}</td>"
+    return f"<td class=\"num cell\">{'<br>'.join(lines)}</td>"
 
 
 def _matrix(record: Mapping[str, Any]) -> str:
@@ -52,7 +59,7 @@ def _matrix(record: Mapping[str, Any]) -> str:
             cells.append(_matrix_cell(row))
         body.append(f"<tr><td>{_e(scheme['label'])}<br><span class=\"meta\">{_e(scheme['key'])}, paper "
                     f"{_e(scheme['paper'])}</span></td>{''.join(cells)}</tr>")
-    return _table(head, body)
+    return f"<div class=\"wide\">{_table(head, body)}</div>"
 
 
 def _optima(scenarios: Sequence[Mapping[str, Any]]) -> str:
@@ -107,8 +114,9 @@ def compare_section(record: Mapping[str, Any], level: int) -> str:
     parts = [
         _heading(level, "Scheme x scenario"),
         "<p>Each cell: total goodput (mean ± 95 % CI over the seeds, after a 20 % warm-up), Jain's index, the "
-        "fraction of the optimum's largest total and of its proportionally fair rates (geometric mean of "
-        "x<sub>s</sub> / x*<sub>s</sub>), and the ratio to the family's baseline on the same seeds.</p>",
+        "fraction of the optimum's largest total (opt.) and of its proportionally fair rates (fair: the geometric mean of "
+        "x<sub>s</sub> / x*<sub>s</sub>), and the ratio to the family's baseline on the same seeds. The "
+        "tables of each scenario below give every interval.</p>",
         _matrix(record),
         _heading(level, "The optimum of each scenario"),
         _optima(record["scenarios"]),

@@ -48,7 +48,8 @@ figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 
 figcaption { font-size: 0.9em; color: #444; max-width: 800px; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 .meta { color: #555; font-size: 0.9em; } .error { color: #a11; }
-td.na { color: #666; font-style: italic; font-size: 0.85em; }
+td.na { color: #666; font-style: italic; font-size: 0.85em; min-width: 8em; }
+td.cell { white-space: nowrap; } div.wide { overflow-x: auto; }
 """
 
 
