@@ -380,3 +380,15 @@ def test_a_folder_holding_another_comparison_is_refused_before_anything_runs(sma
     assert "holds a different sweep; use another folder" in result.stderr
     after = {path: path.stat().st_mtime_ns for path in small_comparison.rglob("*") if path.is_file()}
     assert after == before
+
+
+def test_a_dask_cluster_gives_the_local_pool_s_table(tmp_path: Path, small_comparison: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        outcome = airtcp.compare(["compare/diamond_lossy", "compare/cell4"],
+                                 schemes=["tcp_aodv", "bp_tcp_aware", "horizon", "cell_rr_newreno", "cell_dmw_quic"],
+                                 seeds=2, quick=True, out=tmp_path / "dask", cluster=cluster.scheduler_address, quiet=True)
+    assert outcome.ok and outcome.executed_runs == 10
+    on_dask = json.loads((tmp_path / "dask" / "compare.json").read_text(encoding="utf-8"))
+    local = json.loads((small_comparison / "compare.json").read_text(encoding="utf-8"))
+    assert on_dask["scenarios"] == local["scenarios"]
