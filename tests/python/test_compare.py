@@ -392,3 +392,25 @@ def test_a_dask_cluster_gives_the_local_pool_s_table(tmp_path: Path, small_compa
     on_dask = json.loads((tmp_path / "dask" / "compare.json").read_text(encoding="utf-8"))
     local = json.loads((small_comparison / "compare.json").read_text(encoding="utf-8"))
     assert on_dask["scenarios"] == local["scenarios"]
+
+
+def test_a_conflict_graph_with_too_many_schedules_is_refused_not_enumerated() -> None:
+    from airtcp.models.capacity_region import maximal_independent_sets
+
+    # 20 conflicting pairs and nothing else: 2^20 schedules.
+    pairs = [(2 * i, 2 * i + 1) for i in range(20)]
+    assert len(maximal_independent_sets(8, pairs[:4])) == 16
+    with pytest.raises(ScenarioError, match="more than 1,000 maximal independent sets"):
+        maximal_independent_sets(40, pairs, limit=1000)
+
+
+def test_an_optimum_that_cannot_be_solved_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from airtcp.models import capacity_region
+
+    monkeypatch.setattr(capacity_region, "MAX_SCHEDULES", 3)
+    monkeypatch.setattr(capacity_region.maximal_independent_sets, "__kwdefaults__", {"limit": 3})
+    scenario = _scenario("compare/grid4x4")
+    opt = optimum_of(scenario, layout_of(scenario), "mesh")
+    assert opt.total_bps is None
+    assert opt.unavailable == ("the model could not be solved: conflicts: more than 3 maximal independent sets "
+                               "(schedules): too large a network for the region's LP")

@@ -104,7 +104,7 @@ def _analyse(plans: Sequence[ScenarioPlan], schemes: Sequence[Scheme], experimen
     for table in tables:
         png = plot_scenario(table, figures_dir / f"compare_{table['slug']}")
         if png is not None:
-            figures.append(Figure(png, f"{table['title']}: total goodput per scheme (95 % CI over seeds) against "
+            figures.append(Figure(png, f"{table['slug']}: total goodput per scheme (95 % CI over seeds) against "
                                        f"the optimum's largest total, and Jain's index."))
     return figures, _targets(tables)
 

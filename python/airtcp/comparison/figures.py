@@ -40,7 +40,7 @@ def plot_scenario(table: Mapping[str, Any], out: Path) -> Path | None:
         right.set_xlim(0, 1)
         right.set_xlabel("Jain's index")
         right.grid(alpha=0.3, axis="x")
-        fig.suptitle(f"{table['title']} ({table['kind']}, seeds {', '.join(str(s) for s in table['seeds'])})")
+        fig.suptitle(f"{table['slug']} ({table['kind']}, seeds {', '.join(str(s) for s in table['seeds'])})")
         return _save(fig, out)[0]
     finally:
         plt.close(fig)

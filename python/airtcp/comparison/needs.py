@@ -13,7 +13,7 @@ asks for, and otherwise its cell of the comparison says why not.
 - `DOWNLINK`: a base station serving users over a slotted downlink (`downlink:`);
 - `ROUTER`: a wireless router serving users of varying channels (`routers:`).
 
-A random topology is placed anew for every seed; its facts are those of the first seed.
+A random topology is placed anew for every seed; its facts are those of the scenario's own seed.
 """
 
 from __future__ import annotations

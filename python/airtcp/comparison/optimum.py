@@ -53,6 +53,8 @@ from typing import Any
 
 import numpy as np
 
+from airtcp.errors import ScenarioError
+
 __all__ = ["Optimum", "optimum_of", "exchange_us", "airtime_us"]
 
 # TCP's ACK segment on the air: 40 bytes of TCP/IP headers.
@@ -89,6 +91,8 @@ def optimum_of(scenario: Any, layout: Mapping[str, Any], kind: str) -> Optimum:
         if kind == "router":
             return _router(scenario, layout)
         return Optimum("none", unavailable="no model for this network")
+    except ScenarioError as error:  # too large, or a network the model does not describe
+        return Optimum("none", unavailable="the model could not be solved: " + "; ".join(error.lines()))
     except Exception as error:  # noqa: BLE001 - a model that cannot be solved is reported, not fatal
         return Optimum("none", unavailable=f"the model could not be solved: {type(error).__name__}: {error}")
 

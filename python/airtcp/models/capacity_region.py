@@ -72,9 +72,16 @@ Config = Mapping[str, Any]
 _HIGHS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
-def maximal_independent_sets(num_links: int, pairs: Sequence[tuple[int, int]]) -> list[frozenset[int]]:
+# Schedules (maximal independent sets) an LP may hold: k conflicting pairs alone have 2^k of
+# them, so a large, sparse conflict graph is refused rather than enumerated for hours.
+MAX_SCHEDULES = 200_000
+
+
+def maximal_independent_sets(num_links: int, pairs: Sequence[tuple[int, int]], *,
+                             limit: int = MAX_SCHEDULES) -> list[frozenset[int]]:
     """Every maximal independent set of the conflict graph (Bron–Kerbosch with pivoting on the
-    complement graph, whose maximal cliques they are), sorted for a reproducible LP."""
+    complement graph, whose maximal cliques they are), sorted for a reproducible LP. Raises
+    `ScenarioError` as soon as there are more than `limit`."""
     compatible = [set(range(num_links)) - {a} for a in range(num_links)]
     for a, b in pairs:
         compatible[a].discard(b)
@@ -84,6 +91,9 @@ def maximal_independent_sets(num_links: int, pairs: Sequence[tuple[int, int]]) -
     def expand(chosen: set[int], candidates: set[int], excluded: set[int]) -> None:
         if not candidates and not excluded:
             found.append(frozenset(chosen))
+            if len(found) > limit:
+                raise ScenarioError("conflicts", f"more than {limit:,} maximal independent sets (schedules): "
+                                                 "too large a network for the region's LP")
             return
         pivot = max(candidates | excluded, key=lambda v: len(compatible[v] & candidates))
         for v in sorted(candidates - compatible[pivot]):
