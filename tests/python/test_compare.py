@@ -200,16 +200,16 @@ def test_the_cell_optimum_agrees_with_the_region_s_own_proportional_fair_point()
 
 def _cell_region_pf(scenario, packet_bytes, solver):  # type: ignore[no-untyped-def]
     from airtcp.models import downlink as dl
-    from airtcp.models.downlink_region import TdmaRegion
+    from airtcp.models.downlink_region import AmcTable, Downlink
 
+    # The same region built the Downlink way (its own bits per slot, with the frame and residual
+    # of the core folded into rate_scale), so only the thresholds are shared with the code tested.
     rates = dl.rates(scenario.downlink)
-    per_mode = np.array([math.floor(m.bits_per_slot / 8) for m in rates.modes]) / (packet_bytes + rates.mac_overhead_bytes) / rates.slot_s
-    users = []
-    for snr in rates.mean_snr_db:
-        th = 10 ** (np.array([m.min_snr_db for m in rates.modes]) / 10) / 10 ** (snr / 10)
-        tail = np.exp(-th)
-        users.append((np.concatenate([[0.0], per_mode]), np.concatenate([[1 - tail[0]], tail - np.append(tail[1:], 0)])))
-    return solver(TdmaRegion.from_independent_users(users))
+    table = AmcTable(tuple(m.min_snr_db for m in rates.modes), tuple(m.efficiency for m in rates.modes))
+    region = Downlink(rates.mean_snr_db, table, bandwidth_hz=rates.bandwidth_hz, slot_s=rates.slot_s,
+                      rate_scale=rates.frame_efficiency * rates.rate_scale,
+                      packet_bytes=packet_bytes + rates.mac_overhead_bytes).region()
+    return solver(region)
 
 
 def test_the_router_optimum_bounds_the_packets_the_router_can_deliver() -> None:

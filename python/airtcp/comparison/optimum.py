@@ -238,7 +238,7 @@ def _coding(scenario: Any, layout: Mapping[str, Any], times: Mapping[tuple[str, 
 
 def _cell(scenario: Any, layout: Mapping[str, Any]) -> Optimum:
     from airtcp.models import downlink as dl
-    from airtcp.models.downlink_region import TdmaRegion
+    from airtcp.models.downlink_region import AmcTable, Downlink, TdmaRegion
     from airtcp.models.num_optimum import Network, num_optimum
 
     section = scenario.downlink
@@ -246,14 +246,12 @@ def _cell(scenario: Any, layout: Mapping[str, Any]) -> Optimum:
     rates = dl.rates(section)
     air_bytes = payload + header + rates.mac_overhead_bytes
     per_mode = np.array([math.floor(mode.bits_per_slot / 8) for mode in rates.modes], dtype=float) / air_bytes / rates.slot_s
-    thresholds = 10.0 ** (np.array([mode.min_snr_db for mode in rates.modes]) / 10.0)
+    # Each user's Rayleigh mode probabilities, from the modes' thresholds (the bits per slot above
+    # are the core's, after the frame and the residual factor).
+    table = AmcTable(tuple(mode.min_snr_db for mode in rates.modes), tuple(mode.efficiency for mode in rates.modes))
+    probabilities = Downlink(rates.mean_snr_db, table).mode_probabilities()
     users_by_node = {user.node: u for u, user in enumerate(section.users)}
-    per_user = []
-    for snr_db in rates.mean_snr_db:
-        tail = np.exp(-thresholds / 10.0 ** (snr_db / 10.0))
-        probabilities = np.concatenate([[1.0 - tail[0]], tail - np.append(tail[1:], 0.0)])
-        per_user.append((np.concatenate([[0.0], per_mode]), probabilities))
-    region = TdmaRegion.from_independent_users(per_user)
+    region = TdmaRegion.from_independent_users([(np.concatenate([[0.0], per_mode]), p) for p in probabilities])
     wired, flow_wired = _wired_links(scenario, layout, payload + header, section.base_station)
     flow_users = tuple(users_by_node.get(flow["dst"]) for flow in layout["flows"])
     if any(user is None for user in flow_users):

@@ -81,27 +81,20 @@ def _summary(values: Sequence[float]) -> dict[str, Any] | None:
 def _optima(plan: ScenarioPlan, seeds: Sequence[int]) -> dict[int, Optimum]:
     """The optimum per seed (computed once per distinct layout)."""
     from airtcp.comparison.needs import layout_of
-    from airtcp.scenario import bundled
+    from airtcp.comparison.plan import _base_of
     from airtcp.scenario.schema import load_scenario
 
-    base = plan.base
-    source: Any = bundled.read_data(base) if isinstance(base, str) and bundled.is_bundled(base) and not _is_file(base) else base
+    _, base, _ = _base_of(plan.base)
     cache: dict[str, Optimum] = {}
     found = {}
     for seed in seeds:
-        scenario = load_scenario(source, seed=seed)
+        scenario = load_scenario(base, seed=seed)
         layout = layout_of(scenario)
         text = json.dumps(layout, sort_keys=True)
         if text not in cache:
             cache[text] = optimum_of(scenario, layout, plan.facts.kind)
         found[seed] = cache[text]
     return found
-
-
-def _is_file(text: str) -> bool:
-    from pathlib import Path
-
-    return Path(text).is_file()
 
 
 def scenario_table(plan: ScenarioPlan, exp: Experiment, schemes: Sequence[Scheme]) -> dict[str, Any]:
