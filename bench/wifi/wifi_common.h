@@ -155,7 +155,17 @@ struct WifiOptions
     std::string dataMode = "DsssRate2Mbps";
     std::string controlMode = "DsssRate1Mbps";
     bool rtsCts = false;
+    // Propagation: "range" (RangePropagationLossModel, MaxRange rangeM), "logdistance"
+    // (LogDistancePropagationLossModel: exponent, refLossDb at 1 m), "tworay"
+    // (TwoRayGroundPropagationLossModel: frequencyHz, antenna heightM above the node) or "friis".
+    std::string propagation = "range";
     double rangeM = 250.0;
+    double exponent = 3.0;
+    double refLossDb = 46.6777;
+    double frequencyHz = 5.15e9;
+    double heightM = 1.5;
+    // Transmit power in dBm; NaN keeps ns-3's default (16.0206 dBm).
+    double txPowerDbm = std::nan("");
 };
 
 /// The band the devices transmit in (set by InstallWifi): 2.4 GHz for 802.11b, 5 GHz for 802.11a.
@@ -224,11 +234,48 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
     CheckStandard(opt.standard);
     YansWifiChannelHelper channel; // empty on purpose: Default() would add a log-distance model
     channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
-    channel.AddPropagationLoss("ns3::RangePropagationLossModel",
-                               "MaxRange",
-                               DoubleValue(opt.rangeM));
+    if (opt.propagation == "range")
+    {
+        channel.AddPropagationLoss("ns3::RangePropagationLossModel",
+                                   "MaxRange",
+                                   DoubleValue(opt.rangeM));
+    }
+    else if (opt.propagation == "logdistance")
+    {
+        channel.AddPropagationLoss("ns3::LogDistancePropagationLossModel",
+                                   "Exponent",
+                                   DoubleValue(opt.exponent),
+                                   "ReferenceDistance",
+                                   DoubleValue(1.0),
+                                   "ReferenceLoss",
+                                   DoubleValue(opt.refLossDb));
+    }
+    else if (opt.propagation == "tworay")
+    {
+        channel.AddPropagationLoss("ns3::TwoRayGroundPropagationLossModel",
+                                   "Frequency",
+                                   DoubleValue(opt.frequencyHz),
+                                   "HeightAboveZ",
+                                   DoubleValue(opt.heightM));
+    }
+    else if (opt.propagation == "friis")
+    {
+        channel.AddPropagationLoss("ns3::FriisPropagationLossModel",
+                                   "Frequency",
+                                   DoubleValue(opt.frequencyHz));
+    }
+    else
+    {
+        NS_FATAL_ERROR("unknown propagation " << opt.propagation
+                                              << " (range|logdistance|tworay|friis)");
+    }
     YansWifiPhyHelper phy;
     phy.SetChannel(channel.Create());
+    if (!std::isnan(opt.txPowerDbm))
+    {
+        phy.Set("TxPowerStart", DoubleValue(opt.txPowerDbm));
+        phy.Set("TxPowerEnd", DoubleValue(opt.txPowerDbm));
+    }
 
     WifiHelper wifi;
     if (opt.standard == "11a")

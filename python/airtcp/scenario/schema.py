@@ -837,6 +837,8 @@ DOT11B_RATES: tuple[int, ...] = (1_000_000, 2_000_000, 5_500_000, 11_000_000)
 # Bit rates of 802.11a OFDM.
 DOT11A_RATES: tuple[int, ...] = tuple(m * 1_000_000 for m in (6, 9, 12, 18, 24, 36, 48, 54))
 RATES_OF_STANDARD: dict[str, tuple[int, ...]] = {"802.11b": DOT11B_RATES, "802.11a": DOT11A_RATES}
+# The slot time of each standard, ns (DSSS 20 us, OFDM 9 us).
+SLOT_NS: dict[str, int] = {"802.11b": 20_000, "802.11a": 9_000}
 
 # What a radio block leaves out defaults to its standard's value (docs/dot11a.md): ns-2's
 # thresholds and 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity (-82 dBm), its
@@ -1004,6 +1006,12 @@ class RadioConfig(_Model):
     node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
     # Loss of every frame at every receiver without a link_errors entry (left out at 0).
     frame_error: Probability = Field(default=0.0, exclude_if=_is_zero)
+    # How long a radio takes to sense a frame that starts arriving (ns-3's preamble detection,
+    # 4 us); 0: at once, as ns-2 and GloMoSim sense it.
+    cca_time: Duration = 4_000
+    # Under reception: sinr, signals below this neither lock a radio nor interfere (ns-3's
+    # RxSensitivity); under capture, ns-2's carrier-sense threshold is the floor.
+    rx_sensitivity: Power = -101.0
 
     def resolved(self, name: str) -> Any:
         """A field that defaults by standard (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`,
@@ -1652,6 +1660,12 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
         for where, rate in given:
             if rate not in rates:
                 yield where, f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
+        slot_ns = SLOT_NS[radio.standard]
+        if radio.cca_time >= slot_ns:
+            yield "radio.cca_time", (
+                f"must be shorter than the slot ({slot_ns // 1000} us in {radio.standard}): a station has to "
+                f"sense a transmission within the slot it started in; got {radio.cca_time} ns"
+            )
         if radio.standard == "802.11a" and radio.preamble is not None:
             yield "radio.preamble", "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
 

@@ -47,10 +47,16 @@ pub trait MacIo {
     fn now(&self) -> Time;
     /// The radio's random stream.
     fn rng(&mut self) -> &mut Rng;
+    /// A backoff of `slots` slots was drawn (for the frame trace).
+    fn backoff_drawn(&mut self, _slots: u32) {}
     /// Physical carrier sense.
     fn phy_busy(&self) -> bool;
     /// When physical carrier sense last turned idle.
     fn phy_idle_since(&self) -> Time;
+    /// Whether the PHY is locked onto a frame (a response may be arriving).
+    fn receiving(&self) -> bool {
+        false
+    }
     /// Puts a frame on the air now.
     fn transmit(&mut self, frame: Frame);
     /// Arms or cancels a timer.
@@ -188,6 +194,12 @@ pub struct Dcf {
     state: State,
     current: Option<Attempt>,
     response: Option<Frame>,
+    /// The response timeout expired while the PHY was receiving a frame: the attempt is decided
+    /// when that frame ends (it may be the response).
+    timeout_waits: bool,
+    /// Immediate access (10.3.4.2): a frame queued into an idle medium with no backoff pending
+    /// goes no earlier than DIFS after it was queued.
+    ready_from: Option<Time>,
     /// Counters.
     pub stats: DcfStats,
 }
@@ -206,6 +218,8 @@ impl Dcf {
             state: State::Idle,
             current: None,
             response: None,
+            timeout_waits: false,
+            ready_from: None,
             stats: DcfStats::default(),
         }
     }
@@ -252,6 +266,7 @@ impl Dcf {
             }
         }
         self.count_from = None;
+        self.ready_from = None;
         io.set_timer(MacTimer::Access, None);
     }
 
@@ -267,9 +282,16 @@ impl Dcf {
         if self.current.is_some() || self.state != State::Idle {
             return;
         }
-        if self.backoff.is_none() && self.medium_busy(io) {
-            // A frame that finds the medium busy defers with a random backoff.
-            self.draw_backoff(io);
+        if self.backoff.is_none() {
+            if self.medium_busy(io) {
+                // A frame that finds the medium busy defers with a random backoff.
+                self.draw_backoff(io);
+            } else if self.ready_from.is_none() {
+                // Idle medium, no backoff: it may go once the medium has stayed idle for DIFS
+                // from now (ns-3 reads 10.3.4.2 so, `ChannelAccessManager::
+                // NeedBackoffUponAccess`), not at once when it has been idle for longer.
+                self.ready_from = Some(io.now() + self.p.timing.difs);
+            }
         }
         self.schedule_access(io);
     }
@@ -277,6 +299,7 @@ impl Dcf {
     fn draw_backoff(&mut self, io: &mut impl MacIo) {
         let slots = io.rng().next_u64() % (self.cw as u64 + 1);
         self.backoff = Some(slots as u32);
+        io.backoff_drawn(slots as u32);
         // A backoff drawn during an idle period (after an ACK timeout) counts from now, not
         // from the start of the idle period.
         let now = io.now();
@@ -298,8 +321,14 @@ impl Dcf {
         if io.phy_busy() {
             return;
         }
-        let grant = from + self.backoff.unwrap_or(0) as Time * self.p.timing.slot;
+        let grant = self.grant(from);
         io.set_timer(MacTimer::Access, Some(grant.max(io.now())));
+    }
+
+    /// When the backoff counted from `from` ends (no earlier than immediate access allows).
+    fn grant(&self, from: Time) -> Time {
+        let end = from + self.backoff.unwrap_or(0) as Time * self.p.timing.slot;
+        self.ready_from.map_or(end, |r| end.max(r))
     }
 
     /// A MAC timer expired.
@@ -321,12 +350,13 @@ impl Dcf {
         }
         let Some(from) = self.count_from else { return };
         let now = io.now();
-        let grant = from + self.backoff.unwrap_or(0) as Time * self.p.timing.slot;
+        let grant = self.grant(from);
         if now < grant {
             io.set_timer(MacTimer::Access, Some(grant));
             return;
         }
         self.backoff = None;
+        self.ready_from = None;
         if self.current.is_none() {
             let Some(p) = io.pull() else {
                 return;
@@ -363,6 +393,7 @@ impl Dcf {
                     packet: None,
                     unit: NO_UNIT,
                     duplicate: false,
+                    retry: a.short_retries > 0,
                 };
                 self.stats.rts_tx += 1;
                 self.send(rts, io);
@@ -387,6 +418,7 @@ impl Dcf {
             packet: Some((a.id, a.packet)),
             unit: a.unit,
             duplicate: a.handed_over,
+            retry: a.short_retries + a.long_retries > 0,
         }
     }
 
@@ -412,17 +444,11 @@ impl Dcf {
             (FrameKind::Data, Some(_)) if frame.src == self.me && self.current.is_some() => {
                 self.stats.data_tx += 1;
                 self.state = State::WaitAck;
-                io.set_timer(
-                    MacTimer::Timeout,
-                    Some(end + t.sifs + t.ack_time_for(frame.rate_bps) + t.slot),
-                );
+                io.set_timer(MacTimer::Timeout, Some(end + t.response_timeout()));
             }
             (FrameKind::Rts, _) => {
                 self.state = State::WaitCts;
-                io.set_timer(
-                    MacTimer::Timeout,
-                    Some(end + t.sifs + t.cts_time() + t.slot),
-                );
+                io.set_timer(MacTimer::Timeout, Some(end + t.response_timeout()));
             }
             _ => {}
         }
@@ -432,6 +458,20 @@ impl Dcf {
     /// A reception ended: `ok` tells whether the frame was decoded.
     pub fn on_rx(&mut self, frame: &Frame, ok: bool, io: &mut impl MacIo) {
         let now = io.now();
+        if self.timeout_waits {
+            // The frame that held the timeout back has ended: unless it is the response, the
+            // attempt has failed.
+            self.timeout_waits = false;
+            let answer = ok
+                && frame.dst == Some(self.me)
+                && matches!(
+                    (self.state, frame.kind),
+                    (State::WaitAck, FrameKind::Ack) | (State::WaitCts, FrameKind::Cts)
+                );
+            if !answer {
+                self.attempt_failed(io);
+            }
+        }
         if !ok {
             self.eifs = true;
             return;
@@ -452,6 +492,7 @@ impl Dcf {
                         packet: None,
                         unit: NO_UNIT,
                         duplicate: false,
+                        retry: false,
                     };
                     self.respond(ack, io);
                     io.deliver(frame);
@@ -469,6 +510,7 @@ impl Dcf {
                         packet: None,
                         unit: NO_UNIT,
                         duplicate: false,
+                        retry: false,
                     };
                     self.respond(cts, io);
                 }
@@ -526,10 +568,21 @@ impl Dcf {
     }
 
     fn on_timeout(&mut self, io: &mut impl MacIo) {
-        let waiting_cts = self.state == State::WaitCts;
         if self.state == State::Idle {
             return;
         }
+        if io.receiving() {
+            // A frame is arriving (PHY-RXSTART within the timeout, 10.3.2.9): it may be the
+            // response, so the attempt is decided when it ends.
+            self.timeout_waits = true;
+            return;
+        }
+        self.attempt_failed(io);
+    }
+
+    /// No response to the data frame or RTS: retry with a doubled window or give up.
+    fn attempt_failed(&mut self, io: &mut impl MacIo) {
+        let waiting_cts = self.state == State::WaitCts;
         self.state = State::Idle;
         let t = self.p.timing;
         let long = !waiting_cts && self.p.rts_cts;
@@ -554,6 +607,12 @@ impl Dcf {
             self.cw = (2 * self.cw + 1).min(t.cw_max);
         }
         self.draw_backoff(io);
+        // The backoff procedure starts at the timeout: the medium must first stay idle for DIFS
+        // (the timeout counts as busy, as in ns-3's `ChannelAccessManager`).
+        let now = io.now();
+        if let Some(from) = self.count_from.as_mut() {
+            *from = (*from).max(now + t.difs);
+        }
         self.schedule_access(io);
     }
 
@@ -563,6 +622,8 @@ impl Dcf {
         self.state = State::Idle;
         self.response = None;
         self.backoff = None;
+        self.timeout_waits = false;
+        self.ready_from = None;
         self.current.take().map(|a| (a.sent(), a.handed_over))
     }
 
@@ -675,6 +736,7 @@ mod tests {
             packet: Some((PacketId(7), packet(bytes - 36))),
             unit: NO_UNIT,
             duplicate: false,
+            retry: false,
         }
     }
 
@@ -725,11 +787,12 @@ mod tests {
         assert_eq!(data.airtime, (20 + 257 * 4) * MICROS);
         // NAV: SIFS + an ACK at 12 Mbps (20 us + 3 symbols).
         assert_eq!(data.nav, (16 + 32) * MICROS);
-        // The ACK timeout waits for that ACK: end + SIFS + ACK + a slot.
+        // The ACK timeout waits for the ACK to start arriving: end + SIFS + a slot + the OFDM
+        // preamble and SIGNAL field (10.3.2.9), whatever the ACK's rate.
         let end = io.now + data.airtime;
         assert_eq!(
             io.timers[MacTimer::Timeout as usize],
-            Some(end + (16 + 32 + 9) * MICROS)
+            Some(end + (16 + 9 + 20) * MICROS)
         );
         // A broadcast goes at the basic rate whatever the table says.
         let mut dcf = dot11a_dcf(0);

@@ -52,4 +52,7 @@ pub struct Frame {
     /// acknowledges it again but does not deliver it twice. 802.11 detects this with sequence
     /// numbers and the retry bit; the flag is the exact equivalent.
     pub duplicate: bool,
+    /// The Retry bit: a retransmission of a data frame or an RTS (for traces; receivers use
+    /// `duplicate`).
+    pub retry: bool,
 }

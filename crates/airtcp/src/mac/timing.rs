@@ -128,6 +128,14 @@ impl Timing {
         }
     }
 
+    /// How long after the end of a data frame or RTS the sender waits for the start of the
+    /// response: aSIFSTime + aSlotTime + aRxPHYStartDelay (IEEE 802.11-2016 10.3.2.9; the PHY
+    /// preamble and header, as ns-3 takes it). A response whose reception has started by then is
+    /// waited for to its end.
+    pub fn response_timeout(&self) -> Time {
+        self.sifs + self.slot + self.plcp
+    }
+
     /// Air time of the ACK that answers a data frame sent at `data_rate`.
     pub fn ack_time_for(&self, data_rate: u64) -> Time {
         self.airtime(ACK_BYTES, self.ack_rate_for(data_rate))

@@ -13,6 +13,7 @@ pub mod backpressure;
 pub mod cellular;
 pub mod flow_paths;
 pub mod forwarding;
+pub mod frame_trace;
 pub mod horizon;
 pub mod on_demand;
 pub mod paths;

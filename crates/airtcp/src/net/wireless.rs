@@ -26,7 +26,8 @@ use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
-use crate::phy::{FrameId, Phy};
+use crate::net::frame_trace::{FrameTrace, RxDrop};
+use crate::phy::{Arrival, FrameId, Phy};
 use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
@@ -174,6 +175,10 @@ pub struct Wireless {
     /// What the forwarding layer asked to be told (`Forwarding::needs`), set when it is
     /// installed.
     pub layer_needs: LayerNeeds,
+    /// The per-frame trace, when the environment asks for one ([`super::frame_trace`]).
+    pub trace: Option<FrameTrace>,
+    /// Time a radio takes to detect a frame's preamble and report the medium busy.
+    pub cca_time: Time,
 }
 
 /// The per-call context a DCF acts through.
@@ -194,6 +199,8 @@ struct MacEnv<'a> {
     seed: u64,
     layer: &'a mut dyn Forwarding,
     needs: LayerNeeds,
+    trace: &'a mut Option<FrameTrace>,
+    cca_time: Time,
 }
 
 impl MacIo for MacEnv<'_> {
@@ -205,6 +212,12 @@ impl MacIo for MacEnv<'_> {
         &mut self.radio.rng
     }
 
+    fn backoff_drawn(&mut self, slots: u32) {
+        if let Some(t) = self.trace.as_mut() {
+            t.backoff(self.events.now(), self.me, slots);
+        }
+    }
+
     fn phy_busy(&self) -> bool {
         self.radio.phy.busy(self.events.now())
     }
@@ -213,10 +226,17 @@ impl MacIo for MacEnv<'_> {
         self.radio.idle_since
     }
 
+    fn receiving(&self) -> bool {
+        self.radio.phy.reception().is_some()
+    }
+
     fn transmit(&mut self, frame: Frame) {
         let now = self.events.now();
         let end = now.saturating_add(frame.airtime);
         self.radio.phy.start_transmission(end);
+        if let Some(t) = self.trace.as_mut() {
+            t.tx(now, self.me, &frame);
+        }
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
         self.radio.was_busy = true;
@@ -226,6 +246,9 @@ impl MacIo for MacEnv<'_> {
             self.units.acquire(frame.unit);
         }
         let refs = self.radio.neighbors.len() as u32 + 1;
+        // A receiver notices a frame (carrier sense, locking on, interference) only once it has
+        // detected its preamble, `cca_time` after its first energy arrives; never after its end.
+        let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
         let fid = match self.free_frames.pop() {
             Some(i) => {
                 self.frames[i as usize] = FrameSlot {
@@ -250,7 +273,7 @@ impl MacIo for MacEnv<'_> {
                 .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
             let at = now.saturating_add(nb.delay);
             self.events.schedule(
-                at,
+                at.saturating_add(detect),
                 EventClass::Arrival,
                 Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
             );
@@ -463,6 +486,8 @@ impl Wireless {
             units: UnitArena::default(),
             layer_rng: Rng::stream(seed, "forwarding"),
             layer_needs: LayerNeeds::default(),
+            trace: None,
+            cca_time: 4_000,
         }
     }
 
@@ -557,6 +582,8 @@ impl Wireless {
             units,
             layer_rng,
             layer_needs,
+            trace,
+            cca_time,
         } = self;
         let mut env = MacEnv {
             me: r,
@@ -575,6 +602,8 @@ impl Wireless {
             seed: *seed,
             layer,
             needs: *layer_needs,
+            trace,
+            cca_time: *cca_time,
         };
         f(&mut macs[r as usize], &mut env)
     }
@@ -619,7 +648,14 @@ impl Wireless {
         if self.radios[r as usize].failed {
             return;
         }
-        self.radios[r as usize].phy.signal_start(now, fid, power_mw);
+        let arrival = self.radios[r as usize].phy.signal_start(now, fid, power_mw);
+        if let Some(t) = self.trace.as_mut() {
+            match arrival {
+                Arrival::WhileTransmitting => t.rx_drop(now, r, RxDrop::Txing),
+                Arrival::WhileReceiving => t.rx_drop(now, r, RxDrop::Rxing),
+                Arrival::Locked | Arrival::Weak => {}
+            }
+        }
         self.refresh_cca(r, events, packets, layer);
     }
 
@@ -642,13 +678,14 @@ impl Wireless {
             return;
         }
         if let Some(rx) = radio.phy.signal_end(fid) {
-            let mut ok = !cut_off
-                && !rx.collided
+            let collided = cut_off || rx.collided;
+            let decoded = !collided
                 && radio.rng.bernoulli(error_model.frame_success(
                     rx.min_sinr,
                     frame.rate_bps,
                     frame.bytes,
                 ));
+            let mut ok = decoded;
             if ok {
                 match radio
                     .link_errors
@@ -659,6 +696,14 @@ impl Wireless {
                     // No draw at 0: runs without the default keep their random streams.
                     None if frame_error > 0.0 => ok = !radio.rng.bernoulli(frame_error),
                     None => {}
+                }
+            }
+            if let Some(t) = self.trace.as_mut() {
+                match (collided, decoded, ok) {
+                    (true, ..) => t.rx_drop(now, r, RxDrop::Collision),
+                    (false, false, _) => t.rx_drop(now, r, RxDrop::Error),
+                    (false, true, false) => t.rx_drop(now, r, RxDrop::LinkError),
+                    (false, true, true) => t.rx_ok(now, r, &frame),
                 }
             }
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));

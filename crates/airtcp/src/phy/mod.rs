@@ -81,6 +81,19 @@ pub struct Reception {
     pub collided: bool,
 }
 
+/// What a radio made of a signal starting to arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Below the receive threshold: energy only.
+    Weak,
+    /// The radio locked onto it.
+    Locked,
+    /// Strong enough, but the radio was locked onto another frame.
+    WhileReceiving,
+    /// Strong enough, but the radio was transmitting.
+    WhileTransmitting,
+}
+
 /// Receiver state of one radio.
 #[derive(Debug, Clone)]
 pub struct Phy {
@@ -136,21 +149,29 @@ impl Phy {
         }
     }
 
-    /// A signal starts arriving.
-    pub fn signal_start(&mut self, now: Time, frame: FrameId, power_mw: f64) {
+    /// A signal starts arriving; says what the radio made of it.
+    pub fn signal_start(&mut self, now: Time, frame: FrameId, power_mw: f64) -> Arrival {
         self.signals.push(Signal { frame, power_mw });
         self.total_mw += power_mw;
+        let strong = power_mw >= self.th.rx_mw;
         if let Some(rx) = self.rx {
             self.update_reception(rx.frame, rx.power_mw);
-        } else if !self.transmitting(now) && power_mw >= self.th.rx_mw {
-            self.rx = Some(Reception {
-                frame,
-                power_mw,
-                min_sinr: f64::INFINITY,
-                collided: false,
-            });
-            self.update_reception(frame, power_mw);
+            return if strong { Arrival::WhileReceiving } else { Arrival::Weak };
         }
+        if !strong {
+            return Arrival::Weak;
+        }
+        if self.transmitting(now) {
+            return Arrival::WhileTransmitting;
+        }
+        self.rx = Some(Reception {
+            frame,
+            power_mw,
+            min_sinr: f64::INFINITY,
+            collided: false,
+        });
+        self.update_reception(frame, power_mw);
+        Arrival::Locked
     }
 
     /// A signal stops arriving. Returns the reception if it was the frame the radio was locked on.

@@ -1211,6 +1211,19 @@ pub struct RadioConfig {
     /// for every frame kind (paper 001's "average loss 15 %" on every link); 0: none.
     #[serde(default)]
     pub frame_error: f64,
+    /// Time from the first energy of a frame reaching a radio to the radio reporting the medium
+    /// busy (its clear-channel assessment, or preamble detection), ns: two stations whose backoff
+    /// ends within it of each other both transmit. 4 us is ns-3's `PreambleDetectionDuration`
+    /// and the OFDM aCCATime bound (IEEE 802.11-2016 17.4.4); 0 senses a frame the instant it
+    /// arrives, as ns-2 and GloMoSim do.
+    #[serde(default = "default_cca_time")]
+    pub cca_time: Nanos,
+    /// Weakest signal a radio processes at all under `reception: sinr`, dBm: weaker ones neither
+    /// lock it nor add to its interference (ns-3's `RxSensitivity`). Under `capture` the floor
+    /// is the lower of the receive and carrier-sense thresholds, as ns-2 drops what it cannot
+    /// sense.
+    #[serde(default = "default_rx_sensitivity")]
+    pub rx_sensitivity: f64,
 }
 
 impl RadioConfig {
@@ -1899,6 +1912,12 @@ fn default_long_retry() -> u32 {
 }
 fn default_mac_overhead() -> u32 {
     36
+}
+fn default_cca_time() -> Nanos {
+    4_000
+}
+fn default_rx_sensitivity() -> f64 {
+    -101.0
 }
 fn default_frequency() -> f64 {
     914e6

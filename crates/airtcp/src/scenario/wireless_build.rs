@@ -28,9 +28,10 @@ use crate::sim::{LazyTimer, NodeId, Rng};
 use crate::ConfigError;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Signals weaker than this much below the lower of the receive and carrier-sense thresholds are
-/// not delivered to a radio at all (they neither lock the receiver nor add noticeable energy).
-/// This bounds the neighbour lists; with fading it leaves 10 dB of headroom for fades upwards.
+/// With fading, signals weaker than this much below the floor (the lower of the receive and
+/// carrier-sense thresholds, and under SINR reception the sensitivity) are not delivered to a
+/// radio at all; without fading, signals below the floor itself are not. This bounds the
+/// neighbour lists; with fading it leaves 10 dB of headroom for fades upwards.
 pub const INTERFERENCE_MARGIN_DB: f64 = 10.0;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
@@ -84,8 +85,14 @@ pub fn build_radios(
         },
         noise_mw: dbm_to_mw(cfg.noise_dbm()),
     };
-    let floor = cfg.rx_threshold_dbm().min(cfg.cs_threshold_dbm())
-        - if matches!(cfg.fading, FadingConfig::None) {
+    // What a radio processes at all: ns-2 (capture) drops signals it cannot sense; an SINR
+    // receiver counts everything down to its sensitivity as interference (ns-3 delivers every
+    // signal above `RxSensitivity` to the PHY).
+    let sensed = cfg.rx_threshold_dbm().min(cfg.cs_threshold_dbm());
+    let floor = match cfg.reception {
+        ReceptionModel::Capture => sensed,
+        ReceptionModel::Sinr => sensed.min(cfg.rx_sensitivity),
+    } - if matches!(cfg.fading, FadingConfig::None) {
             0.0
         } else {
             INTERFERENCE_MARGIN_DB
@@ -156,6 +163,18 @@ pub fn build_radios(
         Standard::Dot11a => Timing::dot11a(cfg.data_rate, cfg.basic_rate),
     };
     timing.ack = cfg.ack_rule();
+    if cfg.cca_time >= timing.slot {
+        return Err(err(
+            "radio.cca_time",
+            format!(
+                "must be shorter than the slot ({} us in {}): a station has to sense a \
+                 transmission within the slot it started in; got {} ns",
+                timing.slot / 1_000,
+                cfg.standard.name(),
+                cfg.cca_time
+            ),
+        ));
+    }
     let error_model = match cfg.standard {
         Standard::Dot11b => ErrorModel::Dsss,
         Standard::Dot11a => ErrorModel::OfdmNist,
@@ -219,6 +238,8 @@ pub fn build_radios(
     let mut wireless = Wireless::new(macs, radios, radio_of_node, fading, seed);
     wireless.frame_error = cfg.frame_error;
     wireless.error_model = error_model;
+    wireless.trace = crate::net::frame_trace::FrameTrace::from_env();
+    wireless.cca_time = cfg.cca_time;
     set_link_rates(cfg, &mut wireless, node_id)?;
     for (k, le) in link_errors.iter().enumerate() {
         let pairs = directed_links(

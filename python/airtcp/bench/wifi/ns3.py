@@ -19,7 +19,7 @@ from airtcp.bench.wired import (
 
 from .common import _round, seed_runs
 
-PROGRAMS = ("wifi_chain", "wifi_grid", "wifi_saturation")
+PROGRAMS = ("wifi_chain", "wifi_grid", "wifi_saturation", "wifi_matrix")
 WIFI_LIBS = (
     "aodv",
     "wifi",
