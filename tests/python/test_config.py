@@ -852,6 +852,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("ScenarioConfig", "routers"): [],
     ("LinkConfig", "delay_spread"): 0,
     ("RadioConfig", "frame_error"): 0.0,
+    ("RadioConfig", "msdu_lifetime"): None,
     ("ScenarioConfig", "coding"): None,
     ("CodingConfig", "recovery"): None,
     ("RadioConfig", "rate_control"): {"kind": "constant"},

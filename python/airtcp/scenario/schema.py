@@ -1012,6 +1012,9 @@ class RadioConfig(_Model):
     # Under reception: sinr, signals below this neither lock a radio nor interfere (ns-3's
     # RxSensitivity); under capture, ns-2's carrier-sense threshold is the floor.
     rx_sensitivity: Power = -101.0
+    # How long a packet may wait in the interface queue (ns-3's WifiMacQueue MaxDelay, 500 ms);
+    # absent: for ever (ns-2).
+    msdu_lifetime: Optional[PositiveDuration] = Field(default=None, exclude_if=_is_none)
 
     def resolved(self, name: str) -> Any:
         """A field that defaults by standard (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`,

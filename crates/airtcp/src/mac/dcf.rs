@@ -185,6 +185,11 @@ pub struct Dcf {
     me: RadioId,
     p: DcfParams,
     cw: u32,
+    /// The station's retry count (SSRC, IEEE 802.11-2016 10.3.3; QSRC in 802.11-2020
+    /// 10.23.2.2, as ns-3's `Txop::UpdateFailedCw` keeps it): failures since the last
+    /// acknowledged frame, across packets. It sets the window; the per-packet counts in
+    /// [`Attempt`] decide when a packet is given up.
+    station_retries: u32,
     backoff: Option<u32>,
     nav_until: Time,
     eifs: bool,
@@ -210,6 +215,7 @@ impl Dcf {
         Dcf {
             me,
             cw: p.timing.cw_min,
+            station_retries: 0,
             p,
             backoff: None,
             nav_until: 0,
@@ -437,7 +443,9 @@ impl Dcf {
                 self.stats.data_tx += 1;
                 io.transmit(frame);
                 io.tx_status(a.sent(), true, false);
+                // 10.3.3: a group-addressed transmission resets the station's count.
                 self.cw = t.cw_min;
+                self.station_retries = 0;
                 self.draw_backoff(io);
                 return;
             }
@@ -532,6 +540,7 @@ impl Dcf {
                     self.stats.acked += 1;
                     io.tx_status(a.sent(), true, true);
                     self.cw = t.cw_min;
+                    self.station_retries = 0;
                     self.draw_backoff(io);
                 }
                 _ => {}
@@ -601,10 +610,20 @@ impl Dcf {
             let a = self.current.take().expect("attempt");
             self.stats.retry_drops += 1;
             io.tx_status(a.sent(), false, a.handed_over);
-            self.cw = t.cw_min;
         } else {
             self.stats.retries += 1;
-            self.cw = (2 * self.cw + 1).min(t.cw_max);
+        }
+        // The window follows the station's count, not the packet's: giving a packet up does not
+        // reset it (the next packet may start with a large window); the count starts again only
+        // once it has reached the retry limit (in attempts, ns-3's FrameRetryLimit) or a frame
+        // is acknowledged.
+        if self.station_retries < self.p.short_retry_limit + 1 {
+            self.station_retries += 1;
+            let factor = 1u64 << self.station_retries.min(20);
+            self.cw = (factor * (u64::from(t.cw_min) + 1) - 1).min(u64::from(t.cw_max)) as u32;
+        } else {
+            self.station_retries = 0;
+            self.cw = t.cw_min;
         }
         self.draw_backoff(io);
         // The backoff procedure starts at the timeout: the medium must first stay idle for DIFS

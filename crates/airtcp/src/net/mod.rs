@@ -152,7 +152,7 @@ impl Network {
             self.start_transmission(ch, id);
             return;
         }
-        match c.queue.enqueue(id, self.packets.get(id)) {
+        match c.queue.enqueue(id, self.packets.get(id), self.events.now()) {
             Ok(()) => {
                 c.stats.enqueued += 1;
                 c.stats.max_backlog = c.stats.max_backlog.max(c.queue.len() as u32);
@@ -180,11 +180,25 @@ impl Network {
             self.discard(id);
             return false;
         }
+        let now = self.events.now();
+        // Packets past their lifetime leave first (ns-3 wipes them on every enqueue), making
+        // room for the arrival.
+        // (An empty Vec does not allocate: nothing is allocated unless a packet expires.)
+        let mut expired = Vec::new();
+        radio.ifq.expire(now, &mut expired);
+        let node = radio.node;
+        for victim in expired {
+            self.wireless.radios[r as usize]
+                .stats
+                .count_drop(DropReason::Expired);
+            self.discard_dropped(node, victim, DropReason::Expired);
+        }
+        let radio = &mut self.wireless.radios[r as usize];
         let packet = self.packets.get(id);
         let offered = if front {
-            radio.ifq.enqueue_front(id, packet)
+            radio.ifq.enqueue_front(id, packet, now)
         } else {
-            radio.ifq.enqueue(id, packet)
+            radio.ifq.enqueue(id, packet, now)
         };
         match offered {
             Ok(()) => {

@@ -210,7 +210,7 @@ impl Network {
         let Port { router, user } = self.routers.ports[port as usize];
         let rt = &mut self.routers.list[router as usize];
         self.packets.get_mut(id).next_hop = rt.users[user as usize].node;
-        match rt.ifq.enqueue(id, self.packets.get(id)) {
+        match rt.ifq.enqueue(id, self.packets.get(id), self.events.now()) {
             Ok(()) => {
                 rt.stats.enqueued += 1;
                 rt.stats.max_backlog = rt.stats.max_backlog.max(rt.ifq.len() as u32);

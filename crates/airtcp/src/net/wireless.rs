@@ -304,6 +304,16 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn pull(&mut self) -> Option<Pulled> {
+        // Packets past their lifetime are dropped, not sent (ns-3 skips them at the head).
+        let mut expired = Vec::new();
+        self.radio.ifq.expire(self.events.now(), &mut expired);
+        for id in expired {
+            self.upcalls.push(Upcall::Dropped {
+                radio: self.me,
+                id,
+                reason: DropReason::Expired,
+            });
+        }
         let (id, chosen_hop, unit) = match self.radio.ifq.dequeue() {
             Some(id) => (id, None, crate::mac::frame::NO_UNIT),
             None if self.needs.pulls => {

@@ -9,7 +9,11 @@
 //! - otherwise it is received with probability `frame_success(min SINR, rate, size)` over its
 //!   duration, SINR counting noise and all other signals;
 //! - the radio is busy (clear-channel assessment) while it transmits, while it is locked onto a
-//!   frame, or while the total energy is at least `cs_threshold`;
+//!   frame, while a frame it could have locked onto (at least `rx_threshold`) is arriving though
+//!   it did not lock onto it (it was transmitting or receiving another), or while the total
+//!   energy is at least `cs_threshold`. The third is ns-3's: a PPDU it drops (`TXING`, `RXING`)
+//!   holds CCA busy at its CCA sensitivity, -82 dBm (`PhyEntity::SwitchMaybeToCcaBusy`); in ns-2,
+//!   where the receive threshold is above the carrier-sense one, it adds nothing;
 //! - radios are half duplex: a radio that starts transmitting abandons the frame it was receiving,
 //!   and does not lock onto frames while it transmits.
 
@@ -100,6 +104,8 @@ pub struct Phy {
     th: PhyThresholds,
     signals: Vec<Signal>,
     total_mw: f64,
+    /// Signals arriving at or above the receive threshold.
+    strong: u32,
     rx: Option<Reception>,
     tx_end: Time,
 }
@@ -111,6 +117,7 @@ impl Phy {
             th,
             signals: Vec::with_capacity(8),
             total_mw: 0.0,
+            strong: 0,
             rx: None,
             tx_end: 0,
         }
@@ -128,7 +135,7 @@ impl Phy {
 
     /// Clear-channel assessment: whether the radio senses the medium busy at `now`.
     pub fn busy(&self, now: Time) -> bool {
-        now < self.tx_end || self.rx.is_some() || self.total_mw >= self.th.cs_mw
+        now < self.tx_end || self.strong > 0 || self.total_mw >= self.th.cs_mw
     }
 
     /// Whether the radio is transmitting at `now`.
@@ -154,6 +161,7 @@ impl Phy {
         self.signals.push(Signal { frame, power_mw });
         self.total_mw += power_mw;
         let strong = power_mw >= self.th.rx_mw;
+        self.strong += strong as u32;
         if let Some(rx) = self.rx {
             self.update_reception(rx.frame, rx.power_mw);
             return if strong { Arrival::WhileReceiving } else { Arrival::Weak };
@@ -177,7 +185,8 @@ impl Phy {
     /// A signal stops arriving. Returns the reception if it was the frame the radio was locked on.
     pub fn signal_end(&mut self, frame: FrameId) -> Option<Reception> {
         if let Some(i) = self.signals.iter().position(|s| s.frame == frame) {
-            self.signals.swap_remove(i);
+            let s = self.signals.swap_remove(i);
+            self.strong -= (s.power_mw >= self.th.rx_mw) as u32;
         }
         // Re-sum instead of subtracting, so rounding never leaves phantom energy behind.
         self.total_mw = self.signals.iter().map(|s| s.power_mw).sum();

@@ -1,16 +1,25 @@
 //! Drop-tail FIFO: arrivals are refused when `capacity` packets are queued (ns-2 DropTail,
 //! ns-3 DropTailQueue with MaxSize in packets). The packet in the transmitter does not count.
+//!
+//! Optionally with a lifetime (802.11's dot11MaxTransmitMSDULifetime, ns-3's
+//! `WifiMacQueue::MaxDelay`): a packet queued longer than it is removed, for the owner to drop,
+//! when the owner asks ([`QueueDisc::expire`], before each arrival and each transmit
+//! opportunity, as ns-3 wipes expired MPDUs on enqueue and skips them on peek). The scan stops
+//! at the first packet still within its lifetime; only a packet put at the head
+//! (`enqueue_front`, younger than those behind it) can hide older expired ones for a while.
 
 use std::collections::VecDeque;
 
 use super::QueueDisc;
-use crate::sim::{DropReason, Packet, PacketId};
+use crate::sim::{DropReason, Packet, PacketId, Time};
 
 /// Drop-tail FIFO with a capacity in packets.
 #[derive(Debug)]
 pub struct DropTail {
-    queue: VecDeque<PacketId>,
+    /// Packets and the time each was queued.
+    queue: VecDeque<(PacketId, Time)>,
     capacity: usize,
+    lifetime: Option<Time>,
 }
 
 impl DropTail {
@@ -19,16 +28,31 @@ impl DropTail {
         DropTail {
             queue: VecDeque::with_capacity(capacity.min(4096)),
             capacity,
+            lifetime: None,
+        }
+    }
+
+    /// A queue holding at most `capacity` packets, each for at most `lifetime` (`None`: for
+    /// ever).
+    pub fn with_lifetime(capacity: usize, lifetime: Option<Time>) -> Self {
+        DropTail {
+            lifetime,
+            ..DropTail::new(capacity)
         }
     }
 }
 
 impl QueueDisc for DropTail {
-    fn enqueue(&mut self, id: PacketId, _packet: &Packet) -> Result<(), (PacketId, DropReason)> {
+    fn enqueue(
+        &mut self,
+        id: PacketId,
+        _packet: &Packet,
+        now: Time,
+    ) -> Result<(), (PacketId, DropReason)> {
         if self.queue.len() >= self.capacity {
             return Err((id, DropReason::QueueFull));
         }
-        self.queue.push_back(id);
+        self.queue.push_back((id, now));
         Ok(())
     }
 
@@ -36,16 +60,31 @@ impl QueueDisc for DropTail {
         &mut self,
         id: PacketId,
         _packet: &Packet,
+        now: Time,
     ) -> Result<(), (PacketId, DropReason)> {
         if self.queue.len() >= self.capacity {
             return Err((id, DropReason::QueueFull));
         }
-        self.queue.push_front(id);
+        self.queue.push_front((id, now));
         Ok(())
     }
 
+    fn expire(&mut self, now: Time, out: &mut Vec<PacketId>) {
+        let Some(lifetime) = self.lifetime else {
+            return;
+        };
+        // ns-3: an MPDU has expired once now > queued + MaxDelay.
+        while let Some(&(id, at)) = self.queue.front() {
+            if now <= at.saturating_add(lifetime) {
+                break;
+            }
+            self.queue.pop_front();
+            out.push(id);
+        }
+    }
+
     fn dequeue(&mut self) -> Option<PacketId> {
-        self.queue.pop_front()
+        self.queue.pop_front().map(|(id, _)| id)
     }
 
     fn len(&self) -> usize {
@@ -53,11 +92,11 @@ impl QueueDisc for DropTail {
     }
 
     fn for_each(&self, f: &mut dyn FnMut(PacketId)) {
-        self.queue.iter().for_each(|&id| f(id));
+        self.queue.iter().for_each(|&(id, _)| f(id));
     }
 
     fn remove_where(&mut self, pred: &mut dyn FnMut(PacketId) -> bool, out: &mut Vec<PacketId>) {
-        self.queue.retain(|&id| {
+        self.queue.retain(|&(id, _)| {
             let remove = pred(id);
             if remove {
                 out.push(id);
@@ -99,7 +138,7 @@ mod tests {
             let mut next = 0u32;
             for offer in ops {
                 if offer {
-                    let r = q.enqueue(PacketId(next), &pkt());
+                    let r = q.enqueue(PacketId(next), &pkt(), 0);
                     if model.len() < cap {
                         prop_assert!(r.is_ok());
                         model.push_back(next);

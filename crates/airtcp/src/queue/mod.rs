@@ -5,13 +5,18 @@
 
 pub mod droptail;
 
-use crate::sim::{DropReason, Packet, PacketId};
+use crate::sim::{DropReason, Packet, PacketId, Time};
 
 /// A queue discipline holding packet ids.
 pub trait QueueDisc {
-    /// Offers a packet. On refusal the packet (the arriving one or a victim already queued) is
-    /// returned with the reason; the caller drops it.
-    fn enqueue(&mut self, id: PacketId, packet: &Packet) -> Result<(), (PacketId, DropReason)>;
+    /// Offers a packet at time `now`. On refusal the packet (the arriving one or a victim already
+    /// queued) is returned with the reason; the caller drops it.
+    fn enqueue(
+        &mut self,
+        id: PacketId,
+        packet: &Packet,
+        now: Time,
+    ) -> Result<(), (PacketId, DropReason)>;
     /// Offers a packet to the head of the queue, ahead of everything queued (a control packet
     /// that must not wait behind data: Horizon's refreshments, paper 003 §5.2.2). Default: as
     /// [`enqueue`](Self::enqueue), for disciplines with no head to jump to.
@@ -19,9 +24,13 @@ pub trait QueueDisc {
         &mut self,
         id: PacketId,
         packet: &Packet,
+        now: Time,
     ) -> Result<(), (PacketId, DropReason)> {
-        self.enqueue(id, packet)
+        self.enqueue(id, packet, now)
     }
+    /// Removes the packets whose lifetime has run out by `now` and appends them to `out`, for
+    /// the caller to drop (`DropReason::Expired`). Default: packets never expire.
+    fn expire(&mut self, _now: Time, _out: &mut Vec<PacketId>) {}
     /// Takes the next packet to transmit.
     fn dequeue(&mut self) -> Option<PacketId>;
     /// Packets queued.

@@ -1224,6 +1224,11 @@ pub struct RadioConfig {
     /// sense.
     #[serde(default = "default_rx_sensitivity")]
     pub rx_sensitivity: f64,
+    /// How long a packet may wait in a radio's interface queue before it is dropped (`expired`)
+    /// instead of sent, ns: 802.11's dot11MaxTransmitMSDULifetime, ns-3's
+    /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue.
+    #[serde(default)]
+    pub msdu_lifetime: Option<Nanos>,
 }
 
 impl RadioConfig {

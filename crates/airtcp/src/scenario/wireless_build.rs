@@ -221,7 +221,10 @@ pub fn build_radios(
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
             neighbors: nbs,
-            ifq: Box::new(DropTail::new(packets as usize)),
+            ifq: Box::new(DropTail::with_lifetime(
+                packets as usize,
+                cfg.msdu_lifetime,
+            )),
             stats: ChannelStats::default(),
             link_errors: Vec::new(),
             was_busy: false,

@@ -139,11 +139,14 @@ pub enum DropReason {
     /// A coded frame reached the native's next hop, which could not decode it, and nobody
     /// keeps the native to send again (BFLY without recovery, `net::forwarding::cope`).
     Undecodable,
+    /// It waited in a radio's interface queue longer than the MSDU lifetime
+    /// (`radio.msdu_lifetime`).
+    Expired,
 }
 
 impl DropReason {
     /// All reasons, in reporting order.
-    pub const ALL: [DropReason; 7] = [
+    pub const ALL: [DropReason; 8] = [
         DropReason::QueueFull,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -151,6 +154,7 @@ impl DropReason {
         DropReason::NodeDown,
         DropReason::CopeRetryLimit,
         DropReason::Undecodable,
+        DropReason::Expired,
     ];
 
     /// Stable snake_case name used in results.
@@ -163,6 +167,7 @@ impl DropReason {
             DropReason::NodeDown => "node_down",
             DropReason::CopeRetryLimit => "cope_retry_limit",
             DropReason::Undecodable => "undecodable",
+            DropReason::Expired => "expired",
         }
     }
 }

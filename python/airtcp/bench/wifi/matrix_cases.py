@@ -5,7 +5,8 @@ inputs for it: the ns-3 program's arguments and the airtcp scenario.
 Both sides are configured as ns-3 3.44 is by default, except where a case says otherwise:
 transmit power 16.0206 dBm, preamble detection at -82 dBm and energy detection at -62 dBm
 (airtcp's `rx_threshold` and `cs_threshold`), noise in the channel width with a 7 dB noise figure,
-SINR reception without capture, a 500-packet MAC queue, 7 transmission attempts, constant rates
+SINR reception without capture, a 500-packet MAC queue whose packets expire after 500 ms, 7
+transmission attempts, constant rates
 with ACKs at the standard's control rate, long DSSS preambles; TCP NewReno with SACK, delayed ACKs
 every second segment, an initial window of 10, 52 header bytes (timestamps) and ssthresh from the
 pipe, as the ns-3 reference programs have always had it (bench/wifi/README.md).
@@ -91,6 +92,8 @@ class Case:
             "ack_rate": "control",
             "reception": "sinr",
             "queue": {"kind": "droptail", "packets": 500},
+            # WifiMacQueue's MaxDelay.
+            "msdu_lifetime": "500ms",
             "short_retry_limit": 6,
             "long_retry_limit": 6,
             "propagation": self._propagation(),
