@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run examples test setup build wheel browser rust-test py-test lint docs bench bench-wifi bench-cc bench-ab fuzz fuzz-seeds clean
+.PHONY: run examples test setup build wheel browser rust-test py-test lint docs bench bench-wifi bench-cc bench-ab validation fuzz fuzz-seeds clean
 
 # The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
 # figures, the table of published vs airtcp numbers) and print where the HTML report is.
@@ -121,6 +121,11 @@ bench-wifi: build
 # airtcp's NewReno, Linux Reno, Vegas and Cubic vs ns-3 3.44's on the p2p case (bench/README.md).
 bench-cc: build
 	$(PY) -m airtcp.bench.cc $(BENCH_ARGS)
+
+# docs/validation.md: every comparison with an independent reference (ns-3's stored runs, closed
+# forms), airtcp run live (a few minutes).
+validation: build
+	$(PY) -m airtcp.bench.validation_page
 
 # This checkout's simulation loop against the build of git revision BASE, same cases, same run
 # (events/s ratios and whether the results are byte for byte the same): make bench-ab BASE=main~1

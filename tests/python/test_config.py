@@ -853,6 +853,7 @@ LEFT_OUT_AT_DEFAULT = {
     ("LinkConfig", "delay_spread"): 0,
     ("RadioConfig", "frame_error"): 0.0,
     ("RadioConfig", "msdu_lifetime"): None,
+    ("RadioConfig", "frame_error_mode"): "per_frame",
     ("ScenarioConfig", "coding"): None,
     ("CodingConfig", "recovery"): None,
     ("RadioConfig", "rate_control"): {"kind": "constant"},

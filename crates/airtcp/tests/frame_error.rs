@@ -92,3 +92,45 @@ fn a_frame_error_that_is_not_a_probability_is_refused() {
         assert_eq!(e.path, "radio.frame_error");
     }
 }
+
+#[test]
+fn per_exchange_loss_draws_once_for_the_whole_exchange_at_the_addressee() {
+    // Without RTS/CTS: the data frame is drawn for, its ACK inherits: answered = 0.85.
+    let mut basic = scenario(false, 0.15, json!([]));
+    basic["radio"]["frame_error_mode"] = json!("per_exchange");
+    let (attempts, answered, overheard) = counts(&basic);
+    assert!(attempts > 5_000.0, "{attempts}");
+    assert!(
+        near(answered / attempts, 0.85, attempts),
+        "{}",
+        answered / attempts
+    );
+    // O is not the addressee: it still loses each frame it overhears with 0.15.
+    assert!(
+        near(overheard / attempts, 0.85, attempts),
+        "{}",
+        overheard / attempts
+    );
+    // With RTS/CTS one draw covers RTS, CTS, data and ACK: every CTS is followed by data that
+    // gets its ACK, so the MAC's answered / attempts is the RTS's 0.85 alone.
+    let mut rts = scenario(true, 0.15, json!([]));
+    rts["radio"]["frame_error_mode"] = json!("per_exchange");
+    let r = run(&rts);
+    let ar = r
+        .links
+        .iter()
+        .find(|l| l.from == "A" && l.to == "R")
+        .expect("A sent to R");
+    let (attempts, answered) = (ar.attempts as f64, ar.answered as f64);
+    assert!(
+        near(answered / attempts, 0.85, attempts),
+        "{}",
+        answered / attempts
+    );
+    // Every exchange that got its CTS delivered its packet: delivered = answered.
+    let delivered = r.flows[0].bytes_delivered as f64 / 500.0;
+    assert!(
+        (delivered - answered).abs() <= 1.0,
+        "{delivered} vs {answered}"
+    );
+}

@@ -133,26 +133,29 @@ fn the_header_adds_nineteen_bytes() {
     assert_eq!(bytes, pkts * 1047);
 }
 
-/// Liveness under lost refreshments (spec A8): frames from n1 back to n0 are lost nine times in
-/// ten, so a refreshment is given up after the MAC's retries about half the time. A lost one
-/// counts as said: until n1's price changes again (its queue draining does that, so the link is
-/// not blocked for good here) nothing but the repeat tells n0 again, and n0's gate stays shut.
-/// Without the repeat (`refresh_repeat` 10 s) the flow carries markedly less (541 packets in
-/// 10 s against 864).
+/// Liveness under lost refreshments (spec A8): frames from n1 back to n0 are lost eight times in
+/// ten and the MAC tries each only four times, so a refreshment is given up 41 % of the time
+/// (0.8^4). A lost one counts as said: until n1's price changes again nothing but the repeat tells
+/// n0 again, and n0's gate stays shut. Without the repeat (`refresh_repeat` 10 s) the flow carries
+/// markedly less (1635 packets in 10 s against 2500, all it offers). With the default 8 attempts
+/// the window n1 grows on that link (the station's retry count, docs/dcf.md) slows n1 itself so
+/// much that its queue, not the gate, limits the flow and the repeat makes no difference.
 #[test]
 fn the_repeat_unblocks_a_link_whose_refreshment_was_lost() {
     let errors = json!([{"from": "n1", "to": "n0", "direction": "forward",
-                         "error": {"kind": "bernoulli", "per": 0.9}}]);
+                         "error": {"kind": "bernoulli", "per": 0.8}}]);
     let delivered_with = |repeat: u64| {
         let routing = json!({"refresh_repeat": repeat});
-        delivered(&run(&chain(routing, 2_000_000, 10 * S, errors.clone())))
+        let mut v = chain(routing, 2_000_000, 10 * S, errors.clone());
+        v["radio"]["short_retry_limit"] = json!(3);
+        delivered(&run(&v))
     };
     let (stuck, live) = (delivered_with(10 * S), delivered_with(200 * MS));
     assert!(
         live * 10 > stuck * 13,
         "with the repeat {live}, without {stuck}"
     );
-    assert!(live > 600, "{live}");
+    assert!(live > 2000, "{live}");
 }
 
 /// Every option of the layer carries the flow (`mac: pull` hands packets over only when the MAC

@@ -1006,6 +1006,11 @@ class RadioConfig(_Model):
     node_channels: dict[Name, list[Count32]] = Field(default_factory=dict)
     # Loss of every frame at every receiver without a link_errors entry (left out at 0).
     frame_error: Probability = Field(default=0.0, exclude_if=_is_zero)
+    # One frame_error draw per frame at each receiver, or per exchange at the addressee (left out
+    # of the normalised form when per_frame).
+    frame_error_mode: Literal["per_frame", "per_exchange"] = Field(
+        default="per_frame", exclude_if=lambda v: v == "per_frame"
+    )
     # How long a radio takes to sense a frame that starts arriving (ns-3's preamble detection,
     # 4 us); 0: at once, as ns-2 and GloMoSim sense it.
     cca_time: Duration = 4_000

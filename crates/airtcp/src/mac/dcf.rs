@@ -400,6 +400,7 @@ impl Dcf {
                     unit: NO_UNIT,
                     duplicate: false,
                     retry: a.short_retries > 0,
+                    continues: false,
                 };
                 self.stats.rts_tx += 1;
                 self.send(rts, io);
@@ -425,6 +426,7 @@ impl Dcf {
             unit: a.unit,
             duplicate: a.handed_over,
             retry: a.short_retries + a.long_retries > 0,
+            continues: false,
         }
     }
 
@@ -501,6 +503,7 @@ impl Dcf {
                         unit: NO_UNIT,
                         duplicate: false,
                         retry: false,
+                        continues: true,
                     };
                     self.respond(ack, io);
                     io.deliver(frame);
@@ -519,6 +522,7 @@ impl Dcf {
                         unit: NO_UNIT,
                         duplicate: false,
                         retry: false,
+                        continues: true,
                     };
                     self.respond(cts, io);
                 }
@@ -527,7 +531,8 @@ impl Dcf {
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.expect("attempt awaiting CTS");
-                    let data = self.data_frame(&a, a.rate, t.sifs + t.ack_time_for(a.rate));
+                    let mut data = self.data_frame(&a, a.rate, t.sifs + t.ack_time_for(a.rate));
+                    data.continues = true;
                     self.respond(data, io);
                 }
                 FrameKind::Ack if self.state == State::WaitAck => {
@@ -756,6 +761,7 @@ mod tests {
             unit: NO_UNIT,
             duplicate: false,
             retry: false,
+            continues: false,
         }
     }
 

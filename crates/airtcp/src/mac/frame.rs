@@ -55,4 +55,7 @@ pub struct Frame {
     /// The Retry bit: a retransmission of a data frame or an RTS (for traces; receivers use
     /// `duplicate`).
     pub retry: bool,
+    /// The frame continues an exchange its receiver is part of: a CTS, an ACK, or data sent
+    /// after a CTS (per-exchange loss draws nothing for it at the addressee).
+    pub continues: bool,
 }

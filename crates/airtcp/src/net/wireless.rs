@@ -24,9 +24,9 @@ use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer, Pulled, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
+use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
-use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::{Arrival, FrameId, Phy};
 use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
@@ -161,6 +161,9 @@ pub struct Wireless {
     /// Loss probability of every frame at every receiver whose link has no error process of
     /// its own (`radio.frame_error`).
     pub frame_error: f64,
+    /// Per-exchange `frame_error` (`radio.frame_error_mode`): frames that continue an exchange
+    /// draw nothing at their addressee.
+    pub frame_error_per_exchange: bool,
     /// The error curves of the standard.
     pub error_model: crate::phy::ErrorModel,
     frames: Vec<FrameSlot>,
@@ -489,6 +492,7 @@ impl Wireless {
             fading,
             seed,
             frame_error: 0.0,
+            frame_error_per_exchange: false,
             error_model: Default::default(),
             frames: Vec::new(),
             free_frames: Vec::new(),
@@ -585,6 +589,7 @@ impl Wireless {
             fading,
             seed,
             frame_error: _,
+            frame_error_per_exchange: _,
             error_model: _,
             frames,
             free_frames,
@@ -680,7 +685,14 @@ impl Wireless {
     ) {
         let now = events.now();
         let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
-        let frame_error = self.frame_error;
+        // Per exchange, a frame that continues an exchange (CTS, data after it, ACK) inherits
+        // the draw of the frame that opened it: had that one been lost, it would not exist.
+        let frame_error =
+            if self.frame_error_per_exchange && frame.continues && frame.dst == Some(r) {
+                0.0
+            } else {
+                self.frame_error
+            };
         let error_model = self.error_model;
         let radio = &mut self.radios[r as usize];
         if radio.failed {

@@ -164,7 +164,11 @@ impl Phy {
         self.strong += strong as u32;
         if let Some(rx) = self.rx {
             self.update_reception(rx.frame, rx.power_mw);
-            return if strong { Arrival::WhileReceiving } else { Arrival::Weak };
+            return if strong {
+                Arrival::WhileReceiving
+            } else {
+                Arrival::Weak
+            };
         }
         if !strong {
             return Arrival::Weak;

@@ -1121,6 +1121,17 @@ impl Standard {
     }
 }
 
+/// What one draw of `radio.frame_error` covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameErrorMode {
+    /// Each frame at each receiver, independently.
+    #[default]
+    PerFrame,
+    /// Each exchange between a sender and its addressee (overhearers still draw per frame).
+    PerExchange,
+}
+
 /// PLCP preamble of DSSS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1211,6 +1222,13 @@ pub struct RadioConfig {
     /// for every frame kind (paper 001's "average loss 15 %" on every link); 0: none.
     #[serde(default)]
     pub frame_error: f64,
+    /// What one `frame_error` draw covers: every frame at every receiver (`per_frame`), or, at
+    /// the addressee, a whole exchange (`per_exchange`: the RTS, or the data frame sent without
+    /// one, is drawn for; the CTS, the data after it and the ACK are not, so the exchange fails
+    /// with probability `frame_error` as under GloMoSim's fading, whose replies reuse the fade
+    /// of the frame they answer).
+    #[serde(default)]
+    pub frame_error_mode: FrameErrorMode,
     /// Time from the first energy of a frame reaching a radio to the radio reporting the medium
     /// busy (its clear-channel assessment, or preamble detection), ns: two stations whose backoff
     /// ends within it of each other both transmit. 4 us is ns-3's `PreambleDetectionDuration`

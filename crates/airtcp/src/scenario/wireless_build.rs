@@ -93,10 +93,10 @@ pub fn build_radios(
         ReceptionModel::Capture => sensed,
         ReceptionModel::Sinr => sensed.min(cfg.rx_sensitivity),
     } - if matches!(cfg.fading, FadingConfig::None) {
-            0.0
-        } else {
-            INTERFERENCE_MARGIN_DB
-        };
+        0.0
+    } else {
+        INTERFERENCE_MARGIN_DB
+    };
     let reach = loss.reach(cfg.tx_power, floor).max(1e-9);
 
     // One radio per (node, channel), node-major.
@@ -221,10 +221,7 @@ pub fn build_radios(
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
             neighbors: nbs,
-            ifq: Box::new(DropTail::with_lifetime(
-                packets as usize,
-                cfg.msdu_lifetime,
-            )),
+            ifq: Box::new(DropTail::with_lifetime(packets as usize, cfg.msdu_lifetime)),
             stats: ChannelStats::default(),
             link_errors: Vec::new(),
             was_busy: false,
@@ -240,6 +237,8 @@ pub fn build_radios(
     }
     let mut wireless = Wireless::new(macs, radios, radio_of_node, fading, seed);
     wireless.frame_error = cfg.frame_error;
+    wireless.frame_error_per_exchange =
+        cfg.frame_error_mode == crate::scenario::config::FrameErrorMode::PerExchange;
     wireless.error_model = error_model;
     wireless.trace = crate::net::frame_trace::FrameTrace::from_env();
     wireless.cca_time = cfg.cca_time;

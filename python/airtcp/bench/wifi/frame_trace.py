@@ -51,13 +51,14 @@ def read_trace(path: str | Path, standard: str = "11a") -> TraceStats:
             elif event == "rx_drop":
                 st.drops[parts[3]] += 1
     txs.sort()
-    busy_until = 0
-    for t, node, kind, airtime, retry in txs:
+    busy_until = txs[0][0] if txs else 0
+    for i, (t, node, kind, airtime, retry) in enumerate(txs):
         st.frames[kind] += 1
         st.retries[kind] += retry
         if t < busy_until:
             st.overlaps += 1
-        if kind in ("data", "rts"):
+        # The first frame has no medium-busy period before it to measure from.
+        if kind in ("data", "rts") and i > 0:
             gap = t - busy_until
             if gap < difs - slot // 2:
                 key: Any = "<DIFS"
