@@ -115,11 +115,15 @@ def test_the_chain_example_validates_on_the_command_line() -> None:
     assert json.loads(as_json.stdout) == to_core_dict(load_scenario(CHAIN3))
 
 
+# ns-3 3.44's AODV defaults, which the schema's are (RFC 3561 §6.9, §10).
+AODV_HELLO = {"hello": True, "hello_interval": 1_000_000_000, "allowed_hello_loss": 2}
+
+
 def test_the_aodv_grid_is_valid() -> None:
     scenario = load_scenario(GRID_AODV)
     assert scenario.duration == 60_000_000_000
     assert scenario.node_count == 100
-    assert to_core_dict(scenario)["routing"] == {"kind": "aodv", "local_repair": True}
+    assert to_core_dict(scenario)["routing"] == {"kind": "aodv", "local_repair": True, **AODV_HELLO}
     assert [(f.src, f.dst) for f in scenario.flows] == [("n0", "n99"), ("n9", "n90"), ("n45", "n54")]
     assert all(f.transport.kind == "tcp" for f in scenario.flows)
     assert to_core_dict(scenario)["radio"] == to_core_dict(load_scenario(CHAIN3))["radio"]
@@ -290,9 +294,12 @@ def test_link_errors_and_routing_are_emitted_in_full() -> None:
     ]
     assert config["routing"] == {"kind": "static", "metric": "etx"}
     assert to_core_dict(load_scenario(wireless(routing={"kind": "aodv"})))["routing"] == {
-        "kind": "aodv", "local_repair": True}
+        "kind": "aodv", "local_repair": True, **AODV_HELLO}
     assert to_core_dict(load_scenario(wireless(routing={"kind": "aodv", "local_repair": False})))["routing"] == {
-        "kind": "aodv", "local_repair": False}
+        "kind": "aodv", "local_repair": False, **AODV_HELLO}
+    hello = {"kind": "aodv", "hello": False, "hello_interval": "250ms", "allowed_hello_loss": 3}
+    assert to_core_dict(load_scenario(wireless(routing=hello)))["routing"] == {
+        "kind": "aodv", "local_repair": True, "hello": False, "hello_interval": 250_000_000, "allowed_hello_loss": 3}
 
 
 def test_explicit_positions_and_cells_defaults() -> None:
@@ -648,7 +655,11 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),
-     "routing.metric: unknown field; allowed fields: kind, local_repair"),
+     "routing.metric: unknown field; allowed fields: kind, local_repair, hello, hello_interval, allowed_hello_loss"),
+    ("aodv hello interval of zero", wireless(routing={"kind": "aodv", "hello_interval": 0}),
+     "routing.hello_interval: must be greater than 0, got 0"),
+    ("aodv hello loss of zero", wireless(routing={"kind": "aodv", "allowed_hello_loss": 0}),
+     "routing.allowed_hello_loss: must be at least 1, got 0"),
 ]
 
 

@@ -60,6 +60,10 @@ pub enum Event {
     Deferred(PacketId),
     /// An AODV discovery timer: node, destination, attempt.
     AodvTimer(NodeId, NodeId, u32),
+    /// A node's AODV HELLO timer (RFC 3561 §6.9).
+    AodvHello(NodeId),
+    /// A node's AODV neighbour-table purge timer: node, the purge it belongs to.
+    AodvPurge(NodeId, u32),
     /// A node fails.
     NodeDown(NodeId),
     /// A slot of the base station's downlink starts.
@@ -426,6 +430,8 @@ impl World {
             Event::MacTimer(r, which, g) => self.net.on_mac_timer(r, which, g),
             Event::Deferred(id) => self.net.send_deferred(id),
             Event::AodvTimer(node, dst, attempt) => self.net.aodv_timer(node, dst, attempt),
+            Event::AodvHello(node) => self.net.aodv_hello(node),
+            Event::AodvPurge(node, generation) => self.net.aodv_purge(node, generation),
             Event::NodeDown(node) => self.net.node_down(node),
             Event::Slot => self.net.on_slot(),
             Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),

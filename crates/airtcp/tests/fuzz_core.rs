@@ -192,6 +192,21 @@ fn fragments() -> Vec<(Slot, Value)> {
                    "propagation": {"kind": "two_ray_ground"}}),
         ),
         (Routing, json!({"kind": "aodv", "local_repair": false})),
+        (
+            Routing,
+            json!({"kind": "aodv", "hello": false, "hello_interval": 1, "allowed_hello_loss": 1}),
+        ),
+        (
+            Routing,
+            json!({"kind": "aodv", "hello_interval": MS, "allowed_hello_loss": 1}),
+        ),
+        (
+            Routing,
+            json!({"kind": "aodv", "local_repair": false, "hello_interval": u64::MAX,
+                   "allowed_hello_loss": u32::MAX}),
+        ),
+        (Routing, json!({"kind": "aodv", "hello_interval": 0})),
+        (Routing, json!({"kind": "aodv", "allowed_hello_loss": 0})),
         (Routing, json!({"kind": "backpressure"})),
         (
             Routing,

@@ -1119,6 +1119,13 @@ class AodvRouting(_Model):
     # A packet to forward without a route: buffer it and discover (ns-2's local repair) or drop
     # it and send a RERR (RFC 3561 §6.11 (ii), ns-3).
     local_repair: bool = True
+    # HELLO messages (RFC 3561 §6.9) and a neighbour table whose expired entries break links, as
+    # in ns-3 (EnableHello, on there too); false: the MAC alone watches links (ns-2).
+    hello: bool = True
+    # HELLO_INTERVAL (ns-3's HelloInterval) and ALLOWED_HELLO_LOSS (AllowedHelloLoss): a neighbour
+    # silent for allowed_hello_loss x hello_interval is lost.
+    hello_interval: PositiveDuration = 1_000_000_000
+    allowed_hello_loss: PositiveCount32 = 2
 
 
 class BackpressureRouting(_Model):

@@ -320,7 +320,17 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
     if kind == "static":
         return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
     if kind == "aodv":
-        return {"kind": "aodv", "local_repair": draw(st.booleans())}
+        routing = {"kind": "aodv", "local_repair": draw(st.booleans())}
+        # HELLOs (on by default) with their usual and odd timers: a neighbour lost after one missed
+        # HELLO, HELLOs much faster than the 0-10 ms jitter, or practically never.
+        options = {
+            "hello": [True, False],
+            "hello_interval": ["1s", "100ms", "1ms", "1000s"],
+            "allowed_hello_loss": [2, 1, 2**32 - 1],
+        }
+        for option in draw(st.lists(st.sampled_from(sorted(options)), max_size=3, unique=True)):
+            routing[option] = draw(st.sampled_from(options[option]))
+        return routing
     if kind == "horizon":
         return draw(horizon_routings())
     routing: Doc = {"kind": "backpressure", "differential": draw(st.sampled_from(["tcp_aware", "classical"]))}

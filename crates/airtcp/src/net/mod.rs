@@ -123,6 +123,9 @@ impl Network {
         if self.packets.get(id).dst == node {
             self.delivered += 1;
             let p = self.packets.remove(id);
+            if self.aodv.is_some() {
+                self.aodv_delivered(node, p.src);
+            }
             self.arrived.push(p);
         } else {
             self.forward(node, id, from);

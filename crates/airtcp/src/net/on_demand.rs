@@ -1,5 +1,9 @@
 //! Glue between the network layer and AODV: packets waiting for a route, control messages as
-//! packets (broadcasts jittered by 0-10 ms), discovery timers, link-break handling.
+//! packets (broadcasts jittered by 0-10 ms), discovery timers, link-break handling, and with
+//! HELLOs (RFC 3561 §6.9) each node's HELLO timer (first firing at a uniform 0-100 ms, as in
+//! ns-3's `RoutingProtocol::DoInitialize`) and neighbour-table purge timer. A HELLO is a control
+//! packet like a RREQ: made in the arena, jittered, broadcast, one copy per receiver, each copy
+//! consumed where it is read, so packet conservation counts it as any other.
 //!
 //! AODV itself knows nodes, not radios. On a node with several radios (channels), a unicast
 //! leaves by the radio that reaches the next hop, and a broadcast (RREQ, RERR) goes out on every
@@ -8,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use super::aodv::{Aodv, AodvAction, AodvMsg};
+use super::aodv::{Aodv, AodvAction, AodvMsg, HelloParams};
 use super::forwarding::Route;
 use super::routing::{Hop, Iface};
 use super::wireless::NO_RADIO;
@@ -22,6 +26,8 @@ use crate::world::Event;
 pub const BUFFER_PACKETS: usize = 64;
 /// Largest jitter of a broadcast control message.
 pub const MAX_JITTER: Time = 10 * MILLIS;
+/// Latest first firing of a node's HELLO timer (ns-3 draws it uniformly in 0-100 ms).
+pub const MAX_HELLO_START: Time = 100 * MILLIS;
 
 /// AODV with its per-node packet buffers.
 pub struct AodvRouting {
@@ -35,10 +41,10 @@ pub struct AodvRouting {
 }
 
 impl AodvRouting {
-    /// AODV for `n` nodes, with or without local repair.
-    pub fn new(n: usize, seed: u64, local_repair: bool) -> Self {
+    /// AODV for `n` nodes, with or without local repair, with HELLOs if `hello` is given.
+    pub fn new(n: usize, seed: u64, local_repair: bool, hello: Option<HelloParams>) -> Self {
         AodvRouting {
-            proto: Aodv::new(n),
+            proto: Aodv::with_hello(n, hello),
             buffers: vec![VecDeque::new(); n],
             jitter: Rng::stream(seed, "aodv/jitter"),
             scratch: Vec::new(),
@@ -75,6 +81,10 @@ impl Network {
             return Route::Unreachable;
         }
         if let Some(next) = a.proto.next_hop(node, dst, now) {
+            let src = self.packets.get(id).src;
+            if src != node {
+                a.proto.forwarded(node, src, next, now);
+            }
             let r = self.wireless.radio_towards(node, next).unwrap_or(r);
             return Route::Via(Hop {
                 iface: Iface::Radio(r),
@@ -96,6 +106,63 @@ impl Network {
         buf.push_back(id);
         a.proto.discover(node, dst, now);
         Route::Taken
+    }
+
+    /// Starts every radio node's HELLO timer (with HELLOs on), each at a uniform 0-100 ms drawn
+    /// from a stream of its own, so that the other streams draw as they did without HELLOs.
+    pub fn start_aodv(&mut self, seed: u64) {
+        let Some(a) = self.aodv.as_mut() else { return };
+        if a.proto.hello().is_none() {
+            return;
+        }
+        let mut start = Rng::stream(seed, "aodv/hello");
+        for node in 0..self.wireless.radio_of_node.len() {
+            if self.wireless.radio_of_node[node] != NO_RADIO {
+                let at = (start.uniform() * MAX_HELLO_START as f64) as Time;
+                a.proto.start_hello(node as NodeId, at);
+            }
+        }
+        self.apply_aodv();
+    }
+
+    /// Whether `node` has failed (its radios neither send nor receive): its timers stop.
+    fn node_failed(&self, node: NodeId) -> bool {
+        let r = self.wireless.radio_of_node[node as usize];
+        r == NO_RADIO || self.wireless.radios[r as usize].failed
+    }
+
+    /// `node`'s HELLO timer fired.
+    pub fn aodv_hello(&mut self, node: NodeId) {
+        if self.node_failed(node) {
+            return;
+        }
+        let now = self.events.now();
+        let Some(a) = self.aodv.as_mut() else { return };
+        a.proto.on_hello_timer(node, now);
+        self.apply_aodv();
+        self.process_upcalls();
+    }
+
+    /// `node`'s neighbour-table purge timer fired.
+    pub fn aodv_purge(&mut self, node: NodeId, generation: u32) {
+        if self.node_failed(node) {
+            return;
+        }
+        let now = self.events.now();
+        let Some(a) = self.aodv.as_mut() else { return };
+        a.proto.on_purge_timer(node, generation, now);
+        self.apply_aodv();
+        self.process_upcalls();
+    }
+
+    /// A data packet from `src` reached `node`, its destination: AODV's neighbour table notes
+    /// the previous hop (with HELLOs).
+    pub(super) fn aodv_delivered(&mut self, node: NodeId, src: NodeId) {
+        let now = self.events.now();
+        if let Some(a) = self.aodv.as_mut() {
+            a.proto.delivered(node, src, now);
+            self.apply_aodv();
+        }
     }
 
     /// A control message from neighbour `from` reached `node`.
@@ -136,9 +203,17 @@ impl Network {
     }
 
     /// The MAC of `node` (radio `radio`) gave up on a frame to neighbour `next`. Under AODV,
-    /// routes through `next` break, and packets queued for it are routed again.
+    /// routes through `next` break, and packets queued for it are routed again; with HELLOs,
+    /// only if `next` is in the neighbour table (`Aodv::tx_failed`).
     pub(super) fn link_failed(&mut self, node: NodeId, radio: u32, next: NodeId) {
+        let now = self.events.now();
         let Some(a) = self.aodv.as_mut() else { return };
+        if a.proto.hello().is_some() {
+            // The break, if any, comes back as `NeighbourLost`, which strands the queued packets.
+            a.proto.tx_failed(node, next, now);
+            self.apply_aodv();
+            return;
+        }
         a.proto.link_broken(node, next);
         if !a.local_repair {
             // Without repair the frames already queued for `next` stay: the MAC tries them as
@@ -152,6 +227,32 @@ impl Network {
             .ifq
             .remove_where(&mut |id| packets.get(id).next_hop == next, &mut stranded);
         self.apply_aodv();
+        for &id in &stranded {
+            self.forward(node, id, None);
+        }
+        stranded.clear();
+        if let Some(a) = self.aodv.as_mut() {
+            a.scratch = stranded;
+        }
+    }
+
+    /// `node` lost neighbour `next` (`AodvAction::NeighbourLost`): with local repair, the packets
+    /// its radios queue for `next` are routed again, as after a MAC failure; without, they stay
+    /// for the MAC to try.
+    fn neighbour_lost(&mut self, node: NodeId, next: NodeId) {
+        let Some(a) = self.aodv.as_mut() else { return };
+        if !a.local_repair {
+            return;
+        }
+        let mut stranded = std::mem::take(&mut a.scratch);
+        let packets = &self.packets;
+        let mut r = self.wireless.radio_of_node[node as usize];
+        while r != NO_RADIO {
+            self.wireless.radios[r as usize]
+                .ifq
+                .remove_where(&mut |id| packets.get(id).next_hop == next, &mut stranded);
+            r = self.wireless.next_on_node[r as usize];
+        }
         for &id in &stranded {
             self.forward(node, id, None);
         }
@@ -253,6 +354,19 @@ impl Network {
                 self.events
                     .schedule(at, EventClass::Timer, Event::AodvTimer(node, dst, attempt));
             }
+            AodvAction::HelloTimer { node, at } => {
+                self.events
+                    .schedule(at, EventClass::Timer, Event::AodvHello(node));
+            }
+            AodvAction::PurgeTimer {
+                node,
+                at,
+                generation,
+            } => {
+                self.events
+                    .schedule(at, EventClass::Timer, Event::AodvPurge(node, generation));
+            }
+            AodvAction::NeighbourLost { node, next } => self.neighbour_lost(node, next),
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
+use crate::net::aodv::HelloParams;
 use crate::net::cellular::BaseStation;
 use crate::net::flow_paths::FlowPaths;
 use crate::net::forwarding::priority_pairs::PriorityPairs;
@@ -170,7 +171,22 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     cfg.routing.check_forwarding(cfg)?;
     crate::scenario::coding::check(cfg)?;
     super::flow_paths::check(cfg)?;
-    if let RoutingConfig::Aodv { .. } = cfg.routing {
+    if let RoutingConfig::Aodv {
+        hello_interval,
+        allowed_hello_loss,
+        ..
+    } = cfg.routing
+    {
+        // Checked even with HELLOs off, so that switching them on cannot reveal a bad value.
+        if hello_interval == 0 {
+            return Err(err("routing.hello_interval", "must be greater than zero"));
+        }
+        if allowed_hello_loss == 0 {
+            return Err(err(
+                "routing.allowed_hello_loss",
+                "must be at least 1 (a neighbour's entry would expire as it is made)",
+            ));
+        }
         if !cfg.links.is_empty() {
             return Err(err(
                 "routing.kind",
@@ -220,8 +236,17 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         routes,
         flow_paths: FlowPaths::default(),
         aodv: match cfg.routing {
-            RoutingConfig::Aodv { local_repair } => {
-                Some(AodvRouting::new(names.len(), cfg.seed, local_repair))
+            RoutingConfig::Aodv {
+                local_repair,
+                hello,
+                hello_interval,
+                allowed_hello_loss,
+            } => {
+                let hello = hello.then_some(HelloParams {
+                    interval: hello_interval,
+                    allowed_loss: allowed_hello_loss,
+                });
+                Some(AodvRouting::new(names.len(), cfg.seed, local_repair, hello))
             }
             _ => None,
         },
@@ -238,6 +263,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
     }
+    net.start_aodv(cfg.seed);
 
     let mut flows = Vec::with_capacity(cfg.flows.len());
     let mut names = BTreeSet::new();

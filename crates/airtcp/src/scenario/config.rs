@@ -1491,6 +1491,18 @@ pub enum RoutingConfig {
         /// with a RERR, RFC 3561 §6.11 case (ii) without the optional §6.12 repair (ns-3's AODV).
         #[serde(default = "default_true")]
         local_repair: bool,
+        /// HELLO messages (RFC 3561 §6.9) and a neighbour table whose expired entries break
+        /// links, as ns-3's AODV has them (`EnableHello`, on by default there as here); `false`:
+        /// links are watched by the MAC alone (ns-2's default, and airtcp's before HELLOs).
+        #[serde(default = "default_true")]
+        hello: bool,
+        /// HELLO_INTERVAL, ns (ns-3's `HelloInterval`, 1 s).
+        #[serde(default = "default_hello_interval")]
+        hello_interval: Nanos,
+        /// ALLOWED_HELLO_LOSS: HELLO intervals a neighbour may stay silent before its link is
+        /// broken (ns-3's `AllowedHelloLoss`, 2).
+        #[serde(default = "default_allowed_hello_loss")]
+        allowed_hello_loss: u32,
     },
     /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit
     /// opportunity from per-flow queue differentials (see `net::backpressure`).
@@ -1752,6 +1764,14 @@ pub enum BpSelectionConfig {
     /// The flow with the largest differential, then its next hop by `D R (1 - p)`.
     #[default]
     FlowFirst,
+}
+
+fn default_hello_interval() -> Nanos {
+    1_000_000_000
+}
+
+fn default_allowed_hello_loss() -> u32 {
+    2
 }
 
 fn default_bp_estimate_interval() -> u64 {

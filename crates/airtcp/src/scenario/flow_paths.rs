@@ -395,7 +395,12 @@ mod tests {
     #[test]
     fn paths_need_static_routing() {
         let mut cfg = wired(explicit(json!([["A", "B", "E"]])));
-        cfg.routing = RoutingConfig::Aodv { local_repair: true };
+        cfg.routing = RoutingConfig::Aodv {
+            local_repair: true,
+            hello: true,
+            hello_interval: 1_000_000_000,
+            allowed_hello_loss: 2,
+        };
         assert_eq!(
             check(&cfg).unwrap_err().to_string(),
             "flows[0].paths: aodv finds its routes itself; flow paths are followed under static \

@@ -113,7 +113,15 @@ def expected_settings(case: str) -> dict[str, Any]:
             "duration": int(GRID_DURATION_S * NS_PER_S),
             "radio": EXPECTED_RADIO,
             "topology": {"kind": "grid", "rows": GRID_ROWS, "cols": GRID_COLS, "spacing": 200.0},
-            "routing": {"kind": "aodv", "local_repair": False},
+            # ns-3's AodvHelper defaults: no local repair; EnableHello true, HelloInterval 1 s,
+            # AllowedHelloLoss 2.
+            "routing": {
+                "kind": "aodv",
+                "local_repair": False,
+                "hello": True,
+                "hello_interval": NS_PER_S,
+                "allowed_hello_loss": 2,
+            },
             "flows": [
                 {
                     **flow,
