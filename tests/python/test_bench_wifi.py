@@ -251,7 +251,7 @@ def test_a_reference_run_of_11a_cases_keeps_the_11b_entries(
 
     wifi = tmp_path / "bench" / "wifi"
     wifi.mkdir(parents=True)
-    for name in ("wifi_chain", "wifi_grid", "wifi_saturation"):
+    for name in ("wifi_chain", "wifi_grid", "wifi_saturation", "wifi_matrix"):
         (wifi / f"{name}.cc").write_text("", encoding="utf-8")
     previous = {
         "about": "old",

@@ -454,6 +454,8 @@ def _python_objects() -> dict[str, dict[str, Any]]:
     chain, explicit, grid, random, cells = (
         to_core_dict(load_scenario(CHAIN3, overrides=[
             "radio.frame_error=0.15",
+            "radio.frame_error_mode=per_exchange",
+            "radio.msdu_lifetime=500ms",
             "radio.rate_control={kind: ideal, max_per: 0.2, frame_bytes: 1000}",
             "radio.link_rates=[{from: n0, to: n1, direction: forward, rate: 1Mbps}]",
         ])), _wireless("explicit"),
@@ -598,6 +600,7 @@ def test_kind_tags_match_the_core() -> None:
         "Preamble": _unwrap(config.RadioConfig.model_fields["preamble"].annotation),
         "ReceptionModel": config.RadioConfig.model_fields["reception"].annotation,
         "AckRate": _unwrap(config.RadioConfig.model_fields["ack_rate"].annotation),
+        "FrameErrorMode": config.RadioConfig.model_fields["frame_error_mode"].annotation,
         "RateControlConfig": config.RateControlConfig,
         "PropagationConfig": config.PropagationConfig,
         "FadingConfig": config.FadingConfig,

@@ -61,6 +61,7 @@ DEFAULT_RADIO = {
     "node_channels": {},
     "cca_time": 4000,
     "rx_sensitivity": -101.0,
+    "mac": "standard",
 }
 
 
@@ -602,7 +603,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
      "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
      "noise, preamble, rate_control, link_rates, "
-     "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels, frame_error, frame_error_mode, cca_time, rx_sensitivity, msdu_lifetime"),
+     "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels, frame_error, frame_error_mode, cca_time, rx_sensitivity, msdu_lifetime, mac"),
     ("frame error above 1", wireless(radio=radio(frame_error=1.5)),
      "radio.frame_error: must be between 0 and 1, got 1.5 (float)"),
     ("block fading with neither", wireless(radio=radio(fading={"kind": "block"})),

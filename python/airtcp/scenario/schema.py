@@ -1020,6 +1020,8 @@ class RadioConfig(_Model):
     # How long a packet may wait in the interface queue (ns-3's WifiMacQueue MaxDelay, 500 ms);
     # absent: for ever (ns-2).
     msdu_lifetime: Optional[PositiveDuration] = Field(default=None, exclude_if=_is_none)
+    # Whose DCF rules: IEEE 802.11 as ns-3 models it, or the papers' simulators' (docs/dcf.md).
+    mac: Literal["standard", "ns2", "glomosim"] = "standard"
 
     def resolved(self, name: str) -> Any:
         """A field that defaults by standard (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`,

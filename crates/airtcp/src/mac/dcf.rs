@@ -119,6 +119,25 @@ pub struct Sent {
     pub unit: UnitId,
 }
 
+/// Whose reading of the DCF a radio follows where implementations differ (docs/dcf.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MacProfile {
+    /// IEEE 802.11-2016 as ns-3 3.44 models it: the response timeout of 10.3.2.9 (SIFS + slot +
+    /// PHY header, held while a frame arrives) and DIFS after it; immediate access no earlier
+    /// than DIFS after a frame is queued; the window set by the station's retry count.
+    #[default]
+    Standard,
+    /// ns-2's `Mac802_11`: the timeout waits for the whole response (SIFS + response + slot),
+    /// the backoff counts from the timeout, a frame may go at once into a medium idle for DIFS,
+    /// and the window is the packet's (reset when it is given up).
+    Ns2,
+    /// GloMoSim's 802.11 (paper 001): ns-2's rules, and a station that has just sent an ACK
+    /// draws a backoff for the frame it holds (`AckTransmitted -> CheckForOutgoingPacket ->
+    /// SetBackoffIfZero`), so a relay never forwards without one.
+    Glomosim,
+}
+
 /// Static parameters of a DCF.
 #[derive(Debug, Clone, Copy)]
 pub struct DcfParams {
@@ -132,6 +151,8 @@ pub struct DcfParams {
     pub long_retry_limit: u32,
     /// MAC bytes added to a network packet.
     pub mac_overhead: u32,
+    /// Whose DCF rules.
+    pub profile: MacProfile,
 }
 
 /// Counters of one DCF.
@@ -292,7 +313,7 @@ impl Dcf {
             if self.medium_busy(io) {
                 // A frame that finds the medium busy defers with a random backoff.
                 self.draw_backoff(io);
-            } else if self.ready_from.is_none() {
+            } else if self.p.profile == MacProfile::Standard && self.ready_from.is_none() {
                 // Idle medium, no backoff: it may go once the medium has stayed idle for DIFS
                 // from now (ns-3 reads 10.3.4.2 so, `ChannelAccessManager::
                 // NeedBackoffUponAccess`), not at once when it has been idle for longer.
@@ -344,7 +365,16 @@ impl Dcf {
             MacTimer::Timeout => self.on_timeout(io),
             MacTimer::Response => {
                 if let Some(frame) = self.response.take() {
+                    let ack = frame.kind == FrameKind::Ack;
                     self.send(frame, io);
+                    // GloMoSim: after its ACK a station backs off before the frame it holds.
+                    if ack
+                        && self.p.profile == MacProfile::Glomosim
+                        && self.backoff.is_none()
+                        && (self.current.is_some() || io.has_pending())
+                    {
+                        self.draw_backoff(io);
+                    }
                 }
             }
         }
@@ -454,11 +484,19 @@ impl Dcf {
             (FrameKind::Data, Some(_)) if frame.src == self.me && self.current.is_some() => {
                 self.stats.data_tx += 1;
                 self.state = State::WaitAck;
-                io.set_timer(MacTimer::Timeout, Some(end + t.response_timeout()));
+                let wait = match self.p.profile {
+                    MacProfile::Standard => t.response_timeout(),
+                    _ => t.sifs + t.ack_time_for(frame.rate_bps) + t.slot,
+                };
+                io.set_timer(MacTimer::Timeout, Some(end + wait));
             }
             (FrameKind::Rts, _) => {
                 self.state = State::WaitCts;
-                io.set_timer(MacTimer::Timeout, Some(end + t.response_timeout()));
+                let wait = match self.p.profile {
+                    MacProfile::Standard => t.response_timeout(),
+                    _ => t.sifs + t.cts_time() + t.slot,
+                };
+                io.set_timer(MacTimer::Timeout, Some(end + wait));
             }
             _ => {}
         }
@@ -585,7 +623,7 @@ impl Dcf {
         if self.state == State::Idle {
             return;
         }
-        if io.receiving() {
+        if self.p.profile == MacProfile::Standard && io.receiving() {
             // A frame is arriving (PHY-RXSTART within the timeout, 10.3.2.9): it may be the
             // response, so the attempt is decided when it ends.
             self.timeout_waits = true;
@@ -611,12 +649,25 @@ impl Dcf {
             a.short_retries += 1;
             (a.short_retries, self.p.short_retry_limit)
         };
-        if count > limit {
+        let given_up = count > limit;
+        if given_up {
             let a = self.current.take().expect("attempt");
             self.stats.retry_drops += 1;
             io.tx_status(a.sent(), false, a.handed_over);
         } else {
             self.stats.retries += 1;
+        }
+        if self.p.profile != MacProfile::Standard {
+            // ns-2: the packet's window, back to CWmin when it is given up; the backoff counts
+            // from the timeout.
+            self.cw = if given_up {
+                t.cw_min
+            } else {
+                (2 * self.cw + 1).min(t.cw_max)
+            };
+            self.draw_backoff(io);
+            self.schedule_access(io);
+            return;
         }
         // The window follows the station's count, not the packet's: giving a packet up does not
         // reset it (the next packet may start with a large window); the count starts again only
@@ -738,6 +789,7 @@ mod tests {
                 short_retry_limit: 7,
                 long_retry_limit: 4,
                 mac_overhead: 36,
+                profile: MacProfile::Standard,
             },
         )
     }

@@ -1247,6 +1247,10 @@ pub struct RadioConfig {
     /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue.
     #[serde(default)]
     pub msdu_lifetime: Option<Nanos>,
+    /// Whose DCF rules the radios follow where implementations differ: `standard` (IEEE
+    /// 802.11-2016 as ns-3 models it), `ns2` or `glomosim` (the papers' simulators).
+    #[serde(default)]
+    pub mac: crate::mac::dcf::MacProfile,
 }
 
 impl RadioConfig {

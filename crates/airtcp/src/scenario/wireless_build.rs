@@ -186,6 +186,7 @@ pub fn build_radios(
         short_retry_limit: cfg.short_retry_limit,
         long_retry_limit: cfg.long_retry_limit,
         mac_overhead: cfg.mac_overhead,
+        profile: cfg.mac,
     };
     let mut radio_of_node = vec![NO_RADIO; ids.end as usize];
     let mut radios = Vec::with_capacity(specs.len());

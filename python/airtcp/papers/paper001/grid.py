@@ -75,7 +75,7 @@ def grid_scenario(seed: int, *, duration_s: float = 60.0, flow_rate: float = 0.2
         "name": f"paper001-grid-{seed}",
         "duration": f"{duration_s:g}s",
         "seed": seed,
-        "radio": {"standard": "802.11b", "data_rate": "1Mbps", "basic_rate": "1Mbps", "rts_cts": True,
+        "radio": {"mac": "glomosim", "cca_time": "0us", "standard": "802.11b", "data_rate": "1Mbps", "basic_rate": "1Mbps", "rts_cts": True,
                   "frame_error": 0.15, "propagation": {"kind": "two_ray_ground"},
                   "rx_threshold": f"{RX_THRESHOLD_DBM:.4f}dBm", "queue": {"kind": "droptail", "packets": buffer}},
         "topology": {"kind": "explicit", "nodes": nodes},
