@@ -24,9 +24,9 @@ use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer, Pulled, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
+use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
-use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::{Arrival, FrameId, Phy};
 use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
@@ -35,6 +35,10 @@ use crate::world::Event;
 
 /// Marker for "no radio" / broadcast next hop.
 pub const NO_RADIO: u32 = u32::MAX;
+
+/// Bytes of the frame [`Wireless::delivery`] (ETX, COPE's guesses) judges a link by: a
+/// 1000-byte segment, 40 bytes of TCP/IP header and 36 of MAC overhead.
+pub const ETX_FRAME_BYTES: u32 = 1076;
 
 /// A radio within reach of another.
 #[derive(Debug, Clone, Copy)]
@@ -849,6 +853,22 @@ impl Wireless {
 
     /// [`Wireless::delivery`] for a neighbour entry of radio `rf`'s list.
     pub fn neighbour_delivery(&self, rf: RadioId, nb: &Neighbor) -> f64 {
+        self.neighbour_delivery_of(rf, nb, ETX_FRAME_BYTES)
+    }
+
+    /// Expected fraction of `bytes`-byte frames radio `rf` gets across to radio `rt` at the rate
+    /// of its rate table: [`Wireless::delivery`] for another frame size (the routing's delivery
+    /// threshold judges links by a full-size data frame, `scenario::usable_links`).
+    pub fn delivery_of(&self, rf: RadioId, rt: RadioId, bytes: u32) -> f64 {
+        let neighbors = &self.radios[rf as usize].neighbors;
+        let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
+            return 0.0;
+        };
+        self.neighbour_delivery_of(rf, &neighbors[i], bytes)
+    }
+
+    /// [`Wireless::delivery_of`] for a neighbour entry of radio `rf`'s list.
+    pub fn neighbour_delivery_of(&self, rf: RadioId, nb: &Neighbor, bytes: u32) -> f64 {
         let receiver = &self.radios[nb.radio as usize];
         if nb.mean_mw < receiver.phy.rx_mw() {
             return 0.0;
@@ -856,7 +876,7 @@ impl Wireless {
         let phy = self.error_model.frame_success(
             nb.mean_mw / receiver.phy.noise_mw(),
             self.link_rate(rf, nb),
-            1076,
+            bytes,
         );
         let extra = receiver
             .link_errors

@@ -156,7 +156,11 @@ impl Phy {
         let strong = power_mw >= self.th.rx_mw;
         if let Some(rx) = self.rx {
             self.update_reception(rx.frame, rx.power_mw);
-            return if strong { Arrival::WhileReceiving } else { Arrival::Weak };
+            return if strong {
+                Arrival::WhileReceiving
+            } else {
+                Arrival::Weak
+            };
         }
         if !strong {
             return Arrival::Weak;
