@@ -648,7 +648,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),
-     "routing.metric: unknown field; allowed fields: kind, local_repair"),
+     "routing.metric: unknown field; allowed fields: kind, local_repair, min_delivery"),
 ]
 
 

@@ -96,12 +96,18 @@ pub fn of_edge(wireless: &Wireless, e: &Edge) -> Option<LinkDelivery> {
     Some(between_radios(wireless, r, peer))
 }
 
-/// Whether edge `e` may carry data under the threshold `min_delivery`.
+/// Whether edge `e` may carry data under the threshold `min_delivery` (the same decision as
+/// [`LinkDelivery::worse`] of [`of_edge`], without computing the way back of a link whose way
+/// forward already fails: the error model is most of the set-up cost of a dense mesh).
 pub fn usable(wireless: &Wireless, e: &Edge, min_delivery: f64) -> bool {
-    match e.iface {
-        Iface::Radio(_) => of_edge(wireless, e).is_some_and(|d| d.worse() >= min_delivery),
-        Iface::Channel(_) | Iface::Downlink(_) | Iface::Router(_) => true,
-    }
+    let Iface::Radio(r) = e.iface else {
+        return true;
+    };
+    let Some(peer) = wireless.peer_radio(e.to, wireless.radios[r as usize].channel) else {
+        return false;
+    };
+    wireless.delivery_of(r, peer, reference_bytes(wireless, r)) >= min_delivery
+        && wireless.delivery_of(peer, r, reference_bytes(wireless, peer)) >= min_delivery
 }
 
 /// Keeps the edges that may carry data under the threshold, in their order (so that with every
