@@ -656,7 +656,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown route metric", wireless(routing={"kind": "static", "metric": "delay"}),
      "routing.metric: must be 'hops', 'etx' or 'ett', got 'delay'"),
     ("aodv takes no metric", wireless(routing={"kind": "aodv", "metric": "hops"}),
-     "routing.metric: unknown field; allowed fields: kind, local_repair, hello, hello_interval, allowed_hello_loss"),
+     "routing.metric: unknown field; allowed fields: kind, local_repair, hello, hello_interval, allowed_hello_loss, min_delivery"),
     ("aodv hello interval of zero", wireless(routing={"kind": "aodv", "hello_interval": 0}),
      "routing.hello_interval: must be greater than 0, got 0"),
     ("aodv hello loss of zero", wireless(routing={"kind": "aodv", "allowed_hello_loss": 0}),

@@ -1,4 +1,5 @@
-//! Static routing by ETX avoids a lossy direct link that hop count takes.
+//! Static routing by ETX avoids a lossy direct link that hop count takes (with the delivery
+//! threshold off: with it, hop count avoids the link too).
 
 mod common;
 use common::*;
@@ -6,7 +7,8 @@ use serde_json::{json, Value};
 
 /// A and D are 240 m apart (in range, one hop) but their link loses 60 % of frames each way;
 /// relay R is 134 m from both over clean links. Hop count goes direct (ETX 1 / 0.4^2 = 6.25),
-/// ETX goes through R (1 + 1 = 2).
+/// ETX goes through R (1 + 1 = 2). The link's 0.4 is below the default `min_delivery` (0.5), so
+/// the threshold is off here unless the test says otherwise.
 fn triangle(metric: &str) -> Value {
     json!({
         "name": "etx", "duration": 30 * S, "seed": 1,
@@ -17,7 +19,7 @@ fn triangle(metric: &str) -> Value {
             {"name": "D", "x": 240.0, "y": 0.0}]},
         "link_errors": [{"from": "A", "to": "D", "direction": "both",
                          "error": {"kind": "bernoulli", "per": 0.6}}],
-        "routing": {"kind": "static", "metric": metric},
+        "routing": {"kind": "static", "metric": metric, "min_delivery": 0.0},
         "flows": [{"id": "f", "src": "A", "dst": "D", "start": 0, "app": {"kind": "bulk"},
                    "transport": {"kind": "tcp"}}]
     })
@@ -37,6 +39,11 @@ fn etx_routes_around_a_lossy_link_and_hop_count_does_not() {
     let etx = run(&triangle("etx"));
     assert_eq!(relayed(&hops), 0);
     assert!(relayed(&etx) > 1000, "R relayed {}", relayed(&etx));
+    // With the threshold (the default), hop count leaves the lossy link out too.
+    let mut thresholded = triangle("hops");
+    thresholded["routing"] = json!({"kind": "static", "metric": "hops"});
+    let r = run(&thresholded);
+    assert!(relayed(&r) > 1000, "R relayed {}", relayed(&r));
     assert!(
         etx.flows[0].goodput_bps > 1.2 * hops.flows[0].goodput_bps,
         "etx {} hops {}",

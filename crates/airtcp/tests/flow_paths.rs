@@ -164,7 +164,8 @@ fn tcp_over_two_disjoint_paths_conserves_packets() {
 #[test]
 fn the_metric_orders_the_disjoint_paths() {
     // Paths from A to D: direct, over a link losing 60 % each way (ETX 6.25), or through R
-    // (ETX 2). By hops the direct one comes first, by ETX the relayed one.
+    // (ETX 2). By hops the direct one comes first, by ETX the relayed one. (The direct link is
+    // below the default delivery threshold: off here, so that it counts.)
     let triangle = |metric: &str| {
         json!({
             "name": "triangle", "duration": S, "seed": 1,
@@ -175,6 +176,7 @@ fn the_metric_orders_the_disjoint_paths() {
                 {"name": "D", "x": 240.0, "y": 0.0}]},
             "link_errors": [{"from": "A", "to": "D", "direction": "both",
                              "error": {"kind": "bernoulli", "per": 0.6}}],
+            "routing": {"kind": "static", "min_delivery": 0.0},
             "flows": [{"id": "f", "src": "A", "dst": "D", "app": {"kind": "bulk"},
                        "transport": {"kind": "tcp"},
                        "paths": {"kind": "disjoint", "k": 2, "metric": metric}}]

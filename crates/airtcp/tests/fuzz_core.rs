@@ -170,6 +170,18 @@ fn fragments() -> Vec<(Slot, Value)> {
         (Transport, tcp(json!({"mss": 100, "nc": {"block": 4096}}))),
         (Routing, json!({"kind": "static", "metric": "etx"})),
         (Routing, json!({"kind": "static", "metric": "ett"})),
+        // The delivery threshold at its ends: every link, and only perfect links.
+        (Routing, json!({"kind": "static", "min_delivery": 0.0})),
+        (
+            Routing,
+            json!({"kind": "static", "metric": "ett", "min_delivery": 1.0}),
+        ),
+        (Routing, json!({"kind": "aodv", "min_delivery": 0.0})),
+        (Routing, json!({"kind": "aodv", "min_delivery": 0.99})),
+        (
+            Routing,
+            json!({"kind": "horizon", "paths": 2, "min_delivery": 0.0}),
+        ),
         (
             Radio,
             json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,

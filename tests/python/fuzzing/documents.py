@@ -291,6 +291,7 @@ def horizon_routings(draw: st.DrawFn) -> Doc:
     options = {
         "paths": [1, 2, 3],
         "metric": ["ett", "etx", "hops"],
+        "min_delivery": [0, 0.5, 1, "90%"],
         "threshold": [1, 12, 100],
         "refresh_every": [1, 5, 1000],
         "price": ["per_rate", "queue"],
@@ -317,10 +318,12 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
     kinds = ["static", "aodv", "backpressure", "horizon"] if wireless_only else ["static"]
     # Sometimes a misfit.
     kind = draw(rarely(st.sampled_from(kinds), st.sampled_from(["aodv", "backpressure", "horizon"])))
+    # The delivery threshold: absent (0.5), off, strict, exactly 1 (only perfect links).
+    threshold: Doc = draw(st.sampled_from([{}, {"min_delivery": 0}, {"min_delivery": 0.9}, {"min_delivery": 1}]))
     if kind == "static":
-        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
+        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"])), **threshold}
     if kind == "aodv":
-        routing = {"kind": "aodv", "local_repair": draw(st.booleans())}
+        routing = {"kind": "aodv", "local_repair": draw(st.booleans()), **threshold}
         # HELLOs (on by default) with their usual and odd timers: a neighbour lost after one missed
         # HELLO, HELLOs much faster than the 0-10 ms jitter, or practically never.
         options = {

@@ -40,7 +40,9 @@
 //! gratuitous RREPs, no RREP-ACK, no RREQ rate limit; control messages are broadcast with a
 //! uniform 0-10 ms jitter (ns-2 and ns-3 do the same) so that neighbours do not rebroadcast in
 //! lock step. Message sizes per §5 (RREQ 24, RREP and HELLO 20, RERR 4 + 8 per destination
-//! bytes) plus 28 bytes of IP/UDP header.
+//! bytes) plus 28 bytes of IP/UDP header. With `routing.min_delivery` above 0 (the default) a node
+//! ignores control messages that reach it over a link below that delivery threshold, so that
+//! routes are made of links that carry data at their rate (`net::on_demand`, docs/aodv.md).
 
 use std::collections::BTreeMap;
 
@@ -284,6 +286,9 @@ pub struct AodvStats {
     pub hellos: u64,
     /// Neighbours lost because their entries expired (missed HELLOs), a part of `link_breaks`.
     pub hello_losses: u64,
+    /// Control messages ignored because they came over a link below the routing's delivery
+    /// threshold (`net::on_demand`).
+    pub ignored: u64,
 }
 
 impl Aodv {

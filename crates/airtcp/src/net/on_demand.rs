@@ -38,6 +38,9 @@ pub struct AodvRouting {
     scratch: Vec<PacketId>,
     /// Whether a node repairs routes it forwards over (see `RoutingConfig::Aodv`).
     local_repair: bool,
+    /// The neighbours each node takes control messages from, sorted (those over links above the
+    /// routing's delivery threshold); `None`: all of them, as RFC 3561 does.
+    senders: Option<Vec<Vec<NodeId>>>,
 }
 
 impl AodvRouting {
@@ -49,7 +52,26 @@ impl AodvRouting {
             jitter: Rng::stream(seed, "aodv/jitter"),
             scratch: Vec::new(),
             local_repair,
+            senders: None,
         }
+    }
+
+    /// Each node processes the control messages of the neighbours `senders[node]` lists (sorted)
+    /// and ignores the others' as if they had not arrived: a deviation from RFC 3561, which
+    /// takes a route from whatever link a broadcast crossed. Broadcasts go at the basic rate and
+    /// cross links that lose nearly every data frame at the data rate ("gray zones", Lundgren et
+    /// al., WoWMoM 2002); listening only over links above the delivery threshold
+    /// (`scenario::usable_links`) keeps such links out of the routes, the way their authors
+    /// filter control messages by signal quality.
+    pub fn hear_only(&mut self, senders: Vec<Vec<NodeId>>) {
+        self.senders = Some(senders);
+    }
+
+    /// Whether `node` processes control messages from neighbour `from`.
+    fn hears(&self, node: NodeId, from: NodeId) -> bool {
+        self.senders
+            .as_ref()
+            .is_none_or(|s| s[node as usize].binary_search(&from).is_ok())
     }
 
     /// Packets `node` holds waiting for routes.
@@ -169,6 +191,10 @@ impl Network {
     pub(super) fn aodv_message(&mut self, node: NodeId, from: NodeId, msg: AodvMsg) {
         let now = self.events.now();
         let Some(a) = self.aodv.as_mut() else { return };
+        if !a.hears(node, from) {
+            a.proto.stats.ignored += 1;
+            return;
+        }
         a.proto.on_message(node, from, msg, now);
         self.apply_aodv();
     }

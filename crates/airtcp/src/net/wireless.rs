@@ -36,6 +36,10 @@ use crate::world::Event;
 /// Marker for "no radio" / broadcast next hop.
 pub const NO_RADIO: u32 = u32::MAX;
 
+/// Bytes of the frame [`Wireless::delivery`] (ETX, COPE's guesses) judges a link by: a
+/// 1000-byte segment, 40 bytes of TCP/IP header and 36 of MAC overhead.
+pub const ETX_FRAME_BYTES: u32 = 1076;
+
 /// A radio within reach of another.
 #[derive(Debug, Clone, Copy)]
 pub struct Neighbor {
@@ -871,6 +875,22 @@ impl Wireless {
 
     /// [`Wireless::delivery`] for a neighbour entry of radio `rf`'s list.
     pub fn neighbour_delivery(&self, rf: RadioId, nb: &Neighbor) -> f64 {
+        self.neighbour_delivery_of(rf, nb, ETX_FRAME_BYTES)
+    }
+
+    /// Expected fraction of `bytes`-byte frames radio `rf` gets across to radio `rt` at the rate
+    /// of its rate table: [`Wireless::delivery`] for another frame size (the routing's delivery
+    /// threshold judges links by a full-size data frame, `scenario::usable_links`).
+    pub fn delivery_of(&self, rf: RadioId, rt: RadioId, bytes: u32) -> f64 {
+        let neighbors = &self.radios[rf as usize].neighbors;
+        let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
+            return 0.0;
+        };
+        self.neighbour_delivery_of(rf, &neighbors[i], bytes)
+    }
+
+    /// [`Wireless::delivery_of`] for a neighbour entry of radio `rf`'s list.
+    pub fn neighbour_delivery_of(&self, rf: RadioId, nb: &Neighbor, bytes: u32) -> f64 {
         let receiver = &self.radios[nb.radio as usize];
         if nb.mean_mw < receiver.phy.rx_mw() {
             return 0.0;
@@ -878,7 +898,7 @@ impl Wireless {
         let phy = self.error_model.frame_success(
             nb.mean_mw / receiver.phy.noise_mw(),
             self.link_rate(rf, nb),
-            1076,
+            bytes,
         );
         let extra = receiver
             .link_errors

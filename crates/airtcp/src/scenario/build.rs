@@ -11,6 +11,7 @@ use super::config::{
 };
 use super::flow_paths::PathsInput;
 use super::topology::{place, Placed};
+use super::usable_links;
 use super::wireless_build::build_radios;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
@@ -168,6 +169,13 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             Wireless::empty(names.len())
         }
     };
+    // The links that may carry data: a radio link the receiver locks onto but that loses most
+    // full-size frames at its rate is no route (`usable_links`; none taken out under
+    // backpressure, which weighs links by the loss it measures, or with a threshold of 0).
+    let min_delivery = cfg.routing.min_delivery()?.filter(|&t| t > 0.0);
+    if let Some(threshold) = min_delivery {
+        usable_links::retain_usable(&mut edges, &wireless, threshold);
+    }
     cfg.routing.check_forwarding(cfg)?;
     crate::scenario::coding::check(cfg)?;
     super::flow_paths::check(cfg)?;
@@ -215,7 +223,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         }
     }
     let routes = match cfg.routing {
-        RoutingConfig::Static { metric } if metric != RouteMetric::Hops => {
+        RoutingConfig::Static { metric, .. } if metric != RouteMetric::Hops => {
             let weights = edge_weights(metric, &edges, &channels, &wireless, downlink.as_ref());
             weighted_next_hops(names.len(), &edges, &|i| weights[i], &destinations).into_table()
         }
@@ -241,12 +249,17 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
                 hello,
                 hello_interval,
                 allowed_hello_loss,
+                ..
             } => {
                 let hello = hello.then_some(HelloParams {
                     interval: hello_interval,
                     allowed_loss: allowed_hello_loss,
                 });
-                Some(AodvRouting::new(names.len(), cfg.seed, local_repair, hello))
+                let mut aodv = AodvRouting::new(names.len(), cfg.seed, local_repair, hello);
+                if min_delivery.is_some() {
+                    aodv.hear_only(usable_links::usable_senders(names.len(), &edges));
+                }
+                Some(aodv)
             }
             _ => None,
         },
@@ -289,12 +302,28 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             return Err(err(p("dst"), "source and destination are the same node"));
         }
         if !net.routes.reachable(src, dst) || !net.routes.reachable(dst, src) {
+            // The unusable links are out of `edges`: the messages look at every link.
+            let all = match min_delivery {
+                Some(_) => usable_links::all_edges(&edges, &net.wireless),
+                None => edges.clone(),
+            };
             // Name the end that hears nobody, if one does: the usual cause in a mesh.
             for (n, name, field) in [(src, &f.src, "src"), (dst, &f.dst, "dst")] {
                 let wireless = net.wireless.radio_of_node[n as usize] != NO_RADIO;
-                if wireless && edges.iter().all(|e| e.from != n) {
+                if wireless && all.iter().all(|e| e.from != n) {
                     let msg = format!("'{name}' is out of radio range of every other node");
                     return Err(err(p(field), msg));
+                }
+            }
+            // A flow that only links below the threshold connect: it would carry (next to)
+            // nothing, which a run should not find out by itself.
+            if let Some(threshold) = min_delivery {
+                let ends = (src, dst);
+                let names = &net.node_names;
+                if let Some(msg) =
+                    usable_links::no_usable_path(&net.wireless, &all, names, ends, threshold)
+                {
+                    return Err(err(format!("flows[{i}]"), msg));
                 }
             }
             return Err(err(
@@ -415,6 +444,12 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             edges: &edges,
             flow_ends: &flow_ends,
             edge_weights: &edge_weights,
+            min_delivery,
+            unusable: &|a, b| match min_delivery {
+                Some(t) => usable_links::why_unusable(&net.wireless, (a, b), &net.node_names, t),
+                None => None,
+            },
+            all_edges: &|| usable_links::all_edges(&edges, &net.wireless),
         },
     )?;
     // A TCP-RLC flow with several paths codes across them: one path controller per path (§II-F).

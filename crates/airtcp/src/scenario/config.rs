@@ -1481,11 +1481,16 @@ pub struct FailureConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RoutingConfig {
-    /// Shortest paths computed once over links that can decode each other.
+    /// Shortest paths computed once over the links that deliver data (`min_delivery`).
     Static {
         /// Path metric.
         #[serde(default)]
         metric: RouteMetric,
+        /// The delivery threshold of a radio link (`scenario::usable_links`): routes and flow
+        /// paths use a link only if a full-size data frame at its rate gets through with at
+        /// least this probability both ways; 0 uses every link the receiver locks onto.
+        #[serde(default = "default_min_delivery")]
+        min_delivery: f64,
     },
     /// AODV (RFC 3561).
     Aodv {
@@ -1507,6 +1512,11 @@ pub enum RoutingConfig {
         /// broken (ns-3's `AllowedHelloLoss`, 2).
         #[serde(default = "default_allowed_hello_loss")]
         allowed_hello_loss: u32,
+        /// A node ignores control messages that reach it over a link below this delivery
+        /// threshold (as `Static`'s), so that discovered routes consist of links that carry
+        /// data; 0: every message is processed, as RFC 3561 (and ns-2, ns-3) do.
+        #[serde(default = "default_min_delivery")]
+        min_delivery: f64,
     },
     /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit
     /// opportunity from per-flow queue differentials (see `net::backpressure`).
@@ -1547,6 +1557,9 @@ pub enum RoutingConfig {
         /// Weight of a link when the paths are found (§5.4's routing; spec: ETT).
         #[serde(default = "default_hz_metric")]
         metric: RouteMetric,
+        /// The paths use only links above this delivery threshold (as `Static`'s).
+        #[serde(default = "default_min_delivery")]
+        min_delivery: f64,
         /// `T`, the custody threshold per flow and neighbour (§5.2.2: 10-15).
         #[serde(default = "default_hz_threshold")]
         threshold: u32,
@@ -1815,6 +1828,26 @@ impl RoutingConfig {
         Ok(())
     }
 
+    /// The delivery threshold of the links this block routes over (`min_delivery`, checked to
+    /// be a probability), or `None` for backpressure, which weighs every link by the loss it
+    /// measures itself (paper 000 runs it over links losing up to half their frames).
+    pub fn min_delivery(&self) -> Result<Option<f64>, ConfigError> {
+        let threshold = match *self {
+            RoutingConfig::Static { min_delivery, .. }
+            | RoutingConfig::Aodv { min_delivery, .. }
+            | RoutingConfig::Horizon { min_delivery, .. } => min_delivery,
+            RoutingConfig::Backpressure { .. } => return Ok(None),
+        };
+        // Worded as the Python front end's probabilities (`units.parse_probability`).
+        if !(0.0..=1.0).contains(&threshold) {
+            return Err(ConfigError::new(
+                "routing.min_delivery",
+                format!("must be between 0 and 1, got {threshold}"),
+            ));
+        }
+        Ok(Some(threshold))
+    }
+
     /// The paths a flow without a `paths` block follows under this block (Horizon's own:
     /// `paths` node-disjoint ones by its metric, the reverse traffic on them too); `None`: such a
     /// flow is routed.
@@ -1905,8 +1938,16 @@ impl Default for RoutingConfig {
     fn default() -> Self {
         RoutingConfig::Static {
             metric: RouteMetric::Hops,
+            // default_min_delivery()
+            min_delivery: 0.5,
         }
     }
+}
+
+/// The default delivery threshold of a radio link for routing: a full-size data frame gets
+/// through at least every other attempt, both ways (the argument is in docs/routing_paths.md).
+fn default_min_delivery() -> f64 {
+    0.5
 }
 
 /// Static route metric.

@@ -27,6 +27,14 @@ pub struct PathsInput<'a> {
     pub flow_ends: &'a [(NodeId, NodeId)],
     /// The weight of each edge under a route metric, computed when asked for.
     pub edge_weights: &'a dyn Fn(RouteMetric) -> Vec<f64>,
+    /// The routing's delivery threshold, if it took links out of `edges`
+    /// (`scenario::usable_links`).
+    pub min_delivery: Option<f64>,
+    /// Why the hop from one node to another is not in `edges` although the receiver locks onto
+    /// the sender's frames (a link below the delivery threshold), if that is why.
+    pub unusable: &'a dyn Fn(NodeId, NodeId) -> Option<String>,
+    /// Every edge, the links below the delivery threshold included (built to explain an error).
+    pub all_edges: &'a dyn Fn() -> Vec<Edge>,
 }
 
 /// The checks a flow's `paths` block needs before any graph is built: the routing follows paths
@@ -81,7 +89,7 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
     check(cfg)?;
     // Explicit paths weigh parallel links by the routing's metric.
     let routing_metric = match cfg.routing {
-        RoutingConfig::Static { metric } => metric,
+        RoutingConfig::Static { metric, .. } => metric,
         _ if implied.is_some() => implied.as_ref().map_or(RouteMetric::Hops, |p| match p {
             PathsConfig::Disjoint { metric, .. } => *metric,
             PathsConfig::Explicit { .. } => RouteMetric::Hops,
@@ -163,15 +171,32 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
                 }
                 if found.len() < *k as usize && !at_least_one {
                     let n = found.len();
-                    return Err(err(
-                        format!("{p}.k"),
-                        format!(
-                            "asks for {k} node-disjoint paths; there {} only {n} from '{}' to '{}'",
-                            if n == 1 { "is" } else { "are" },
-                            f.src,
-                            f.dst
-                        ),
-                    ));
+                    let mut message = format!(
+                        "asks for {k} node-disjoint paths; there {} only {n} from '{}' to '{}'",
+                        if n == 1 { "is" } else { "are" },
+                        f.src,
+                        f.dst
+                    );
+                    // Say so when the links below the delivery threshold made the difference.
+                    if let Some(threshold) = input.min_delivery {
+                        let all = (input.all_edges)();
+                        let more = node_disjoint_paths(
+                            input.names.len(),
+                            &all,
+                            &|_| 1.0,
+                            src,
+                            dst,
+                            *k as usize,
+                        )
+                        .len();
+                        if more > n {
+                            message.push_str(&format!(
+                                " over links that deliver at their data rate (routing.min_delivery \
+                                 {threshold}; {more} counting every link the receivers lock onto)"
+                            ));
+                        }
+                    }
+                    return Err(err(format!("{p}.k"), message));
                 }
                 found.into_iter().map(|d| d.nodes).collect()
             }
@@ -185,7 +210,7 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
     let flows = cfg.flows.len();
     let weights = weights.as_ref().map(|(_, w)| w.as_slice());
     FlowPaths::new(nodes, input.edges, weights, flows, &specs)
-        .map_err(|m| missing_link(m, &specs, &origin, input.names))
+        .map_err(|m| missing_link(m, &specs, &origin, input))
 }
 
 /// An explicit path's node ids, checked: known names, from the flow's source to its destination,
@@ -246,18 +271,33 @@ fn explicit_path(
 }
 
 /// The error for a hop without a link: at the node it does not reach, for a path given in the
-/// file; at the block's `reverse` for a path found (only a link back can be missing there).
+/// file; at the block's `reverse` for a path found (only a link back can be missing there). A
+/// hop over a radio link below the routing's delivery threshold is refused with what the link
+/// delivers: the path's packets are all pinned to it, so the flow would carry next to nothing.
 fn missing_link(
     m: MissingLink,
     specs: &[FlowSpec],
     origin: &[(usize, bool)],
-    names: &[String],
+    input: &PathsInput<'_>,
 ) -> ConfigError {
+    let names = input.names;
     let (i, explicit) = origin[m.spec];
     let nodes = &specs[m.spec].paths[m.path];
     let name = |v: NodeId| &names[v as usize];
     let (a, b) = (name(nodes[m.hop]), name(nodes[m.hop + 1]));
-    let message = if m.back {
+    let hop = (nodes[m.hop], nodes[m.hop + 1]);
+    let weak = if m.back {
+        (input.unusable)(hop.1, hop.0)
+    } else {
+        (input.unusable)(hop.0, hop.1)
+    };
+    let message = if let Some(why) = weak {
+        if m.back {
+            format!("on the way back (reverse: paths), {why}")
+        } else {
+            why
+        }
+    } else if m.back {
         format!(
             "no link back from '{b}' to '{a}': the flow's packets back follow its paths reversed \
              (reverse: routes routes them instead)"
@@ -400,6 +440,7 @@ mod tests {
             hello: true,
             hello_interval: 1_000_000_000,
             allowed_hello_loss: 2,
+            min_delivery: 0.5,
         };
         assert_eq!(
             check(&cfg).unwrap_err().to_string(),

@@ -163,7 +163,8 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
         }));
     }
     if let Some(r) = &cfg.radio {
-        // The links routing uses: neighbours whose mean power reaches the receive threshold.
+        // The links the receivers lock onto (mean power at or above the receive threshold); routing
+        // uses those of them that pass `routing.min_delivery` (`usable_links`).
         let rx_mw = 10f64.powf(r.rx_threshold_dbm() / 10.0);
         let wireless = &net.wireless;
         let radios = &wireless.radios;

@@ -9,4 +9,5 @@ pub mod router_build;
 pub mod routers;
 pub mod strict;
 pub mod topology;
+pub mod usable_links;
 pub mod wireless_build;

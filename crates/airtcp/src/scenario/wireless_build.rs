@@ -43,8 +43,8 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 pub struct BuiltRadios {
     /// Radios and medium.
     pub wireless: Wireless,
-    /// Directed edges between radios that can decode each other (mean power above the receive
-    /// threshold), for routing.
+    /// Directed edges between radios that can decode each other (mean power at or above the
+    /// receive threshold): [`radio_edges`].
     pub edges: Vec<Edge>,
 }
 
@@ -191,7 +191,6 @@ pub fn build_radios(
     let mut radio_of_node = vec![NO_RADIO; ids.end as usize];
     let mut radios = Vec::with_capacity(specs.len());
     let mut macs = Vec::with_capacity(specs.len());
-    let mut edges = Vec::new();
     for (r, (&(i, channel), mut nbs)) in specs.iter().zip(neighbors).enumerate() {
         let node = node_of_radio[r];
         // The rate table: the data rate of every neighbour, from rate control.
@@ -200,15 +199,6 @@ pub fn build_radios(
         }
         if radio_of_node[node as usize] == NO_RADIO {
             radio_of_node[node as usize] = r as u32;
-        }
-        for nb in &nbs {
-            if nb.mean_mw >= th.rx_mw {
-                edges.push(Edge {
-                    from: node,
-                    to: node_of_radio[nb.radio as usize],
-                    iface: Iface::Radio(r as u32),
-                });
-            }
         }
         let name = match channels_of[i] {
             Some(list) if list.len() > 1 => format!("radio {} ch{channel}", placed[i].name),
@@ -258,7 +248,29 @@ pub fn build_radios(
                 .push((src, LinkError::new(&le.error)));
         }
     }
+    let edges = radio_edges(&wireless);
     Ok(BuiltRadios { wireless, edges })
+}
+
+/// Every directed edge between radios that can decode each other (the receiver's mean power at
+/// or above its receive threshold), radio by radio and neighbour by neighbour: the wireless part
+/// of the routing graph before the routing's delivery threshold (`scenario::usable_links`)
+/// takes out the links that do not carry data.
+pub fn radio_edges(wireless: &Wireless) -> Vec<Edge> {
+    let mut edges = Vec::new();
+    for (r, radio) in wireless.radios.iter().enumerate() {
+        for nb in &radio.neighbors {
+            let receiver = &wireless.radios[nb.radio as usize];
+            if nb.mean_mw >= receiver.phy.rx_mw() {
+                edges.push(Edge {
+                    from: radio.node,
+                    to: receiver.node,
+                    iface: Iface::Radio(r as u32),
+                });
+            }
+        }
+    }
+    edges
 }
 
 /// Checks the rates of the radio block against the standard.
