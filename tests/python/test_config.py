@@ -607,6 +607,7 @@ def test_kind_tags_match_the_core() -> None:
         "ReceptionModel": config.RadioConfig.model_fields["reception"].annotation,
         "AckRate": _unwrap(config.RadioConfig.model_fields["ack_rate"].annotation),
         "FrameErrorMode": config.RadioConfig.model_fields["frame_error_mode"].annotation,
+        "MacProfile": config.RadioConfig.model_fields["mac"].annotation,
         "RateControlConfig": config.RateControlConfig,
         "PropagationConfig": config.PropagationConfig,
         "FadingConfig": config.FadingConfig,

@@ -54,7 +54,9 @@ RANGE_M = 250.0  # ns-2's two-ray ground receive range with its default power an
 SCHEMES = {
     "tcp-aware BP": {"kind": "backpressure", "differential": "tcp_aware"},
     "classical BP": {"kind": "backpressure", "differential": "classical"},
-    "AODV": {"kind": "aodv"},
+    # ns-2's AODV (the paper's) watches links through the MAC, without HELLOs
+    # (AODV_LINK_LAYER_DETECTION); airtcp's default follows ns-3, which sends them.
+    "AODV": {"kind": "aodv", "hello": False},
 }
 LOSS_RATES = (0.0, 0.2, 0.3, 0.4, 0.5)
 QUICK_LOSS_RATES = (0.0, 0.3, 0.5)

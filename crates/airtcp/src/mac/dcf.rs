@@ -28,6 +28,7 @@
 
 use super::frame::{Frame, FrameKind, RadioId, UnitId, NO_UNIT};
 use super::timing::Timing;
+pub use crate::scenario::config::MacProfile;
 use crate::sim::{Packet, PacketId, Rng, Time};
 
 /// The MAC's three timers.
@@ -117,25 +118,6 @@ pub struct Sent {
     pub next_hop: Option<RadioId>,
     /// Its unit of coded natives ([`NO_UNIT`]: none).
     pub unit: UnitId,
-}
-
-/// Whose reading of the DCF a radio follows where implementations differ (docs/dcf.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MacProfile {
-    /// IEEE 802.11-2016 as ns-3 3.44 models it: the response timeout of 10.3.2.9 (SIFS + slot +
-    /// PHY header, held while a frame arrives) and DIFS after it; immediate access no earlier
-    /// than DIFS after a frame is queued; the window set by the station's retry count.
-    #[default]
-    Standard,
-    /// ns-2's `Mac802_11`: the timeout waits for the whole response (SIFS + response + slot),
-    /// the backoff counts from the timeout, a frame may go at once into a medium idle for DIFS,
-    /// and the window is the packet's (reset when it is given up).
-    Ns2,
-    /// GloMoSim's 802.11 (paper 001): ns-2's rules, and a station that has just sent an ACK
-    /// draws a backoff for the frame it holds (`AckTransmitted -> CheckForOutgoingPacket ->
-    /// SetBackoffIfZero`), so a relay never forwards without one.
-    Glomosim,
 }
 
 /// Static parameters of a DCF.
