@@ -53,6 +53,10 @@ VARIANTS = (
 TARGET = 0.15
 PER = 0.01
 
+# ns-3 3.44's mean goodputs (kbit/s) for VARIANTS on this case, seeds 1-5 x 200 s, as measured by
+# this benchmark on 2026-11-22 (bench/README.md): the stored reference of docs/validation.md.
+REFERENCE_NS3_KBPS = {"newreno": 1115.6, "linuxreno": 1738.4, "vegas": 959.9, "cubic": 1684.7}
+
 
 def _airtcp_ccs() -> set[str]:
     """The `cc` values this airtcp accepts."""

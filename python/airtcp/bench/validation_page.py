@@ -16,7 +16,8 @@ The sections:
    AODV grid against ns-3;
 3. saturation throughput against Bianchi's model (802.11b at 2 Mbps, basic access and RTS/CTS;
    802.11a at 54 Mbps) and against ns-3's saturation runs;
-4. TCP NewReno on a lossy 2 Mbps point-to-point link against ns-3.
+4. TCP NewReno on a lossy 2 Mbps point-to-point link against ns-3;
+5. the congestion controls both simulators have (NewReno, Linux Reno, Vegas, Cubic) on that link.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ import airtcp
 
 REPO_FILES = ("bench/wifi/matrix_reference.json", "bench/wifi/ns3_reference.json")
 DEFAULT_OUT = "docs/validation.md"
+# bench/wifi/README.md carries the matrix's table too, between these lines, written by the same
+# run (one source: this generator).
+README = "bench/wifi/README.md"
+BEGIN, END = "<!-- matrix table: written by make validation -->", "<!-- end of the matrix table -->"
+MATRIX_TABLE: list[str] = []
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -90,7 +96,9 @@ def matrix_section(seeds: int = 3) -> list[str]:
         "",
     ]
     out += [f"- `{name}`: {why}." for name, why in matrix.TRACED.items()]
-    out += ["", *_table(["case", "what", "airtcp Mbit/s", "ns-3 Mbit/s", "airtcp / ns-3"], rows, "llrrr"), ""]
+    table = _table(["case", "what", "airtcp Mbit/s", "ns-3 Mbit/s", "airtcp / ns-3"], rows, "llrrr")
+    MATRIX_TABLE[:] = table
+    out += ["", *table, ""]
     out += [
         "Re-run: `python -m airtcp.bench.wifi.matrix --ns3-from-reference` (airtcp only, ~20 s), or "
         "without the flag to run ns-3 too (~45 min on 2 cores); `--trace CASE` compares one case "
@@ -205,8 +213,39 @@ def wired_section(seeds: int = 5) -> list[str]:
         "",
         *_table(["PER", "airtcp kbit/s", "ns-3 kbit/s", "airtcp / ns-3"], rows, "rrrr"),
         "",
-        "Re-run: `make bench` (ns-3 live) or `airtcp reproduce validation`. The congestion controls "
-        "against ns-3's (`make bench-cc`) are in docs/bench.",
+        "Re-run: `make bench` (ns-3 live) or `airtcp reproduce validation`.",
+        "",
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# 5. Congestion controls
+
+
+def cc_section(seeds: int = 5) -> list[str]:
+    from airtcp.bench.cc import PER, REFERENCE_NS3_KBPS, TARGET, VARIANTS
+    from airtcp.scenario import bundled
+
+    base = bundled.read_data("validation/p2p_bench")
+    base["flows"][0]["transport"]["ssthresh_basis"] = "pipe"
+    rows = []
+    for variant in VARIANTS:
+        sets = [f"links[0].loss.per={PER}", f"flows[0].transport.cc={variant.airtcp_cc}", *variant.airtcp_sets]
+        got = _mean([sum(_goodput(base, s, sets)) for s in range(1, seeds + 1)])
+        ns_kbps = REFERENCE_NS3_KBPS[variant.name]
+        rows.append([variant.name, f"{got / 1e3:.1f}", f"{ns_kbps:.1f}", _ratio_cell(got / (ns_kbps * 1e3), TARGET)])
+    return [
+        "## 5. Congestion controls against ns-3's",
+        "",
+        f"The case of section 4 at PER {PER}, once per congestion control both simulators have, seeds 1-{seeds}, "
+        "parameters pinned alike (`airtcp.bench.cc.VARIANTS`: ns-3's Vegas at alpha 1, beta 3; its Cubic "
+        f"without HyStart); target ±{TARGET:.0%}. The differences that remain are in `bench/README.md`.",
+        "",
+        *_table(["congestion control", "airtcp kbit/s", "ns-3 kbit/s", "airtcp / ns-3"], rows, "lrrr"),
+        "",
+        "Re-run: `make bench-cc` (ns-3 live). FAST, Compound and QUIC-TCP have no ns-3 counterpart; "
+        "their equilibria are checked against their papers' closed forms in their tests "
+        "([fast.md](fast.md), [compound.md](compound.md), [quic_tcp.md](quic_tcp.md)).",
         "",
     ]
 
@@ -219,6 +258,7 @@ SECTIONS: dict[str, Callable[[], list[str]]] = {
     "chains": chains_section,
     "saturation": saturation_section,
     "wired": wired_section,
+    "cc": cc_section,
 }
 
 
@@ -244,6 +284,20 @@ def page(sections: Sequence[str]) -> str:
     return "\n".join(head + body)
 
 
+def _write_between(path: Path, lines: Sequence[str]) -> None:
+    """Replaces what lies between BEGIN and END in `path` with `lines` (nothing if the markers
+    are missing)."""
+    text = path.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        return
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
+    partial.replace(path)
+    print(f"written: {path} (the matrix table)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m airtcp.bench.validation_page", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUT, help=f"the page to write (default {DEFAULT_OUT})")
@@ -254,7 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"--sections: unknown {', '.join(unknown)}")
     text = page(wanted)
-    Path(args.out).write_text(text, encoding="utf-8")
+    out = Path(args.out)
+    partial = out.with_name(out.name + ".partial")  # nothing half-written if the write fails
+    partial.write_text(text + "\n", encoding="utf-8")
+    partial.replace(out)
+    if MATRIX_TABLE and args.out == DEFAULT_OUT and Path(README).is_file():
+        _write_between(Path(README), MATRIX_TABLE)
     print(f"written: {args.out}")
     return 0
 
