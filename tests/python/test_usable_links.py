@@ -41,8 +41,9 @@ def test_the_threshold_is_left_out_at_its_default_and_spelled_out_otherwise() ->
     assert _routing() == {"kind": "static", "metric": "hops"}
     assert _routing("routing.min_delivery=0.5") == {"kind": "static", "metric": "hops"}
     assert _routing("routing.min_delivery=0") == {"kind": "static", "metric": "hops", "min_delivery": 0.0}
-    assert _routing("routing={kind: aodv, min_delivery: 90%}") == {"kind": "aodv", "local_repair": True,
-                                                                   "min_delivery": 0.9}
+    assert _routing("routing={kind: aodv, min_delivery: 90%}") == {
+        "kind": "aodv", "local_repair": True, "hello": True, "hello_interval": 1_000_000_000,
+        "allowed_hello_loss": 2, "min_delivery": 0.9}
     assert _routing("routing={kind: horizon, min_delivery: 0.25}")["min_delivery"] == 0.25
 
 
