@@ -195,15 +195,22 @@ def saturation_section(seeds: int = 3) -> list[str]:
 # 4. Wired TCP
 
 
-def wired_section(seeds: int = 5) -> list[str]:
-    from airtcp.bench.wired import REFERENCE_NS3_KBPS
+def _p2p_goodput(sets: Sequence[str], seeds: int) -> float:
+    """Mean goodput over seeds 1..`seeds` of the benchmark's point-to-point case with `sets`, with
+    ns-3's ssthresh rule (FlightSize from the pipe), as `airtcp.bench.wired` runs it."""
     from airtcp.scenario import bundled
 
     base = bundled.read_data("validation/p2p_bench")
     base["flows"][0]["transport"]["ssthresh_basis"] = "pipe"
+    return _mean([sum(_goodput(base, s, sets)) for s in range(1, seeds + 1)])
+
+
+def wired_section(seeds: int = 5) -> list[str]:
+    from airtcp.bench.wired import REFERENCE_NS3_KBPS
+
     rows = []
     for per, ns_kbps in sorted(REFERENCE_NS3_KBPS.items()):
-        got = _mean([sum(_goodput(base, s, [f"links[0].loss.per={per}"])) for s in range(1, seeds + 1)])
+        got = _p2p_goodput([f"links[0].loss.per={per}"], seeds)
         rows.append([per, f"{got / 1e3:.1f}", f"{ns_kbps:.1f}", _ratio_cell(got / (ns_kbps * 1e3), 0.10)])
     return [
         "## 4. TCP NewReno on a lossy link against ns-3",
@@ -224,14 +231,11 @@ def wired_section(seeds: int = 5) -> list[str]:
 
 def cc_section(seeds: int = 5) -> list[str]:
     from airtcp.bench.cc import PER, REFERENCE_NS3_KBPS, TARGET, VARIANTS
-    from airtcp.scenario import bundled
 
-    base = bundled.read_data("validation/p2p_bench")
-    base["flows"][0]["transport"]["ssthresh_basis"] = "pipe"
     rows = []
     for variant in VARIANTS:
         sets = [f"links[0].loss.per={PER}", f"flows[0].transport.cc={variant.airtcp_cc}", *variant.airtcp_sets]
-        got = _mean([sum(_goodput(base, s, sets)) for s in range(1, seeds + 1)])
+        got = _p2p_goodput(sets, seeds)
         ns_kbps = REFERENCE_NS3_KBPS[variant.name]
         rows.append([variant.name, f"{got / 1e3:.1f}", f"{ns_kbps:.1f}", _ratio_cell(got / (ns_kbps * 1e3), TARGET)])
     return [
