@@ -203,6 +203,14 @@ fn fragments() -> Vec<(Slot, Value)> {
                    "ack_rate": "control", "rate_control": {"kind": "ideal"},
                    "propagation": {"kind": "two_ray_ground"}}),
         ),
+        (
+            Radio,
+            json!({"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+                   "mac": "glomosim", "cca_time": 0, "rx_sensitivity": -82.0,
+                   "msdu_lifetime": 1_000, "frame_error": 0.15,
+                   "frame_error_mode": "per_exchange", "reception": "sinr",
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
         (Routing, json!({"kind": "aodv", "local_repair": false})),
         (
             Routing,

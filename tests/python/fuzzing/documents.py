@@ -206,6 +206,11 @@ RADIO_OPTIONS: dict[str, list[Any]] = {
     "long_retry_limit": [0, 4],
     "mac_overhead": [0, 36, 1000],
     "channel": [0, 1, 6],
+    "cca_time": ["4us", "0us", "1ms"],
+    "rx_sensitivity": ["-101dBm", "-82dBm", "0dBm"],
+    "msdu_lifetime": ["500ms", "1us"],
+    "mac": ["standard", "ns2", "glomosim"],
+    "frame_error_mode": ["per_frame", "per_exchange"],
 }
 
 
