@@ -41,7 +41,20 @@ DEFAULT_OUT = "docs/validation.md"
 # run (one source: this generator).
 README = "bench/wifi/README.md"
 BEGIN, END = "<!-- matrix table: written by make validation -->", "<!-- end of the matrix table -->"
-MATRIX_TABLE: list[str] = []
+MATRIX_HEADERS = ("case", "what", "airtcp Mbit/s", "ns-3 Mbit/s", "airtcp / ns-3")
+
+
+def _matrix_table(page_text: str) -> list[str]:
+    """The matrix's table as the page has it (none if the page has no matrix section)."""
+    lines = page_text.splitlines()
+    head = _row(MATRIX_HEADERS)
+    if head not in lines:
+        return []
+    start = lines.index(head)
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return lines[start:end]
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -96,9 +109,7 @@ def matrix_section(seeds: int = 3) -> list[str]:
         "",
     ]
     out += [f"- `{name}`: {why}." for name, why in matrix.TRACED.items()]
-    table = _table(["case", "what", "airtcp Mbit/s", "ns-3 Mbit/s", "airtcp / ns-3"], rows, "llrrr")
-    MATRIX_TABLE[:] = table
-    out += ["", *table, ""]
+    out += ["", *_table(list(MATRIX_HEADERS), rows, "llrrr"), ""]
     out += [
         "Re-run: `python -m airtcp.bench.wifi.matrix --ns3-from-reference` (airtcp only, ~20 s), or "
         "without the flag to run ns-3 too (~45 min on 2 cores); `--trace CASE` compares one case "
@@ -316,8 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     partial = out.with_name(out.name + ".partial")  # nothing half-written if the write fails
     partial.write_text(text + "\n", encoding="utf-8")
     partial.replace(out)
-    if MATRIX_TABLE and args.out == DEFAULT_OUT and Path(README).is_file():
-        _write_between(Path(README), MATRIX_TABLE)
+    table = _matrix_table(text)
+    if table and args.out == DEFAULT_OUT and Path(README).is_file():
+        _write_between(Path(README), table)
     print(f"written: {args.out}")
     return 0
 
