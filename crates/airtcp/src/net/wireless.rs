@@ -27,6 +27,7 @@ use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, 
 use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
+use crate::phy::success_memo::SuccessMemo;
 use crate::phy::{Arrival, FrameId, Phy};
 use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
@@ -170,6 +171,8 @@ pub struct Wireless {
     pub frame_error_per_exchange: bool,
     /// The error curves of the standard.
     pub error_model: crate::phy::ErrorModel,
+    /// The error curves' last answers, for the reception path (exact: a pure function's memo).
+    success_memo: SuccessMemo,
     frames: Vec<FrameSlot>,
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
@@ -498,6 +501,7 @@ impl Wireless {
             frame_error: 0.0,
             frame_error_per_exchange: false,
             error_model: Default::default(),
+            success_memo: SuccessMemo::default(),
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
@@ -595,6 +599,7 @@ impl Wireless {
             frame_error: _,
             frame_error_per_exchange: _,
             error_model: _,
+            success_memo: _,
             frames,
             free_frames,
             upcalls,
@@ -706,7 +711,8 @@ impl Wireless {
         if let Some(rx) = radio.phy.signal_end(fid) {
             let collided = cut_off || rx.collided;
             let decoded = !collided
-                && radio.rng.bernoulli(error_model.frame_success(
+                && radio.rng.bernoulli(self.success_memo.frame_success(
+                    error_model,
                     rx.min_sinr,
                     frame.rate_bps,
                     frame.bytes,

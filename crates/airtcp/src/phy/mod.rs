@@ -25,6 +25,7 @@ pub mod link_error;
 pub mod ofdm;
 pub mod ofdm_error;
 pub mod propagation;
+pub mod success_memo;
 
 use crate::sim::Time;
 
@@ -157,6 +158,7 @@ impl Phy {
     }
 
     /// A signal starts arriving; says what the radio made of it.
+    #[inline]
     pub fn signal_start(&mut self, now: Time, frame: FrameId, power_mw: f64) -> Arrival {
         self.signals.push(Signal { frame, power_mw });
         self.total_mw += power_mw;

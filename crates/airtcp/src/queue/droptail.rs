@@ -16,8 +16,10 @@ use crate::sim::{DropReason, Packet, PacketId, Time};
 /// Drop-tail FIFO with a capacity in packets.
 #[derive(Debug)]
 pub struct DropTail {
-    /// Packets and the time each was queued.
-    queue: VecDeque<(PacketId, Time)>,
+    queue: VecDeque<PacketId>,
+    /// When each packet of `queue` was queued, in the same order; kept only with a lifetime, so
+    /// that a queue without one stays four bytes a packet.
+    queued_at: VecDeque<Time>,
     capacity: usize,
     lifetime: Option<Time>,
 }
@@ -25,19 +27,18 @@ pub struct DropTail {
 impl DropTail {
     /// A queue holding at most `capacity` packets.
     pub fn new(capacity: usize) -> Self {
-        DropTail {
-            queue: VecDeque::with_capacity(capacity.min(4096)),
-            capacity,
-            lifetime: None,
-        }
+        Self::with_lifetime(capacity, None)
     }
 
     /// A queue holding at most `capacity` packets, each for at most `lifetime` (`None`: for
     /// ever).
     pub fn with_lifetime(capacity: usize, lifetime: Option<Time>) -> Self {
+        let reserve = capacity.min(4096);
         DropTail {
+            queue: VecDeque::with_capacity(reserve),
+            queued_at: VecDeque::with_capacity(if lifetime.is_some() { reserve } else { 0 }),
+            capacity,
             lifetime,
-            ..DropTail::new(capacity)
         }
     }
 }
@@ -52,7 +53,10 @@ impl QueueDisc for DropTail {
         if self.queue.len() >= self.capacity {
             return Err((id, DropReason::QueueFull));
         }
-        self.queue.push_back((id, now));
+        self.queue.push_back(id);
+        if self.lifetime.is_some() {
+            self.queued_at.push_back(now);
+        }
         Ok(())
     }
 
@@ -65,7 +69,10 @@ impl QueueDisc for DropTail {
         if self.queue.len() >= self.capacity {
             return Err((id, DropReason::QueueFull));
         }
-        self.queue.push_front((id, now));
+        self.queue.push_front(id);
+        if self.lifetime.is_some() {
+            self.queued_at.push_front(now);
+        }
         Ok(())
     }
 
@@ -74,17 +81,20 @@ impl QueueDisc for DropTail {
             return;
         };
         // ns-3: an MPDU has expired once now > queued + MaxDelay.
-        while let Some(&(id, at)) = self.queue.front() {
+        while let Some(&at) = self.queued_at.front() {
             if now <= at.saturating_add(lifetime) {
                 break;
             }
-            self.queue.pop_front();
-            out.push(id);
+            self.queued_at.pop_front();
+            out.extend(self.queue.pop_front());
         }
     }
 
     fn dequeue(&mut self) -> Option<PacketId> {
-        self.queue.pop_front().map(|(id, _)| id)
+        if self.lifetime.is_some() {
+            self.queued_at.pop_front();
+        }
+        self.queue.pop_front()
     }
 
     fn len(&self) -> usize {
@@ -92,17 +102,24 @@ impl QueueDisc for DropTail {
     }
 
     fn for_each(&self, f: &mut dyn FnMut(PacketId)) {
-        self.queue.iter().for_each(|&(id, _)| f(id));
+        self.queue.iter().for_each(|&id| f(id));
     }
 
     fn remove_where(&mut self, pred: &mut dyn FnMut(PacketId) -> bool, out: &mut Vec<PacketId>) {
-        self.queue.retain(|&(id, _)| {
+        // The times follow their packets: `retain` visits the queue in order.
+        let mut times = std::mem::take(&mut self.queued_at).into_iter();
+        let mut kept_times = VecDeque::with_capacity(times.len());
+        self.queue.retain(|&id| {
+            let at = times.next();
             let remove = pred(id);
             if remove {
                 out.push(id);
+            } else {
+                kept_times.extend(at);
             }
             !remove
         });
+        self.queued_at = kept_times;
     }
 }
 
@@ -151,6 +168,56 @@ mod tests {
                 }
                 prop_assert!(q.len() <= cap);
                 prop_assert_eq!(q.len(), model.len());
+            }
+        }
+
+        /// With a lifetime, under any mix of offers (at the tail or the head), takes, expiries
+        /// and removals at advancing times, the queue holds what a list of (packet, queued at)
+        /// holds: expiry removes from the head exactly the packets older than the lifetime, up
+        /// to the first that is not.
+        #[test]
+        fn lifetime_follows_the_packets(
+            ops in proptest::collection::vec((0u8..5, 0u64..40), 0..300),
+        ) {
+            const LIFETIME: Time = 50;
+            let mut q = DropTail::with_lifetime(30, Some(LIFETIME));
+            let mut model: VecDeque<(u32, Time)> = VecDeque::new();
+            let (mut now, mut next) = (0, 0u32);
+            for (op, step) in ops {
+                now += step;
+                match op {
+                    0 | 1 => {
+                        let r = if op == 0 {
+                            q.enqueue(PacketId(next), &pkt(), now)
+                        } else {
+                            q.enqueue_front(PacketId(next), &pkt(), now)
+                        };
+                        if model.len() < 30 {
+                            prop_assert!(r.is_ok());
+                            if op == 0 { model.push_back((next, now)) } else { model.push_front((next, now)) }
+                        }
+                        next += 1;
+                    }
+                    2 => prop_assert_eq!(q.dequeue().map(|p| p.0), model.pop_front().map(|m| m.0)),
+                    3 => {
+                        let mut out = Vec::new();
+                        q.expire(now, &mut out);
+                        let mut want = Vec::new();
+                        while model.front().is_some_and(|&(_, at)| now > at + LIFETIME) {
+                            want.push(model.pop_front().unwrap().0);
+                        }
+                        prop_assert_eq!(out.iter().map(|p| p.0).collect::<Vec<_>>(), want);
+                    }
+                    _ => {
+                        let mut out = Vec::new();
+                        q.remove_where(&mut |p| p.0 % 3 == 0, &mut out);
+                        let want: Vec<u32> = model.iter().filter(|m| m.0 % 3 == 0).map(|m| m.0).collect();
+                        model.retain(|m| m.0 % 3 != 0);
+                        prop_assert_eq!(out.iter().map(|p| p.0).collect::<Vec<_>>(), want);
+                    }
+                }
+                prop_assert_eq!(q.len(), model.len());
+                prop_assert_eq!(q.queued_at.len(), model.len());
             }
         }
     }
