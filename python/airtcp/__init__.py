@@ -2,7 +2,7 @@
 
 ```python
 import airtcp
-results = airtcp.run("scenarios/examples/p2p_lossy.yaml", seed=2)
+results = airtcp.run("examples/p2p_lossy", seed=2)   # a bundled name, a file, YAML text or a mapping
 print(results.flows[["id", "goodput_bps"]])
 results.write("out/p2p_lossy")
 ```

@@ -33,7 +33,8 @@ def run(
 ) -> Results:
     """Validates and simulates a scenario.
 
-    `scenario` is a path to a YAML file, YAML text, a mapping shaped like the file, or a
+    `scenario` is a path to a YAML file, a bundled scenario's name (`"examples/p2p_lossy"`, as
+    `airtcp scenarios list` shows them), YAML text, a mapping shaped like the file, or a
     `Scenario`. `seed` replaces the scenario's seed; `overrides` are `"path=value"` strings like
     the command line's `--set`. Raises `ScenarioError` for bad input and `SimulationError` if the
     core fails.

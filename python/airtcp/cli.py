@@ -456,10 +456,12 @@ def report(directory: Path) -> None:
     _WORKERS,
     _CLUSTER,
     _Option(("--list",), "list_", "List the reproductions and exit."),
+    _Option(("-v", "--verbose"), "verbose", "Print every published-vs-airtcp row with its verdict and note."),
     _NO_PROGRESS,
 )
 def reproduce(
-    paper: str, quick: bool, out: Path | None, workers: int | None, cluster: str | None, list_: bool, quiet: bool
+    paper: str, quick: bool, out: Path | None, workers: int | None, cluster: str | None, list_: bool,
+    verbose: bool, quiet: bool,
 ) -> None:
     """Reproduce a paper's results (its sweeps, figures and published-vs-airtcp table) and write
     the HTML report. Running it again resumes: finished runs are not recomputed.
@@ -482,12 +484,16 @@ def reproduce(
     if not quiet:
         import json
 
-        from airtcp.papers.reproduce import format_targets
+        from airtcp.papers.reproduce import format_targets, summary_lines
 
-        for key in outcome.keys:
-            record = json.loads((outcome.out / key / "reproduction.json").read_text(encoding="utf-8"))
-            print(f"{key}: {record['title']}")
-            print(format_targets(record["targets"]))
+        if verbose:
+            for key in outcome.keys:
+                record = json.loads((outcome.out / key / "reproduction.json").read_text(encoding="utf-8"))
+                print(f"{key}: {record['title']}")
+                print(format_targets(record["targets"]))
+        print("published vs airtcp (ok: within tolerance; not judged: see each row's note, --verbose or the report):")
+        for line in summary_lines(outcome.out, outcome.keys):
+            print(f"  {line}")
     _report_outcome(outcome)
 
 

@@ -83,3 +83,29 @@ def test_internal_failures_exit_1_without_output(
     assert result.exit_code == 1
     assert expected in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_run_and_load_scenario_take_bundled_names_as_the_command_line_does(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no checkout in reach: names must come from the package
+    assert airtcp.load_scenario("examples/p2p_lossy").name == "p2p-lossy"
+    assert airtcp.load_scenario(Path("examples/p2p_lossy"), seed=4).seed == 4
+    res = airtcp.run("examples/p2p_lossy", overrides=["duration=5s"])
+    assert list(res.flows["id"]) == ["f1"]
+    # A file of that name wins over the bundled scenario.
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "p2p_lossy").write_text(P2P_LOSSY.read_text(encoding="utf-8").replace(
+        "name: p2p-lossy", "name: mine"), encoding="utf-8")
+    assert airtcp.load_scenario("examples/p2p_lossy").name == "mine"
+
+
+def test_a_checkout_path_outside_a_checkout_points_at_the_bundled_name(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(airtcp.ScenarioError) as error:
+        airtcp.run("scenarios/examples/p2p_lossy.yaml")
+    assert str(error.value) == ("scenarios/examples/p2p_lossy.yaml: no such file; the bundled scenario "
+                                "examples/p2p_lossy has this name: give examples/p2p_lossy instead of the path")
+    with pytest.raises(airtcp.ScenarioError, match=r"^examples/p2p_lossyy: no such file or bundled scenario "
+                       r"\(did you mean examples/p2p_lossy\?\)"):
+        airtcp.load_scenario("examples/p2p_lossyy")

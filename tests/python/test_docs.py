@@ -47,3 +47,29 @@ def test_every_public_module_has_an_api_page() -> None:
     documented = _documented_modules()
     missing = [m for m in public if m not in documented]
     assert not missing, f"modules without a page under docs/api/ in mkdocs.yml's nav: {missing}"
+
+
+def test_the_home_page_lists_every_page() -> None:
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    missing = [page.name for page in sorted(DOCS.glob("*.md")) if page.name != "index.md" and f"({page.name})" not in index]
+    assert not missing, f"pages docs/index.md does not list: {missing}"
+
+
+def test_the_readme_status_table_is_the_registry() -> None:
+    """The README's table of reproductions names every registered one, in the registry's order,
+    each with the paper its title cites and a docs page that exists."""
+    from airtcp.papers import registry
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([\w]+)` \| ([^|]+) \| \[([^\]]+)\]\(([^)]+)\) \|$", readme, re.M)
+    known = registry()
+    assert [key for key, *_ in rows] == list(known)
+    for key, what, _, link in rows:
+        assert (REPO / link).is_file(), link
+        cited = re.search(r"\(([^,&]+?)[ ,&]", known[key].title)  # the first author of a paper's title
+        if cited and key not in ("validation", "compare"):
+            assert cited.group(1).split()[0] in what, (key, what, known[key].title)
+    # Every relative link of the README points at a file of the checkout.
+    for link in re.findall(r"\]\(([^)#]+)\)", readme):
+        if "://" not in link:
+            assert (REPO / link).exists(), link

@@ -46,6 +46,9 @@ def test_quick_validation_reproduces_its_targets_and_resumes(tmp_path: Path) -> 
     result = run_cli("reproduce", "validation", "--quick", "--out", out, "--workers", "2")
     assert result.returncode == 0, result.stderr
     assert f"report: {out / 'report.html'}" in result.stdout
+    # The terminal ends with one verdict line per reproduction, not the rows (those with --verbose).
+    assert "  validation: 13 rows: 13 ok, 0 missed, 0 not judged" in result.stdout
+    assert "[ok]" not in result.stdout
     record = json.loads((out / "validation" / "reproduction.json").read_text(encoding="utf-8"))
     assert record["quick"] is True and record["analysis_error"] is None
     targets = record["targets"]
@@ -64,6 +67,9 @@ def test_quick_validation_reproduces_its_targets_and_resumes(tmp_path: Path) -> 
     # Again: nothing is recomputed, the tables and the report are rebuilt.
     again = reproduce("validation", out, quick=True, quiet=True)
     assert again.executed_runs == 0 and again.skipped_runs == 23 and again.ok
+    verbose = run_cli("reproduce", "validation", "--quick", "--out", out, "--verbose")
+    assert verbose.returncode == 0, verbose.stderr
+    assert verbose.stdout.count("  [ok] ") == 13 and "  [ok] TCP vs ns-3: NewReno goodput, PER 0:" in verbose.stdout
 
 
 def test_a_folder_of_another_form_is_refused(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import venv
 from dataclasses import dataclass
@@ -143,3 +145,30 @@ def test_reproduce_validation_then_report(installed: Installed) -> None:
     report = installed.run("report", "reproduce").stdout.strip()
     assert report == f"wrote {Path('reproduce') / 'report.html'}"
     assert "<html" in (installed.work / "reproduce" / "report.html").read_text(encoding="utf-8").lower()
+
+
+def _readme_block(marker: str) -> str:
+    """The fenced code block that follows `<!-- marker -->` in the README."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    match = re.search(rf"<!-- {marker} -->\n```\w+\n(.*?)\n```", readme, re.S)
+    assert match, f"README.md: no code block after <!-- {marker} -->"
+    return match.group(1)
+
+
+def test_the_readme_works_as_written_from_the_wheel(installed: Installed) -> None:
+    """Every command of the README's "From the wheel" section, then its Python snippet, run as
+    written in an empty folder with nothing but the wheel installed."""
+    folder = installed.work / "readme"
+    folder.mkdir()
+    for line in _readme_block("wheel-commands").splitlines():
+        command = shlex.split(line, comments=True)
+        assert command[0] == "airtcp", line
+        result = subprocess.run([str(installed.venv / "bin" / "airtcp"), *command[1:]], cwd=folder,
+                                env=installed.env, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S)
+        assert result.returncode == 0, f"{line}: exited {result.returncode}:\n{result.stderr}"
+    assert (folder / "p2p" / "goodput.png").is_file()
+    assert (folder / "out" / "reproduce-quick" / "report.html").is_file()
+    snippet = subprocess.run([str(installed.venv / "bin" / "python"), "-c", _readme_block("wheel-python")],
+                             cwd=folder, env=installed.env, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S)
+    assert snippet.returncode == 0, snippet.stderr
+    assert "goodput_bps" in snippet.stdout

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from airtcp.experiments.html_report import _e, _heading, _table, _with_ci
+from airtcp.experiments.html_report import _e, _heading, _table, _with_ci, has_interval
 
 __all__ = ["compare_section"]
 
@@ -19,7 +19,9 @@ def _ci(cell: Mapping[str, Any] | None, scale: float = 1.0, digits: str = ".3g")
         return "-"
     mean = format(cell["mean"] * scale, digits)
     half = cell.get("ci95")
-    return mean if half is None else f"{mean} ± {float(format(half * scale, '.2g')):g}"
+    if not has_interval(cell["mean"], half):
+        return mean
+    return f"{mean} ± {float(format(half * scale, '.2g')):g}"
 
 
 def _percent(cell: Mapping[str, Any] | None) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 from airtcp import __version__
 from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.errors import ScenarioError
+from airtcp.papers import verdict_line, verdict_of
 
 __all__ = ["write_report", "render_report"]
 
@@ -129,10 +130,10 @@ def _reproduction_section(folder: Path, level: int) -> tuple[str, str]:
         parts.append(compare_section(json.loads((folder / "compare.json").read_text(encoding="utf-8")), level + 1))
     targets = record.get("targets", [])
     if targets:
-        missed = sum(1 for t in targets if t.get("ok") is False)
         parts.append(_heading(level + 1, "Published vs airtcp"))
-        parts.append(f"<p>{len(targets) - missed} of {len(targets)} rows within tolerance"
-                     f"{'' if not missed else f'; {missed} missed (highlighted)'}.</p>")
+        parts.append(f"<p>{_e(verdict_line(targets))}. A row is <i>ok</i> when airtcp's number meets its "
+                     "tolerance, <i>missed</i> (highlighted) when it does not, <i>not judged</i> when the claim "
+                     "is qualitative or shown for comparison; its note says why.</p>")
         parts.append(_targets_table(targets))
     figures = record.get("figures", [])
     if figures:
@@ -147,11 +148,11 @@ def _targets_table(targets: Sequence[Mapping[str, Any]]) -> str:
     head = ("section", "what", "published", "airtcp (mean ± 95 % CI)", "n", "unit", "tolerance", "verdict", "note")
     rows = []
     for t in targets:
-        verdict = {True: "ok", False: "missed", None: "see note"}[t.get("ok")]
-        css = {True: "ok", False: "missed", None: ""}[t.get("ok")]
+        verdict = verdict_of(t)
+        css = {"ok": "ok", "missed": "missed"}.get(verdict, "")
         rows.append(
             f"<tr class=\"{css}\"><td>{_e(t['section'])}</td><td>{_e(t['what'])}</td>"
-            f"<td class=\"num\">{_e(_published(t['published']))}</td>"
+            f"<td class=\"num\">{_e(published_text(t['published']))}</td>"
             f"<td class=\"num\">{_e(_with_ci(t.get('airtcp'), t.get('ci95')))}</td>"
             f"<td class=\"num\">{_e(t.get('n', ''))}</td><td>{_e(t['unit'])}</td><td>{_e(t.get('tolerance', ''))}</td>"
             f"<td class=\"verdict\">{verdict}</td><td>{_e(t.get('note', ''))}</td></tr>"
@@ -329,8 +330,11 @@ def _value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _published(value: Any) -> str:
-    """A published number as the paper gives it (no rounding beyond float noise)."""
+def published_text(value: Any) -> str:
+    """A published number as the paper gives it (no rounding beyond float noise); "none" where the
+    paper gives none (the row's note says why it is shown)."""
+    if value is None or value == "":
+        return "none"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -338,10 +342,19 @@ def _with_ci(mean: Any, half: Any) -> str:
     if mean is None or (isinstance(mean, float) and math.isnan(mean)):
         return "-"
     text = _value(mean)
-    if isinstance(half, (int, float)) and not math.isnan(half):
+    if has_interval(mean, half):
         # Two significant digits, never in exponent notation (1.2e+02 -> 120).
         text += f" ± {float(f'{half:.2g}'):g}"
     return text
+
+
+def has_interval(mean: Any, half: Any) -> bool:
+    """Whether a confidence interval's half-width is worth printing: a number, and not float noise
+    around an exact value (identical samples give 1e-16 rather than 0)."""
+    if not isinstance(half, (int, float)) or math.isnan(half):
+        return False
+    scale = abs(mean) if isinstance(mean, (int, float)) and math.isfinite(mean) else 0.0
+    return half == 0 or abs(half) > 1e-9 * scale
 
 
 def _e(value: Any) -> str:

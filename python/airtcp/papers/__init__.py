@@ -19,14 +19,15 @@ installed wheel reproduces it without a source checkout.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from airtcp.experiments.analysis import Experiment
 
-__all__ = ["Figure", "Reproduction", "SweepPlan", "Target", "registry"]
+__all__ = ["VERDICTS", "Figure", "Reproduction", "SweepPlan", "Target", "count_verdicts", "registry", "verdict_line",
+           "verdict_of"]
 
 _MODULES = ("validation", "paper000", "paper001", "paper002", "paper003", "paper004", "compare")
 
@@ -47,18 +48,25 @@ class Figure:
     caption: str
 
 
+#: A row's verdict: it meets its tolerance, it does not, or the claim is not one airtcp judges
+#: (qualitative, or shown for comparison); the row's note then says why.
+VERDICTS = ("ok", "missed", "not judged")
+
+
 @dataclass(frozen=True)
 class Target:
     """One row of the published-vs-airtcp table.
 
-    `published` is the paper's number (or the model's, for a closed-form reference); `airtcp` the
-    mean over seeds with the half-width `ci95` of its 95 % confidence interval over `n` runs;
-    `ok` whether the row meets `tolerance` (None where the claim is qualitative and stated in
-    `note`)."""
+    `published` is the paper's number (or the model's, for a closed-form reference; None where the
+    paper gives none, the note saying why the row is shown); `airtcp` the mean over seeds with the
+    half-width `ci95` of its 95 % confidence interval over `n` runs; `ok` whether the row meets
+    `tolerance` (None: not judged, and `note` says why). A row that is not judged or has no
+    published number without a note is refused (ValueError), so that no cell of the report is
+    empty without a reason."""
 
     section: str
     what: str
-    published: float | str
+    published: float | str | None
     unit: str
     airtcp: float | str | None
     ci95: float | None = None
@@ -67,8 +75,41 @@ class Target:
     ok: bool | None = None
     note: str = ""
 
+    def __post_init__(self) -> None:
+        if isinstance(self.published, str) and not self.published.strip():
+            object.__setattr__(self, "published", None)
+        if not self.note.strip():
+            if self.ok is None:
+                raise ValueError(f"{self.section}: {self.what}: a row that is not judged needs a note saying why")
+            if self.published is None:
+                raise ValueError(f"{self.section}: {self.what}: a row without a published number needs a note")
+
+    @property
+    def verdict(self) -> str:
+        return verdict_of(self.to_json())
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def verdict_of(row: Mapping[str, Any]) -> str:
+    """The verdict (one of `VERDICTS`) of a target row as `reproduction.json` stores it."""
+    return {True: "ok", False: "missed"}.get(row.get("ok"), "not judged")  # type: ignore[arg-type]
+
+
+def count_verdicts(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How many rows have each verdict, in `VERDICTS` order (every verdict present, zero or not)."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    for row in rows:
+        counts[verdict_of(row)] += 1
+    return counts
+
+
+def verdict_line(rows: Sequence[Mapping[str, Any]]) -> str:
+    """'40 rows: 15 ok, 9 missed, 16 not judged' (the headline of a reproduction's table)."""
+    counts = count_verdicts(rows)
+    parts = ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
+    return f"{len(rows)} row{'s' if len(rows) != 1 else ''}: {parts}"
 
 
 @dataclass(frozen=True)

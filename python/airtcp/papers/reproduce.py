@@ -28,11 +28,13 @@ from pathlib import Path
 from airtcp import __version__
 from airtcp.experiments.analysis import load_experiment
 from airtcp.errors import ScenarioError
-from airtcp.papers import Reproduction, registry
+from airtcp.experiments.html_report import has_interval, published_text
+from airtcp.papers import Reproduction, registry, verdict_line, verdict_of
 from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.experiments.sweep import check_sweep_folder, run_sweep
 
-__all__ = ["ReproduceOutcome", "check_folders", "default_out", "reproduce", "resolve_keys"]
+__all__ = ["ReproduceOutcome", "check_folders", "default_out", "format_targets", "reproduce", "resolve_keys",
+           "summary_lines"]
 
 
 @dataclass
@@ -142,18 +144,41 @@ def _reproduce_one(
 
 
 def format_targets(rows: Sequence[dict[str, object]]) -> str:
-    """The targets as a plain-text table, for the terminal."""
+    """The targets as a plain-text table, for the terminal (`reproduce --verbose`): each row names
+    its section (the figure and topology) and verdict; a row that is missed or not judged carries
+    its note on the next line."""
     lines = []
     for row in rows:
         airtcp = row.get("airtcp")
         ci = row.get("ci95")
         value = "-" if airtcp is None else (f"{airtcp:.4g}" if isinstance(airtcp, float) else str(airtcp))
-        if isinstance(ci, float):
+        if isinstance(airtcp, (int, float)) and has_interval(airtcp, ci):
             value += f" ± {float(f'{ci:.2g}'):g}"
-        verdict = {True: "ok", False: "MISSED", None: "see note"}[row.get("ok")]  # type: ignore[index]
+        verdict = verdict_of(row)
         published = row["published"]
         unit = f" {row['unit']}" if row["unit"] and isinstance(published, (int, float)) else ""
         if isinstance(airtcp, (int, float)):
-            value += unit
-        lines.append(f"  {row['what']}: published {published}{unit}, airtcp {value} [{verdict}]")
+            value += f" {row['unit']}" if row["unit"] else ""
+        lines.append(f"  [{verdict}] {row['section']}: {row['what']}: published {published_text(published)}{unit}, "
+                     f"airtcp {value}")
+        if verdict != "ok" and row.get("note"):
+            lines.append(f"      note: {row['note']}")
     return "\n".join(lines)
+
+
+def summary_lines(out: Path, keys: Sequence[str]) -> list[str]:
+    """One verdict line per reproduction run into `out` ('000: 40 rows: 15 ok, 9 missed, 16 not
+    judged'), read from its `reproduction.json` (the numbers the HTML report shows)."""
+    lines = []
+    for key in keys:
+        path = out / key / "reproduction.json"
+        if not path.is_file():
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if record.get("analysis_error"):
+            lines.append(f"{key}: analysis failed (see the report)")
+        elif record["targets"]:
+            lines.append(f"{key}: {verdict_line(record['targets'])}")
+        else:
+            lines.append(f"{key}: no published rows")
+    return lines

@@ -203,7 +203,7 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
 REPRODUCTION = Reproduction(
     key="validation",
     title="Validation against independent references: TCP vs ns-3 3.44, 802.11b DCF vs Bianchi",
-    source="TARGETS.md, 'Independent references'; Bianchi, IEEE JSAC 18(3), 2000",
+    source="ns-3 3.44 runs stored with airtcp (bench/README.md) and Bianchi, IEEE JSAC 18(3), 2000; docs/validation.md",
     sweeps=(SweepPlan("p2p-newreno-vs-ns3", _p2p_spec), SweepPlan("dcf-saturation-vs-bianchi", _saturation_spec)),
     analyse=_analyse,
     notes=(

@@ -2073,8 +2073,8 @@ def load_scenario(
 ) -> Scenario:
     """Reads and validates a scenario.
 
-    `source` is a path to a YAML file, YAML text, a mapping with the file's structure, or a
-    `Scenario`. `overrides` are `"path=value"` strings (as given to `--set`), applied to the raw
+    `source` is a path to a YAML file, a bundled scenario's name (`"examples/p2p_lossy"`), YAML
+    text, a mapping with the file's structure, or a `Scenario`. `overrides` are `"path=value"` strings (as given to `--set`), applied to the raw
     data before validation; `seed`, if given, replaces the scenario's seed after them.
     Raises `ScenarioError` for any problem, including arguments of the wrong type.
     """

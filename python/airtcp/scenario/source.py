@@ -40,20 +40,35 @@ def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
     """The scenario's raw data as a fresh dict the caller may modify.
 
     A `str` is taken as a file name when it is a single line that names an existing file (or
-    directory, device...) or ends in .yaml/.yml/.json; otherwise it is YAML text. A scenario read
-    from a file without a `name` is named after the file.
+    directory, device...) or ends in .yaml/.yml/.json, as a bundled scenario's name
+    (`examples/p2p_lossy`, as the command line takes it) when no such file exists; otherwise it
+    is YAML text. A scenario read from a file without a `name` is named after the file.
     """
     if isinstance(source, Mapping):
         check_nesting(source, "<scenario>")
         check_expanded_size(source, "<scenario>")
         return _require_mapping(copy.deepcopy(dict(source)), "<scenario>")
-    if isinstance(source, Path) or _looks_like_path(source):
+    if isinstance(source, Path) or _looks_like_path(source) or _names_bundled(source):
         path = Path(source)
+        if not _exists(path):
+            # A bundled scenario's name (as the command line takes it), or the error for a
+            # missing file, pointing at the bundled scenario a checkout's path stands for.
+            from airtcp.scenario import bundled  # here: bundled reads files through this module
+
+            return bundled.file_or_bundled(path)  # type: ignore[return-value]  # a dict, or it raises
         raw = _require_mapping(parse_yaml(_read_text(path), str(path)), str(path))
         raw.setdefault("name", _name_from_file(path))
         return raw
     if isinstance(source, str):
-        return _require_mapping(parse_yaml(source, "<scenario>"), "<scenario>")
+        data = parse_yaml(source, "<scenario>")
+        word = source.strip()
+        if isinstance(data, str) and len(word) <= 255 and not any(c.isspace() for c in word):
+            # One word that could name a file, and none does: a misspelt file or bundled name
+            # rather than YAML text.
+            from airtcp.scenario import bundled
+
+            raise bundled.unknown(word, "no such file or bundled scenario")
+        return _require_mapping(data, "<scenario>")
     raise ScenarioError(
         "scenario", f"expected a file name, YAML text or a mapping, got {type(source).__name__}"
     )
@@ -69,6 +84,22 @@ def _looks_like_path(source: object) -> bool:
         return Path(source).exists()
     except (OSError, ValueError):  # too long for a file name, or a NUL in it: YAML text then
         return False
+
+
+def _names_bundled(source: object) -> bool:
+    """Whether `source` is a bundled scenario's name (`examples/p2p_lossy`) rather than YAML text."""
+    if not isinstance(source, str) or "\n" in source or ":" in source:
+        return False
+    from airtcp.scenario import bundled
+
+    return bundled.is_bundled(source)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name too long, or with a NUL: reading it says why
+        return True
 
 
 def _name_from_file(path: Path) -> str:

@@ -89,7 +89,7 @@ REPRODUCTION = Reproduction(
     key="001",
     title="NCAQM over COPE and BFLY (Seferoglu & Markopoulou, IEEE/ACM ToN 2014): Table I, Figs. 4-7, Fig. 9, "
           "Figs. 10-15, Example 1, the sensitivity to COPE's constants",
-    source="paper 001 §VI, Table I, Appendix A and the engineering spec's §6(b)",
+    source="the paper's §VI, Table I and Appendix A; tolerances and the reading of each claim: docs/ncaqm.md",
     sweeps=(
         *(SweepPlan(f"table1-{key}", runs.topology_spec(key, f"table1-{key}", many=True))
           for key in runs.TOPOLOGIES.values()),

@@ -83,7 +83,7 @@ def _analyse(experiments: Mapping[str, Experiment], figures_dir: Path, quick: bo
 REPRODUCTION = Reproduction(
     key="002",
     title="QUIC-TCP with queueing-delay MaxWeight at the base station (Huang, Sun & Wang, IEEE Access 2020): Figs. 4-7",
-    source="paper 002 §V and the engineering spec's §3.2",
+    source="the paper's §V (Figs. 4-7); tolerances and known differences: docs/quic_tcp_reproduction.md",
     sweeps=(
         *(SweepPlan(f"fig3-{slug(c)}", schedulers_spec(c)) for c in CONTROLLERS),
         *(SweepPlan(f"fig3_staggered-{slug(c)}", schedulers_spec(c, "fig3_staggered")) for c in STAGGERED),

@@ -65,7 +65,7 @@ REPRODUCTION = Reproduction(
     key="003",
     title="Horizon: multipath back-pressure for unmodified TCP (Radunović, Gkantsidis, Gunawardena & Key, "
           "MobiCom 2008): worked examples, Fig. 1 at packet level, Figs. 4-8",
-    source="paper 003 §2.2, §2.3, §3.5, §6.3 and the engineering spec's §6(b)",
+    source="the paper's §2.2, §2.3, §3.5 and §6.3-6.4; tolerances and known differences: docs/horizon.md",
     sweeps=(
         SweepPlan("fig4", fig4_spec),
         SweepPlan("fig1", fig1_spec),

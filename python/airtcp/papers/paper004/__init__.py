@@ -57,7 +57,7 @@ REPRODUCTION = Reproduction(
     key="004",
     title="TCP-RLC: TCP with random linear coding and priority queues at the wireless router (Ryu, Bhadra & "
           "Shakkottai, Allerton 2009): Fig. 4, Theorems 1-3, ablations",
-    source="paper 004 §II, §IV and the engineering spec's §6(b)",
+    source="the paper's §II and §IV; tolerances and known differences: docs/tcp_rlc.md",
     sweeps=(
         SweepPlan("fig4a", rlc_spec),
         SweepPlan("fig4a-tcp", tcp_spec),
