@@ -109,3 +109,12 @@ def test_a_checkout_path_outside_a_checkout_points_at_the_bundled_name(tmp_path:
     with pytest.raises(airtcp.ScenarioError, match=r"^examples/p2p_lossyy: no such file or bundled scenario "
                        r"\(did you mean examples/p2p_lossy\?\)"):
         airtcp.load_scenario("examples/p2p_lossyy")
+
+
+def test_bench_outside_a_checkout_is_a_usage_error(tmp_path: Path) -> None:
+    from support import run_cli
+
+    result = run_cli("bench", "--quick", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith("the benchmarks run from the root of an airtcp source checkout")
+    assert not (tmp_path / "bench").exists()

@@ -53,9 +53,17 @@ def test_descriptions_are_the_first_sentence_of_the_header_comment() -> None:
     )
     # "Fig. 8 (two-hop coding, BFLY): S1 = A1 sends ...": not cut at "Fig." nor inside brackets.
     assert bundled.description("topologies/butterfly").endswith("topology of Fig. 8 (two-hop coding, BFLY)")
-    assert bundled.description("examples/p2p_lossy") == ""  # no header comment
+    # A one-line title paragraph stands whole, colon and all.
+    assert bundled.description("001_ncaqm/x_nonc") == "Paper 001's X (Fig. 1): two crossing flows with overhearing, no coding"
     long = bundled.description("examples/grid_aodv")
     assert long.endswith("...") and len(long) <= 100
+
+
+def test_every_bundled_scenario_has_a_description_of_its_own() -> None:
+    described = {name: bundled.description(name) for name in bundled.names()}
+    assert not [name for name, text in described.items() if not text]
+    shared = {text for text in described.values() if list(described.values()).count(text) > 1}
+    assert not shared, shared
 
 
 @pytest.mark.parametrize(
@@ -107,7 +115,7 @@ def test_cli_lists_names_with_descriptions(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines] == bundled.names()
     assert any(line.startswith("examples/dumbbell ") and line.endswith("sharing a 1 Mbps bottleneck") for line in lines)
-    assert "examples/p2p_lossy" in lines  # no description, no trailing blanks
+    assert not [line for line in lines if line != line.rstrip()]  # no trailing blanks
 
 
 def test_cli_copies_then_runs_the_copy(tmp_path: Path) -> None:

@@ -74,6 +74,11 @@ class BenchError(RuntimeError):
     """A step of the benchmark could not be carried out."""
 
 
+class NotACheckout(BenchError):
+    """The benchmark's files are not in reach: it was started outside a source checkout (an
+    installed wheel has no `bench/`). A usage problem, so exit code 2."""
+
+
 # --------------------------------------------------------------------------------------------
 # Locating the benchmark files
 
@@ -89,7 +94,7 @@ def find_bench_dir() -> Path:
     candidate = Path.cwd() / "bench"
     if (candidate / "p2p_bench.yaml").is_file() and (candidate / "ns3" / "p2p_tcp.cc").is_file():
         return candidate
-    raise BenchError(
+    raise NotACheckout(
         "cannot find bench/p2p_bench.yaml and bench/ns3/p2p_tcp.cc; the benchmarks run from the "
         "root of an airtcp source checkout"
     )
@@ -883,6 +888,9 @@ def main(
         }
     try:
         report, all_ok = run_benchmark(quick=bool(quick), out=out, cases=cases, **options)
+    except NotACheckout as error:
+        _log(f"error: {error}")
+        return 2
     except (BenchError, subprocess.TimeoutExpired) as error:
         _log(f"error: {error}")
         return 1

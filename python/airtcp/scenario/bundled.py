@@ -75,14 +75,18 @@ def read_data(name: str) -> dict[str, Any]:
 
 
 def description(name: str) -> str:
-    """The first sentence of the comment the file starts with ("" if it has none), shortened to
-    one line of `airtcp scenarios list`."""
+    """The first sentence of the comment the file starts with ("" if it has none), up to its first
+    empty comment line, shortened to one line of `airtcp scenarios list`. A file starts with a
+    one-line title followed by an empty `#` line to say what sets it apart from its siblings."""
     comment: list[str] = []
     for line in read_text(name).splitlines():
-        if not line.startswith("#"):
-            break
-        comment.append(line.lstrip("#").strip())
-    first = _first_sentence(" ".join(part for part in comment if part))
+        text = line.lstrip("#").strip()
+        if not line.startswith("#") or (not text and comment):
+            break  # the first paragraph of the leading comment: its title line, if it has one
+        if text:
+            comment.append(text)
+    # A title line stands whole; a longer comment gives its first sentence.
+    first = comment[0].rstrip(".:;") if len(comment) == 1 else _first_sentence(" ".join(comment))
     if len(first) <= _DESCRIPTION_WIDTH:
         return first
     return first[: _DESCRIPTION_WIDTH - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
