@@ -425,9 +425,12 @@ def sweep(spec: Path, out: Path, workers: int | None, cluster: str | None, quiet
     except KeyboardInterrupt:
         _interrupted("interrupted: finished runs are kept; run the same command to continue")
     if not quiet:
+        from airtcp.experiments.html_report import sweep_summary
+
+        print(sweep_summary(out))
         print(
             f"{outcome.total} runs: {outcome.executed} executed, {outcome.skipped} already done, "
-            f"{outcome.failed} failed; results in {out}"
+            f"{outcome.failed} failed; results in {out} (airtcp report {out} draws them)"
         )
     for key, problem in outcome.failures:
         print(f"failed: run {key}: {problem}", file=sys.stderr)

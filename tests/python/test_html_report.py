@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -42,8 +43,29 @@ def test_a_sweep_report_has_its_tables_and_embedded_figures(sweep_folder: Path) 
     assert page.count("data:image/png;base64,") == 6 + 1 + 1
     assert "Goodput over time is drawn for the first 6 of 8 parameter points" in page
     assert "not an airtcp" not in page
+    # Against the loss rate: one line per flow and per value of every other parameter that
+    # varies, never NewReno and Cubic pooled into one mean.
+    svg = (sweep_folder / "figures" / "goodput_vs_links_0__loss_per.svg").read_text(encoding="utf-8")
+    for cc in ("reno", "cubic"):
+        for duration in ("10s", "20s"):
+            assert f"flows[0].transport.cc = {cc}, duration = {duration}" in svg
+    assert "one line per flow and value of flows[0].transport.cc, duration" in page
     # Nothing fetched from elsewhere: the page works offline.
     assert not re.search(r"(src|href)=\"(https?:|//)", page)
+
+
+def test_a_sweep_ends_with_its_table_on_the_terminal(sweep_folder: Path, tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(json.loads((sweep_folder / "manifest.json").read_text(encoding="utf-8"))["spec"]),
+                    encoding="utf-8")
+    result = run_cli("sweep", spec, "--out", sweep_folder)  # resumed: nothing runs again
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if "goodput kb/s (mean ± 95 % CI)" in line)
+    assert lines[header].split()[:3] == ["links[0].loss.per", "flows[0].transport.cc", "duration"]
+    rows = lines[header + 2: header + 2 + 8]
+    assert len(rows) == 8 and all(row.split()[-1] == "2" for row in rows)  # two seeds each
+    assert lines[-1].startswith("16 runs: 0 executed, 16 already done, 0 failed")
 
 
 def test_a_failed_run_is_listed_in_the_report(tmp_path: Path) -> None:

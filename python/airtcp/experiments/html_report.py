@@ -235,20 +235,45 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _flow_table(flows: Any, params: Sequence[str]) -> str:
+def flow_goodput_rows(flows: Any, params: Sequence[str]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """A sweep's per-flow goodput per parameter point (mean ± 95 % CI over seeds, in kb/s): the
+    headers and the rows as text, for the page and for `airtcp sweep`'s summary."""
     from airtcp.experiments.analysis import summarize
 
+    head = (*params, "flow", "goodput kb/s (mean ± 95 % CI)", "seeds")
     done = flows[flows["status"] == "done"]
     if not len(done):
-        return "<p>No finished runs.</p>"
+        return head, []
     table = summarize(done, by=[*params, "id"], metric="goodput_bps")
-    head = (*params, "flow", "goodput kb/s (mean ± 95 % CI)", "seeds")
-    rows = []
-    for r in table.to_dict("records"):
-        cells = "".join(f"<td>{_e(_short(r[p]))}</td>" for p in params)
-        rows.append(f"<tr>{cells}<td>{_e(r['id'])}</td><td class=\"num\">"
-                    f"{_e(_with_ci(r['mean'] / 1e3, r['ci95'] / 1e3))}</td><td class=\"num\">{r['n']}</td></tr>")
-    return _table(head, rows)
+    return head, [(*(_short(r[p]) for p in params), str(r["id"]), _with_ci(r["mean"] / 1e3, r["ci95"] / 1e3), str(r["n"]))
+                  for r in table.to_dict("records")]
+
+
+def _flow_table(flows: Any, params: Sequence[str]) -> str:
+    head, rows = flow_goodput_rows(flows, params)
+    if not rows:
+        return "<p>No finished runs.</p>"
+    cells = ["<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row[:-2])
+             + f"<td class=\"num\">{_e(row[-2])}</td><td class=\"num\">{_e(row[-1])}</td></tr>" for row in rows]
+    return _table(head, cells)
+
+
+def sweep_summary(folder: Path, max_rows: int = 30) -> str:
+    """`airtcp sweep`'s closing table: per-flow goodput per parameter point, from the folder's
+    tables (the page's table, as text); at most `max_rows` rows, then where the rest is."""
+    from airtcp.bench.tables import text_table
+    from airtcp.experiments.analysis import load_experiment
+
+    exp = load_experiment(folder)
+    if not len(exp.flows):
+        return "no finished runs"
+    head, rows = flow_goodput_rows(exp.flows, [p for p in exp.params if _all_scalar(exp.runs[p])])
+    if not rows:
+        return "no finished runs"
+    text = text_table(head, rows[:max_rows])
+    if len(rows) > max_rows:
+        text += f"\n... {len(rows) - max_rows} more rows: airtcp report {folder}"
+    return text
 
 
 def _sweep_figures(exp: Any, params: Sequence[str], figures_dir: Path) -> list[str]:
@@ -269,10 +294,18 @@ def _sweep_figures(exp: Any, params: Sequence[str], figures_dir: Path) -> list[s
         values = done_flows[p].dropna().unique()
         if len(values) < 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             continue
-        png = plot_metric_vs_parameter(done_flows, p, "goodput_bps", figures_dir / f"goodput_vs_{_slug(p)}",
-                                       scheme="id", title=f"goodput per flow against {p}")[0]
-        parts.append(_figure(png, f"Per-flow goodput against {p}: mean and 95 % confidence interval over the runs "
-                                  "at each value (seeds and the other parameters)."))
+        # One line per flow and per value of every other swept parameter: pooling them (NewReno
+        # and Cubic averaged at each loss rate) would draw a line no run had.
+        others = [q for q in params if q != p and done_flows[q].nunique(dropna=False) > 1]
+        legend = "flow" if not others else "flow, parameters"
+        lines = done_flows.assign(**{legend: [
+            ", ".join([str(r["id"]), *(f"{q} = {_short(r[q])}" for q in others)])
+            for r in done_flows.to_dict("records")]})
+        png = plot_metric_vs_parameter(lines, p, "goodput_bps", figures_dir / f"goodput_vs_{_slug(p)}",
+                                       scheme=legend, title=f"goodput per flow against {p}")[0]
+        over = "seeds" + (f"; one line per flow and value of {', '.join(others)}" if others else "; one line per flow")
+        parts.append(_figure(png, f"Per-flow goodput against {p}: mean and 95 % confidence interval over the "
+                                  f"{over}."))
     if len(done_flows):
         samples = {label or "all runs": _select(done_flows, values)["goodput_bps"].to_numpy()
                    for label, values in points[:MAX_CDF_LINES]}
