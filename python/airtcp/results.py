@@ -354,7 +354,8 @@ class Results:
         return json.dumps({key: timing.get(key) for key in keys}, indent=2) + "\n"
 
     def write(self, out_dir: Path | str, *, force: bool = False) -> Path:
-        """Writes summary.json, timing.json and one Parquet file per table into `out_dir`.
+        """Writes summary.json, timing.json and one Parquet file per table that has rows
+        (`recorded_tables`) into `out_dir`.
 
         All or nothing: files go to a temporary sibling directory renamed into place at the end.
         An existing non-empty `out_dir` is an error (`OutputDirError`) unless `force`, which
@@ -364,9 +365,15 @@ class Results:
         with atomic_directory(out, replace=force) as staging:
             (staging / "summary.json").write_text(self.summary_json(), encoding="utf-8")
             (staging / "timing.json").write_text(self.timing_json(), encoding="utf-8")
-            for name in TABLES:
+            for name in self.recorded_tables():
                 self._write_table(name, staging / f"{name}.parquet")
         return out
+
+    def recorded_tables(self) -> list[str]:
+        """The tables with at least one row, in `TABLES` order: those `write` writes. An empty
+        table (no downlink in a mesh, no RTT trace unless asked for) gets no file; from Python
+        it is still there, with its columns and no rows."""
+        return [name for name in TABLES if any(values for _, _, values in self._columns[name][:1])]
 
     def _write_table(self, name: str, path: Path) -> None:
         """One table as a Parquet file: by the core's writer, or by pyarrow as before when a

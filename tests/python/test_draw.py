@@ -167,8 +167,13 @@ def test_a_run_of_another_scenario_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("missing", ["links", "queues"])
 def test_a_run_directory_needs_its_tables(tmp_path: Path, missing: str) -> None:
     run_dir = written_run(CHAIN3, tmp_path / "run")
+    # A run writes no file for an empty table: without it, the table counts as empty.
     (run_dir / f"{missing}.parquet").unlink()
-    with pytest.raises(airtcp.ScenarioError, match=rf"^--run: .* has no {missing}\.parquet"):
+    draw_scenario(load_scenario(CHAIN3), tmp_path / "drawn", run_dir=run_dir)
+    assert (tmp_path / "drawn.png").is_file()
+    # Without summary.json either, the folder is no run.
+    (run_dir / "summary.json").unlink()
+    with pytest.raises(airtcp.ScenarioError, match=rf"^--run: .* has no {missing}\.parquet nor summary\.json"):
         draw_scenario(load_scenario(CHAIN3), tmp_path / "chain3", run_dir=run_dir)
     with pytest.raises(airtcp.ScenarioError, match=r"^--run: .*: no such directory"):
         draw_scenario(load_scenario(CHAIN3), tmp_path / "chain3", run_dir=tmp_path / "absent")

@@ -288,8 +288,11 @@ def _read_table(directory: Path, name: str, columns: Sequence[str]) -> dict[str,
 
     path = directory / f"{name}.parquet"
     if not path.is_file():
+        if (directory / "summary.json").is_file():
+            return {column: [] for column in columns}  # a run writes no file for an empty table
         raise ScenarioError(
-            "--run", f"{directory} has no {path.name}: not a directory written by `airtcp run FILE --out DIR`"
+            "--run", f"{directory} has no {path.name} nor summary.json: not a directory written by "
+            "`airtcp run FILE --out DIR`"
         )
     try:
         table = pq.read_table(path)

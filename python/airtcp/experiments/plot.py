@@ -29,6 +29,8 @@ def plot_goodput(directory: Path | str) -> Path:
     if not directory.is_dir():
         raise ScenarioError(str(directory), "no such directory (write one with `airtcp run FILE --out DIR`)")
     if not source.is_file():
+        if (directory / "summary.json").is_file():  # a run writes no file for an empty table
+            raise ScenarioError(str(source), "the run recorded no goodput (it has no flows): nothing to draw")
         raise ScenarioError(str(source), "missing (write it with `airtcp run FILE --out DIR`)")
     try:
         table = pq.read_table(source)
