@@ -42,8 +42,14 @@ setup: $(VENV)/.deps
 # The package's bytecode is compiled here, as pip does when it installs a wheel: where
 # PYTHONDONTWRITEBYTECODE is set, every command would otherwise compile airtcp's modules again
 # (a fifth of a short run's start-up).
+# The first build installs the package into the venv (editable); later ones only rebuild the
+# core in place (--skip-install), without pip's list of requirements already satisfied.
 build: setup
-	$(VENV)/bin/maturin develop --release -q
+	@set -o pipefail; if [ -x $(VENV)/bin/airtcp ]; then \
+	  echo "building the core (release) ..."; $(VENV)/bin/maturin develop --release -q --skip-install; \
+	else \
+	  $(VENV)/bin/maturin develop --release -q 2>&1 | sed -e '/^Requirement already satisfied/d' -e '/^Ignoring /d'; \
+	fi
 	$(PY) -m compileall -q python/airtcp >/dev/null
 
 # The wheel users `pip install` (everything a run, a sweep or a reproduction reads is inside it),
@@ -55,13 +61,18 @@ wheel: setup
 	rm -f $(WHEELS)/airtcp-*.whl
 	$(VENV)/bin/maturin build --release -q --out $(WHEELS)
 
+# The fast-test profile (Cargo.toml): optimised like release, without its single codegen unit
+# and LTO, which cost most of the time of building 30 test binaries and change no result.
 rust-test:
-	cargo test -p airtcp --release -q
+	cargo test -p airtcp --profile fast-test -q
 
 # tests/python/test_wheel.py installs the wheel named by AIRTCP_WHEEL into a fresh venv and runs
 # it away from the checkout (it is skipped when a developer runs pytest without it).
+# On two workers (pytest-xdist), a test file's tests together on one (module fixtures such as
+# the wheel's venv are built once); PYTEST_WORKERS=0 runs them in this process.
+PYTEST_WORKERS ?= 2
 py-test: build browser wheel
-	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q
+	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 # The fuzzers' long form (their short form runs in `make test`): the core's JSON entry point
 # (crates/airtcp/tests/fuzz_core.rs) and the Python entry points, scenario files and sweep specs

@@ -348,14 +348,16 @@ def scenarios_copy(name: str, dest: Path, force: bool) -> None:
 
 @_command(_ROOT, "plot", _Argument("DIRECTORY", "A directory written by `airtcp run`."))
 def plot(directory: Path) -> None:
-    """Draw goodput over time per flow into DIRECTORY/goodput.png."""
-    from airtcp.experiments.plot import plot_goodput
+    """Draw every recorded time series of a run over time: goodput per flow (goodput.png), and
+    with metrics.trace_cwnd / trace_rtt / trace_queues cwnd.png, rtt.png and queues.png."""
+    from airtcp.experiments.plot import plot_run
 
     try:
-        target = plot_goodput(directory)
+        written = plot_run(directory)
     except ScenarioError as error:
         _bad_input(error)
-    print(f"wrote {target}")
+    for target in written:
+        print(f"wrote {target}")
 
 
 @_command(

@@ -158,6 +158,7 @@ _DOWNLINK_COLUMNS = {
 }
 _GOODPUT_COLUMNS = {"flow": "string", "t_s": "float64", "goodput_bps": "float64"}
 _RTT_COLUMNS = {"flow": "string", "t_s": "float64", "rtt_s": "float64", "srtt_s": "float64"}
+_QUEUE_TRACE_COLUMNS = {"queue": "string", "t_s": "float64", "packets": "uint64"}
 _CWND_COLUMNS = {
     "flow": "string",
     "t_s": "float64",
@@ -188,6 +189,7 @@ TABLES = (
     "goodput",
     "rtt",
     "cwnd",
+    "queue_trace",
 )
 
 # Keys of the core's results that are not part of the reproducible summary.
@@ -218,6 +220,7 @@ class Results:
             "goodput": _series_columns(series.get("goodput", {}), _GOODPUT_COLUMNS),
             "rtt": _series_columns(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
+            "queue_trace": _series_columns(series.get("queue", {}), _QUEUE_TRACE_COLUMNS),
         }
         self._tables: dict[str, pa.Table] = {}
 
@@ -341,6 +344,11 @@ class Results:
     def cwnd(self) -> pd.DataFrame:
         """cwnd samples (empty unless metrics.trace_cwnd): flow, t_s, cwnd, ssthresh, in_flight."""
         return self.table("cwnd").to_pandas()
+
+    @property
+    def queue_trace(self) -> pd.DataFrame:
+        """Queue occupancy samples (empty unless metrics.trace_queues): queue, t_s, packets."""
+        return self.table("queue_trace").to_pandas()
 
     # --- Files --------------------------------------------------------------------------------
 

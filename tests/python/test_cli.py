@@ -179,6 +179,23 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     assert not (directory / ".goodput.png.partial").exists()
 
 
+def test_plot_draws_every_recorded_trace(tmp_path: Path) -> None:
+    out = tmp_path / "traced"
+    ran = run_cli("run", "examples/dumbbell", "--out", out, "-q", "--set", "duration=10s",
+                  "--set", "metrics.trace_cwnd=true", "--set", "metrics.trace_rtt=true",
+                  "--set", "metrics.trace_queues=true")
+    assert ran.returncode == 0, ran.stderr
+    result = run_cli("plot", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"wrote {out / stem}.png" for stem in ("goodput", "cwnd", "rtt", "queues")]
+    for stem in ("goodput", "cwnd", "rtt", "queues"):
+        assert (out / f"{stem}.png").read_bytes().startswith(b"\x89PNG")
+    # Without the traces, goodput alone (their tables were empty, so not written).
+    plain = tmp_path / "plain"
+    assert run_cli("run", "examples/dumbbell", "--out", plain, "-q", "--set", "duration=5s").returncode == 0
+    assert run_cli("plot", plain).stdout.splitlines() == [f"wrote {plain / 'goodput.png'}"]
+
+
 def test_plot_needs_a_results_directory(tmp_path: Path) -> None:
     result = run_cli("plot", tmp_path / "absent")
     assert result.returncode == 2 and f"error: {tmp_path / 'absent'}: no such directory" in result.stderr

@@ -301,3 +301,13 @@ def test_cli_draw_run_without_results_exits_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "error: --run: " in result.stderr and "links.parquet" in result.stderr, result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["empty"]
+
+
+def test_wired_links_carry_their_rate_and_delay(tmp_path: Path) -> None:
+    from airtcp.experiments.draw import wired_labels
+
+    scenario = load_scenario(DUMBBELL)
+    labels = wired_labels(scenario)
+    assert labels[("R1", "R2")] == labels[("R2", "R1")] == "1Mbps, 10ms"
+    svg = draw_scenario(scenario, tmp_path / "dumbbell")[1].read_text(encoding="utf-8")
+    assert svg.count("1Mbps, 10ms") == 1 and svg.count("100Mbps, 1ms") == 4

@@ -151,10 +151,16 @@ pub struct Flow {
 /// Optional recordings.
 #[derive(Debug, Clone, Default)]
 pub struct Traces {
-    /// Sampling interval of cwnd traces (None: off).
-    pub cwnd_interval: Option<Time>,
+    /// Sampling interval of the sampled traces (None: none is on).
+    pub sample_interval: Option<Time>,
+    /// Whether cwnd is sampled.
+    pub cwnd_on: bool,
     /// Collected cwnd samples.
     pub cwnd: crate::metrics::results::CwndSeries,
+    /// Whether queue occupancy is sampled.
+    pub queues_on: bool,
+    /// Collected queue-occupancy samples.
+    pub queues: crate::metrics::results::QueueSeries,
     /// Whether the cwnd samples carry the delay-based laws' estimates (some flow has one).
     pub cwnd_delay: bool,
 }
@@ -669,10 +675,18 @@ impl World {
     }
 
     fn sample(&mut self, now: Time) {
-        let Some(interval) = self.traces.cwnd_interval else {
+        let Some(interval) = self.traces.sample_interval else {
             return;
         };
-        for flow in &self.flows {
+        if self.traces.queues_on {
+            self.sample_queues(now);
+        }
+        let cwnd_flows = if self.traces.cwnd_on {
+            &self.flows[..]
+        } else {
+            &[]
+        };
+        for flow in cwnd_flows {
             if now < flow.start {
                 continue;
             }
@@ -713,11 +727,33 @@ impl World {
         }
     }
 
+    /// One queue-occupancy sample: the packets waiting in every wired channel's queue, every
+    /// radio's interface queue and every wireless router's queue (the packet being sent is not
+    /// counted, as in `max_backlog`), under the names of the `queues` table.
+    fn sample_queues(&mut self, now: Time) {
+        let t_s = to_secs(now);
+        let net = &self.net;
+        let channels = net.channels.iter().map(|c| (&c.name, c.queue.len()));
+        let radios = net.wireless.radios.iter().map(|r| (&r.name, r.ifq.len()));
+        let routers = net
+            .routers
+            .list
+            .iter()
+            .map(|r| (&r.name, crate::queue::QueueDisc::len(&r.ifq)));
+        let q = &mut self.traces.queues;
+        for (name, packets) in channels.chain(radios).chain(routers) {
+            q.queue.push(name.clone());
+            q.t_s.push(t_s);
+            q.packets.push(packets as u64);
+        }
+    }
+
     fn results(mut self, wall_s: f64, events: u64) -> RunResults {
         let net = &self.net;
         let name_of = |n: NodeId| net.node_names[n as usize].clone();
         let mut series = TimeSeries {
             cwnd: std::mem::take(&mut self.traces.cwnd),
+            queue: std::mem::take(&mut self.traces.queues),
             ..Default::default()
         };
         let mut flows = Vec::with_capacity(self.flows.len());

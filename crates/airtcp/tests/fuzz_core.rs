@@ -281,7 +281,7 @@ fn fragments() -> Vec<(Slot, Value)> {
         (Failure, json!({"node": "n2", "at": 3 * S / 10})),
         (
             Metrics,
-            json!({"bin": 1, "trace_rtt": true, "trace_cwnd": true, "trace_interval": 1}),
+            json!({"bin": 1, "trace_rtt": true, "trace_cwnd": true, "trace_queues": true, "trace_interval": 1}),
         ),
         (
             Metrics,
@@ -289,7 +289,7 @@ fn fragments() -> Vec<(Slot, Value)> {
         ),
         (
             Metrics,
-            json!({"bin": u64::MAX, "trace_interval": u64::MAX, "trace_cwnd": true}),
+            json!({"bin": u64::MAX, "trace_interval": u64::MAX, "trace_cwnd": true, "trace_queues": true}),
         ),
         (Limits, json!({"memory": 1})),
         (Limits, json!({"memory": 16 << 20})),

@@ -119,3 +119,42 @@ fn traces_record_rtt_and_cwnd_when_asked() {
     assert!(ts.rtt.rtt_s.len() > 100);
     assert_eq!(ts.goodput.t_s.len(), 10);
 }
+
+#[test]
+fn the_queue_trace_samples_both_directions_and_stays_within_the_backlog() {
+    // One sample per queue every 100 ms from t = 0 to the end (both ends included), at most the
+    // largest backlog the queue reached; the forward queue fills, the reverse one (ACKs at a
+    // quarter of the bytes) stays empty. Without the option nothing is recorded.
+    let mut v = p2p(2_000_000, 20 * MS, 0.0, 10 * S, newreno(true));
+    v["metrics"] = json!({"trace_queues": true, "trace_interval": 100 * MS});
+    let r = run(&v);
+    let q = &r.timeseries.queue;
+    assert_eq!(q.queue.len(), 2 * 101);
+    assert_eq!(&q.queue[..2], ["A->B", "B->A"]);
+    assert_eq!(q.t_s[2], 0.1);
+    for (i, row) in r.queues.iter().enumerate() {
+        let samples: Vec<u64> = q.packets.iter().skip(i).step_by(2).copied().collect();
+        let max = samples.iter().copied().max().unwrap();
+        assert!(
+            max <= u64::from(row.max_backlog),
+            "{}: {max} > {}",
+            row.queue,
+            row.max_backlog
+        );
+        if row.queue == "A->B" {
+            assert!(
+                max >= 10,
+                "the forward queue holds the window beyond the BDP: {max}"
+            );
+        } else {
+            assert_eq!(max, 0);
+        }
+    }
+    let plain = run(&p2p(2_000_000, 20 * MS, 0.0, 10 * S, newreno(true)));
+    assert!(plain.timeseries.queue.is_empty());
+    let text = serde_json::to_string(&plain.timeseries).unwrap();
+    assert!(
+        !text.contains("\"queue\""),
+        "no key when not traced: {text}"
+    );
+}

@@ -367,7 +367,7 @@ def draw_scenario(scenario: Scenario, out: str | Path, *, run_dir: str | Path | 
     limits = _limits(layout)
     fig, ax = plt.subplots(figsize=_figure_size(limits, layout.schematic))
     try:
-        _Drawing(ax, layout, usage, limits).draw()
+        _Drawing(ax, layout, usage, limits, wired_labels(scenario)).draw()
         return _save(fig, _stem(out))
     finally:
         plt.close(fig)
@@ -421,11 +421,27 @@ def _range_label(metres: float) -> str:
     return f"{metres:.0f} m" if metres >= 10 else f"{metres:.1f} m"
 
 
+def wired_labels(scenario: Scenario) -> dict[tuple[str, str], str]:
+    """Each wired link's rate and one-way delay as drawn beside it ("2 Mb/s, 20 ms"), by its pair
+    of nodes in either order; a pair linked twice shows both."""
+    from airtcp.scenario.units import format_duration, format_rate
+
+    labels: dict[frozenset[str], list[str]] = defaultdict(list)
+    for link in scenario.links:
+        text = f"{format_rate(link.rate)}, {format_duration(link.delay)}"
+        pair = frozenset((link.from_, link.to))
+        if text not in labels[pair]:
+            labels[pair].append(text)
+    return {(a, b): "; ".join(texts) for pair, texts in labels.items() for a in pair for b in pair if a != b}
+
+
 class _Drawing:
     """One figure: each `_draw_*` method adds a layer and its legend entries."""
 
-    def __init__(self, ax: Any, layout: Layout, usage: Usage | None, limits: _Limits):
+    def __init__(self, ax: Any, layout: Layout, usage: Usage | None, limits: _Limits,
+                 link_labels: Mapping[tuple[str, str], str] | None = None):
         self.ax = ax
+        self.link_labels = dict(link_labels or {})
         self.layout = layout
         self.usage = usage
         self.limits = limits
@@ -504,6 +520,12 @@ class _Drawing:
             self.ax.add_collection(LineCollection(segments, zorder=2 if edges[0].kind != "radio" else 1.5,
                                                   capstyle="round", **_plural(style)))
             self.legend.append((Line2D([], [], **style), label))
+        for edge in self.layout.edges:
+            text = self.link_labels.get((edge.a, edge.b)) if edge.kind == "wired" else None
+            if text:
+                (x0, y0), (x1, y1) = self._segment(edge)
+                self.ax.annotate(_plain(text), ((x0 + x1) / 2, (y0 + y1) / 2), xytext=(0, -10),
+                                 textcoords="offset points", ha="center", fontsize=7, color="#555555", zorder=2.5)
 
     def _link_styles(self) -> dict[Edge, tuple[str, dict[str, Any]]]:
         channels = sorted({e.channel for e in self.layout.edges if e.kind == "radio"}, key=lambda c: (c is None, c))
@@ -588,7 +610,7 @@ class _Drawing:
             start, end = self._shifted(u, v, (rank + 1) * self.gap)
             self.ax.add_patch(
                 FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=11, linewidth=1.8, color=colour,
-                                shrinkA=5, shrinkB=6, zorder=4)
+                                shrinkA=5, shrinkB=9, zorder=4)
             )
         hops = len(route) - 1
         return f"{route[0]} \u2192 {route[-1]}, {hops} hop{'s' if hops != 1 else ''}"
@@ -625,9 +647,10 @@ class _Drawing:
         named = [n for n in layout.order if not many or n in ends]
         fontsize = 9 if len(layout.order) <= 20 else 7
         for name in named:
+            # Above the route arrows, without a box: an arrowhead arriving from the label's side
+            # shows between the letters instead of under a white patch.
             self.ax.annotate(_plain(name), layout.xy[name], xytext=(4, 4), textcoords="offset points",
-                             fontsize=fontsize, zorder=6,
-                             bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
+                             fontsize=fontsize, zorder=6)
         if many:
             self.notes.append(f"{len(layout.order)} nodes: only the ends of flows are named")
         unplaced = [n for n in layout.order if n not in layout.placed]

@@ -1535,6 +1535,7 @@ class MetricsConfig(_Model):
     bin: PositiveDuration = 1_000_000_000
     trace_rtt: StrictBool = False
     trace_cwnd: StrictBool = False
+    trace_queues: StrictBool = False
     trace_interval: PositiveDuration = 100_000_000
 
 

@@ -500,6 +500,7 @@ def flow_paths(draw: st.DrawFn, names: list[str], src: str, dst: str) -> Doc:
 @st.composite
 def metrics(draw: st.DrawFn) -> Doc:
     return {"bin": draw(bins), "trace_rtt": draw(st.booleans()), "trace_cwnd": draw(st.booleans()),
+            "trace_queues": draw(st.booleans()),
             "trace_interval": draw(rarely(st.sampled_from(["100ms", "10ms"]), st.sampled_from(["1ns", "1us"])))}
 
 

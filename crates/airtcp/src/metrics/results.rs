@@ -281,6 +281,28 @@ pub struct TimeSeries {
     pub rtt: RttSeries,
     /// cwnd samples.
     pub cwnd: CwndSeries,
+    /// Queue-occupancy samples (written only when `metrics.trace_queues` is on, so that the
+    /// results of other runs keep their bytes).
+    #[serde(skip_serializing_if = "QueueSeries::is_empty")]
+    pub queue: QueueSeries,
+}
+
+/// Queue-occupancy samples: row i is queue `queue[i]` at `t_s[i]`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct QueueSeries {
+    /// Queue name, as in the `queues` table.
+    pub queue: Vec<String>,
+    /// Sample time, s.
+    pub t_s: Vec<f64>,
+    /// Packets waiting (the one being sent not counted).
+    pub packets: Vec<u64>,
+}
+
+impl QueueSeries {
+    /// Whether nothing was sampled.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
 }
 
 /// Goodput bins: row i is flow `flow[i]`, bin starting at `t_s[i]`.

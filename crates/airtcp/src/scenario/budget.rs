@@ -178,6 +178,29 @@ pub fn charge_scenario(cfg: &ScenarioConfig, budget: &mut MemoryBudget) -> Resul
             if delay { 3 } else { 2 } * SERIES_ROW_BYTES,
         )?;
     }
+    if cfg.metrics.trace_queues {
+        // A row per queue per sample: both directions of every wired link, every radio (one a
+        // node, more where `node_channels` gives a node several), every wireless router.
+        let radios = cfg.radio.as_ref().map_or(0, |r| {
+            let extra: u64 = r
+                .node_channels
+                .values()
+                .map(|c| (c.len() as u64).saturating_sub(1))
+                .sum();
+            nodes.saturating_add(extra)
+        });
+        let queues = (cfg.links.len() as u64)
+            .saturating_mul(2)
+            .saturating_add(radios)
+            .saturating_add(cfg.routers.len() as u64);
+        let samples = cfg.duration.div_ceil(cfg.metrics.trace_interval.max(1));
+        budget.charge(
+            "metrics.trace_interval",
+            "queue samples",
+            samples.saturating_mul(queues),
+            SERIES_ROW_BYTES,
+        )?;
+    }
     for (i, f) in cfg.flows.iter().enumerate() {
         let (TransportConfig::Tcp(t), AppConfig::Bulk { .. }) = (&f.transport, &f.app) else {
             continue;

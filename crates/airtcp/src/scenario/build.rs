@@ -505,14 +505,17 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
     net.install_forwarding(layer);
 
     let traces = Traces {
-        cwnd_interval: m.trace_cwnd.then_some(m.trace_interval),
+        sample_interval: (m.trace_cwnd || m.trace_queues).then_some(m.trace_interval),
+        cwnd_on: m.trace_cwnd,
         cwnd: Default::default(),
+        queues_on: m.trace_queues,
+        queues: Default::default(),
         cwnd_delay: flows.iter().any(|f| match &f.endpoints {
             Endpoints::Tcp { sender, .. } => sender.delay_state().is_some(),
             _ => false,
         }),
     };
-    if m.trace_cwnd {
+    if m.trace_cwnd || m.trace_queues {
         net.events.schedule(0, EventClass::Sample, Event::Sample);
     }
     Ok(World {

@@ -794,7 +794,10 @@ pub struct MetricsConfig {
     /// Sample cwnd/ssthresh/flight of every TCP flow every `trace_interval`.
     #[serde(default)]
     pub trace_cwnd: bool,
-    /// Sampling interval of the cwnd trace, ns.
+    /// Sample the occupancy of every queue every `trace_interval`.
+    #[serde(default)]
+    pub trace_queues: bool,
+    /// Sampling interval of the cwnd and queue traces, ns.
     #[serde(default = "default_trace_interval")]
     pub trace_interval: Nanos,
 }
@@ -805,6 +808,7 @@ impl Default for MetricsConfig {
             bin: default_bin(),
             trace_rtt: false,
             trace_cwnd: false,
+            trace_queues: false,
             trace_interval: default_trace_interval(),
         }
     }
