@@ -18,6 +18,8 @@ from airtcp.scenario.messages import _union_members, _unwrap
 from support import CORE_CONFIG_RS, DUMBBELL, P2P_LOSSY, error_of, minimal_scenario
 
 P2P_LOSSY_TEXT = """\
+# One TCP NewReno flow over a 2 Mbps, 20 ms point-to-point link with 1 % packet loss.
+#
 name: p2p-lossy
 duration: 200s
 seed: 1
@@ -70,6 +72,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "bin": 1_000_000_000,
         "trace_rtt": False,
         "trace_cwnd": False,
+        "trace_queues": False,
         "trace_interval": 100_000_000,
     }
     assert config["links"][0]["queue"] == {"kind": "droptail", "packets": 100}

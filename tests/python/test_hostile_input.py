@@ -67,8 +67,10 @@ def nested_dict(depth: int) -> dict[str, Any]:
 @pytest.mark.parametrize("opening", ["[", "{a: "], ids=["lists", "mappings"])
 def test_deeply_nested_file_is_refused(tmp_path: Path, opening: str) -> None:
     closing = "]" if opening == "[" else "}"
-    path = write(tmp_path, p2p_with(f"extra: {opening * DEPTH}1{closing * DEPTH}\n"))
-    assert_refused(run_cli("validate", path), f"{path}: {TOO_DEEP} at line 15")
+    text = p2p_with(f"extra: {opening * DEPTH}1{closing * DEPTH}\n")
+    path = write(tmp_path, text)
+    line = 1 + next(i for i, row in enumerate(text.splitlines()) if row.startswith("extra:"))
+    assert_refused(run_cli("validate", path), f"{path}: {TOO_DEEP} at line {line}")
     out = tmp_path / "out"
     assert_refused(run_cli("run", path, "--out", out), f"{path}: {TOO_DEEP}")
     assert not out.exists()
@@ -419,8 +421,11 @@ def test_an_aliased_kind_is_described_briefly() -> None:
 
 def test_integers_too_long_for_python_are_refused_with_their_place(tmp_path: Path) -> None:
     digits = "1" + "0" * 5000  # Python reads at most 4300 digits as an integer
-    path = write(tmp_path, P2P_LOSSY.read_text().replace("seed: 1", f"seed: {digits}"))
-    assert_refused(run_cli("validate", path), f"{path}: a whole number of 5001 digits at line 3, column 7, beyond the range of any field")
+    text = P2P_LOSSY.read_text().replace("seed: 1", f"seed: {digits}")
+    path = write(tmp_path, text)
+    line = 1 + next(i for i, row in enumerate(text.splitlines()) if row.startswith("seed:"))
+    assert_refused(run_cli("validate", path),
+                   f"{path}: a whole number of 5001 digits at line {line}, column 7, beyond the range of any field")
     error = refused(P2P_LOSSY, overrides=[f"links[0].loss.per={digits}"])
     assert error.path == "overrides[0]" and "a whole number of 5001 digits" in error.message
 

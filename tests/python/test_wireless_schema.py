@@ -22,6 +22,8 @@ CHAIN3 = EXAMPLES / "chain3.yaml"
 GRID_AODV = REPO / "scenarios" / "examples" / "grid_aodv.yaml"
 
 CHAIN3_TEXT = """\
+# A 3-hop 802.11b chain with one bulk TCP flow end to end, static routes.
+#
 name: chain-3
 duration: 100s
 seed: 1
