@@ -235,12 +235,23 @@ fn a_flow_without_a_usable_path_is_refused_under_aodv_too() {
         "{}",
         error(&lone)
     );
-    // Out of range altogether is said as before.
+    // Out of range altogether is said as before, with the receive range the radio settings
+    // give and how far the nearest node is.
     let far = chain_at(&[0.0, 60.0], json!({"kind": "static"}));
-    assert_eq!(
-        error(&far),
-        "flows[0].src: 'n0' is out of radio range of every other node"
+    let text = error(&far);
+    let prefix = "flows[0].src: 'n0' is out of radio range of every other node (receive range ";
+    assert!(text.starts_with(prefix), "{text}");
+    assert!(
+        text.ends_with(" m; the nearest node, 'n2', is 60.0 m away)"),
+        "{text}"
     );
+    let range: f64 = text[prefix.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(range > 0.0 && range < 60.0, "{text}");
 }
 
 #[test]

@@ -311,7 +311,8 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             for (n, name, field) in [(src, &f.src, "src"), (dst, &f.dst, "dst")] {
                 let wireless = net.wireless.radio_of_node[n as usize] != NO_RADIO;
                 if wireless && all.iter().all(|e| e.from != n) {
-                    let msg = format!("'{name}' is out of radio range of every other node");
+                    let placed_at = (n as usize).checked_sub(cfg.nodes.len());
+                    let msg = out_of_range(name, cfg.radio.as_ref(), &placed, placed_at);
                     return Err(err(p(field), msg));
                 }
             }
@@ -527,6 +528,36 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
         traces,
         budget,
     })
+}
+
+/// The error for a flow end that hears no other node: with the receive range the radio
+/// settings give (the distance at which the mean power falls to the receive threshold) and the
+/// nearest node's distance, so the fix (closer nodes, more power, another propagation) is plain.
+fn out_of_range(
+    name: &str,
+    radio: Option<&super::config::RadioConfig>,
+    placed: &[Placed],
+    index: Option<usize>,
+) -> String {
+    let mut msg = format!("'{name}' is out of radio range of every other node");
+    if let Some(r) = radio {
+        let loss = crate::phy::propagation::PathLoss::from_config(&r.propagation);
+        let reach = loss.reach(r.tx_power, r.rx_threshold_dbm());
+        msg += &format!(" (receive range {reach:.1} m");
+        let me = index.and_then(|i| placed.get(i));
+        let nearest = me.and_then(|m| {
+            placed
+                .iter()
+                .filter(|o| o.name != m.name)
+                .map(|o| ((o.x - m.x).hypot(o.y - m.y), &o.name))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+        });
+        if let Some((d, other)) = nearest {
+            msg += &format!("; the nearest node, '{other}', is {d:.1} m away");
+        }
+        msg += ")";
+    }
+    msg
 }
 
 /// The datagram source of a UDP flow's application (anything but `bulk`).
