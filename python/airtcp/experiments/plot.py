@@ -103,19 +103,11 @@ def plot_run(directory: Path | str) -> list[Path]:
     Raises `ScenarioError` (path: the directory or file) if the directory does not hold results,
     or if a table is damaged."""
     directory = Path(directory)
-    if not directory.is_dir():
-        raise ScenarioError(str(directory), "no such directory (write one with `airtcp run FILE --out DIR`)")
-    if not (directory / "summary.json").is_file() and not (directory / "goodput.parquet").is_file():
-        raise ScenarioError(str(directory / "goodput.parquet"), "missing (write it with `airtcp run FILE --out DIR`)")
-    written = []
+    written = [plot_goodput(directory)]
     for stem, plot in PLOTS.items():
-        frame = _read(directory / f"{plot.table}.parquet", plot.columns)
-        if frame is None:  # not recorded: a run writes no file for an empty table
-            if stem == "goodput":
-                raise ScenarioError(str(directory / "goodput.parquet"),
-                                    "the run recorded no goodput (it has no flows): nothing to draw")
-            continue
-        written.append(_draw(directory, stem, plot, frame))
+        frame = _read(directory / f"{plot.table}.parquet", plot.columns) if stem != "goodput" else None
+        if frame is not None:  # None: not recorded (a run writes no file for an empty table)
+            written.append(_draw(directory, stem, plot, frame))
     return written
 
 
@@ -123,13 +115,15 @@ def plot_goodput(directory: Path | str) -> Path:
     """Draws goodput over time per flow from `goodput.parquet` into `goodput.png`; returns its path
     (the first figure of `plot_run`, alone)."""
     directory = Path(directory)
-    plot = PLOTS["goodput"]
+    goodput = directory / "goodput.parquet"
     if not directory.is_dir():
         raise ScenarioError(str(directory), "no such directory (write one with `airtcp run FILE --out DIR`)")
-    frame = _read(directory / "goodput.parquet", plot.columns)
+    frame = _read(goodput, PLOTS["goodput"].columns)
     if frame is None:
-        raise ScenarioError(str(directory / "goodput.parquet"), "missing (write it with `airtcp run FILE --out DIR`)")
-    return _draw(directory, "goodput", plot, frame)
+        if (directory / "summary.json").is_file():  # a run writes no file for an empty table
+            raise ScenarioError(str(goodput), "the run recorded no goodput (it has no flows): nothing to draw")
+        raise ScenarioError(str(goodput), "missing (write it with `airtcp run FILE --out DIR`)")
+    return _draw(directory, "goodput", PLOTS["goodput"], frame)
 
 
 def _read(source: Path, columns: tuple[str, ...]) -> Any:
