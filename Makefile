@@ -75,13 +75,13 @@ py-test: build browser wheel
 	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 # The fuzzers' long form (their short form runs in `make test`): the core's JSON entry point
-# (crates/airtcp/tests/fuzz_core.rs) and the Python entry points, scenario files and sweep specs
+# (crates/airtcp/tests/integration/fuzz_core.rs) and the Python entry points, scenario files and sweep specs
 # (tests/python/test_fuzz.py), FUZZ_CASES cases each; the counts by outcome go to
 # $(OUT)/fuzz-core.json and $(OUT)/fuzz-python.json.
 FUZZ_CASES ?= 5000
 fuzz: build
 	AIRTCP_FUZZ_CASES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(abspath $(OUT))/fuzz-core.json \
-	  cargo test -p airtcp --release -q --test fuzz_core -- --nocapture
+	  cargo test -p airtcp --release -q --test integration -- fuzz_core:: --nocapture
 	AIRTCP_FUZZ_EXAMPLES=$(FUZZ_CASES) AIRTCP_FUZZ_REPORT=$(OUT)/fuzz-python.json \
 	  $(PY) -m pytest -q -p no:cacheprovider tests/python/test_fuzz.py
 

@@ -184,15 +184,13 @@ def _interrupted(message: str) -> NoReturn:
     sys.exit(EXIT_INTERRUPTED)
 
 
-def _load(file: Path, seed: int | None, overrides: list[str], *, bundled_names: bool = False) -> Scenario:
-    """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`. With
-    `bundled_names`, a FILE that does not exist may name a bundled scenario instead."""
-    from airtcp.scenario import bundled
+def _load(file: Path, seed: int | None, overrides: list[str]) -> Scenario:
+    """The scenario FILE with --seed and --set applied; problems raise `ScenarioError`. A FILE that
+    does not exist may name a bundled scenario instead (`load_scenario` reads both)."""
     from airtcp.scenario.overrides import parse_override
     from airtcp.scenario.schema import load_scenario
 
-    source = bundled.file_or_bundled(file) if bundled_names else file
-    return load_scenario(source, seed=seed, overrides=[parse_override(text, "--set") for text in overrides])
+    return load_scenario(file, seed=seed, overrides=[parse_override(text, "--set") for text in overrides])
 
 
 def _report_outcome(outcome: Any) -> None:
@@ -232,7 +230,7 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
     from airtcp.atomic_dir import OutputDirError, check_output_dir
 
     try:
-        scenario = _load(file, seed, overrides, bundled_names=True)
+        scenario = _load(file, seed, overrides)
         # Checked before simulating so a long run is not wasted on an unusable --out.
         check_output_dir(out, replace=force)
     except ScenarioError as error:
@@ -297,7 +295,7 @@ def validate(file: Path, seed: int | None, overrides: list[str], as_json: bool) 
     from airtcp.errors import SimulationError
 
     try:
-        scenario = _load(file, seed, overrides, bundled_names=True)
+        scenario = _load(file, seed, overrides)
         check(scenario)
     except ScenarioError as error:
         _bad_input(error)
@@ -384,17 +382,21 @@ def plot(directory: Path) -> None:
 )
 def draw(file: Path, out: Path | None, run_dir: Path | None, seed: int | None, overrides: list[str]) -> None:
     """Draw a scenario's topology: positions, radio ranges, links, each flow's route (or link usage)."""
-    from airtcp.experiments.draw import draw_scenario
+    from airtcp.experiments.draw import draw_scenario, load_layout, refused_flows
 
     try:
-        scenario = _load(file, seed, overrides, bundled_names=True)
+        scenario = _load(file, seed, overrides)
         # Beside a scenario file; a bundled scenario's drawing goes to the working directory.
         default = file.with_name(f"{file.stem}-topology") if file.exists() else Path(f"{file.name}-topology")
-        paths = draw_scenario(scenario, out if out is not None else default, run_dir=run_dir)
+        layout = load_layout(scenario)
+        paths = draw_scenario(scenario, out if out is not None else default, run_dir=run_dir, layout=layout)
     except ScenarioError as error:
         _bad_input(error)
     for path in paths:
         print(f"wrote {path}")
+    # Drawn so that the reason can be seen, but `airtcp run` would stop here: say so.
+    for reason in refused_flows(layout):
+        print(f"warning: a run refuses {reason}", file=sys.stderr)
 
 
 @_command(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import html.parser
 import io
 import os
 import subprocess
@@ -155,3 +156,30 @@ def error_of(source: Any, *overrides: str) -> ScenarioError:
     with pytest.raises(ScenarioError) as caught:
         load_scenario(source, overrides=overrides)
     return caught.value
+
+
+def table_cells(page: str) -> list[str]:
+    """The text of every `<td>` of an HTML page, tags inside a cell dropped."""
+
+    class Cells(html.parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[str] = []
+            self.depth = 0
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "td":
+                self.cells.append("")
+                self.depth += 1
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "td":
+                self.depth -= 1
+
+        def handle_data(self, data: str) -> None:
+            if self.depth:
+                self.cells[-1] += data
+
+    parser = Cells()
+    parser.feed(page)
+    return parser.cells

@@ -23,7 +23,7 @@ from airtcp.papers import registry
 from airtcp.scenario import bundled
 from airtcp.scenario.schema import load_scenario, to_user_dict
 from browser_check import check_page, chromium  # noqa: F401 - chromium is a fixture
-from support import EXAMPLES, run_cli
+from support import EXAMPLES, run_cli, table_cells
 
 BY_KEY = {scheme.key: scheme for scheme in SCHEMES}
 
@@ -300,6 +300,14 @@ def test_running_again_resumes_without_running_anything(small_comparison: Path) 
                              schemes=["tcp_aodv", "bp_tcp_aware", "horizon", "cell_rr_newreno", "cell_dmw_quic"],
                              seeds=2, quick=True, out=small_comparison, quiet=True)
     assert outcome.ok and outcome.executed_runs == 0 and outcome.skipped_runs == 10
+
+
+def test_no_cell_of_the_comparison_report_is_empty_without_a_reason(small_comparison: Path) -> None:
+    cells = table_cells((small_comparison / "report.html").read_text(encoding="utf-8"))
+    assert len(cells) > 50
+    assert [cell for cell in cells if cell.strip() in ("", "-", "\u2013", "\u2014", "n/a")] == []
+    # The baseline's own ratio and the reason a scheme was not run are said in words.
+    assert "the baseline" in cells and any(cell.startswith("not applicable: ") for cell in cells)
 
 
 def test_the_comparison_report_renders_in_chromium(small_comparison: Path, chromium: str) -> None:

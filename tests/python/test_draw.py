@@ -285,6 +285,23 @@ def test_cli_draw_with_a_run(tmp_path: Path) -> None:
     assert any(label.startswith("link usage: width") for label in texts(out.with_suffix(".svg")))
 
 
+def test_cli_draw_shows_a_flow_a_run_refuses_and_why(tmp_path: Path) -> None:
+    # 300 m apart, a 250 m radio hears no other node: a run stops at the flow, a drawing shows it.
+    spread = ("--set", "topology.spacing=300m")
+    refused = run_cli("run", CHAIN3, *spread, "--out", tmp_path / "run")
+    assert refused.returncode == 2 and not (tmp_path / "run").exists()
+    reason = refused.stderr.strip().removeprefix("error: ")
+    assert reason.startswith("flows[0].src: 'n0' is out of radio range"), reason
+    out = tmp_path / "chain"
+    result = run_cli("draw", CHAIN3, *spread, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"wrote {out}.png", f"wrote {out}.svg"]
+    assert result.stderr.splitlines() == [f"warning: a run refuses flow f1 ({reason})"]
+    labels = texts(out.with_suffix(".svg"))
+    assert "f1: n0 \u2192 n3 (no route: a run refuses it, see below)" in labels, labels
+    assert f"a run refuses flow f1 ({reason})" in labels, labels
+
+
 def test_cli_draw_bad_override_exits_2_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "chain"
     result = run_cli("draw", CHAIN3, "--out", out, "--set", "radio.data_rate=3Mbps")

@@ -1,4 +1,4 @@
-"""The core's fuzzer (crates/airtcp/tests/fuzz_core.rs) mutates the normalised form of every
+"""The core's fuzzer (crates/airtcp/tests/integration/fuzz_core.rs) mutates the normalised form of every
 shipped scenario, kept in crates/airtcp/tests/fuzz_seeds/ so that the Rust tests need no YAML
 reader. They must stay what `airtcp validate --json` gives today (`make fuzz-seeds` rewrites
 them)."""

@@ -1,6 +1,6 @@
 """Paper 000's evaluation claims (Seferoglu & Modiano, §5.2) on the reproduction's own scenarios,
 at the published duration where it is cheap: the grid (Fig. 8) and the lossy diamond (Fig. 9).
-The tree's claims (Fig. 6) are in crates/airtcp/tests/backpressure.rs."""
+The tree's claims (Fig. 6) are in crates/airtcp/tests/integration/backpressure.rs."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from airtcp.comparison.report import _ci
 from airtcp.experiments.html_report import _with_ci, write_report
 from airtcp.papers import VERDICTS, Target, count_verdicts, verdict_line
 from airtcp.papers.reproduce import format_targets, summary_lines
+from support import table_cells
 
 # A fixture table: two ok, one missed, two not judged (one of them without a published number).
 ROWS = [
@@ -63,7 +64,9 @@ def test_the_html_headline_counts_the_rows_the_table_shows(tmp_path: Path) -> No
     assert "5 rows: 2 ok, 1 missed, 2 not judged" in page
     verdict_cells = re.findall(r'<td class="verdict">([^<]*)</td>', page)
     assert sorted(verdict_cells) == sorted(t.verdict for t in ROWS)
-    assert "see note" not in page and "within tolerance" not in page
+    assert "see note" not in page and "rows within tolerance" not in page
+    # Every cell says something: a number, a word for what is absent, or the row's note.
+    assert [cell for cell in table_cells(page) if not cell.strip() or cell.strip() == "-"] == []
     # The row without a published number says "none"; its note is in the row.
     assert "<td class=\"num\">none</td>" in page and "shown for comparison" in page
     # Float noise around an exact optimum is not an interval.

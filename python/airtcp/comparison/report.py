@@ -28,6 +28,25 @@ def _percent(cell: Mapping[str, Any] | None) -> str:
     return "-" if not cell else _ci(cell, 100.0, ".0f") + " %"
 
 
+def _fraction(row: Mapping[str, Any], key: str, optimum: Mapping[str, Any]) -> str:
+    """A fraction of the optimum, or why there is none (no optimum at all, or not that part of it)."""
+    if row.get(key):
+        return _percent(row[key])
+    return "no optimum" if optimum.get("unavailable") else "not solved"
+
+
+def _versus_baseline(row: Mapping[str, Any]) -> str:
+    """The ratio to the family's baseline, or why there is none."""
+    if row.get("vs_baseline"):
+        return _ci(row["vs_baseline"], digits=".2f")
+    baseline = row.get("baseline")
+    if baseline is None:
+        return "no baseline for this network"
+    if baseline == row["scheme"]:
+        return "the baseline"
+    return f"no finished run of {baseline} with traffic"
+
+
 def _mean_percent(cell: Mapping[str, Any]) -> str:
     return f"{100 * cell['mean']:.0f} %"
 
@@ -59,8 +78,8 @@ def _matrix(record: Mapping[str, Any]) -> str:
         for table in scenarios:
             row = next(r for r in table["rows"] if r["scheme"] == scheme["key"])
             cells.append(_matrix_cell(row))
-        body.append(f"<tr><td>{_e(scheme['label'])}<br><span class=\"meta\">{_e(scheme['key'])}, paper "
-                    f"{_e(scheme['paper'])}</span></td>{''.join(cells)}</tr>")
+        body.append(f"<tr><td>{_e(scheme['label'])}<br><span class=\"meta\">{_e(scheme['key'])}, "
+                    f"{_e(_paper(scheme))}</span></td>{''.join(cells)}</tr>")
     return f"<div class=\"wide\">{_table(head, body)}</div>"
 
 
@@ -71,10 +90,10 @@ def _optima(scenarios: Sequence[Mapping[str, Any]]) -> str:
         if opt.get("unavailable"):
             what = f"<td colspan=\"3\" class=\"na\">none: {_e(opt['unavailable'])}</td>"
         else:
-            fair = ", ".join(f"{x / 1e6:.3g}" for x in opt.get("rates_bps", []))
+            fair = ", ".join(f"{x / 1e6:.3g}" for x in opt.get("rates_bps", [])) or "not solved"
             what = (f"<td>{_e(opt['model'])}</td><td class=\"num\">{_e(_ci(table.get('optimum_total_mbps')))}</td>"
                     f"<td class=\"num\">{_e(fair)}</td>")
-        notes = "; ".join(opt.get("notes", []))
+        notes = "; ".join(opt.get("notes", [])) or "none"
         rows.append(f"<tr><td>{_e(table['slug'])}</td><td>{_e(table['kind'])}</td>{what}<td>{_e(notes)}</td></tr>")
     return _table(("scenario", "network", "model", "largest total (Mbit/s)", "fair rates (Mbit/s, seed 1)", "notes"), rows)
 
@@ -92,9 +111,9 @@ def _details(table: Mapping[str, Any], level: int) -> str:
             f"<tr><td>{_e(row['label'])}</td><td class=\"num\">{_e(_ci(row.get('total_mbps')))}</td>"
             f"<td class=\"num\">{_e(_ci(row.get('jain'), digits='.2f'))}</td>"
             f"<td class=\"num\">{_e(_with_ci(utility['mean'], utility.get('ci95')) if utility else '-∞ (a flow starved)')}</td>"
-            f"<td class=\"num\">{_e(_percent(row.get('total_fraction')))}</td>"
-            f"<td class=\"num\">{_e(_percent(row.get('utility_fraction')))}</td>"
-            f"<td class=\"num\">{_e(_ci(row.get('vs_baseline'), digits='.2f'))}</td><td>{_e(row.get('sentence', ''))}</td></tr>")
+            f"<td class=\"num\">{_e(_fraction(row, 'total_fraction', table['optimum']))}</td>"
+            f"<td class=\"num\">{_e(_fraction(row, 'utility_fraction', table['optimum']))}</td>"
+            f"<td class=\"num\">{_e(_versus_baseline(row))}</td><td>{_e(row['sentence'])}</td></tr>")
     facts = table["facts"]
     summary = (f"<p class=\"meta\">{_e(table['kind'])}; seeds {_e(', '.join(str(s) for s in table['seeds']))}; "
                f"radios per node {_e(facts['radios_per_node'])}, longest route {_e(facts['longest_route_hops'])} hops, "
@@ -106,9 +125,14 @@ def _settings(schemes: Sequence[Mapping[str, Any]]) -> str:
     rows = []
     for scheme in schemes:
         settings = "; ".join(f"{key}: {value}" for key, value in scheme["settings"].items())
-        rows.append(f"<tr><td>{_e(scheme['key'])}</td><td>{_e(scheme['label'])}</td><td>{_e(scheme['paper'])}</td>"
+        rows.append(f"<tr><td>{_e(scheme['key'])}</td><td>{_e(scheme['label'])}</td><td>{_e(_paper(scheme))}</td>"
                     f"<td>{_e(', '.join(scheme['needs']))}</td><td>{_e(settings)}</td></tr>")
-    return _table(("key", "scheme", "paper", "needs", "settings"), rows)
+    return _table(("key", "scheme", "from", "needs", "settings"), rows)
+
+
+def _paper(scheme: Mapping[str, Any]) -> str:
+    """Where a scheme comes from: its paper, or none for the common baselines (paper "-")."""
+    return "a common baseline" if scheme["paper"] == "-" else f"paper {scheme['paper']}"
 
 
 def compare_section(record: Mapping[str, Any], level: int) -> str:

@@ -131,12 +131,15 @@ def scenario_table(plan: ScenarioPlan, exp: Experiment, schemes: Sequence[Scheme
         for metric in ("total_mbps", "jain", "utility", "total_fraction", "utility_fraction"):
             row[metric] = _summary([m.get(metric, math.nan) for m in measured.values()])
         baseline = BASELINES.get(scheme.family)
+        # Named on every measured row, so a report can say why a ratio is missing (the row is
+        # the baseline, or the baseline has no finished run with traffic on these seeds).
+        row["baseline"] = baseline
         if baseline is not None and baseline != scheme.key:
             ratios = [m["total_mbps"] / per_run[(baseline, seed)]["total_mbps"]
                       for seed, m in measured.items()
                       if (baseline, seed) in per_run and per_run[(baseline, seed)]["total_mbps"] > 0]
-            row["vs_baseline"] = _summary(ratios)
-            row["baseline"] = baseline
+            if ratios:
+                row["vs_baseline"] = _summary(ratios)
         row["sentence"] = _sentence(plan.slug, scheme, row)
         rows.append(row)
     first = optima[seeds[0]] if seeds else Optimum("none", unavailable="no run finished")

@@ -23,7 +23,7 @@ from airtcp import _core
 from airtcp.scenario.schema import Scenario, to_core_json
 from airtcp.errors import ScenarioError
 
-__all__ = ["Layout", "Usage", "draw_scenario", "load_layout", "read_usage"]
+__all__ = ["Layout", "Usage", "draw_scenario", "load_layout", "read_usage", "refused_flows"]
 
 MAX_NAMED_NODES = 60  # above this, names would cover the drawing: only flow ends are named
 MAX_RANGE_NODES = 12  # above this, range circles are drawn around flow sources only
@@ -130,6 +130,13 @@ def load_layout(scenario: Scenario) -> Layout:
         flows=flows,
         routing_at_run_time=scenario.routing.kind == "aodv",
     )
+
+
+def refused_flows(layout: Layout) -> list[str]:
+    """The flows a run would refuse because no route joins their ends (an end out of radio range,
+    no usable path), each as `flow ID (PATH: WHY)`. The drawing shows them so that the reason can
+    be seen; `airtcp run` stops at the first."""
+    return [f"flow {flow['id']} ({flow['unreachable']})" for flow in layout.flows if flow.get("unreachable")]
 
 
 def _core_layout(scenario: Scenario) -> dict[str, Any]:
@@ -352,16 +359,21 @@ def _foreign_run(directory: Path, what: str) -> ScenarioError:
 # --- Drawing ----------------------------------------------------------------------------------
 
 
-def draw_scenario(scenario: Scenario, out: str | Path, *, run_dir: str | Path | None = None) -> list[Path]:
+def draw_scenario(
+    scenario: Scenario, out: str | Path, *, run_dir: str | Path | None = None, layout: Layout | None = None
+) -> list[Path]:
     """Draws the scenario's topology into OUT.png and OUT.svg (each written atomically) and
     returns their paths.
 
     With `run_dir` (a directory written by `airtcp run` of this scenario) the links are also drawn
-    as wide as they were used. Raises `ScenarioError` for bad input, before anything is written.
+    as wide as they were used. Raises `ScenarioError` for bad input, before anything is written. A
+    flow whose ends no route joins is drawn by its ends with the reason a run gives
+    (`refused_flows`); `layout` is the scenario's `load_layout`, when the caller has it already.
     """
     from airtcp.experiments.figures import _pyplot, _save
 
-    layout = load_layout(scenario)
+    if layout is None:
+        layout = load_layout(scenario)
     usage = read_usage(run_dir, layout) if run_dir is not None else None
     plt = _pyplot()
     limits = _limits(layout)
@@ -592,6 +604,8 @@ class _Drawing:
             self.notes.append("flows without a route: source circled, destination boxed")
             if self.layout.routing_at_run_time and self.usage is None:
                 self.notes.append("routes found at run time: pass --run DIR for link usage")
+        for reason in refused_flows(self.layout):
+            self.notes.append(_plain(f"a run refuses {reason}"))
 
     def _hop_ranks(self) -> dict[tuple[int, tuple[str, str]], int]:
         """(flow index, hop) -> how many flows crossed that pair of nodes before it."""
@@ -620,7 +634,10 @@ class _Drawing:
             x, y = self.layout.xy[name]
             self.ax.plot([x], [y], marker=marker, markersize=13, markerfacecolor="none", markeredgecolor=colour,
                          markeredgewidth=1.8, linestyle="none", zorder=4)
-        why = "route found at run time" if self.layout.routing_at_run_time else "no route"
+        if flow.get("unreachable"):
+            why = "no route: a run refuses it, see below"
+        else:
+            why = "route found at run time" if self.layout.routing_at_run_time else "no route"
         return f"{flow['src']} \u2192 {flow['dst']} ({why})"
 
     @staticmethod

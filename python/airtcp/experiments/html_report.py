@@ -153,11 +153,16 @@ def _targets_table(targets: Sequence[Mapping[str, Any]]) -> str:
         rows.append(
             f"<tr class=\"{css}\"><td>{_e(t['section'])}</td><td>{_e(t['what'])}</td>"
             f"<td class=\"num\">{_e(published_text(t['published']))}</td>"
-            f"<td class=\"num\">{_e(_with_ci(t.get('airtcp'), t.get('ci95')))}</td>"
-            f"<td class=\"num\">{_e(t.get('n', ''))}</td><td>{_e(t['unit'])}</td><td>{_e(t.get('tolerance', ''))}</td>"
-            f"<td class=\"verdict\">{verdict}</td><td>{_e(t.get('note', ''))}</td></tr>"
+            f"<td class=\"num\">{_e(_with_ci(t.get('airtcp'), t.get('ci95')) if t.get('airtcp') is not None else 'none')}</td>"
+            f"<td class=\"num\">{_e(t.get('n') or 'none')}</td><td>{_e(t['unit'] or 'none')}</td>"
+            f"<td>{_e(t.get('tolerance') or 'none')}</td>"
+            f"<td class=\"verdict\">{verdict}</td><td>{_e(t.get('note') or _NO_NOTE[verdict])}</td></tr>"
         )
     return _table(head, rows)
+
+
+# The note cell of a row whose note is empty (a row that is not judged always has one).
+_NO_NOTE = {"ok": "within tolerance", "missed": "outside tolerance", "not judged": ""}
 
 
 def _sweeps_table(sweeps: Sequence[Mapping[str, Any]]) -> str:

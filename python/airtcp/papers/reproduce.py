@@ -151,7 +151,7 @@ def format_targets(rows: Sequence[dict[str, object]]) -> str:
     for row in rows:
         airtcp = row.get("airtcp")
         ci = row.get("ci95")
-        value = "-" if airtcp is None else (f"{airtcp:.4g}" if isinstance(airtcp, float) else str(airtcp))
+        value = "none" if airtcp is None else (f"{airtcp:.4g}" if isinstance(airtcp, float) else str(airtcp))
         if isinstance(airtcp, (int, float)) and has_interval(airtcp, ci):
             value += f" ± {float(f'{ci:.2g}'):g}"
         verdict = verdict_of(row)

@@ -13,7 +13,7 @@ TCP on a wired link against ns-3, and its 802.11 DCF against Bianchi's saturatio
    1, 5, 10, 20 stations always backlogged with 1000-byte UDP payloads
    (`scenarios/validation/saturation.yaml`), basic access and RTS/CTS; airtcp's throughput is
    the delivered payload rate from 2 s to the end. The model's Tc counts EIFS after a collision
-   (802.11-2016 §10.3.2.3.7), as in `crates/airtcp/tests/saturation.rs`. Tolerance +-5 %.
+   (802.11-2016 §10.3.2.3.7), as in `crates/airtcp/tests/integration/saturation.rs`. Tolerance +-5 %.
 
 Quick form: the same points, 3 seeds instead of 5 for TCP, one seed of 6 s instead of three of
 21 s for the DCF.

@@ -54,6 +54,16 @@ fn positive(path: String, v: u64) -> Result<(), ConfigError> {
 
 /// Validates `cfg` and builds the world.
 pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
+    build_noting_unreachable(cfg, &mut None)
+}
+
+/// [`build`], which on refusing a flow because no route joins its ends (an end out of radio
+/// range, no usable path, no route) also sets `unreachable` to that flow's index: a drawing
+/// leaves such a flow out and says why (`layout`), where a run stops.
+pub(crate) fn build_noting_unreachable(
+    cfg: &ScenarioConfig,
+    unreachable: &mut Option<usize>,
+) -> Result<World, ConfigError> {
     positive("duration".into(), cfg.duration)?;
     // Before anything large is allocated (a placement of 10^9 nodes would abort the process).
     let mut budget = MemoryBudget::new(cfg.limits.memory);
@@ -302,6 +312,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
             return Err(err(p("dst"), "source and destination are the same node"));
         }
         if !net.routes.reachable(src, dst) || !net.routes.reachable(dst, src) {
+            *unreachable = Some(i);
             // The unusable links are out of `edges`: the messages look at every link.
             let all = match min_delivery {
                 Some(_) => usable_links::all_edges(&edges, &net.wireless),

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::build::build;
+use super::build::build_noting_unreachable;
 use super::config::{RoutingConfig, ScenarioConfig};
 use super::topology::place;
 use crate::mac::frame::RadioId;
@@ -108,11 +108,35 @@ pub struct LayoutFlow {
     /// Nodes from source to destination under static routing; None when routes are found at run
     /// time (AODV) or the destination is unreachable.
     pub route: Option<Vec<String>>,
+    /// Why a run would refuse this flow (`flows[i].dst: 'n5' is out of radio range ...`) when no
+    /// route joins its ends; the rest of the scenario is laid out without it.
+    pub unreachable: Option<String>,
 }
 
-/// Builds the scenario (with every check a run makes) and lays it out.
+/// Builds the scenario (with every check a run makes) and lays it out. A flow whose ends no route
+/// joins is the one refusal a drawing goes on past, since the drawing is where a reader sees why:
+/// such a flow is left out of the build and listed with the run's error.
 pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
-    let world = build(cfg)?;
+    // Each pass leaves out one more unreachable flow; `kept[k]` is the scenario index of flow k.
+    let mut pruned = cfg.clone();
+    let mut kept: Vec<usize> = (0..cfg.flows.len()).collect();
+    let mut refused: Vec<Option<String>> = vec![None; cfg.flows.len()];
+    let world = loop {
+        let mut unreachable = None;
+        match build_noting_unreachable(&pruned, &mut unreachable) {
+            Ok(world) => break world,
+            Err(e) => {
+                let Some(k) = unreachable else { return Err(e) };
+                let i = kept.remove(k);
+                // The error names the flow by its index in the pruned list: name the scenario's.
+                let path = e
+                    .path
+                    .replacen(&format!("flows[{k}]"), &format!("flows[{i}]"), 1);
+                refused[i] = Some(format!("{path}: {}", e.message));
+                pruned.flows.remove(k);
+            }
+        }
+    };
     let net = &world.net;
     let name = |n: NodeId| net.node_names[n as usize].clone();
     let placed = cfg
@@ -202,17 +226,32 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
     });
 
     let static_routes = matches!(cfg.routing, RoutingConfig::Static { .. });
-    let flows = world
+    let mut built = world.flows.iter();
+    let flows = cfg
         .flows
         .iter()
-        .map(|f| LayoutFlow {
-            id: f.name.clone(),
-            src: name(f.src),
-            dst: name(f.dst),
-            route: static_routes
-                .then(|| route(net, f.src, f.dst))
-                .flatten()
-                .map(|r| r.into_iter().map(name).collect()),
+        .zip(refused)
+        .map(|(f, refused)| match refused {
+            Some(why) => LayoutFlow {
+                id: f.id.clone(),
+                src: f.src.clone(),
+                dst: f.dst.clone(),
+                route: None,
+                unreachable: Some(why),
+            },
+            None => {
+                let f = built.next().expect("one built flow per flow kept");
+                LayoutFlow {
+                    id: f.name.clone(),
+                    src: name(f.src),
+                    dst: name(f.dst),
+                    route: static_routes
+                        .then(|| route(net, f.src, f.dst))
+                        .flatten()
+                        .map(|r| r.into_iter().map(name).collect()),
+                    unreachable: None,
+                }
+            }
         })
         .collect();
     Ok(Layout {
@@ -319,6 +358,51 @@ mod tests {
                 "range propagation, no frame errors"
             );
         }
+    }
+
+    #[test]
+    fn a_flow_out_of_range_is_listed_with_the_runs_error_and_the_rest_laid_out() {
+        // n0..n3 at 200 m spacing, 250 m range, and a node 1 km beyond n3 that hears nobody.
+        let mut v = serde_json::to_value(chain("static")).unwrap();
+        v["topology"] = json!({"kind": "explicit", "nodes": [
+            {"name": "n0", "x": 0.0, "y": 0.0}, {"name": "n1", "x": 200.0, "y": 0.0},
+            {"name": "n2", "x": 400.0, "y": 0.0}, {"name": "n3", "x": 600.0, "y": 0.0},
+            {"name": "far", "x": 1600.0, "y": 0.0}]});
+        let far = json!({"id": "lost", "src": "n0", "dst": "far", "app": {"kind": "bulk"},
+                         "transport": {"kind": "tcp"}});
+        let flows = v["flows"].as_array_mut().unwrap();
+        flows.insert(0, far.clone());
+        flows.push(
+            json!({"id": "back", "src": "far", "dst": "n1", "app": {"kind": "bulk"},
+                          "transport": {"kind": "tcp"}}),
+        );
+        let cfg: ScenarioConfig = serde_json::from_value(v).unwrap();
+        let run = crate::scenario::build::build(&cfg)
+            .err()
+            .expect("a run refuses it");
+        assert_eq!(run.path, "flows[0].dst");
+
+        let l = layout(&cfg).unwrap();
+        let ids: Vec<&str> = l.flows.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["lost", "f1", "back"], "every flow, in scenario order");
+        assert_eq!(l.flows[0].unreachable.as_deref(), Some(&*run.to_string()));
+        // The second refusal is named by its own index in the scenario, not the pruned list's.
+        let back = l.flows[2].unreachable.as_deref().unwrap();
+        assert!(
+            back.starts_with("flows[2].src: 'far' is out of radio range"),
+            "{back}"
+        );
+        assert!(l.flows[0].route.is_none() && l.flows[1].unreachable.is_none());
+        assert_eq!(l.flows[1].route.as_ref().map(Vec::len), Some(4));
+        assert_eq!(l.nodes.len(), 5);
+    }
+
+    #[test]
+    fn a_flow_refused_for_another_reason_still_fails_the_layout() {
+        let mut cfg = chain("static");
+        cfg.flows[0].dst = "n0".into();
+        let e = layout(&cfg).expect_err("refused");
+        assert_eq!(e.path, "flows[0].dst");
     }
 
     #[test]

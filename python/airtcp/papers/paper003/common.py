@@ -23,7 +23,7 @@ KBPS = 8_000.0
 HORIZON: dict[str, Any] = {"kind": "horizon"}
 SINGLE_ROUTING: dict[str, Any] = {"kind": "static", "metric": "ett"}
 # Single-path TCP: the least-ETT path, both ways on it (the testbed's VRR routes are symmetric);
-# Horizon's first path is the same one (spec 003 §6.3's premise, tested in tests/horizon.rs).
+# Horizon's first path is the same one (spec 003 §6.3's premise, tested in tests/integration/horizon.rs).
 SINGLE_PATH: dict[str, Any] = {"kind": "disjoint", "k": 1, "metric": "ett"}
 
 

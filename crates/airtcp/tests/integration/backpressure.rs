@@ -3,8 +3,7 @@
 //! two-hop flow while TCP-aware backpressure serves both flows; overflow drops are reported at
 //! the node whose buffer overflowed.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn radio() -> Value {

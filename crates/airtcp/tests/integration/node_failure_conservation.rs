@@ -3,8 +3,7 @@
 //! source failing mid-run had a packet counted dropped and delivered, and the arena's live count
 //! wrapped below zero.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// Two radios 200 m apart, n0 -> n1 bulk TCP, n0 fails at `fail_at`.

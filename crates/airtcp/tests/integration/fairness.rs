@@ -3,8 +3,7 @@
 //! Without random losses a drop-tail dumbbell is deterministic and prone to phase effects
 //! (Floyd & Jacobson 1992), so instead of seeds the replications vary the second flow's start.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// S1, S2 -> R1 -> R2 -> D1, D2 with a 10 Mbps, 10 ms bottleneck R1-R2 (50 packets, about one

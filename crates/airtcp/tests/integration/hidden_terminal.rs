@@ -4,8 +4,7 @@
 //! senders are not saturated and RTS/CTS gains little: about 1.11 Mbps combined without it and
 //! 1.15 Mbps with it.)
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn hidden(rts: bool) -> Value {

@@ -3,8 +3,7 @@
 //! per-flow priority queue pairs, each user's channel erases packets. Checks throughput against
 //! the paper's AIMD mean, the router's service, determinism, conservation and errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// 1 "Mbps" of the paper: 1024 kbit/s, 500 packets of 256 B per second.

@@ -3,8 +3,7 @@
 //! unless the pair has a `link_errors` process of its own. A sends CBR to R without MAC retries;
 //! O, in range of both, overhears A's data frames.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn scenario(rts: bool, frame_error: f64, link_errors: Value) -> Value {

@@ -1,12 +1,11 @@
 //! TCP over 802.11b chains.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// The chain of the issue: 802.11b at 2 Mbps (basic 1 Mbps), range 250 m, spacing 200 m,
 /// one NewReno/SACK flow n0 -> nN from 1 s.
-pub fn chain(hops: u32, duration: u64, rts_cts: bool) -> Value {
+fn chain(hops: u32, duration: u64, rts_cts: bool) -> Value {
     json!({
         "name": "chain", "duration": duration, "seed": 1,
         "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,

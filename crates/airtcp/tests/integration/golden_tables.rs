@@ -1,10 +1,9 @@
 //! Golden tables: exact results of small scenario grids, so that any change of behaviour shows up
 //! as a diff to review. When a change is intended, regenerate with
-//! `AIRTCP_BLESS=1 cargo test -p airtcp --release --test golden_tables` and commit the new table
+//! `AIRTCP_BLESS=1 cargo test -p airtcp --release --test integration golden_tables::` and commit the new table
 //! together with the reason.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;

@@ -4,8 +4,7 @@
 //! The radio is paper 003's (and ns-3's 5 GHz defaults): 16 dBm, log-distance path loss with
 //! exponent 3.5 and 46.6777 dB at 1 m, noise -93.97 dBm, lock threshold -82 dBm.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 use airtcp::net::routing::Iface;

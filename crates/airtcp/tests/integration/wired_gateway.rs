@@ -1,8 +1,7 @@
 //! A wired node (a gateway on the Internet side) linked to a node of the wireless topology: the
 //! mixed scenario paper 000's grid uses (flows from a gateway into the mesh).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[test]

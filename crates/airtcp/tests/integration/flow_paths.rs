@@ -2,8 +2,7 @@
 //! takes it, hop by hop and back; a flow with two node-disjoint paths spreads its packets over
 //! both; a forwarding layer re-pins packets through the context; packets are conserved throughout.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use airtcp::metrics::results::RunResults;
 use airtcp::net::flow_paths::{Way, NO_PATH};

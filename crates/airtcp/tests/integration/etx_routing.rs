@@ -1,8 +1,7 @@
 //! Static routing by ETX avoids a lossy direct link that hop count takes (with the delivery
 //! threshold off: with it, hop count avoids the link too).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// A and D are 240 m apart (in range, one hop) but their link loses 60 % of frames each way;

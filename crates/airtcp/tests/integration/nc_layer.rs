@@ -5,10 +5,9 @@
 //! the results add up. (Packet-trace tests of the protocol itself are in
 //! `src/transport/nc_layer/tests.rs`.)
 
-mod common;
+use crate::common::*;
 use airtcp::metrics::results::RunResults;
 use airtcp::transport::nc_layer::NcResult;
-use common::*;
 use serde_json::{json, Value};
 
 /// A -> R -> B over 2 Mb/s, 5 ms wired links; A's queue holds `queue` packets; R -> B loses

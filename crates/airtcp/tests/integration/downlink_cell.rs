@@ -3,8 +3,7 @@
 //! user's uplink. Checks the network-level rates against the model's own closed form, the
 //! schedulers against each other, erasures, and errors naming their fields.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 use airtcp::mac::downlink::amc::{db_to_linear, AmcTable, IEEE_802_16E};

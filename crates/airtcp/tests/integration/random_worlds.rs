@@ -2,8 +2,7 @@
 //! buffers and loss, carrying random TCP and UDP flows. Every run must finish without a panic,
 //! conserve packets, deliver no more than was sent, and give identical results when repeated.
 
-mod common;
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -1,8 +1,7 @@
 //! Radios on different channels: orthogonal channels share no air, and a node with a radio on
 //! each of two channels bridges them (paper 003 §6: Horizon's multi-homed bridges).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// A 250 m range radio at 2 Mbps; `node_channels` as given.

@@ -1,9 +1,8 @@
 //! The COPE layer end to end (spec 001 §2.2, §6(a)): TCP and saturated UDP over the paper's
 //! one-collision-domain topologies with and without coding.
 
-mod common;
+use crate::common::*;
 use airtcp::metrics::results::RunResults;
-use common::*;
 use serde_json::{json, Value};
 
 fn scenario(topology: &str, coding: Option<Value>, frame_error: f64, udp: bool) -> Value {
@@ -205,7 +204,7 @@ fn paper_run(topology: &str, coding: Option<Value>, frame_error: f64, seed: u64)
 
 /// Total goodput over seeds 1-5 of the paper's runs, without coding, with COPE, with NCAQM and
 /// with a few of COPE's inferred constants changed (`TOPO=x|alice_bob|cross`, `LOSS=0.15`):
-/// `cargo test --release --test cope print_variants -- --ignored --nocapture`.
+/// `cargo test -p airtcp --release --test integration cope::print_variants -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn print_variants() {

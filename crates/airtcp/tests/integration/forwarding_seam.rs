@@ -5,8 +5,7 @@
 //! that codes two packets for opposite neighbours into one frame (COPE's Alice-and-Bob exchange)
 //! carries both with fewer frames, and every packet is accounted for once.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};

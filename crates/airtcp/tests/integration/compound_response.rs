@@ -10,8 +10,7 @@
 //! losses make cycles irregular, so the mean sits a little off the deterministic figure; the
 //! test allows 25 % and checks the slope between two loss rates within 10 %.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 /// Mean window of the deterministic sawtooth, segments.

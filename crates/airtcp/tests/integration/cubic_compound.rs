@@ -2,8 +2,7 @@
 //! conserve packets and repeat exactly; Cubic's window follows W(t) = C (t - K)^3 + W_max after a
 //! loss; both refill a long fat pipe faster than NewReno.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// S1, S2 -> R1 -> R2 -> D1, D2: a 10 Mbps, 10 ms bottleneck R1-R2 with 50 packets of buffer,

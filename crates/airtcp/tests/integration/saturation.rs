@@ -3,8 +3,7 @@
 //! N stations within range of each other and of one receiver, each always backlogged with
 //! 1000-byte UDP payloads (CBR far above capacity, so the interface queues never empty).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const US: f64 = 1e-6;

@@ -1,7 +1,6 @@
 //! TCP over one wired link: full utilisation, the PFTK throughput model, determinism.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn newreno(sack: bool) -> serde_json::Value {

@@ -4,8 +4,7 @@
 //! arriving segment for a while and then hands it up in sequence (a reorder buffer's delivery)
 //! delays the flow by that much, and TCP copes; arrivals name the path they followed.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};

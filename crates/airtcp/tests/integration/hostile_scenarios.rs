@@ -1,8 +1,7 @@
 //! Scenarios a hostile user wrote: each once panicked, hung or aborted the process on memory.
 //! Each must now either run (conserving packets) or be refused with the offending field's path.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn refused(v: &Value) -> airtcp::ConfigError {

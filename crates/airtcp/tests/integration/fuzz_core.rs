@@ -17,7 +17,7 @@
 //! is `AIRTCP_FUZZ_CASES=N` (and `AIRTCP_FUZZ_REPORT=path` for the counts as JSON), `make fuzz`;
 //! `AIRTCP_FUZZ_TRACE=path` keeps the case being run in that file, for a crash of the process.
 //! A failing case is printed whole, shrunk by proptest; every one found becomes a regression test
-//! in `tests/hostile_scenarios.rs`.
+//! in `tests/integration/hostile_scenarios.rs`.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -9,9 +9,8 @@
 //! the packets it found ahead of it, including the remainder of the one in service. Per flow,
 //! Little's law gives the packets a flow keeps queued: its packet rate times the mean delay.
 
-mod common;
+use crate::common::*;
 use airtcp::metrics::results::RunResults;
-use common::*;
 use serde_json::{json, Value};
 
 /// Bottleneck rate, bit/s.

@@ -3,8 +3,7 @@
 //! hop, custody released by the MAC's give-ups and never by its ACKs, the header's bytes,
 //! determinism and conservation (every run below checks it, `common::run`).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// 802.11a chain n0-n1-n2 (16 m hops at 36 Mbps, ideal rates; n0 and n2 out of range), Horizon with `routing` over its defaults, one

@@ -1,8 +1,7 @@
 //! UDP sources over a 1 Mbps link: Poisson arrivals at their mean rate, and paper 000's
 //! utility-controlled source (eq. 5) settling where its admitted rate meets the link's.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// A -> B at 1 Mbps, 10 ms, a 100-packet queue, one UDP flow with `app`.

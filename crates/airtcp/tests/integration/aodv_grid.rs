@@ -2,8 +2,7 @@
 //! with HELLOs (RFC 3561 §6.9), every node says hello once an interval, and a relay that fails
 //! while no data goes to it is found missing by its neighbours before the next packet needs it.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 use std::sync::{Arc, Mutex};

@@ -7,10 +7,9 @@
 //! receive threshold, so n0 - n2 is a link; but at 17.8 dB SNR a 1536-byte frame at 54 Mbps (which
 //! needs about 22 dB) almost never gets through. n0 - n1 has 28.3 dB.
 
-mod common;
+use crate::common::*;
 use airtcp::scenario::layout::layout;
 use airtcp::ScenarioConfig;
-use common::*;
 use serde_json::{json, Value};
 
 /// The chain with `routing` (placed at `xs`, metres along a line), one bulk TCP flow n0 -> n2.
