@@ -10,7 +10,7 @@ AIRTCP := $(VENV)/bin/airtcp
 OUT ?= out
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run examples test setup build wheel browser rust-test py-test lint docs bench bench-wifi bench-cc bench-ab validation fuzz fuzz-seeds clean
+.PHONY: run examples test test-long setup build wheel browser rust-test py-test lint docs bench bench-wifi bench-cc bench-ab validation fuzz fuzz-seeds clean
 
 # The main job: build, then reproduce every registered paper in its quick form (the sweeps, the
 # figures, the table of published vs airtcp numbers) and print where the HTML report is.
@@ -71,8 +71,13 @@ rust-test:
 # On two workers (pytest-xdist), a test file's tests together on one (module fixtures such as
 # the wheel's venv are built once); PYTEST_WORKERS=0 runs them in this process.
 PYTEST_WORKERS ?= 2
+# The ten slowest tests are listed at the end, so that a test that grows is seen.
 py-test: build browser wheel
-	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	AIRTCP_WHEEL="$$(echo $(abspath $(WHEELS))/airtcp-*.whl)" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=10
+
+# The long forms `make test` leaves out (tests marked long: a minute or more each), on demand.
+test-long: build
+	$(PY) -m pytest -q -m long --long
 
 # The fuzzers' long form (their short form runs in `make test`): the core's JSON entry point
 # (crates/airtcp/tests/integration/fuzz_core.rs) and the Python entry points, scenario files and sweep specs

@@ -2,13 +2,12 @@
 mapping F (spec 002 §6(a) item 8) and its properties 1)-3) of §IV-B, Fig. 4's iteration and its
 stability limits (§6(b) F4), and the Lyapunov function (26) along eq. (18) (§6(a) item 9).
 
-The full Fig. 4 (ρ = 1 to 3600 s, about a minute) runs with AIRTCP_FULL_FLUID=1; CI runs the
+The full Fig. 4 (ρ = 1 to 3600 s, about a minute) is marked long (`make test-long`); CI runs the
 quick form (ρ = 1 to 300 s)."""
 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -199,7 +198,7 @@ def test_longer_delays_make_rho_0_diverge_at_kappa_0_05(network: no.Network, fac
     assert traj.diverged
 
 
-@pytest.mark.skipif(os.environ.get("AIRTCP_FULL_FLUID") != "1", reason="a minute; set AIRTCP_FULL_FLUID=1")
+@pytest.mark.long
 def test_fig4_full() -> None:
     data = pf.fig4_data()
     times = {rho: c.convergence_time for rho, c in data.curves.items()}
