@@ -14,8 +14,12 @@ from support import EXAMPLES
 
 
 def test_t_quantiles_match_the_tables_and_tend_to_the_normal() -> None:
-    assert t_quantile_975(2) == 4.303 and t_quantile_975(30) == 2.042
-    assert 2.021 > t_quantile_975(50) > 2.000
+    # The printed tables' three decimals; dof 1 in closed form, tan(0.475 pi).
+    assert t_quantile_975(1) == pytest.approx(math.tan(0.475 * math.pi), rel=1e-12)
+    for dof, printed in ((2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042), (60, 2.000), (120, 1.980)):
+        assert t_quantile_975(dof) == pytest.approx(printed, abs=5e-4)
+    # dof 2 in closed form: t = q / sqrt((1 - q^2) / 2) with q = 2 p - 1 = 0.95.
+    assert t_quantile_975(2) == pytest.approx(0.95 / math.sqrt((1 - 0.95**2) / 2), rel=1e-12)
     assert 1.960 < t_quantile_975(10_000) < 1.961
     with pytest.raises(ValueError):
         t_quantile_975(0)
@@ -23,8 +27,8 @@ def test_t_quantiles_match_the_tables_and_tend_to_the_normal() -> None:
 
 def test_mean_and_confidence_interval() -> None:
     mean, half, n = mean_ci([1.0, 2.0, 3.0])
-    # sd 1, n 3: 4.303 / sqrt(3).
-    assert (mean, n) == (2.0, 3) and half == pytest.approx(4.303 / math.sqrt(3))
+    # sd 1, n 3: t(2) / sqrt(3), t(2) = 4.3027.
+    assert (mean, n) == (2.0, 3) and half == pytest.approx(4.3027 / math.sqrt(3), abs=1e-4)
     assert math.isnan(mean_ci([5.0])[1])
     assert mean_ci([])[2] == 0
 

@@ -14,7 +14,14 @@ from airtcp.papers.validation import bianchi_throughput_bps
 from airtcp.papers.reproduce import reproduce
 import golden_digests
 from browser_check import check_page, chromium  # noqa: F401 - chromium is a fixture
-from support import run_cli
+from support import run_cli, table_cells
+
+
+
+def assert_every_cell_filled(out: Path) -> None:
+    """No cell of the report is empty or a bare dash: each holds a value or says why it has none."""
+    cells = table_cells((out / "report.html").read_text(encoding="utf-8"))
+    assert cells and [c for c in cells if c.strip() in ("", "-", "\u2013", "\u2014", "n/a")] == []
 
 
 def test_the_registry_lists_the_validation_reproduction() -> None:
@@ -105,6 +112,7 @@ def test_paper_000_quick_reproduction_runs_and_reports_its_targets(tmp_path: Pat
     # Every number of the table, against its golden digest (golden_digests.py).
     table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)
     golden_digests.check("reproduce/000-quick/targets", table.encode("utf-8"))
+    assert_every_cell_filled(tmp_path / "repro")
 
 
 def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_path: Path) -> None:
@@ -141,10 +149,12 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     assert len(record["figures"]) == 4 + 3 + 1 + 3 + 2 + 6
     table = json.dumps(golden_digests.rounded(record["targets"]), sort_keys=True)
     golden_digests.check("reproduce/001-quick/targets", table.encode("utf-8"))
+    assert_every_cell_filled(tmp_path / "repro")
 
 
 def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path) -> None:
     outcome = reproduce("002", tmp_path / "repro", quick=True, quiet=True)
+    assert_every_cell_filled(tmp_path / "repro")
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "002" / "reproduction.json").read_text(encoding="utf-8"))
     rows = {t["what"]: t for t in record["targets"]}
@@ -191,6 +201,7 @@ def test_paper_002_quick_reproduction_checks_the_claims_that_hold(tmp_path: Path
 
 def test_paper_003_quick_reproduction_runs_the_examples_and_figs_1_and_4_to_8(tmp_path: Path) -> None:
     outcome = reproduce("003", tmp_path / "repro", quick=True, quiet=True)
+    assert_every_cell_filled(tmp_path / "repro")
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "003" / "reproduction.json").read_text(encoding="utf-8"))
     rows = {(t["section"], t["what"]): t for t in record["targets"]}
@@ -223,6 +234,7 @@ def test_paper_003_quick_reproduction_runs_the_examples_and_figs_1_and_4_to_8(tm
 
 def test_paper_004_quick_reproduction_checks_fig_4_the_theorems_and_the_ablations(tmp_path: Path) -> None:
     outcome = reproduce("004", tmp_path / "repro", quick=True, quiet=True)
+    assert_every_cell_filled(tmp_path / "repro")
     assert not outcome.analysis_errors, outcome.analysis_errors
     record = json.loads((tmp_path / "repro" / "004" / "reproduction.json").read_text(encoding="utf-8"))
     rows = {t["what"]: t for t in record["targets"]}
@@ -263,6 +275,7 @@ def test_paper_004_quick_reproduction_checks_fig_4_the_theorems_and_the_ablation
 
 def test_the_default_comparison_runs_in_quick_form_with_every_cell_filled(tmp_path: Path, chromium: str) -> None:
     outcome = reproduce("compare", tmp_path / "repro", quick=True, quiet=True)
+    assert_every_cell_filled(tmp_path / "repro")
     assert outcome.ok and outcome.targets_missed == 0, (outcome.analysis_errors, outcome.failed_runs)
     folder = tmp_path / "repro" / "compare"
     record = json.loads((folder / "compare.json").read_text(encoding="utf-8"))

@@ -56,6 +56,9 @@ def test_a_row_not_judged_or_without_a_published_number_needs_its_note() -> None
     # An empty published text is stored as none, never as an empty cell.
     row = Target(section="s", what="w", published="", unit="", airtcp=1.0, ok=True, note="no number given")
     assert row.published is None
+    # So is a dash, which the report would print as a bare "-".
+    for dash in ("-", " \u2014 ", "\u2013"):
+        assert Target(section="s", what="w", published=dash, unit="", airtcp=1.0, note="none given").published is None
 
 
 def test_the_html_headline_counts_the_rows_the_table_shows(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod coding;
+pub mod error;
 pub mod link;
 pub mod mac;
 pub mod metrics;
@@ -17,35 +18,8 @@ pub mod sim;
 pub mod transport;
 pub mod world;
 
+pub use error::ConfigError;
 pub use scenario::config::ScenarioConfig;
-
-/// Errors a scenario can produce before the run starts. `path` names the offending field the way
-/// the scenario file spells it (e.g. `flows[0].dst`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConfigError {
-    /// Field path.
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl ConfigError {
-    /// The error at field `path` with `message`.
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ConfigError {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// Runs a scenario given as normalised JSON and returns the results as JSON.
 pub fn simulate_json(config_json: &str) -> Result<String, ConfigError> {

@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::error::ConfigError;
 use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::{jain_index, GoodputMeter};
 use crate::metrics::results::{
@@ -24,7 +25,6 @@ use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
-use crate::ConfigError;
 
 mod rlc_io;
 mod shim_io;

@@ -76,8 +76,8 @@ class Target:
     note: str = ""
 
     def __post_init__(self) -> None:
-        if isinstance(self.published, str) and not self.published.strip():
-            object.__setattr__(self, "published", None)
+        if isinstance(self.published, str) and not self.published.strip(" -\u2013\u2014"):
+            object.__setattr__(self, "published", None)  # empty or a dash: the paper gives none
         if not self.note.strip():
             if self.ok is None:
                 raise ValueError(f"{self.section}: {self.what}: a row that is not judged needs a note saying why")

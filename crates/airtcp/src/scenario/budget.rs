@@ -22,13 +22,13 @@ use std::mem::size_of;
 
 use super::config::{AppConfig, PathsConfig, ScenarioConfig, TransportConfig};
 use super::topology::{node_count, Placed};
+use crate::error::ConfigError;
 use crate::mac::dcf::Dcf;
 use crate::net::routing::{Edge, Hop};
 use crate::net::wireless::{Neighbor, NeighborStats, RadioState};
 use crate::sim::time::to_secs;
 use crate::sim::{NodeId, Packet, Time};
 use crate::transport::tcp::scoreboard::SegState;
-use crate::ConfigError;
 
 /// The default memory budget of a run, bytes (4 GiB; `limits.memory`'s default).
 pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;

@@ -13,6 +13,7 @@ use super::flow_paths::PathsInput;
 use super::topology::{place, Placed};
 use super::usable_links;
 use super::wireless_build::build_radios;
+use crate::error::ConfigError;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
@@ -39,7 +40,6 @@ use crate::transport::tcp_rlc::sender::RlcSender;
 use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
 use crate::transport::utility_control::Utility;
 use crate::world::{Endpoints, Event, Flow, ShimSlot, Traces, World};
-use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::new(path, message)

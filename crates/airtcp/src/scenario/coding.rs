@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{Nanos, QueueConfig, RoutingConfig, ScenarioConfig};
+use crate::error::ConfigError;
 use crate::net::forwarding::cope::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
-use crate::ConfigError;
 
 /// Inter-session coding at the relays (the scenario's `coding:` block). Every field has a
 /// default, so `coding: {}` asks for COPE as the paper runs it.

@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::coding::rlnc::MAX_BLOCK_SIZE;
+use crate::error::ConfigError;
 use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
 use crate::net::{backpressure, horizon};
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
-use crate::ConfigError;
 
 /// Integer nanoseconds (see [`crate::sim::time`]).
 pub type Nanos = u64;

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use super::config::{PathsConfig, ReverseConfig, RouteMetric, RoutingConfig, ScenarioConfig};
+use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, FlowSpec, MissingLink, MAX_PATHS};
 use crate::net::paths::{node_disjoint_paths, MAX_DISJOINT_WEIGHT};
 use crate::net::routing::Edge;
 use crate::sim::NodeId;
-use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::new(path, message)

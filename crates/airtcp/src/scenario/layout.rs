@@ -12,10 +12,10 @@ use serde::Serialize;
 use super::build::build_noting_unreachable;
 use super::config::{RoutingConfig, ScenarioConfig};
 use super::topology::place;
+use crate::error::ConfigError;
 use crate::mac::frame::RadioId;
 use crate::phy::propagation::PathLoss;
 use crate::sim::NodeId;
-use crate::ConfigError;
 
 /// A scenario laid out for drawing.
 #[derive(Debug, Clone, Serialize)]

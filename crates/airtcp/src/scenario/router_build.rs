@@ -3,6 +3,7 @@
 
 use super::config::{QueueConfig, ScenarioConfig};
 use super::routers::{LowOrderConfig, LowPolicyConfig};
+use crate::error::ConfigError;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::net::forwarding::priority_pairs::pairs::{LowOrder, LowPolicy};
@@ -11,7 +12,6 @@ use crate::net::router::{Port, RouterUser, Routers, WirelessRouter};
 use crate::net::routing::{Edge, Iface};
 use crate::queue::droptail::DropTail;
 use crate::sim::{NodeId, Rng};
-use crate::ConfigError;
 
 fn err(path: String, message: impl Into<String>) -> ConfigError {
     ConfigError {

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ConfigError;
+use crate::error::ConfigError;
 
 /// `Err` naming the first key of `input` (in document order) that `parsed` does not carry.
 pub fn reject_unknown_fields<T: Serialize>(input: &str, parsed: &T) -> Result<(), ConfigError> {

@@ -13,6 +13,7 @@ use super::config::{
     ReceptionModel, Standard,
 };
 use super::topology::Placed;
+use crate::error::ConfigError;
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, DcfParams};
 use crate::mac::timing::Timing;
@@ -25,7 +26,6 @@ use crate::phy::{ErrorModel, Phy, PhyThresholds};
 use crate::queue::droptail::DropTail;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
-use crate::ConfigError;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// With fading, signals weaker than this much below the floor (the lower of the receive and

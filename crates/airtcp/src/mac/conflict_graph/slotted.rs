@@ -40,9 +40,9 @@ use serde::{Deserialize, Serialize};
 use super::flow_control::{self, Utility};
 use super::max_weight::{Greedy, LinkScheduler, MaxWeight};
 use super::{ChannelStates, ConflictGraph, Link};
+use crate::error::ConfigError;
 use crate::scenario::budget::{MemoryBudget, DEFAULT_MEMORY_BYTES};
 use crate::sim::{NodeId, Rng};
-use crate::ConfigError;
 
 /// How interference is given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

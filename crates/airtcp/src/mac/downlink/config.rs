@@ -11,8 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ConfigError;
 use crate::scenario::config::Nanos;
-use crate::ConfigError;
 
 /// A base station serving several users over one shared, slotted downlink.
 #[derive(Debug, Clone, Serialize, Deserialize)]

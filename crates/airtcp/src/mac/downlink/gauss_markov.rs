@@ -16,7 +16,6 @@
 //! J0(2 pi f_d n T) (no oscillation). Use [`super::clarke`] when longer lags matter. For paper
 //! 002's f_d = 128 Hz and T = 10 ms, rho = J0(8.04) = 0.162, so slots are nearly independent.
 
-use super::bessel::bessel_j0;
 use crate::sim::{Rng, Time};
 
 /// A CN(0, 1) sample (unit-variance circular complex Gaussian) by Box-Muller: modulus
@@ -28,9 +27,10 @@ pub fn complex_gaussian(rng: &mut Rng) -> (f64, f64) {
 }
 
 /// The slot-to-slot correlation of the complex gain for Doppler `doppler_hz` and slots of
-/// `slot` ns: J0(2 pi f_d T).
+/// `slot` ns: J0(2 pi f_d T), by musl's J0 (the `libm` crate, accurate to the last bits; the
+/// standard library has no Bessel functions).
 pub fn slot_correlation(doppler_hz: f64, slot: Time) -> f64 {
-    bessel_j0(std::f64::consts::TAU * doppler_hz * slot as f64 / 1e9)
+    libm::j0(std::f64::consts::TAU * doppler_hz * slot as f64 / 1e9)
 }
 
 /// One user's AR(1) fading process.
@@ -79,6 +79,37 @@ impl GaussMarkov {
 mod tests {
     use super::*;
     use crate::sim::time::MILLIS;
+
+    /// J0's power series sum_k (-x^2/4)^k / (k!)^2, accurate in f64 for moderate x.
+    fn j0_series(x: f64) -> f64 {
+        let q = -x * x / 4.0;
+        let (mut term, mut sum) = (1.0, 1.0);
+        for k in 1..80 {
+            term *= q / (k * k) as f64;
+            sum += term;
+        }
+        sum
+    }
+
+    #[test]
+    fn the_slot_correlation_is_clarkes_j0_of_two_pi_fd_t() {
+        // Paper 002's ns-2 set-up: f_d = 128 Hz, T = 10 ms, x = 2 pi 1.28 = 8.04, rho = 0.162.
+        let rho = slot_correlation(128.0, 10 * MILLIS);
+        assert!(
+            (rho - j0_series(std::f64::consts::TAU * 1.28)).abs() < 1e-12,
+            "{rho}"
+        );
+        assert!((rho - 0.162).abs() < 5e-4, "{rho}");
+        // The fluid model's 20 Hz: x = 1.257, rho = 0.643.
+        let rho = slot_correlation(20.0, 10 * MILLIS);
+        assert!(
+            (rho - j0_series(std::f64::consts::TAU * 0.2)).abs() < 1e-14,
+            "{rho}"
+        );
+        // Reference values (DLMF 10.21 zeros; tables): J0(8) and the first zero.
+        assert!((libm::j0(8.0) - 0.171_650_807_137_553_9).abs() < 1e-15);
+        assert!(libm::j0(2.404_825_557_695_773).abs() < 1e-15);
+    }
 
     /// Mean power, lag-1 complex correlation and lag-1 power correlation of `n` slots.
     fn statistics(rho: f64, n: usize) -> (f64, f64, f64) {

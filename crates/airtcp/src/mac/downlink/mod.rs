@@ -20,7 +20,6 @@
 //! `docs/downlink.md` for integration).
 
 pub mod amc;
-pub mod bessel;
 pub mod channel;
 pub mod clarke;
 pub mod config;
@@ -42,8 +41,8 @@ use channel::UserChannel;
 use erasure::BimodalErasure;
 use user_queue::UserQueue;
 
+use crate::error::ConfigError;
 use crate::sim::{DropReason, PacketId, Rng, Time};
-use crate::ConfigError;
 
 /// A packet whose last byte went out in a slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

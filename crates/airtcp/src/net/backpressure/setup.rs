@@ -7,6 +7,7 @@ use super::{
     hops_to, BpLink, BpNode, BpParams, BpShared, Commodities, Differential, KRule, LossEstimate,
     NextHops, Selection,
 };
+use crate::error::ConfigError;
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::weighted_next_hops;
 use crate::net::routing::Iface;
@@ -16,7 +17,6 @@ use crate::scenario::config::{
     RoutingConfig, ScenarioConfig,
 };
 use crate::sim::NodeId;
-use crate::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::new(path, message)

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use super::layer::{Commodity, HorizonLayer, NONE};
 use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, UpLink};
 use super::HorizonParams;
+use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, Way};
 use crate::net::forwarding::LayerSetup;
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
@@ -23,7 +24,6 @@ use crate::sim::{NodeId, Rng};
 use crate::transport::horizon::reorder::ReorderParams;
 use crate::transport::horizon::signal::SignalParams;
 use crate::transport::horizon::{HorizonShimParams, SignalMode};
-use crate::ConfigError;
 
 /// The largest custody threshold: PLIDs are one byte, compared in serial arithmetic (fewer than
 /// 128 outstanding).

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::receiver::{DecoderMode, RlcField};
 use super::sender::RlcSenderConfig;
+use crate::error::ConfigError;
 use crate::scenario::config::Nanos;
-use crate::ConfigError;
 
 /// The largest block the exact decoder is allowed (its storage is B^2 field elements per block).
 pub const MAX_EXACT_BLOCK: u32 = 2048;

@@ -29,9 +29,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ConfigError;
 use crate::phy::bimodal::{NextState, TwoLevel};
 use crate::sim::{Rng, Time};
-use crate::ConfigError;
 
 /// The channel of every user / path.
 #[derive(Debug, Clone, Serialize, Deserialize)]
