@@ -297,10 +297,13 @@ DOWNLINK_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "downlink" / "config.rs
 ROUTERS_CONFIG_RS = CORE_CONFIG_RS.with_name("routers.rs")
 TCP_RLC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "transport" / "tcp_rlc" / "config.rs"
 CODING_CONFIG_RS = CORE_CONFIG_RS.with_name("coding.rs")
+PHY_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "phy" / "config.rs"
+MAC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "config.rs"
 
 
 def _rust_source() -> str:
-    paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS, CODING_CONFIG_RS)
+    paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS, CODING_CONFIG_RS, PHY_CONFIG_RS,
+             MAC_CONFIG_RS)
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
 
@@ -733,7 +736,7 @@ def _rust_defaults() -> dict[tuple[str, str], Any]:
                 defaults[owner, field] = []
             elif rust_type.startswith("BTreeMap<"):
                 defaults[owner, field] = {}
-            elif rust_type in ("bool", "Nanos", "u64", "u32", "f64"):
+            elif rust_type in ("bool", "Nanos", "Time", "u64", "u32", "f64"):
                 defaults[owner, field] = {"bool": False, "f64": 0.0}.get(rust_type, 0)
             elif rust_type in marked:
                 defaults[owner, field] = marked[rust_type]

@@ -12,8 +12,8 @@ use crate::metrics::results::{
 };
 use crate::net::flow_paths::FlowPath;
 use crate::net::Network;
-use crate::scenario::budget::{format_count, MemoryBudget};
 use crate::scenario::config::FORWARDING_TABLES;
+use crate::sim::memory::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
 use crate::sim::{
@@ -406,7 +406,7 @@ impl World {
             .sum();
         let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
             + events * self.net.events.entry_bytes()
-            + rtt_samples * crate::scenario::budget::SERIES_ROW_BYTES;
+            + rtt_samples * crate::sim::memory::SERIES_ROW_BYTES;
         self.budget.check_growth(bytes, now, &|| {
             format!(
                 "{} packets alive at once, {} events pending, {} RTT samples",

@@ -26,9 +26,9 @@
 //! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation (a rate
 //! controller would fill the rate table).
 
+pub use super::config::MacProfile;
 use super::frame::{Frame, FrameKind, RadioId, UnitId, NO_UNIT};
 use super::timing::Timing;
-pub use crate::scenario::config::MacProfile;
 use crate::sim::{Packet, PacketId, Rng, Time};
 
 /// The MAC's three timers.
@@ -694,7 +694,7 @@ impl Dcf {
 mod tests {
     //! The DCF against a scripted world: frames it puts on the air, in order, with their rates.
     use super::*;
-    use crate::scenario::config::AckRate;
+    use crate::mac::config::AckRate;
     use crate::sim::packet::Header;
     use crate::sim::time::MICROS;
 
@@ -868,11 +868,7 @@ mod tests {
 
     #[test]
     fn dot11b_ack_rules() {
-        let mut t = Timing::dot11b(
-            11_000_000,
-            1_000_000,
-            crate::scenario::config::Preamble::Long,
-        );
+        let mut t = Timing::dot11b(11_000_000, 1_000_000, crate::mac::config::Preamble::Long);
         assert_eq!(t.ack_rate_for(11_000_000), 1_000_000);
         t.ack = AckRate::Data;
         assert_eq!(t.ack_rate_for(5_500_000), 5_500_000);

@@ -13,8 +13,8 @@
 //! Both: ACK and CTS are 14 bytes, RTS 20 bytes. EIFS = SIFS + ACK time at the lowest rate + DIFS
 //! (§10.3.2.3.7): 364 us (11b, long preamble), 94 us (11a).
 
+use super::config::{AckRate, Preamble};
 use crate::phy::ofdm;
-use crate::scenario::config::{AckRate, Preamble};
 use crate::sim::time::MICROS;
 use crate::sim::Time;
 

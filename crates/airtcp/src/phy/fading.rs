@@ -7,7 +7,7 @@
 //!   so no state is kept. With a Doppler frequency f_d the coherence time is 0.423 / f_d
 //!   (Clarke's model, as used by Rappaport eq. 5.40.c).
 
-use crate::scenario::config::FadingConfig;
+use super::config::FadingConfig;
 use crate::sim::time::from_secs;
 use crate::sim::{Rng, Time};
 

@@ -12,7 +12,7 @@
 //!   reproduction uses the wireless router's erasures, not this.)
 
 use super::bimodal::{NextState, TwoLevel};
-use crate::scenario::config::ErrorProcessConfig;
+use super::config::ErrorProcessConfig;
 use crate::sim::{Rng, Time};
 
 /// The state of one link's error process.

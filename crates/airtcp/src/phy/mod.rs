@@ -18,6 +18,7 @@
 //!   and does not lock onto frames while it transmits.
 
 pub mod bimodal;
+pub mod config;
 pub mod error_rate;
 pub mod fading;
 pub mod holds;

@@ -10,7 +10,7 @@
 //! - `LogDistance`: L(d) = L0 + 10 n log10(d / d0) dB (ns-3's `LogDistancePropagationLossModel`,
 //!   defaults n = 3, d0 = 1 m, L0 = 46.6777 dB).
 
-use crate::scenario::config::PropagationConfig;
+use super::config::PropagationConfig;
 
 /// Speed of light, m/s.
 pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;

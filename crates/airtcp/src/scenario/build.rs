@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::budget::{charge_scenario, MemoryBudget};
+use super::budget::charge_scenario;
 use super::config::{
     AppConfig, CcKind, Direction, FlowConfig, LossConfig, QueueConfig, RouteMetric, RoutingConfig,
     ScenarioConfig, TcpConfig, TransportConfig, UtilityConfig,
@@ -28,6 +28,7 @@ use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
 use crate::queue::droptail::DropTail;
+use crate::sim::memory::MemoryBudget;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;

@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::coding::rlnc::MAX_BLOCK_SIZE;
 use crate::error::ConfigError;
+pub use crate::mac::config::{AckRate, MacProfile, Preamble};
 use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
 use crate::net::{backpressure, horizon};
+pub use crate::phy::config::{ErrorProcessConfig, FadingConfig, PropagationConfig, ReceptionModel};
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
 
@@ -1125,25 +1127,6 @@ impl Standard {
     }
 }
 
-/// Whose reading of the DCF a radio follows where implementations differ (docs/dcf.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MacProfile {
-    /// IEEE 802.11-2016 as ns-3 3.44 models it: the response timeout of 10.3.2.9 (SIFS + slot +
-    /// PHY header, held while a frame arrives) and DIFS after it; immediate access no earlier
-    /// than DIFS after a frame is queued; the window set by the station's retry count.
-    #[default]
-    Standard,
-    /// ns-2's `Mac802_11`: the timeout waits for the whole response (SIFS + response + slot),
-    /// the backoff counts from the timeout, a frame may go at once into a medium idle for DIFS,
-    /// and the window is the packet's (reset when it is given up).
-    Ns2,
-    /// GloMoSim's 802.11 (paper 001): ns-2's rules, and a station that has just sent an ACK
-    /// draws a backoff for the frame it holds (`AckTransmitted -> CheckForOutgoingPacket ->
-    /// SetBackoffIfZero`), so a relay never forwards without one.
-    Glomosim,
-}
-
 /// What one draw of `radio.frame_error` covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1153,17 +1136,6 @@ pub enum FrameErrorMode {
     PerFrame,
     /// Each exchange between a sender and its addressee (overhearers still draw per frame).
     PerExchange,
-}
-
-/// PLCP preamble of DSSS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Preamble {
-    /// 144 + 48 us at 1 Mbps (192 us), the 802.11b default and ns-2's.
-    #[default]
-    Long,
-    /// 72 us at 1 Mbps + 24 us at 2 Mbps (96 us).
-    Short,
 }
 
 /// The radio (PHY and 802.11 DCF MAC) of every wireless node.
@@ -1348,93 +1320,6 @@ fn default_rate_frame_bytes() -> u32 {
     1555
 }
 
-/// Reception under interference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReceptionModel {
-    /// ns-2: the frame is lost once its power is not `capture_threshold` above the sum of the
-    /// other signals; otherwise the SINR error model decides.
-    #[default]
-    Capture,
-    /// ns-3: only the SINR-based error model decides (no capture threshold).
-    Sinr,
-}
-
-/// Rate of ACK frames.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AckRate {
-    /// The basic rate, as 802.11 prescribes for control responses in a BSS basic rate set of
-    /// the lowest rate.
-    #[default]
-    Basic,
-    /// The data rate of the frame acknowledged (ns-3's ad-hoc stations put every 802.11b rate in
-    /// their basic rate set, so their ACKs go at the data rate).
-    Data,
-    /// The highest mandatory rate of the standard not above the rate of the frame acknowledged
-    /// (IEEE 802.11-2016 §10.6.6.5.2): 6, 12 or 24 Mbps in 802.11a; every 802.11b rate is
-    /// mandatory, so there it is the data rate.
-    Control,
-}
-
-/// Path loss models.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum PropagationConfig {
-    /// Full transmit power within `range`, nothing beyond (ns-3's RangePropagationLossModel).
-    Range {
-        /// Range, m.
-        range: f64,
-    },
-    /// Friis free space.
-    FreeSpace {
-        /// Carrier frequency, Hz.
-        #[serde(default = "default_frequency")]
-        frequency: f64,
-    },
-    /// Two-ray ground reflection beyond the crossover distance, Friis below it (ns-2).
-    TwoRayGround {
-        /// Carrier frequency, Hz (ns-2: 914 MHz).
-        #[serde(default = "default_frequency")]
-        frequency: f64,
-        /// Antenna height, m (ns-2: 1.5 m).
-        #[serde(default = "default_antenna_height")]
-        antenna_height: f64,
-    },
-    /// Log-distance: L(d) = L0 + 10 n log10(d / d0) (ns-3's LogDistancePropagationLossModel).
-    LogDistance {
-        /// Path-loss exponent n.
-        #[serde(default = "default_exponent")]
-        exponent: f64,
-        /// Reference distance d0, m.
-        #[serde(default = "default_one_f64")]
-        reference_distance: f64,
-        /// Loss at d0, dB.
-        #[serde(default = "default_reference_loss")]
-        reference_loss: f64,
-    },
-}
-
-/// Fading.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum FadingConfig {
-    /// None.
-    #[default]
-    None,
-    /// Rayleigh: the received power of every frame is scaled by an independent Exp(1) draw.
-    Rayleigh,
-    /// Rayleigh block fading: one Exp(1) gain per link per coherence interval.
-    Block {
-        /// Coherence time, ns (give this or `doppler`).
-        #[serde(default)]
-        coherence: Option<Nanos>,
-        /// Maximum Doppler frequency, Hz: coherence time 0.423 / f_d (Clarke's model).
-        #[serde(default)]
-        doppler: Option<f64>,
-    },
-}
-
 /// An extra error process on a wireless link.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1448,45 +1333,6 @@ pub struct LinkErrorConfig {
     pub direction: Direction,
     /// The process.
     pub error: ErrorProcessConfig,
-}
-
-/// Packet-error processes of a link, applied after the radio's own reception decision.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ErrorProcessConfig {
-    /// Independent errors with probability `per`.
-    Bernoulli {
-        /// Packet error rate.
-        per: f64,
-    },
-    /// Gilbert-Elliott two-state Markov chain, one step per frame.
-    GilbertElliott {
-        /// P(good -> bad) per frame.
-        p_good_bad: f64,
-        /// P(bad -> good) per frame.
-        p_bad_good: f64,
-        /// Error rate in the good state.
-        per_good: f64,
-        /// Error rate in the bad state.
-        per_bad: f64,
-    },
-    /// Success probability `low` or `high`, each state lasting a duration uniform in
-    /// [`hold_min`, `hold_max`]; each new state drawn independently (low with
-    /// `low_probability`, paper 004 §II-C), or, without `low_probability`, the two alternating
-    /// (half the time each; not paper 004's process).
-    Bimodal {
-        /// Success probability in the bad state.
-        low: f64,
-        /// Success probability in the good state.
-        high: f64,
-        /// P(a new state is the bad one); absent: the states alternate.
-        #[serde(default)]
-        low_probability: Option<f64>,
-        /// Shortest state duration, ns.
-        hold_min: Nanos,
-        /// Longest state duration, ns.
-        hold_max: Nanos,
-    },
 }
 
 /// A node failure: from `at` on, the node's radio neither sends nor receives and whatever it
@@ -1990,9 +1836,6 @@ pub enum RouteMetric {
 fn default_one() -> u32 {
     1
 }
-fn default_one_f64() -> f64 {
-    1.0
-}
 fn default_tx_power() -> f64 {
     // 10 log10(281.83815 mW)
     24.499998
@@ -2029,16 +1872,4 @@ fn default_cca_time() -> Nanos {
 }
 fn default_rx_sensitivity() -> f64 {
     -101.0
-}
-fn default_frequency() -> f64 {
-    914e6
-}
-fn default_antenna_height() -> f64 {
-    1.5
-}
-fn default_exponent() -> f64 {
-    3.0
-}
-fn default_reference_loss() -> f64 {
-    46.6777
 }

@@ -7,7 +7,7 @@
 //! the same random streams as before multi-radio nodes existed. Channels are orthogonal: only
 //! radios on the same channel are neighbours (see `net::wireless`).
 
-use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound, MemoryBudget};
+use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound};
 use super::config::{
     Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, RateControlConfig,
     ReceptionModel, Standard,
@@ -24,6 +24,7 @@ use crate::phy::link_error::LinkError;
 use crate::phy::propagation::{dbm_to_mw, PathLoss, SPEED_OF_LIGHT};
 use crate::phy::{ErrorModel, Phy, PhyThresholds};
 use crate::queue::droptail::DropTail;
+use crate::sim::memory::MemoryBudget;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
 use std::collections::{BTreeMap, BTreeSet};

@@ -41,7 +41,7 @@ use super::flow_control::{self, Utility};
 use super::max_weight::{Greedy, LinkScheduler, MaxWeight};
 use super::{ChannelStates, ConflictGraph, Link};
 use crate::error::ConfigError;
-use crate::scenario::budget::{MemoryBudget, DEFAULT_MEMORY_BYTES};
+use crate::sim::memory::{MemoryBudget, DEFAULT_MEMORY_BYTES};
 use crate::sim::{NodeId, Rng};
 
 /// How interference is given.

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
-use crate::scenario::config::Nanos;
+use crate::sim::Time;
 
 /// A base station serving several users over one shared, slotted downlink.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -24,7 +24,7 @@ pub struct DownlinkConfig {
     pub users: Vec<DownlinkUserConfig>,
     /// Slot length, ns (> 0). Paper 002: 10 ms.
     #[serde(default = "default_slot")]
-    pub slot: Nanos,
+    pub slot: Time,
     /// Channel bandwidth, Hz (> 0). A mode of spectral efficiency e carries
     /// e x bandwidth x slot x (frame efficiency) x `rate_scale` bits per slot. Paper 002:
     /// 10 MHz (ns-2), 5 MHz (fluid).
@@ -74,7 +74,7 @@ pub struct DownlinkConfig {
     pub uplink_rate: u64,
     /// One-way delay of each user's reverse link, ns.
     #[serde(default)]
-    pub uplink_delay: Nanos,
+    pub uplink_delay: Time,
 }
 
 /// One user of the downlink.
@@ -152,13 +152,13 @@ pub enum FrameConfig {
         cyclic_prefix: f64,
         /// Frame duration, ns (> 0). 5 ms.
         #[serde(default = "default_frame_duration")]
-        duration: Nanos,
+        duration: Time,
         /// Transmit/receive transition gap, ns. 105.714 us (296 physical slots of 4 / 11.2 MHz).
         #[serde(default = "default_ttg")]
-        ttg: Nanos,
+        ttg: Time,
         /// Receive/transmit transition gap, ns. 60 us (168 physical slots).
         #[serde(default = "default_rtg")]
-        rtg: Nanos,
+        rtg: Time,
         /// OFDMA symbols of the downlink subframe, preamble included (>= 1). 29.
         #[serde(default = "default_dl_symbols")]
         dl_symbols: u32,
@@ -259,9 +259,9 @@ pub enum ErasureConfig {
         /// Probability that a new state is the bad one, [0, 1]. Paper 004: 0.1 and 0.25.
         low_probability: f64,
         /// Shortest state duration, ns (> 0). Paper 004: 100 ms.
-        hold_min: Nanos,
+        hold_min: Time,
         /// Longest state duration, ns (>= `hold_min`). Paper 004: 200 ms.
-        hold_max: Nanos,
+        hold_max: Time,
     },
 }
 
@@ -310,7 +310,7 @@ impl ErasureConfig {
     }
 }
 
-fn default_slot() -> Nanos {
+fn default_slot() -> Time {
     10_000_000
 }
 fn default_bandwidth() -> f64 {
@@ -328,13 +328,13 @@ fn default_fft_size() -> u32 {
 fn default_cyclic_prefix() -> f64 {
     0.125
 }
-fn default_frame_duration() -> Nanos {
+fn default_frame_duration() -> Time {
     5_000_000
 }
-fn default_ttg() -> Nanos {
+fn default_ttg() -> Time {
     105_714
 }
-fn default_rtg() -> Nanos {
+fn default_rtg() -> Time {
     60_000
 }
 fn default_dl_symbols() -> u32 {

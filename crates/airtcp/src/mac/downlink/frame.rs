@@ -25,7 +25,7 @@
 //! tones per frame = 3.456 M tones/s = 0.3456 of 10 MHz.
 
 use super::config::FrameConfig;
-use crate::scenario::config::Nanos;
+use crate::sim::Time;
 
 /// The arithmetic of an OFDMA frame (see the module header).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,7 +170,7 @@ pub fn ofdma(cfg: &FrameConfig, bandwidth_hz: f64) -> Result<Option<OfdmaFrame>,
 }
 
 /// `5 ms`, `2.5 ms`: a duration for messages.
-fn fmt_ms(ns: Nanos) -> String {
+fn fmt_ms(ns: Time) -> String {
     format!("{} ms", ns as f64 / 1e6)
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::receiver::{DecoderMode, RlcField};
 use super::sender::RlcSenderConfig;
 use crate::error::ConfigError;
-use crate::scenario::config::Nanos;
+use crate::sim::Time;
 
 /// The largest block the exact decoder is allowed (its storage is B^2 field elements per block).
 pub const MAX_EXACT_BLOCK: u32 = 2048;
@@ -56,7 +56,7 @@ pub struct TcpRlcConfig {
     pub dupthresh: u32,
     /// The timeout before the first RTT sample, ns.
     #[serde(default = "default_initial_rto")]
-    pub initial_rto: Nanos,
+    pub initial_rto: Time,
     /// Answer packets of decoded blocks with duplicates too (the literal reading the spec's A3
     /// rejects; an ablation).
     #[serde(default)]
@@ -72,7 +72,7 @@ fn default_max_cwnd() -> u32 {
 fn default_dupthresh() -> u32 {
     3
 }
-fn default_initial_rto() -> Nanos {
+fn default_initial_rto() -> Time {
     1_000_000_000
 }
 
