@@ -299,11 +299,14 @@ TCP_RLC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "transport" / "tcp_rlc" / "confi
 CODING_CONFIG_RS = CORE_CONFIG_RS.with_name("coding.rs")
 PHY_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "phy" / "config.rs"
 MAC_CONFIG_RS = CORE_CONFIG_RS.parents[1] / "mac" / "config.rs"
+# Each congestion controller's parameters are in its own file.
+CC_RS = [CORE_CONFIG_RS.parents[1] / "transport" / "tcp" / "cc" / f"{name}.rs"
+         for name in ("cubic", "compound", "vegas", "fast", "quic_tcp")]
 
 
 def _rust_source() -> str:
     paths = (CORE_CONFIG_RS, DOWNLINK_CONFIG_RS, ROUTERS_CONFIG_RS, TCP_RLC_CONFIG_RS, CODING_CONFIG_RS, PHY_CONFIG_RS,
-             MAC_CONFIG_RS)
+             MAC_CONFIG_RS, *CC_RS)
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
 
@@ -319,8 +322,11 @@ def _snake(name: str) -> str:
 def _rust_bodies() -> dict[str, str]:
     """The body of every struct and struct-like enum variant, keyed "Struct" or "Enum::Variant"."""
     source = _rust_source()
-    bodies = dict(re.findall(r"pub struct (\w+) \{\n(.*?)\n\}", source, re.DOTALL))
-    for enum, body in re.findall(r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
+    # Only the types a scenario file reads (serde's Deserialize): a controller's file also holds
+    # the controller itself.
+    serde = r"#\[derive\([^)]*\bDeserialize\b[^)]*\)\]\n(?:#\[[^\n]*\]\n)*"
+    bodies = dict(re.findall(serde + r"pub struct (\w+) \{\n(.*?)\n\}", source, re.DOTALL))
+    for enum, body in re.findall(serde + r"pub enum (\w+) \{\n(.*?)\n\}", source, re.DOTALL):
         for variant, variant_body in re.findall(r"^    (\w+) \{\n(.*?)\n    \},", body, re.DOTALL | re.MULTILINE):
             bodies[f"{enum}::{variant}"] = variant_body
     return bodies

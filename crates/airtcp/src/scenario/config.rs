@@ -17,6 +17,11 @@ use crate::net::{backpressure, horizon};
 pub use crate::phy::config::{ErrorProcessConfig, FadingConfig, PropagationConfig, ReceptionModel};
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
+pub use crate::transport::tcp::cc::compound::CompoundParams;
+pub use crate::transport::tcp::cc::cubic::CubicParams;
+pub use crate::transport::tcp::cc::fast::FastParams;
+pub use crate::transport::tcp::cc::quic_tcp::{QuicCadence, QuicTcpParams};
+pub use crate::transport::tcp::cc::vegas::VegasParams;
 
 /// Integer nanoseconds (see [`crate::sim::time`]).
 pub type Nanos = u64;
@@ -601,179 +606,6 @@ fn default_nc_repair_interval() -> Nanos {
     100_000_000
 }
 
-/// Cubic's constants (RFC 9438). See `docs/cubic.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CubicParams {
-    /// C, segments / s^3 (> 0; RFC 9438 §5: 0.4).
-    #[serde(default = "default_cubic_c")]
-    pub c: f64,
-    /// beta_cubic, the multiplicative decrease factor, in (0, 1) (RFC 9438 §4.6: 0.7).
-    #[serde(default = "default_cubic_beta")]
-    pub beta: f64,
-    /// Fast convergence (RFC 9438 §4.7).
-    #[serde(default = "default_true")]
-    pub fast_convergence: bool,
-    /// The Reno-friendly region (RFC 9438 §4.3).
-    #[serde(default = "default_true")]
-    pub reno_friendly: bool,
-}
-
-/// Compound TCP's constants (Tan, Song, Zhang & Sridharan, INFOCOM 2006, §III-C). See
-/// `docs/compound.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CompoundParams {
-    /// alpha of the delay window's increase alpha win^k per round (> 0; paper: 1/8).
-    #[serde(default = "default_compound_alpha")]
-    pub alpha: f64,
-    /// beta, the multiplicative decrease of the whole window at a loss, in (0, 1) (paper: 1/2).
-    #[serde(default = "default_compound_beta")]
-    pub beta: f64,
-    /// k, the exponent of the increase, in (0, 1] (paper: 0.75).
-    #[serde(default = "default_compound_k")]
-    pub k: f64,
-    /// gamma, the backlog threshold, packets (> 0; paper: 30).
-    #[serde(default = "default_compound_gamma")]
-    pub gamma: f64,
-    /// zeta, how fast the delay window shrinks per packet of backlog (> 0; paper: 1).
-    #[serde(default = "default_compound_zeta")]
-    pub zeta: f64,
-}
-
-impl Default for CubicParams {
-    fn default() -> Self {
-        serde_json::from_str("{}").expect("all Cubic parameters have defaults")
-    }
-}
-
-impl Default for CompoundParams {
-    fn default() -> Self {
-        serde_json::from_str("{}").expect("all Compound parameters have defaults")
-    }
-}
-
-/// TCP Vegas thresholds, in packets of estimated backlog (diff = cwnd (1 - BaseRTT/RTT)).
-/// Defaults are ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1` (paper 002 §V-B uses 200/203).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VegasParams {
-    /// Congestion avoidance grows the window by one segment per RTT while diff < alpha.
-    #[serde(default = "default_vegas_alpha")]
-    pub alpha: f64,
-    /// ... and shrinks it by one segment per RTT while diff > beta (>= alpha).
-    #[serde(default = "default_vegas_beta")]
-    pub beta: f64,
-    /// Slow start ends once diff > gamma.
-    #[serde(default = "default_vegas_gamma")]
-    pub gamma: f64,
-}
-
-/// FAST TCP parameters (Jin, Wei & Low 2004).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FastParams {
-    /// Packets each flow aims to keep queued along its path (paper 002 §V-B: 200).
-    #[serde(default = "default_fast_alpha")]
-    pub alpha: f64,
-    /// Weight of the new window estimate in each update, in (0, 1] in the FAST paper (0.5);
-    /// paper 002 sweeps this step size beyond 1 (Fig. 7a).
-    #[serde(default = "default_fast_gamma")]
-    pub gamma: f64,
-}
-
-/// QUIC-TCP parameters (paper 002 eq. 9 and §V).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QuicTcpParams {
-    /// Step size kappa > 0, per window computation (§V-A: 0.05 with updates every 20 ms).
-    #[serde(default = "default_quic_kappa")]
-    pub kappa: f64,
-    /// Exponent rho in [0, 1] of the gain w^(1 - 2 rho) (§V-B: 0.5).
-    #[serde(default = "default_quic_rho")]
-    pub rho: f64,
-    /// Target backlog p_s, packets (§V-B: 200).
-    #[serde(default = "default_quic_p_s")]
-    pub p_s: f64,
-    /// The older spelling of the cadence: time between window updates, ns; 0 updates on every
-    /// in-order ACK. Absent with `cadence` absent: 20 ms (§V-A). Not together with `cadence`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub update_interval: Option<Nanos>,
-    /// When the window law runs; absent: `update_interval` decides.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cadence: Option<QuicCadence>,
-}
-
-/// When QUIC-TCP's window law (paper 002 eq. 9) runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QuicCadence {
-    /// On every in-order ACK.
-    PerAck {
-        /// Cap each computed window at twice the window it was computed from.
-        #[serde(default)]
-        cap_double: bool,
-    },
-    /// On the first ACK at or after each multiple of `every` (the paper's Matlab runs: 20 ms).
-    Interval {
-        /// Time between computations, ns (> 0).
-        #[serde(default = "default_quic_interval")]
-        every: Nanos,
-        /// Cap each computed window at twice the window it was computed from.
-        #[serde(default)]
-        cap_double: bool,
-    },
-    /// FAST's cadence (the paper's ns-2 module was FAST's, "modified in accordance with (9)"):
-    /// a window computation at the end of every other round trip, an increase spread over the
-    /// next round's ACKs, a decrease applied at once.
-    FastRounds {
-        /// Cap each computed window at twice the window it was computed from (FAST's
-        /// `min(2w, .)`).
-        #[serde(default = "default_true")]
-        cap_double: bool,
-    },
-}
-
-impl QuicTcpParams {
-    /// The cadence these parameters select, or the problem as (field below the `quic_tcp`
-    /// block, message), worded as the Python front end words it.
-    pub fn resolved_cadence(&self) -> Result<QuicCadence, (&'static str, &'static str)> {
-        match (self.cadence, self.update_interval) {
-            (Some(_), Some(_)) => Err((
-                "cadence",
-                "give either cadence or update_interval (its older spelling), not both",
-            )),
-            (Some(QuicCadence::Interval { every: 0, .. }), None) => {
-                Err(("cadence.every", "must be greater than zero"))
-            }
-            (Some(cadence), None) => Ok(cadence),
-            (None, Some(0)) => Ok(QuicCadence::PerAck { cap_double: false }),
-            (None, interval) => Ok(QuicCadence::Interval {
-                every: interval.unwrap_or(default_quic_interval()),
-                cap_double: false,
-            }),
-        }
-    }
-}
-
-impl Default for VegasParams {
-    fn default() -> Self {
-        serde_json::from_str("{}").expect("all Vegas fields have defaults")
-    }
-}
-
-impl Default for FastParams {
-    fn default() -> Self {
-        serde_json::from_str("{}").expect("all FAST fields have defaults")
-    }
-}
-
-impl Default for QuicTcpParams {
-    fn default() -> Self {
-        serde_json::from_str("{}").expect("all QUIC-TCP fields have defaults")
-    }
-}
-
 /// UDP parameters.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -874,54 +706,6 @@ fn default_initial_rto() -> Nanos {
 }
 fn default_granularity() -> Nanos {
     1_000_000
-}
-fn default_cubic_c() -> f64 {
-    0.4
-}
-fn default_cubic_beta() -> f64 {
-    0.7
-}
-fn default_compound_alpha() -> f64 {
-    0.125
-}
-fn default_compound_beta() -> f64 {
-    0.5
-}
-fn default_compound_k() -> f64 {
-    0.75
-}
-fn default_compound_gamma() -> f64 {
-    30.0
-}
-fn default_compound_zeta() -> f64 {
-    1.0
-}
-fn default_vegas_alpha() -> f64 {
-    1.0
-}
-fn default_vegas_beta() -> f64 {
-    3.0
-}
-fn default_vegas_gamma() -> f64 {
-    1.0
-}
-fn default_fast_alpha() -> f64 {
-    200.0
-}
-fn default_fast_gamma() -> f64 {
-    0.5
-}
-fn default_quic_kappa() -> f64 {
-    0.05
-}
-fn default_quic_rho() -> f64 {
-    0.5
-}
-fn default_quic_p_s() -> f64 {
-    200.0
-}
-fn default_quic_interval() -> Nanos {
-    20_000_000
 }
 fn default_bin() -> Nanos {
     1_000_000_000

@@ -60,8 +60,8 @@
 //!   draft, the Linux port) is not implemented.
 
 use super::{AckSample, CcState, CongestionControl, CongestionEvent};
-use crate::scenario::config::CompoundParams;
 use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
 /// One round trip's bookkeeping.
 #[derive(Debug, Clone, Copy)]
@@ -225,6 +225,50 @@ impl CongestionControl for Compound {
             ),
         ]
     }
+}
+
+/// Compound TCP's constants (Tan, Song, Zhang & Sridharan, INFOCOM 2006, §III-C). See
+/// `docs/compound.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompoundParams {
+    /// alpha of the delay window's increase alpha win^k per round (> 0; paper: 1/8).
+    #[serde(default = "default_compound_alpha")]
+    pub alpha: f64,
+    /// beta, the multiplicative decrease of the whole window at a loss, in (0, 1) (paper: 1/2).
+    #[serde(default = "default_compound_beta")]
+    pub beta: f64,
+    /// k, the exponent of the increase, in (0, 1] (paper: 0.75).
+    #[serde(default = "default_compound_k")]
+    pub k: f64,
+    /// gamma, the backlog threshold, packets (> 0; paper: 30).
+    #[serde(default = "default_compound_gamma")]
+    pub gamma: f64,
+    /// zeta, how fast the delay window shrinks per packet of backlog (> 0; paper: 1).
+    #[serde(default = "default_compound_zeta")]
+    pub zeta: f64,
+}
+
+impl Default for CompoundParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Compound parameters have defaults")
+    }
+}
+
+fn default_compound_alpha() -> f64 {
+    0.125
+}
+fn default_compound_beta() -> f64 {
+    0.5
+}
+fn default_compound_k() -> f64 {
+    0.75
+}
+fn default_compound_gamma() -> f64 {
+    30.0
+}
+fn default_compound_zeta() -> f64 {
+    1.0
 }
 
 #[cfg(test)]

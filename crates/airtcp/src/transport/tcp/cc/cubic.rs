@@ -58,8 +58,8 @@
 //!   spurious congestion event (§4.9; the sender detects none), ECN (§4.6; no ECN model), pacing.
 
 use super::{AckSample, CcState, CongestionControl, CongestionEvent};
-use crate::scenario::config::CubicParams;
 use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
 /// RFC 9438 Cubic.
 #[derive(Debug, Clone)]
@@ -230,6 +230,40 @@ impl CongestionControl for Cubic {
             ("cwnd_prior", self.cwnd_prior),
         ]
     }
+}
+
+/// Cubic's constants (RFC 9438). See `docs/cubic.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubicParams {
+    /// C, segments / s^3 (> 0; RFC 9438 §5: 0.4).
+    #[serde(default = "default_cubic_c")]
+    pub c: f64,
+    /// beta_cubic, the multiplicative decrease factor, in (0, 1) (RFC 9438 §4.6: 0.7).
+    #[serde(default = "default_cubic_beta")]
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7).
+    #[serde(default = "default_true")]
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 §4.3).
+    #[serde(default = "default_true")]
+    pub reno_friendly: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Cubic parameters have defaults")
+    }
+}
+
+fn default_cubic_c() -> f64 {
+    0.4
+}
+fn default_cubic_beta() -> f64 {
+    0.7
+}
+fn default_true() -> bool {
+    true
 }
 
 #[cfg(test)]

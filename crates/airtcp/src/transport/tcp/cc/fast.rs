@@ -43,8 +43,8 @@
 //!   recovery); after recovery or a timeout the update/freeze cycle restarts.
 
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
-use crate::scenario::config::FastParams;
 use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
 /// Smallest window FAST sets, segments.
 const MIN_WINDOW: f64 = 2.0;
@@ -151,6 +151,32 @@ impl CongestionControl for Fast {
             v: self.v,
         })
     }
+}
+
+/// FAST TCP parameters (Jin, Wei & Low 2004).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FastParams {
+    /// Packets each flow aims to keep queued along its path (paper 002 §V-B: 200).
+    #[serde(default = "default_fast_alpha")]
+    pub alpha: f64,
+    /// Weight of the new window estimate in each update, in (0, 1] in the FAST paper (0.5);
+    /// paper 002 sweeps this step size beyond 1 (Fig. 7a).
+    #[serde(default = "default_fast_gamma")]
+    pub gamma: f64,
+}
+
+impl Default for FastParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all FAST fields have defaults")
+    }
+}
+
+fn default_fast_alpha() -> f64 {
+    200.0
+}
+fn default_fast_gamma() -> f64 {
+    0.5
 }
 
 #[cfg(test)]

@@ -61,8 +61,8 @@
 //!   as ACKs and window increases allow; only `fast_rounds` spreads an increase over a round.
 
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
-use crate::scenario::config::{QuicCadence, QuicTcpParams};
 use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
 /// Smallest window the law sets, segments.
 const MIN_WINDOW: f64 = 2.0;
@@ -246,6 +246,102 @@ impl CongestionControl for QuicTcp {
             v: self.v,
         })
     }
+}
+
+/// QUIC-TCP parameters (paper 002 eq. 9 and §V).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuicTcpParams {
+    /// Step size kappa > 0, per window computation (§V-A: 0.05 with updates every 20 ms).
+    #[serde(default = "default_quic_kappa")]
+    pub kappa: f64,
+    /// Exponent rho in [0, 1] of the gain w^(1 - 2 rho) (§V-B: 0.5).
+    #[serde(default = "default_quic_rho")]
+    pub rho: f64,
+    /// Target backlog p_s, packets (§V-B: 200).
+    #[serde(default = "default_quic_p_s")]
+    pub p_s: f64,
+    /// The older spelling of the cadence: time between window updates, ns; 0 updates on every
+    /// in-order ACK. Absent with `cadence` absent: 20 ms (§V-A). Not together with `cadence`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_interval: Option<Time>,
+    /// When the window law runs; absent: `update_interval` decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cadence: Option<QuicCadence>,
+}
+
+/// When QUIC-TCP's window law (paper 002 eq. 9) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QuicCadence {
+    /// On every in-order ACK.
+    PerAck {
+        /// Cap each computed window at twice the window it was computed from.
+        #[serde(default)]
+        cap_double: bool,
+    },
+    /// On the first ACK at or after each multiple of `every` (the paper's Matlab runs: 20 ms).
+    Interval {
+        /// Time between computations, ns (> 0).
+        #[serde(default = "default_quic_interval")]
+        every: Time,
+        /// Cap each computed window at twice the window it was computed from.
+        #[serde(default)]
+        cap_double: bool,
+    },
+    /// FAST's cadence (the paper's ns-2 module was FAST's, "modified in accordance with (9)"):
+    /// a window computation at the end of every other round trip, an increase spread over the
+    /// next round's ACKs, a decrease applied at once.
+    FastRounds {
+        /// Cap each computed window at twice the window it was computed from (FAST's
+        /// `min(2w, .)`).
+        #[serde(default = "default_true")]
+        cap_double: bool,
+    },
+}
+
+impl QuicTcpParams {
+    /// The cadence these parameters select, or the problem as (field below the `quic_tcp`
+    /// block, message), worded as the Python front end words it.
+    pub fn resolved_cadence(&self) -> Result<QuicCadence, (&'static str, &'static str)> {
+        match (self.cadence, self.update_interval) {
+            (Some(_), Some(_)) => Err((
+                "cadence",
+                "give either cadence or update_interval (its older spelling), not both",
+            )),
+            (Some(QuicCadence::Interval { every: 0, .. }), None) => {
+                Err(("cadence.every", "must be greater than zero"))
+            }
+            (Some(cadence), None) => Ok(cadence),
+            (None, Some(0)) => Ok(QuicCadence::PerAck { cap_double: false }),
+            (None, interval) => Ok(QuicCadence::Interval {
+                every: interval.unwrap_or(default_quic_interval()),
+                cap_double: false,
+            }),
+        }
+    }
+}
+
+impl Default for QuicTcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all QUIC-TCP fields have defaults")
+    }
+}
+
+fn default_quic_kappa() -> f64 {
+    0.05
+}
+fn default_quic_rho() -> f64 {
+    0.5
+}
+fn default_quic_p_s() -> f64 {
+    200.0
+}
+fn default_quic_interval() -> Time {
+    20_000_000
+}
+fn default_true() -> bool {
+    true
 }
 
 #[cfg(test)]

@@ -48,8 +48,8 @@
 //!   window was not reduced since the segment was sent" check for most cases.
 
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, Rounds};
-use crate::scenario::config::VegasParams;
 use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
 /// How the window moves on each ACK until the end of the round (ns-2's `v_incr_`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -212,6 +212,38 @@ impl CongestionControl for Vegas {
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         vec![("vegas_diff", self.diff)]
     }
+}
+
+/// TCP Vegas thresholds, in packets of estimated backlog (diff = cwnd (1 - BaseRTT/RTT)).
+/// Defaults are ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1` (paper 002 §V-B uses 200/203).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VegasParams {
+    /// Congestion avoidance grows the window by one segment per RTT while diff < alpha.
+    #[serde(default = "default_vegas_alpha")]
+    pub alpha: f64,
+    /// ... and shrinks it by one segment per RTT while diff > beta (>= alpha).
+    #[serde(default = "default_vegas_beta")]
+    pub beta: f64,
+    /// Slow start ends once diff > gamma.
+    #[serde(default = "default_vegas_gamma")]
+    pub gamma: f64,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all Vegas fields have defaults")
+    }
+}
+
+fn default_vegas_alpha() -> f64 {
+    1.0
+}
+fn default_vegas_beta() -> f64 {
+    3.0
+}
+fn default_vegas_gamma() -> f64 {
+    1.0
 }
 
 #[cfg(test)]
