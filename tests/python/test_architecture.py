@@ -117,7 +117,6 @@ KNOWN_UPWARD = {
     ("sim", "net"),
     ("sim", "transport"),
     ("transport", "scenario"),
-    ("world", "scenario"),
 }
 
 CRATE_PATH = re.compile(r"\bcrate::(\w+)")

@@ -12,7 +12,6 @@ use crate::metrics::results::{
 };
 use crate::net::flow_paths::FlowPath;
 use crate::net::Network;
-use crate::scenario::config::FORWARDING_TABLES;
 use crate::sim::memory::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
@@ -182,6 +181,9 @@ pub struct World {
     /// The memory budget (fixed allocations charged while building; growth checked while
     /// running).
     pub budget: MemoryBudget,
+    /// The results tables of every forwarding layer a scenario can ask for: each run's results
+    /// have them all, empty unless the layer ran (the scenario, which knows the layers, says).
+    pub forwarding_tables: &'static [&'static str],
 }
 
 /// Connects a TCP endpoint to the network: segments become packets, timers become events. With
@@ -934,7 +936,7 @@ impl World {
         }
         let mut reported = net.forwarding_report();
         reported.extend(net.routers.report(&net.node_names));
-        let forwarding = LayerTables::new(reported, FORWARDING_TABLES);
+        let forwarding = LayerTables::new(reported, self.forwarding_tables);
         let in_flight = net.packets.live();
         let created = net.packets.created();
         let retired = net.packets.retired();

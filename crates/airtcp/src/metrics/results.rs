@@ -29,7 +29,7 @@ pub struct RunResults {
     pub downlink: Vec<DownlinkRow>,
     /// The forwarding layer's tables (`net::forwarding::Forwarding::report`), each under its own
     /// key; every table a built-in layer can report is there in every run, empty unless that
-    /// layer ran (`scenario::config::FORWARDING_TABLES`), so that every run has the same keys.
+    /// layer ran (`scenario::config::FORWARDING_TABLES`, handed to the world), so that every run has the same keys.
     #[serde(flatten)]
     pub forwarding: LayerTables,
     /// Packet conservation check.

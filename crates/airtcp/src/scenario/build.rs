@@ -539,6 +539,7 @@ pub(crate) fn build_noting_unreachable(
         flows,
         traces,
         budget,
+        forwarding_tables: super::config::FORWARDING_TABLES,
     })
 }
 
