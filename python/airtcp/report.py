@@ -20,7 +20,6 @@ def format_report(summary: Mapping[str, Any], timing: Mapping[str, Any]) -> str:
         f"{_number(summary.get('duration_s'))} s simulated",
         "",
         *_table(_HEADERS, rows),
-        *(["(-: no retransmissions or timeouts in this transport)"] if any(r[5] == "-" for r in rows) else []),
         "",
         f"Jain fairness index: {_fixed(summary.get('jain'), 4)}",
         _conservation_line(summary.get("conservation") or {}),

@@ -243,10 +243,10 @@ pub struct CubicParams {
     #[serde(default = "default_cubic_beta")]
     pub beta: f64,
     /// Fast convergence (RFC 9438 §4.7).
-    #[serde(default = "default_true")]
+    #[serde(default = "super::default_true")]
     pub fast_convergence: bool,
     /// The Reno-friendly region (RFC 9438 §4.3).
-    #[serde(default = "default_true")]
+    #[serde(default = "super::default_true")]
     pub reno_friendly: bool,
 }
 
@@ -261,9 +261,6 @@ fn default_cubic_c() -> f64 {
 }
 fn default_cubic_beta() -> f64 {
     0.7
-}
-fn default_true() -> bool {
-    true
 }
 
 #[cfg(test)]

@@ -195,6 +195,11 @@ impl FastRounds {
     }
 }
 
+/// serde's default for the controllers' switches that are on unless turned off.
+fn default_true() -> bool {
+    true
+}
+
 /// Builds the algorithm a TCP configuration selects, with its parameter block (or the
 /// defaults when the block is absent).
 pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {

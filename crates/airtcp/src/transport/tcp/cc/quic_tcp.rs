@@ -295,7 +295,7 @@ pub enum QuicCadence {
     FastRounds {
         /// Cap each computed window at twice the window it was computed from (FAST's
         /// `min(2w, .)`).
-        #[serde(default = "default_true")]
+        #[serde(default = "super::default_true")]
         cap_double: bool,
     },
 }
@@ -339,9 +339,6 @@ fn default_quic_p_s() -> f64 {
 }
 fn default_quic_interval() -> Time {
     20_000_000
-}
-fn default_true() -> bool {
-    true
 }
 
 #[cfg(test)]
