@@ -146,7 +146,9 @@ class _Group(NamedTuple):
 
 _VERSION = _Option(("--version",), "version", "Show the version and exit.")
 _ROOT = _Group("Packet-level simulator for TCP over wireless networks.", {}, (_VERSION, _HELP))
-_SCENARIOS = _Group("The scenarios shipped with airtcp: list them, copy one out to edit it.", {})
+_SCENARIOS = _Group(
+    "The scenarios shipped with airtcp: list them, copy one out to edit it, print their schema.", {}
+)
 
 
 def _command(
@@ -342,6 +344,15 @@ def scenarios_copy(name: str, dest: Path, force: bool) -> None:
     except ScenarioError as error:
         _bad_input(error)
     print(f"wrote {target}")
+
+
+@_command(_SCENARIOS, "schema")
+def scenarios_schema() -> None:
+    """Print the JSON Schema of scenario files (draft 2020-12), for an editor's checks and
+    completion of YAML scenarios (docs/scenario-schema.md#editors)."""
+    from airtcp.scenario.json_schema import schema_text
+
+    sys.stdout.write(schema_text())
 
 
 @_command(_ROOT, "plot", _Argument("DIRECTORY", "A directory written by `airtcp run`."))

@@ -22,7 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "scenarios" / "examples"
 P2P_LOSSY = EXAMPLES / "p2p_lossy.yaml"
 DUMBBELL = EXAMPLES / "dumbbell.yaml"
-CORE_CONFIG_RS = REPO / "crates" / "airtcp" / "src" / "scenario" / "config.rs"
 
 
 

@@ -95,7 +95,7 @@ def test_comments_are_told_from_code() -> None:
 # The core's top-level modules from the bottom up: a module may use those below it, never one above
 # or beside it at its own level. `scenario` composes everything; `world` runs what it builds.
 LAYERS = (
-    ("error",),
+    ("error", "quantity"),
     ("sim",),
     ("coding", "queue", "metrics"),
     ("phy", "link"),

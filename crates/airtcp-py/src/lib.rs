@@ -72,6 +72,13 @@ fn layout_json(py: Python<'_>, config_json: String) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The scenario format's JSON Schema, generated from the core's config types
+/// (`airtcp::scenario::schema`).
+#[pyfunction]
+fn scenario_schema_json() -> String {
+    airtcp::scenario::schema::scenario_schema_text()
+}
+
 /// Runs TCP-RLC's RTT-slotted model of paper 004 §II on an `RlcSlottedConfig` given as JSON;
 /// returns its results as JSON. The GIL is released while it runs.
 #[pyfunction]
@@ -241,6 +248,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_json_with_progress, m)?)?;
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema_json, m)?)?;
     m.add_function(wrap_pyfunction!(slotted_json, m)?)?;
     m.add_function(wrap_pyfunction!(rlc_slotted_json, m)?)?;
     m.add_function(wrap_pyfunction!(downlink_rates_json, m)?)?;

@@ -12,6 +12,7 @@ pub mod mac;
 pub mod metrics;
 pub mod net;
 pub mod phy;
+pub mod quantity;
 pub mod queue;
 pub mod scenario;
 pub mod sim;

@@ -30,7 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
-from airtcp.scenario import units
+from airtcp.scenario import json_schema, units
 from airtcp.scenario.model import (
     AfterValidator,
     BaseModel,
@@ -832,34 +832,18 @@ def placed_node_names(topology: _Topology | None) -> list[str]:
 
 # --- Radio ------------------------------------------------------------------------------------
 
-# Bit rates of 802.11b DSSS/CCK.
-DOT11B_RATES: tuple[int, ...] = (1_000_000, 2_000_000, 5_500_000, 11_000_000)
-# Bit rates of 802.11a OFDM.
-DOT11A_RATES: tuple[int, ...] = tuple(m * 1_000_000 for m in (6, 9, 12, 18, 24, 36, 48, 54))
-RATES_OF_STANDARD: dict[str, tuple[int, ...]] = {"802.11b": DOT11B_RATES, "802.11a": DOT11A_RATES}
-# The slot time of each standard, ns (DSSS 20 us, OFDM 9 us).
-SLOT_NS: dict[str, int] = {"802.11b": 20_000, "802.11a": 9_000}
-
-# What a radio block leaves out defaults to its standard's value (docs/dot11a.md): ns-2's
-# thresholds and 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity (-82 dBm), its
-# energy-detect CCA threshold (-62 dBm) and 20 MHz noise, ACKs by the control-rate rule and no
-# DSSS preamble.
-STANDARD_DEFAULTS: dict[str, dict[str, Any]] = {
-    "802.11b": {
-        "rx_threshold": -64.374692,
-        "cs_threshold": -78.071539,
-        "noise": -93.58,
-        "ack_rate": "basic",
-        "preamble": "long",
-    },
-    "802.11a": {
-        "rx_threshold": -82.0,
-        "cs_threshold": -62.0,
-        "noise": -93.97,
-        "ack_rate": "control",
-        "preamble": None,
-    },
+# Each standard's facts and defaults, from the core (airtcp.scenario.json_schema): its rates, bit/s,
+# lowest first (802.11b DSSS/CCK, 802.11a OFDM), its slot time, ns, and the value of each radio
+# field a block leaves out that defaults by standard (docs/dot11a.md): ns-2's thresholds and
+# 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity, energy-detect CCA threshold and 20 MHz
+# noise, ACKs by the control-rate rule and no DSSS preamble.
+RATES_OF_STANDARD: dict[str, tuple[int, ...]] = {
+    standard: tuple(facts["rates"]) for standard, facts in json_schema.standards().items()
 }
+DOT11B_RATES: tuple[int, ...] = RATES_OF_STANDARD["802.11b"]
+DOT11A_RATES: tuple[int, ...] = RATES_OF_STANDARD["802.11a"]
+SLOT_NS: dict[str, int] = {standard: facts["slot"] for standard, facts in json_schema.standards().items()}
+STANDARD_DEFAULTS: dict[str, dict[str, Any]] = json_schema.standard_defaults()
 
 
 class RangePropagation(_Model):

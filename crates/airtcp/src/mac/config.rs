@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 /// Whose reading of the DCF a radio follows where implementations differ (docs/dcf.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MacProfile {
     /// IEEE 802.11-2016 as ns-3 3.44 models it: the response timeout of 10.3.2.9 (SIFS + slot +
@@ -23,7 +25,9 @@ pub enum MacProfile {
 }
 
 /// PLCP preamble of DSSS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Preamble {
     /// 144 + 48 us at 1 Mbps (192 us), the 802.11b default and ns-2's.
@@ -34,7 +38,9 @@ pub enum Preamble {
 }
 
 /// Rate of ACK frames.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AckRate {
     /// The basic rate, as 802.11 prescribes for control responses in a BSS basic rate set of

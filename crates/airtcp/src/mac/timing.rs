@@ -28,6 +28,12 @@ pub const RTS_BYTES: u32 = 20;
 /// The rates 802.11b offers, bit/s.
 pub const DOT11B_RATES: [u64; 4] = [1_000_000, 2_000_000, 5_500_000, 11_000_000];
 
+/// The slot time of 802.11b's DSSS PHY (IEEE 802.11-2016 Table 16-4).
+pub const DOT11B_SLOT: Time = 20 * MICROS;
+
+/// The slot time of 802.11a's OFDM PHY in 20 MHz channels (IEEE 802.11-2016 Table 17-21).
+pub const DOT11A_SLOT: Time = 9 * MICROS;
+
 /// DCF timing of one radio.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
@@ -58,7 +64,7 @@ pub struct Timing {
 impl Timing {
     /// 802.11b with the given rates and preamble.
     pub fn dot11b(data_rate: u64, basic_rate: u64, preamble: Preamble) -> Self {
-        let slot = 20 * MICROS;
+        let slot = DOT11B_SLOT;
         let sifs = 10 * MICROS;
         let difs = sifs + 2 * slot;
         let plcp = match preamble {
@@ -85,7 +91,7 @@ impl Timing {
     /// 802.11a with the given rates (OFDM rates, bit/s); ACKs at the control rate of the frame
     /// they answer.
     pub fn dot11a(data_rate: u64, basic_rate: u64) -> Self {
-        let slot = 9 * MICROS;
+        let slot = DOT11A_SLOT;
         let sifs = 16 * MICROS;
         let difs = sifs + 2 * slot;
         let mut t = Timing {

@@ -11,7 +11,7 @@ use crate::net::forwarding::cope::{CopeParams, KnowledgeModel, QueueKind, Recove
 
 /// Inter-session coding at the relays (the scenario's `coding:` block). Every field has a
 /// default, so `coding: {}` asks for COPE as the paper runs it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodingConfig {
     /// The coding scheme: `cope` (one-hop codes) or `bfly` (two-hop pairs first, then COPE's).
@@ -30,21 +30,26 @@ pub struct CodingConfig {
     /// COPE's decodability threshold G: a coding is sent only if every next hop decodes it with
     /// at least this probability; in (0, 1].
     #[serde(default = "default_cope_threshold")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub threshold: f64,
     /// How long a native stays in a node's pool (and a report about it stays valid), T, ns (> 0).
     #[serde(default = "default_cope_pool_lifetime")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub pool_lifetime: Nanos,
     /// A node with natives to report that sends nothing for this long sends a reception report
     /// alone, ns (> 0).
     #[serde(default = "default_cope_report_idle")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub report_idle: Nanos,
     /// A next hop with natives to acknowledge that sends nothing for this long sends a COPE ACK
     /// alone, ns (> 0).
     #[serde(default = "default_cope_ack_delay")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub ack_delay: Nanos,
     /// How long a coder waits for a native's COPE ACK before it queues the native again, Ta, ns
     /// (> 0).
     #[serde(default = "default_cope_ack_timeout")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub ack_timeout: Nanos,
     /// COPE retransmissions of a native before it is dropped (0: none).
     #[serde(default = "default_cope_retry_limit")]
@@ -54,6 +59,7 @@ pub struct CodingConfig {
     pub code_acks: bool,
     /// The most natives one reception report lists (>= 1); the rest wait for the next header.
     #[serde(default = "default_cope_max_report")]
+    #[schemars(range(min = 1))]
     pub max_report: u32,
 }
 
@@ -77,7 +83,9 @@ impl Default for CodingConfig {
 }
 
 /// The coding scheme of a `coding:` block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum CodingScheme {
     /// COPE: opportunistic XOR coding of packets of different flows at the relays.
@@ -89,7 +97,7 @@ pub enum CodingScheme {
 }
 
 /// BFLY's recovery rule ([`Recovery`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CodingRecovery {
     /// The coder keeps a pair's natives until their decoders acknowledge them, through the
@@ -100,7 +108,9 @@ pub enum CodingRecovery {
 }
 
 /// The output queue of every coding node ([`QueueKind`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum CodingQueue {
     /// COPE's drop-tail FIFO of natives, coding at the transmit opportunity (TCP+COPE).
@@ -111,7 +121,9 @@ pub enum CodingQueue {
 }
 
 /// How a coder learns what its neighbours hold ([`KnowledgeModel`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum CodingKnowledge {
     /// Reception reports, and COPE's guess from link delivery where no report says (COPE's own).

@@ -1,9 +1,12 @@
 //! The normalised scenario configuration the simulator core accepts.
 //!
-//! The Python front end validates the user's YAML with pydantic models that mirror these serde types
-//! field for field, resolves units (durations become integer nanoseconds, rates integer bits per
-//! second, sizes integer bytes) and hands the result to the core as JSON. Every struct here denies
-//! unknown fields and every enum is internally tagged by `kind`, exactly like the YAML.
+//! These types (with the config types each layer keeps beside its model) are the scenario format's
+//! one description: `scenario::schema` generates its JSON Schema from them, doc comments included.
+//! The Python front end reads the user's YAML against it, resolves units (durations become integer
+//! nanoseconds, rates integer bits per second, sizes integer bytes) and hands the result to the
+//! core as JSON. Every struct here denies unknown fields and every enum is internally tagged by
+//! `kind`, exactly like the YAML. A field holding a quantity names it for the schema
+//! (`#[schemars(transform = crate::quantity::duration)]`), with its range in base units.
 
 use std::collections::BTreeMap;
 
@@ -27,14 +30,18 @@ pub use crate::transport::tcp::cc::vegas::VegasParams;
 pub type Nanos = u64;
 
 /// A whole scenario: topology, flows and what to measure.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioConfig {
-    /// Free-form name, copied to the results.
+    /// Free-form name, copied to the results; a file without one is named after the file.
+    #[serde(default = "default_scenario_name")]
     pub name: String,
     /// Simulated time to run, ns (> 0).
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub duration: Nanos,
-    /// Master seed; every random stream is derived from it and a component id.
+    /// Master seed; every random stream is derived from it and a component id. A fixed default
+    /// keeps runs reproducible when none is given.
+    #[serde(default = "default_seed")]
     pub seed: u64,
     /// Names of nodes without a position (wired-only nodes). Node ids: these first, in order,
     /// then the nodes `topology` places.
@@ -79,13 +86,22 @@ pub struct ScenarioConfig {
     pub limits: LimitsConfig,
 }
 
+fn default_scenario_name() -> String {
+    "scenario".into()
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
 /// Resource limits of a run (see `scenario::budget`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Memory budget, bytes: a scenario whose allocations would exceed it is refused, and a run
     /// that outgrows it stops with an error.
     #[serde(default = "default_memory_limit")]
+    #[schemars(transform = crate::quantity::size, range(min = 1))]
     pub memory: u64,
 }
 
@@ -102,7 +118,7 @@ fn default_memory_limit() -> u64 {
 }
 
 /// A full-duplex point-to-point link with an independent queue and error process per direction.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
     /// One end (node name). "forward" is from -> to.
@@ -110,12 +126,15 @@ pub struct LinkConfig {
     /// The other end (node name).
     pub to: String,
     /// Line rate, bits per second (> 0).
+    #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub rate: u64,
     /// One-way propagation delay, ns.
+    #[schemars(transform = crate::quantity::duration)]
     pub delay: Nanos,
     /// A random part added to `delay`: uniform in [0, `delay_spread`), drawn once per run from the
     /// seed (stream `link/{i}/delay`), the same both ways; 0: none.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration)]
     pub delay_spread: Nanos,
     /// Queue discipline of each direction's transmit queue.
     #[serde(default)]
@@ -126,12 +145,13 @@ pub struct LinkConfig {
 }
 
 /// Transmit queue discipline.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueConfig {
     /// First-in first-out, arrivals dropped when `packets` are already queued.
     Droptail {
         /// Capacity in packets (>= 1). The packet being transmitted does not count.
+        #[schemars(range(min = 1))]
         packets: u32,
     },
 }
@@ -145,13 +165,14 @@ impl Default for QueueConfig {
 }
 
 /// Random packet error process of a link.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LossConfig {
     /// Each packet is corrupted independently with probability `per`, decided at the receiver
     /// after it has used the link (like ns-3's ReceiveErrorModel).
     Bernoulli {
         /// Packet error rate in [0, 1].
+        #[schemars(transform = crate::quantity::probability)]
         per: f64,
         /// Which direction(s) suffer the errors.
         #[serde(default)]
@@ -171,7 +192,9 @@ pub enum LossConfig {
 }
 
 /// Direction(s) of a link an error process applies to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// from -> to only.
@@ -184,7 +207,7 @@ pub enum Direction {
 }
 
 /// One flow: an application over a transport between two nodes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
     /// Unique flow name.
@@ -195,13 +218,16 @@ pub struct FlowConfig {
     pub dst: String,
     /// When the application starts, ns.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration)]
     pub start: Nanos,
     /// A random delay added to `start`, uniform in [0, start_jitter), ns, drawn per seed from
     /// the flow's own stream ("flows start at random times within the first 5 s").
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration)]
     pub start_jitter: Nanos,
     /// When the application stops sending new data, ns; the end of the run if absent.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration)]
     pub stop: Option<Nanos>,
     /// The application.
     pub app: AppConfig,
@@ -214,7 +240,7 @@ pub struct FlowConfig {
 
 /// A flow's paths (`net::flow_paths`, docs/scenario-schema.md#flow-paths): its packets are pinned
 /// to them, round robin, and follow them hop by hop under static routing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PathsConfig {
     /// Paths given as node lists.
@@ -229,6 +255,7 @@ pub enum PathsConfig {
     /// The `k` node-disjoint paths of least total weight (`net::paths::node_disjoint_paths`).
     Disjoint {
         /// How many paths (1 to 255); fewer existing is an error.
+        #[schemars(range(min = 1, max = 255))]
         k: u32,
         /// Weight of a link: one per hop, its ETX or its ETT (as static routing weighs it).
         #[serde(default)]
@@ -252,7 +279,9 @@ impl PathsConfig {
 
 /// How the packets of a flow with paths travel from its destination back to its source (TCP's
 /// ACKs, a shim's packets from the destination).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ReverseConfig {
     /// Along the flow's paths reversed, pinned round robin like the packets forward.
@@ -263,27 +292,32 @@ pub enum ReverseConfig {
 }
 
 /// Applications.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AppConfig {
     /// Bulk transfer (FTP): always has data, or exactly `bytes` bytes.
     Bulk {
         /// Total bytes to send; unlimited if absent.
         #[serde(default)]
+        #[schemars(transform = crate::quantity::size, range(min = 1))]
         bytes: Option<u64>,
     },
     /// Constant bit rate source (needs a `udp` transport).
     Cbr {
         /// Application rate, bits per second of payload.
+        #[schemars(transform = crate::quantity::rate, range(min = 1))]
         rate: u64,
         /// Payload bytes per packet.
+        #[schemars(transform = crate::quantity::size, range(min = 1))]
         packet_size: u32,
     },
     /// Poisson source: exponential gaps, mean rate `rate` (needs a `udp` transport).
     Poisson {
         /// Mean application rate, bits per second of payload.
+        #[schemars(transform = crate::quantity::rate, range(min = 1))]
         rate: u64,
         /// Payload bytes per packet.
+        #[schemars(transform = crate::quantity::size, range(min = 1))]
         packet_size: u32,
     },
     /// Paper 000's flow controller for non-TCP flows (eq. 5; needs a `udp` transport): every
@@ -291,16 +325,20 @@ pub enum AppConfig {
     /// backlog at its source.
     Utility {
         /// Payload bytes per packet.
+        #[schemars(transform = crate::quantity::size, range(min = 1))]
         packet_size: u32,
         /// R_max, bits per second of payload.
+        #[schemars(transform = crate::quantity::rate, range(min = 1))]
         r_max: u64,
         /// M, the weight of utility against backlog (> 0).
+        #[schemars(extend("exclusiveMinimum" = 0))]
         m: f64,
         /// g, the utility of the rate.
         #[serde(default)]
         utility: UtilityConfig,
         /// Decision interval, ns.
         #[serde(default = "default_utility_slot")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         slot: Nanos,
     },
 }
@@ -318,7 +356,7 @@ impl AppConfig {
 }
 
 /// Utility function of a flow-controlled source.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum UtilityConfig {
     /// g(x) = log x (proportional fairness; paper 000's choice in §5).
@@ -327,6 +365,7 @@ pub enum UtilityConfig {
     /// g(x) = x^(1-alpha) / (1-alpha).
     AlphaFair {
         /// Fairness parameter, > 0.
+        #[schemars(extend("exclusiveMinimum" = 0))]
         alpha: f64,
     },
 }
@@ -334,7 +373,7 @@ pub enum UtilityConfig {
 /// Transports. (TCP's parameter blocks make its variant large; a configuration is parsed once
 /// per run, so boxing it would buy nothing.)
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TransportConfig {
     /// TCP (segment-granular).
@@ -346,7 +385,7 @@ pub enum TransportConfig {
 }
 
 /// Congestion control algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CcKind {
     /// RFC 5681 AIMD; without SACK, ns-2 TCP-Reno loss recovery (a partial ACK ends recovery).
@@ -379,7 +418,9 @@ impl CcKind {
 
 /// What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
 /// disagree, and the choice moves goodput under random loss by 20-30 %.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshBasis {
     /// FlightSize, the data sent and not cumulatively acknowledged (RFC 5681 eq. 4, RFC 6675 §5).
@@ -393,7 +434,7 @@ pub enum SsthreshBasis {
 }
 
 /// TCP parameters. Defaults are listed in `docs/scenario-schema.md`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {
     /// Congestion control.
@@ -404,42 +445,54 @@ pub struct TcpConfig {
     pub sack: bool,
     /// Segment payload size, bytes.
     #[serde(default = "default_mss")]
+    #[schemars(transform = crate::quantity::size, range(min = 1))]
     pub mss: u32,
     /// Bytes of IP + TCP header (+ options) added to each segment and to each pure ACK.
     #[serde(default = "default_tcp_header")]
+    #[schemars(transform = crate::quantity::size)]
     pub header_bytes: u32,
     /// Acknowledge every `delayed_ack` full segments (1 = no delayed ACKs).
     #[serde(default = "default_delack")]
+    #[schemars(range(min = 1))]
     pub delayed_ack: u32,
     /// Delayed-ACK timer, ns.
     #[serde(default = "default_delack_timeout")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub delayed_ack_timeout: Nanos,
     /// Initial congestion window, segments.
     #[serde(default = "default_iw")]
+    #[schemars(range(min = 1))]
     pub initial_cwnd: u32,
     /// Initial slow-start threshold, segments (unbounded if absent).
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub initial_ssthresh: Option<u32>,
     /// Receiver window, bytes.
     #[serde(default = "default_rwnd")]
+    #[schemars(transform = crate::quantity::size, range(min = 1))]
     pub rwnd: u64,
     /// Duplicate-ACK threshold.
     #[serde(default = "default_dupthresh")]
+    #[schemars(range(min = 1))]
     pub dupthresh: u32,
     /// What ssthresh is halved from after a loss or timeout.
     #[serde(default)]
     pub ssthresh_basis: SsthreshBasis,
     /// Lower bound of the retransmission timeout, ns (RFC 6298 (2.4): 1 s).
     #[serde(default = "default_min_rto")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub min_rto: Nanos,
     /// Upper bound of the retransmission timeout, ns (RFC 6298 (2.5): at least 60 s).
     #[serde(default = "default_max_rto")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub max_rto: Nanos,
     /// RTO before the first RTT sample, ns (RFC 6298 (2.1): 1 s).
     #[serde(default = "default_initial_rto")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub initial_rto: Nanos,
     /// Clock granularity G of RFC 6298, ns.
     #[serde(default = "default_granularity")]
+    #[schemars(transform = crate::quantity::duration)]
     pub clock_granularity: Nanos,
     /// Cubic's parameters (only with `cc: cubic`); RFC 9438's defaults if absent.
     #[serde(default)]
@@ -531,7 +584,7 @@ impl NcConfig {
 /// The NC layer (paper 000 §4.1.3, §4.2.1; `transport::nc_layer`, docs/nc_layer.md): the source
 /// codes TCP's segments in blocks with random linear network coding, the receiver ACKs every
 /// innovative packet and asks for repairs, and congestion drops at the source are passed to TCP.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NcConfig {
     /// Block size H_s: `cwnd` (the sender's window when the block opens) or a fixed number of
@@ -541,10 +594,12 @@ pub struct NcConfig {
     /// Largest H_s with `block: cwnd`, segments (1 to 4096): the header carries one coefficient
     /// per source.
     #[serde(default = "default_nc_max_block")]
+    #[schemars(range(min = 1, max = 4096))]
     pub max_block: u32,
     /// How often the receiver asks again for a block still missing degrees of freedom (and how
     /// long the newest block must be silent before it is asked for), ns.
     #[serde(default = "default_nc_repair_interval")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub repair_interval: Nanos,
 }
 
@@ -598,6 +653,22 @@ impl<'de> Deserialize<'de> for NcBlock {
     }
 }
 
+impl schemars::JsonSchema for NcBlock {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NcBlock".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`cwnd`, or a number of segments.",
+            "oneOf": [
+                {"type": "string", "const": "cwnd"},
+                {"type": "integer", "minimum": 1, "maximum": MAX_BLOCK_SIZE},
+            ],
+        })
+    }
+}
+
 fn default_nc_max_block() -> u32 {
     64
 }
@@ -607,20 +678,22 @@ fn default_nc_repair_interval() -> Nanos {
 }
 
 /// UDP parameters.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UdpConfig {
     /// Bytes of IP + UDP header added to each datagram.
     #[serde(default = "default_udp_header")]
+    #[schemars(transform = crate::quantity::size)]
     pub header_bytes: u32,
 }
 
 /// Optional recordings.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MetricsConfig {
     /// Bin width of the goodput time series, ns.
     #[serde(default = "default_bin")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub bin: Nanos,
     /// Record every RTT sample of every TCP flow.
     #[serde(default)]
@@ -633,6 +706,7 @@ pub struct MetricsConfig {
     pub trace_queues: bool,
     /// Sampling interval of the cwnd and queue traces, ns.
     #[serde(default = "default_trace_interval")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub trace_interval: Nanos,
 }
 
@@ -716,52 +790,66 @@ fn default_trace_interval() -> Nanos {
 
 /// Placement of wireless nodes. Generated nodes are named `n0..n{N-1}` (row-major for grids);
 /// distances are metres.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TopologyConfig {
     /// Named nodes at given coordinates.
     Explicit {
         /// The nodes.
+        #[schemars(length(min = 1))]
         nodes: Vec<PlacedNode>,
     },
     /// `hops + 1` nodes on a line, `spacing` apart.
     Chain {
         /// Number of hops (>= 1).
+        #[schemars(range(min = 1))]
         hops: u32,
         /// Distance between neighbours, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// A `rows x cols` lattice, `spacing` apart, numbered row by row.
     Grid {
         /// Rows (>= 1).
+        #[schemars(range(min = 1))]
         rows: u32,
         /// Columns (>= 1).
+        #[schemars(range(min = 1))]
         cols: u32,
         /// Distance between neighbours, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// `n` nodes uniformly at random in a `width x height` area.
     Random {
         /// Number of nodes.
+        #[schemars(range(min = 1))]
         n: u32,
         /// Area width, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         width: f64,
         /// Area height, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         height: f64,
     },
     /// A `width x height` area cut into `rows x cols` cells with `per_cell` nodes placed
     /// uniformly in each (papers 000, 001), plus an optional gateway node (named last).
     Cells {
         /// Rows of cells.
+        #[schemars(range(min = 1))]
         rows: u32,
         /// Columns of cells.
+        #[schemars(range(min = 1))]
         cols: u32,
         /// Area width, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         width: f64,
         /// Area height, m.
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         height: f64,
         /// Nodes per cell.
         #[serde(default = "default_one")]
+        #[schemars(range(min = 1))]
         per_cell: u32,
         /// Position of a gateway node, if any.
         #[serde(default)]
@@ -774,6 +862,7 @@ pub enum TopologyConfig {
     Tree {
         /// Length of every link, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 000's diamond (Fig. 5b): A `n0`, B `n1`, C `n2`, D `n3`; two 2-hop paths A-B-D and
@@ -781,6 +870,7 @@ pub enum TopologyConfig {
     Diamond {
         /// Length of every link, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 001's X topology (Fig. 1): relay I `n0`, S1 `n1` -> R1 `n3`, S2 `n2` -> R2 `n4`,
@@ -788,12 +878,14 @@ pub enum TopologyConfig {
     X {
         /// Length of every link, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 001's Alice-and-Bob topology (Fig. 2a): relay I `n0` between A1 `n1` and A2 `n2`.
     AliceBob {
         /// Length of every link, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 001's cross (Fig. 2b): relay I `n0` amid `n1..n4`, each exchanging a flow with the
@@ -801,15 +893,18 @@ pub enum TopologyConfig {
     Cross {
         /// Distance between neighbouring outer nodes, m (each is spacing/sqrt 2 from I).
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 001's wheel (Fig. 2c), the cross generalised: relay I `n0` at the centre of `n`
     /// nodes on a circle, each hearing all others but the one opposite.
     Wheel {
         /// Nodes on the circle (even, >= 2).
+        #[schemars(range(min = 2), extend("multipleOf" = 2))]
         n: u32,
         /// Scale, m: the rim is sized for a receive range of 1.25 x spacing.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 001's butterfly (Fig. 8): relays I1 `n0` -> I2 `n1`, S1 `n2` -> R1 `n4`,
@@ -817,43 +912,50 @@ pub enum TopologyConfig {
     Butterfly {
         /// Length of every link, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
     /// Paper 003's ring: `n` nodes on a circle, each hearing only its two neighbours, so every
     /// pair has two disjoint paths.
     Ring {
         /// Nodes (>= 3).
+        #[schemars(range(min = 3))]
         n: u32,
         /// Distance between neighbours, m.
         #[serde(default = "super::topology::default_spacing")]
+        #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         spacing: f64,
     },
 }
 
 /// A node with a position.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedNode {
     /// Node name.
     pub name: String,
     /// x, m.
+    #[schemars(transform = crate::quantity::distance)]
     pub x: f64,
     /// y, m.
+    #[schemars(transform = crate::quantity::distance)]
     pub y: f64,
 }
 
 /// A position.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Point {
     /// x, m.
+    #[schemars(transform = crate::quantity::distance)]
     pub x: f64,
     /// y, m.
+    #[schemars(transform = crate::quantity::distance)]
     pub y: f64,
 }
 
 /// Wireless standards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Standard {
     /// IEEE 802.11b DSSS/CCK (1, 2, 5.5, 11 Mbps).
     #[serde(rename = "802.11b")]
@@ -869,6 +971,14 @@ impl Standard {
         match self {
             Standard::Dot11b => &crate::mac::timing::DOT11B_RATES,
             Standard::Dot11a => &crate::phy::ofdm::RATES,
+        }
+    }
+
+    /// The slot time, ns.
+    pub fn slot(self) -> crate::sim::Time {
+        match self {
+            Standard::Dot11b => crate::mac::timing::DOT11B_SLOT,
+            Standard::Dot11a => crate::mac::timing::DOT11A_SLOT,
         }
     }
 
@@ -909,10 +1019,33 @@ impl Standard {
             Standard::Dot11a => -93.97,
         }
     }
+
+    /// The rate of ACKs when the scenario gives none: the basic rate for 802.11b (ns-2's), the
+    /// highest mandatory rate not above the data rate for 802.11a (IEEE 802.11-2016 §10.6.6.5.2).
+    pub fn default_ack_rate(self) -> AckRate {
+        match self {
+            Standard::Dot11b => AckRate::Basic,
+            Standard::Dot11a => AckRate::Control,
+        }
+    }
+
+    /// The PLCP preamble when the scenario gives none: long for 802.11b; 802.11a has no DSSS
+    /// preamble to choose.
+    pub fn default_preamble(self) -> Option<Preamble> {
+        match self {
+            Standard::Dot11b => Some(Preamble::default()),
+            Standard::Dot11a => None,
+        }
+    }
+
+    /// Every standard, in the order the schema lists them.
+    pub const ALL: [Standard; 2] = [Standard::Dot11b, Standard::Dot11a];
 }
 
 /// What one draw of `radio.frame_error` covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FrameErrorMode {
     /// Each frame at each receiver, independently.
@@ -923,14 +1056,16 @@ pub enum FrameErrorMode {
 }
 
 /// The radio (PHY and 802.11 DCF MAC) of every wireless node.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RadioConfig {
     /// The standard.
     pub standard: Standard,
     /// Rate of data frames, bit/s (one of the standard's rates).
+    #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub data_rate: u64,
     /// Rate of control frames (ACK, RTS, CTS) and broadcasts, bit/s.
+    #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub basic_rate: u64,
     /// Use RTS/CTS before unicast data frames.
     #[serde(default)]
@@ -942,19 +1077,23 @@ pub struct RadioConfig {
     pub fading: FadingConfig,
     /// Transmit power, dBm (ns-2's 0.28183815 W).
     #[serde(default = "default_tx_power")]
+    #[schemars(transform = crate::quantity::power)]
     pub tx_power: f64,
     /// Weakest signal a radio locks onto (receive threshold), dBm; absent: the standard's
     /// ([`Standard::default_rx_threshold`]; 802.11b: ns-2's 3.652e-10 W, 250 m with two-ray
     /// ground). Read it through [`RadioConfig::rx_threshold_dbm`].
     #[serde(default)]
+    #[schemars(transform = crate::quantity::power)]
     pub rx_threshold: Option<f64>,
     /// Energy that makes the medium busy (carrier sense threshold), dBm; absent: the standard's
     /// (802.11b: ns-2's 1.559e-11 W, 550 m with two-ray ground).
     #[serde(default)]
+    #[schemars(transform = crate::quantity::power)]
     pub cs_threshold: Option<f64>,
     /// A frame survives interference while its power exceeds the sum of the others by this
     /// ratio, dB (ns-2's CPThresh).
     #[serde(default = "default_capture")]
+    #[schemars(transform = crate::quantity::ratio)]
     pub capture_threshold: f64,
     /// How a locked frame fares against interference.
     #[serde(default)]
@@ -965,6 +1104,7 @@ pub struct RadioConfig {
     /// Noise power in the channel, dBm; absent: the standard's (thermal noise in 22 or 20 MHz
     /// plus a 7 dB noise figure).
     #[serde(default)]
+    #[schemars(transform = crate::quantity::power)]
     pub noise: Option<f64>,
     /// PLCP preamble (802.11b only; absent: long).
     #[serde(default)]
@@ -987,6 +1127,7 @@ pub struct RadioConfig {
     pub long_retry_limit: u32,
     /// Bytes the MAC adds to a network packet: 24 header + 4 FCS + 8 LLC/SNAP.
     #[serde(default = "default_mac_overhead")]
+    #[schemars(transform = crate::quantity::size)]
     pub mac_overhead: u32,
     /// Channel of every radio not given others in `node_channels`. Channels are orthogonal:
     /// radios on different channels neither hear nor disturb each other.
@@ -1000,6 +1141,7 @@ pub struct RadioConfig {
     /// after the radio's own decision, on every pair of radios without a `link_errors` entry and
     /// for every frame kind (paper 001's "average loss 15 %" on every link); 0: none.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::probability)]
     pub frame_error: f64,
     /// What one `frame_error` draw covers: every frame at every receiver (`per_frame`), or, at
     /// the addressee, a whole exchange (`per_exchange`: the RTS, or the data frame sent without
@@ -1014,17 +1156,20 @@ pub struct RadioConfig {
     /// and the OFDM aCCATime bound (IEEE 802.11-2016 17.4.4); 0 senses a frame the instant it
     /// arrives, as ns-2 and GloMoSim do.
     #[serde(default = "default_cca_time")]
+    #[schemars(transform = crate::quantity::duration)]
     pub cca_time: Nanos,
     /// Weakest signal a radio processes at all under `reception: sinr`, dBm: weaker ones neither
     /// lock it nor add to its interference (ns-3's `RxSensitivity`). Under `capture` the floor
     /// is the lower of the receive and carrier-sense thresholds, as ns-2 drops what it cannot
     /// sense.
     #[serde(default = "default_rx_sensitivity")]
+    #[schemars(transform = crate::quantity::power)]
     pub rx_sensitivity: f64,
     /// How long a packet may wait in a radio's interface queue before it is dropped (`expired`)
     /// instead of sent, ns: 802.11's dot11MaxTransmitMSDULifetime, ns-3's
     /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub msdu_lifetime: Option<Nanos>,
     /// Whose DCF rules the radios follow where implementations differ: `standard` (IEEE
     /// 802.11-2016 as ns-3 models it), `ns2` or `glomosim` (the papers' simulators).
@@ -1052,15 +1197,13 @@ impl RadioConfig {
 
     /// The ACK rate rule.
     pub fn ack_rule(&self) -> AckRate {
-        self.ack_rate.unwrap_or(match self.standard {
-            Standard::Dot11b => AckRate::Basic,
-            Standard::Dot11a => AckRate::Control,
-        })
+        self.ack_rate
+            .unwrap_or_else(|| self.standard.default_ack_rate())
     }
 }
 
 /// How the data rate of each link (sender radio, neighbour radio) is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RateControlConfig {
     /// Every unicast data frame at `radio.data_rate`.
@@ -1072,15 +1215,20 @@ pub enum RateControlConfig {
     Ideal {
         /// Largest acceptable frame error rate.
         #[serde(default = "default_max_per")]
+        #[schemars(
+            transform = crate::quantity::probability,
+            extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1)
+        )]
         max_per: f64,
         /// Size of the reference frame, bytes (MAC header and FCS included).
         #[serde(default = "default_rate_frame_bytes")]
+        #[schemars(range(min = 1))]
         frame_bytes: u32,
     },
 }
 
 /// A data rate set by hand on one link.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkRateConfig {
     /// One end.
@@ -1091,6 +1239,7 @@ pub struct LinkRateConfig {
     #[serde(default = "default_both")]
     pub direction: Direction,
     /// The rate, bit/s (one of the standard's).
+    #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub rate: u64,
 }
 
@@ -1105,7 +1254,7 @@ fn default_rate_frame_bytes() -> u32 {
 }
 
 /// An extra error process on a wireless link.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkErrorConfig {
     /// Transmitting node.
@@ -1121,17 +1270,18 @@ pub struct LinkErrorConfig {
 
 /// A node failure: from `at` on, the node's radio neither sends nor receives and whatever it
 /// holds is lost.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FailureConfig {
     /// The node.
     pub node: String,
     /// When, ns.
+    #[schemars(transform = crate::quantity::duration)]
     pub at: Nanos,
 }
 
 /// Route computation.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RoutingConfig {
     /// Shortest paths computed once over the links that deliver data (`min_delivery`).
@@ -1143,6 +1293,7 @@ pub enum RoutingConfig {
         /// paths use a link only if a full-size data frame at its rate gets through with at
         /// least this probability both ways; 0 uses every link the receiver locks onto.
         #[serde(default = "default_min_delivery")]
+        #[schemars(transform = crate::quantity::probability)]
         min_delivery: f64,
     },
     /// AODV (RFC 3561).
@@ -1160,15 +1311,18 @@ pub enum RoutingConfig {
         hello: bool,
         /// HELLO_INTERVAL, ns (ns-3's `HelloInterval`, 1 s).
         #[serde(default = "default_hello_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         hello_interval: Nanos,
         /// ALLOWED_HELLO_LOSS: HELLO intervals a neighbour may stay silent before its link is
         /// broken (ns-3's `AllowedHelloLoss`, 2).
         #[serde(default = "default_allowed_hello_loss")]
+        #[schemars(range(min = 1))]
         allowed_hello_loss: u32,
         /// A node ignores control messages that reach it over a link below this delivery
         /// threshold (as `Static`'s), so that discovered routes consist of links that carry
         /// data; 0: every message is processed, as RFC 3561 (and ns-2, ns-3) do.
         #[serde(default = "default_min_delivery")]
+        #[schemars(transform = crate::quantity::probability)]
         min_delivery: f64,
     },
     /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit
@@ -1179,16 +1333,20 @@ pub enum RoutingConfig {
         differential: BpDifferentialConfig,
         /// Fixed K of eq. (2); absent: B_i / |S_i| (§4.1.4). Only with `tcp_aware`.
         #[serde(default)]
+        #[schemars(range(min = 0))]
         k: Option<f64>,
         /// Interval of the link loss estimate and of "flows passing through", ns (paper's T).
         #[serde(default = "default_bp_estimate_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         estimate_interval: u64,
         /// Idle time after which a node sends its queue report in a control packet, ns.
         #[serde(default = "default_bp_report_idle")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         report_idle: u64,
         /// An idle node repeats an unchanged report this often, ns: a lost control packet
         /// would otherwise leave its neighbours holding a stale report for good.
         #[serde(default = "default_bp_report_repeat")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         report_repeat: u64,
         /// Which neighbours a packet may be sent to.
         #[serde(default)]
@@ -1206,19 +1364,23 @@ pub enum RoutingConfig {
     Horizon {
         /// Node-disjoint paths per flow (§5.4: 2); fewer where fewer exist.
         #[serde(default = "default_hz_paths")]
+        #[schemars(range(min = 1, max = 255))]
         paths: u32,
         /// Weight of a link when the paths are found (§5.4's routing; spec: ETT).
         #[serde(default = "default_hz_metric")]
         metric: RouteMetric,
         /// The paths use only links above this delivery threshold (as `Static`'s).
         #[serde(default = "default_min_delivery")]
+        #[schemars(transform = crate::quantity::probability)]
         min_delivery: f64,
         /// `T`, the custody threshold per flow and neighbour (§5.2.2: 10-15).
         #[serde(default = "default_hz_threshold")]
+        #[schemars(range(min = 1, max = 100))]
         threshold: u32,
         /// Update events (packets received from a neighbour, changes of the node's price) per
         /// refreshment (§5.2.2: about 5).
         #[serde(default = "default_hz_refresh_every")]
+        #[schemars(range(min = 1))]
         refresh_every: u32,
         /// Eqs. (12)-(13): `per_rate` (the reading that reproduces §3.5) or `queue` (literal).
         #[serde(default)]
@@ -1235,24 +1397,31 @@ pub enum RoutingConfig {
         refresh_priority: HzRefreshPriorityConfig,
         /// A changed price goes upstream after this long without anything sent there, ns.
         #[serde(default = "default_hz_refresh_idle")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         refresh_idle: u64,
         /// The last refreshment is repeated this often while packets keep coming, ns.
         #[serde(default = "default_hz_refresh_repeat")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         refresh_repeat: u64,
         /// Packets a node's queues hold in all.
         #[serde(default = "default_hz_buffer")]
+        #[schemars(range(min = 1))]
         buffer: u32,
         /// Interval of the custody/price samples and the per-path series in the results, ns.
         #[serde(default = "default_hz_sample_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         sample_interval: u64,
         /// K of the target window `B* = K / sqrt(C_s)` (§5.3.2: 90).
         #[serde(default = "default_hz_k")]
+        #[schemars(extend("exclusiveMinimum" = 0))]
         k: f64,
         /// The source price is capped here (§5.3.2: 100).
         #[serde(default = "default_hz_price_cap")]
+        #[schemars(extend("exclusiveMinimum" = 0))]
         price_cap: f64,
         /// No signal below this window estimate, packets (§5.3.2: 5).
         #[serde(default = "default_hz_min_window")]
+        #[schemars(range(min = 0))]
         min_window: f64,
         /// The congestion signal to TCP: `fake_dupack` (§5.3.3) or `none`.
         #[serde(default)]
@@ -1264,7 +1433,9 @@ pub enum RoutingConfig {
 }
 
 /// How Horizon prices custody (paper 003 eqs. 12-13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HzPriceConfig {
     /// `C_i = min_j (C_j + S_i / R_ij)`, `S_i = max_g P_i^g R_{i,j(g)}`.
@@ -1275,7 +1446,9 @@ pub enum HzPriceConfig {
 }
 
 /// Eq. (15) when the cheapest neighbour's window is full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HzNextHopConfig {
     /// The flow waits.
@@ -1286,7 +1459,9 @@ pub enum HzNextHopConfig {
 }
 
 /// How Horizon hands packets to the MAC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HzMacConfig {
     /// Into the interface queue while the custody gate allows.
@@ -1297,7 +1472,9 @@ pub enum HzMacConfig {
 }
 
 /// Where refreshments join the interface queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HzRefreshPriorityConfig {
     /// Ahead of queued data.
@@ -1308,7 +1485,9 @@ pub enum HzRefreshPriorityConfig {
 }
 
 /// Horizon's congestion signal to an unmodified TCP sender.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HzSignalConfig {
     /// Three duplicates of the last ACK (§5.3.3).
@@ -1319,17 +1498,20 @@ pub enum HzSignalConfig {
 }
 
 /// The destination's delayed reordering (paper 003 §4.2, eq. 16, §5.3.1).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HzReorderConfig {
     /// Gain of the one-way delay mean A.
     #[serde(default = "default_hz_alpha")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub alpha: f64,
     /// Gain of its deviation D.
     #[serde(default = "default_hz_beta")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub beta: f64,
     /// D before the first sample, ns.
     #[serde(default = "default_hz_d0")]
+    #[schemars(transform = crate::quantity::duration)]
     pub d0: u64,
     /// Declare a gap lost once every path has delivered past it (§5.3.1).
     #[serde(default = "default_true")]
@@ -1391,7 +1573,9 @@ fn default_hz_d0() -> u64 {
 }
 
 /// The queue differential of backpressure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum BpDifferentialConfig {
     /// `U_i^s - U_j^s`.
@@ -1402,7 +1586,9 @@ pub enum BpDifferentialConfig {
 }
 
 /// The neighbours backpressure may forward to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum BpNextHopsConfig {
     /// Any neighbour.
@@ -1415,7 +1601,9 @@ pub enum BpNextHopsConfig {
 }
 
 /// What backpressure's link loss estimate counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum BpLossEstimateConfig {
     /// Packets, delivered within the MAC's retries or not.
@@ -1426,7 +1614,9 @@ pub enum BpLossEstimateConfig {
 }
 
 /// How backpressure chooses flow and next hop at a transmit opportunity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum BpSelectionConfig {
     /// The (flow, link) pair with the largest `D R (1 - p)`.
@@ -1604,7 +1794,9 @@ fn default_min_delivery() -> f64 {
 }
 
 /// Static route metric.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RouteMetric {
     /// Hop count.

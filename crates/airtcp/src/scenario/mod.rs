@@ -1,4 +1,5 @@
-//! Scenario configuration (serde, mirrors the Python pydantic models) and building a world from it.
+//! Scenario configuration (serde; the format's one description, from which `schema` generates
+//! the JSON Schema the front end and editors read) and building a world from it.
 pub mod budget;
 pub mod build;
 pub mod coding;
@@ -7,6 +8,7 @@ pub mod flow_paths;
 pub mod layout;
 pub mod router_build;
 pub mod routers;
+pub mod schema;
 pub mod strict;
 pub mod topology;
 pub mod usable_links;

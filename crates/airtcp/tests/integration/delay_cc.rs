@@ -283,7 +283,7 @@ fn the_cwnd_trace_carries_the_delay_laws_estimates() {
         .unwrap()
         .keys()
         .collect();
-    assert_eq!(keys, ["cwnd", "flow", "in_flight", "ssthresh", "t_s"]);
+    assert_eq!(keys, ["flow", "t_s", "cwnd", "ssthresh", "in_flight"]);
 }
 
 /// Two QUIC-TCP flows (RTTs 42 and 168 ms, p_s = 20, updates every 20 ms) over a 500-packet

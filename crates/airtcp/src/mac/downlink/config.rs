@@ -15,20 +15,23 @@ use crate::error::ConfigError;
 use crate::sim::Time;
 
 /// A base station serving several users over one shared, slotted downlink.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DownlinkConfig {
     /// The node that acts as the base station (node name).
     pub base_station: String,
     /// The users (user equipments), in the order that numbers them 0, 1, ...
+    #[schemars(length(min = 1))]
     pub users: Vec<DownlinkUserConfig>,
     /// Slot length, ns (> 0). Paper 002: 10 ms.
     #[serde(default = "default_slot")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub slot: Time,
     /// Channel bandwidth, Hz (> 0). A mode of spectral efficiency e carries
     /// e x bandwidth x slot x (frame efficiency) x `rate_scale` bits per slot. Paper 002:
     /// 10 MHz (ns-2), 5 MHz (fluid).
     #[serde(default = "default_bandwidth")]
+    #[schemars(transform = crate::quantity::frequency, extend("exclusiveMinimum" = 0))]
     pub bandwidth: f64,
     /// The downlink frame: how much of the nominal e x bandwidth x slot bits carries user data
     /// (see [`super::frame`]). Default `ideal`: all of it.
@@ -38,11 +41,13 @@ pub struct DownlinkConfig {
     /// 0 (default): a packet of n bytes uses n bytes of a slot. IEEE 802.16: 10 (a 6-byte generic
     /// MAC header and a 4-byte CRC).
     #[serde(default)]
+    #[schemars(transform = crate::quantity::size)]
     pub mac_overhead_bytes: u32,
     /// Residual factor on the bits per slot after the frame model, in (0, 1]: a declared
     /// calibration of what the frame model and the MAC overhead leave unexplained (see
     /// `docs/downlink.md`). 1 (default): none.
     #[serde(default = "default_rate_scale")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub rate_scale: f64,
     /// The adaptive modulation and coding table.
     #[serde(default)]
@@ -55,6 +60,7 @@ pub struct DownlinkConfig {
     pub scheduler: SchedulerConfig,
     /// Capacity of each user's drop-tail queue at the base station, packets (>= 1).
     #[serde(default = "default_queue_packets")]
+    #[schemars(range(min = 1))]
     pub queue_packets: u32,
     /// What happens to a packet that does not fit in what is left of a slot.
     #[serde(default)]
@@ -62,6 +68,7 @@ pub struct DownlinkConfig {
     /// Window of the per-user average throughput, slots (>= 1): the exponentially weighted
     /// average gives weight 1 / window to the newest slot. Paper 002 eq. (8): 256.
     #[serde(default = "default_average_window")]
+    #[schemars(range(min = 1))]
     pub average_window: u32,
     /// Optional packet erasures on top of the AMC rate (paper 004's bimodal channel); none if
     /// absent.
@@ -71,25 +78,28 @@ pub struct DownlinkConfig {
     /// take the uplink as ideal (paper 004: "perfect uplink channel"); the default, 1 Gbps with
     /// no delay, is close to that without being instantaneous.
     #[serde(default = "default_uplink_rate")]
+    #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub uplink_rate: u64,
     /// One-way delay of each user's reverse link, ns.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::duration)]
     pub uplink_delay: Time,
 }
 
 /// One user of the downlink.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DownlinkUserConfig {
     /// The user's node (node name).
     pub node: String,
     /// Average received signal-to-noise ratio, dB. Paper 002: 12, 19, 13, 16 (ns-2) and
     /// 11, 17, 12, 15 (fluid model).
+    #[schemars(transform = crate::quantity::ratio)]
     pub mean_snr: f64,
 }
 
 /// Adaptive modulation and coding tables (see [`super::amc`]).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AmcConfig {
     /// The eight IEEE 802.16e modes QPSK 1/2 ... 64-QAM 5/6 (paper 002's ns-2 downlink).
@@ -102,31 +112,36 @@ pub enum AmcConfig {
     Liu2004 {
         /// Number of modes, 1..=6, lowest first.
         #[serde(default = "default_liu_count")]
+        #[schemars(range(min = 1, max = 6))]
         count: u32,
         /// Packet error rate at which a mode becomes usable, in (0, 1).
         #[serde(default = "default_target_per")]
+        #[schemars(extend("exclusiveMinimum" = 0), extend("exclusiveMaximum" = 1))]
         target_per: f64,
     },
     /// A table given mode by mode.
     Custom {
         /// Modes in increasing order of threshold.
+        #[schemars(length(min = 1))]
         modes: Vec<AmcModeConfig>,
     },
 }
 
 /// One row of a custom AMC table.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AmcModeConfig {
     /// Lowest instantaneous SNR at which the mode is used, dB. Thresholds must increase.
+    #[schemars(transform = crate::quantity::ratio)]
     pub min_snr: f64,
     /// Spectral efficiency: information bits per second per hertz (modulation bits per symbol
     /// times code rate), > 0 and not decreasing along the table.
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub efficiency: f64,
 }
 
 /// The downlink frame's data-carrying fraction of the nominal bits (see [`super::frame`]).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FrameConfig {
     /// No frame overhead: every slot carries e x bandwidth x slot bits (frame efficiency 1).
@@ -143,24 +158,31 @@ pub enum FrameConfig {
         /// 802.16: 28/25 for bandwidths that are multiples of 1.25, 1.5, 2 or 2.75 MHz (10 MHz),
         /// 8/7 for multiples of 1.75 MHz.
         #[serde(default = "default_sampling_factor")]
+        #[schemars(extend("exclusiveMinimum" = 0))]
         sampling_factor: f64,
         /// FFT size N_FFT (>= 1): subcarrier spacing = sampling rate / N_FFT. 1024 at 10 MHz.
         #[serde(default = "default_fft_size")]
+        #[schemars(range(min = 1))]
         fft_size: u32,
         /// Cyclic-prefix ratio G, [0, 1): a symbol lasts (1 + G) N_FFT / sampling rate. 1/8.
         #[serde(default = "default_cyclic_prefix")]
+        #[schemars(range(min = 0), extend("exclusiveMaximum" = 1))]
         cyclic_prefix: f64,
         /// Frame duration, ns (> 0). 5 ms.
         #[serde(default = "default_frame_duration")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         duration: Time,
         /// Transmit/receive transition gap, ns. 105.714 us (296 physical slots of 4 / 11.2 MHz).
         #[serde(default = "default_ttg")]
+        #[schemars(transform = crate::quantity::duration)]
         ttg: Time,
         /// Receive/transmit transition gap, ns. 60 us (168 physical slots).
         #[serde(default = "default_rtg")]
+        #[schemars(transform = crate::quantity::duration)]
         rtg: Time,
         /// OFDMA symbols of the downlink subframe, preamble included (>= 1). 29.
         #[serde(default = "default_dl_symbols")]
+        #[schemars(range(min = 1))]
         dl_symbols: u32,
         /// OFDMA symbols of the uplink subframe; with `dl_symbols` and the gaps they must fit in
         /// the frame. 18.
@@ -176,12 +198,13 @@ pub enum FrameConfig {
         /// Data subcarriers per downlink symbol (>= 1, <= `fft_size`). DL PUSC at 1024 FFT:
         /// 30 subchannels x 24 = 720 (of 840 used; the other 120 are pilots).
         #[serde(default = "default_data_subcarriers")]
+        #[schemars(range(min = 1))]
         data_subcarriers: u32,
     },
 }
 
 /// Small-scale fading of the per-user channels, one gain per slot (block fading).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SlotFadingConfig {
     /// No fading: every slot sees the mean SNR.
@@ -192,15 +215,18 @@ pub enum SlotFadingConfig {
     /// correlation is J0(2 pi f_d T) (Clarke's autocorrelation at one slot lag).
     GaussMarkov {
         /// Maximum Doppler frequency f_d, Hz (>= 0). Paper 002: 128 Hz (ns-2), 20 Hz (fluid).
+        #[schemars(transform = crate::quantity::frequency, range(min = 0))]
         doppler: f64,
     },
     /// Rayleigh from a sum of sinusoids with random phases and arrival angles (Zheng & Xiao
     /// 2003): Clarke's autocorrelation J0(2 pi f_d tau) at every lag, not only the first.
     Clarke {
         /// Maximum Doppler frequency f_d, Hz (>= 0).
+        #[schemars(transform = crate::quantity::frequency, range(min = 0))]
         doppler: f64,
         /// Number of sinusoids M (>= 1; 8 or more for a Rayleigh-like envelope).
         #[serde(default = "default_sinusoids")]
+        #[schemars(range(min = 1, max = 4096))]
         sinusoids: u32,
     },
 }
@@ -212,7 +238,9 @@ impl Default for SlotFadingConfig {
 }
 
 /// Slot schedulers (see [`super::scheduler`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SchedulerConfig {
     /// Backlogged users in turn, blind to the channel.
@@ -231,7 +259,9 @@ pub enum SchedulerConfig {
 }
 
 /// What the base station does with a packet that does not fit in the rest of a slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceConfig {
     /// Send as much of it as fits and continue in the user's next slot (802.16 MAC
@@ -245,7 +275,7 @@ pub enum ServiceConfig {
 }
 
 /// Packet erasures decided per served packet after the AMC rate is applied.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ErasureConfig {
     /// Paper 004 §IV: each user's packet success probability is `low` or `high`; a state lasts
@@ -253,14 +283,19 @@ pub enum ErasureConfig {
     /// `low` with probability `low_probability` (it may repeat).
     Bimodal {
         /// Success probability of the bad state, [0, 1].
+        #[schemars(transform = crate::quantity::probability)]
         low: f64,
         /// Success probability of the good state, [0, 1]. Paper 004: 1.
+        #[schemars(transform = crate::quantity::probability)]
         high: f64,
         /// Probability that a new state is the bad one, [0, 1]. Paper 004: 0.1 and 0.25.
+        #[schemars(transform = crate::quantity::probability)]
         low_probability: f64,
         /// Shortest state duration, ns (> 0). Paper 004: 100 ms.
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         hold_min: Time,
         /// Longest state duration, ns (>= `hold_min`). Paper 004: 200 ms.
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         hold_max: Time,
     },
 }

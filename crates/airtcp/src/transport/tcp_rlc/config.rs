@@ -12,7 +12,9 @@ use crate::sim::Time;
 pub const MAX_EXACT_BLOCK: u32 = 2048;
 
 /// The field, as a scenario names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldConfig {
     /// GF(8191) (the paper's).
@@ -23,7 +25,9 @@ pub enum FieldConfig {
 }
 
 /// The decoder, as a scenario names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DecoderConfig {
     /// Ranks by counting, exact in distribution (fast).
@@ -34,10 +38,11 @@ pub enum DecoderConfig {
 }
 
 /// TCP-RLC's parameters (spec §2.4, §2.9).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpRlcConfig {
     /// r: low-priority coded packets after each high-priority one (paper: (1 + r) p_min ~ 2).
+    #[schemars(range(min = 0, max = 1000))]
     pub redundancy: u32,
     /// The coding field.
     #[serde(default)]
@@ -47,15 +52,19 @@ pub struct TcpRlcConfig {
     pub decoder: DecoderConfig,
     /// W at the start, packets.
     #[serde(default = "default_initial_cwnd")]
+    #[schemars(range(min = 1))]
     pub initial_cwnd: u32,
     /// The largest W, packets (the receiver's buffer).
     #[serde(default = "default_max_cwnd")]
+    #[schemars(range(min = 1, max = 1000000))]
     pub max_cwnd: u32,
     /// Duplicates that halve W.
     #[serde(default = "default_dupthresh")]
+    #[schemars(range(min = 1))]
     pub dupthresh: u32,
     /// The timeout before the first RTT sample, ns.
     #[serde(default = "default_initial_rto")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub initial_rto: Time,
     /// Answer packets of decoded blocks with duplicates too (the literal reading the spec's A3
     /// rejects; an ablation).

@@ -229,23 +229,28 @@ impl CongestionControl for Compound {
 
 /// Compound TCP's constants (Tan, Song, Zhang & Sridharan, INFOCOM 2006, §III-C). See
 /// `docs/compound.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompoundParams {
     /// alpha of the delay window's increase alpha win^k per round (> 0; paper: 1/8).
     #[serde(default = "default_compound_alpha")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub alpha: f64,
     /// beta, the multiplicative decrease of the whole window at a loss, in (0, 1) (paper: 1/2).
     #[serde(default = "default_compound_beta")]
+    #[schemars(extend("exclusiveMinimum" = 0), extend("exclusiveMaximum" = 1))]
     pub beta: f64,
     /// k, the exponent of the increase, in (0, 1] (paper: 0.75).
     #[serde(default = "default_compound_k")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub k: f64,
     /// gamma, the backlog threshold, packets (> 0; paper: 30).
     #[serde(default = "default_compound_gamma")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub gamma: f64,
     /// zeta, how fast the delay window shrinks per packet of backlog (> 0; paper: 1).
     #[serde(default = "default_compound_zeta")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub zeta: f64,
 }
 

@@ -233,14 +233,16 @@ impl CongestionControl for Cubic {
 }
 
 /// Cubic's constants (RFC 9438). See `docs/cubic.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CubicParams {
     /// C, segments / s^3 (> 0; RFC 9438 §5: 0.4).
     #[serde(default = "default_cubic_c")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub c: f64,
     /// beta_cubic, the multiplicative decrease factor, in (0, 1) (RFC 9438 §4.6: 0.7).
     #[serde(default = "default_cubic_beta")]
+    #[schemars(extend("exclusiveMinimum" = 0), extend("exclusiveMaximum" = 1))]
     pub beta: f64,
     /// Fast convergence (RFC 9438 §4.7).
     #[serde(default = "super::default_true")]

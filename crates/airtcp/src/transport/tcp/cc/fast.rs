@@ -154,15 +154,17 @@ impl CongestionControl for Fast {
 }
 
 /// FAST TCP parameters (Jin, Wei & Low 2004).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FastParams {
     /// Packets each flow aims to keep queued along its path (paper 002 §V-B: 200).
     #[serde(default = "default_fast_alpha")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub alpha: f64,
     /// Weight of the new window estimate in each update, in (0, 1] in the FAST paper (0.5);
     /// paper 002 sweeps this step size beyond 1 (Fig. 7a).
     #[serde(default = "default_fast_gamma")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub gamma: f64,
 }
 

@@ -249,21 +249,25 @@ impl CongestionControl for QuicTcp {
 }
 
 /// QUIC-TCP parameters (paper 002 eq. 9 and §V).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuicTcpParams {
     /// Step size kappa > 0, per window computation (§V-A: 0.05 with updates every 20 ms).
     #[serde(default = "default_quic_kappa")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub kappa: f64,
     /// Exponent rho in [0, 1] of the gain w^(1 - 2 rho) (§V-B: 0.5).
     #[serde(default = "default_quic_rho")]
+    #[schemars(range(min = 0, max = 1))]
     pub rho: f64,
     /// Target backlog p_s, packets (§V-B: 200).
     #[serde(default = "default_quic_p_s")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub p_s: f64,
     /// The older spelling of the cadence: time between window updates, ns; 0 updates on every
     /// in-order ACK. Absent with `cadence` absent: 20 ms (§V-A). Not together with `cadence`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = crate::quantity::duration)]
     pub update_interval: Option<Time>,
     /// When the window law runs; absent: `update_interval` decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -271,7 +275,7 @@ pub struct QuicTcpParams {
 }
 
 /// When QUIC-TCP's window law (paper 002 eq. 9) runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QuicCadence {
     /// On every in-order ACK.
@@ -284,6 +288,7 @@ pub enum QuicCadence {
     Interval {
         /// Time between computations, ns (> 0).
         #[serde(default = "default_quic_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
         every: Time,
         /// Cap each computed window at twice the window it was computed from.
         #[serde(default)]

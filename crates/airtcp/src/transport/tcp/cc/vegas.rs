@@ -216,17 +216,20 @@ impl CongestionControl for Vegas {
 
 /// TCP Vegas thresholds, in packets of estimated backlog (diff = cwnd (1 - BaseRTT/RTT)).
 /// Defaults are ns-2's `v_alpha_ 1`, `v_beta_ 3`, `v_gamma_ 1` (paper 002 §V-B uses 200/203).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VegasParams {
     /// Congestion avoidance grows the window by one segment per RTT while diff < alpha.
     #[serde(default = "default_vegas_alpha")]
+    #[schemars(range(min = 0))]
     pub alpha: f64,
     /// ... and shrinks it by one segment per RTT while diff > beta (>= alpha).
     #[serde(default = "default_vegas_beta")]
+    #[schemars(range(min = 0))]
     pub beta: f64,
     /// Slow start ends once diff > gamma.
     #[serde(default = "default_vegas_gamma")]
+    #[schemars(range(min = 0))]
     pub gamma: f64,
 }
 

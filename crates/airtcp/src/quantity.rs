@@ -1,0 +1,144 @@
+//! What the scenario format's JSON Schema says about a field that holds a quantity.
+//!
+//! The core receives every quantity as a plain number in its base unit (durations in integer
+//! nanoseconds, rates in bits per second, sizes in bytes, distances in metres, frequencies in
+//! hertz, powers in dBm, ratios in dB). A scenario file may write the same value as text with a
+//! unit (`20ms`, `2Mbps`, `1KiB`, `250m`, `2.4GHz`, `-82dBm`, `10dB`, `1%`), which the front end
+//! reads. A config field says which quantity it holds with `#[schemars(transform = ...)]` and one
+//! of the functions below: the schema then names the quantity (`x-unit`, the front end's reader of
+//! that name) and accepts text beside numbers, so an editor checking a file against the schema
+//! takes `delay: 20ms`. Ranges stay on the field (`range(min = 1)`), in base units.
+//!
+//! Kept at the bottom of the crate: config types of every layer use it, and it knows no layer.
+
+use schemars::Schema;
+
+/// How a file may write a quantity besides text with a unit.
+#[derive(Clone, Copy)]
+enum Bare {
+    /// Only as text: a bare number would leave the unit to guess (`delay: 20`).
+    Never,
+    /// Also as a bare number of base units (bytes, a probability).
+    Number,
+    /// Also as the number 0 (a duration: zero in any unit).
+    Zero,
+}
+
+/// Marks `schema` (a number's, perhaps optional) as holding the quantity `unit` in base units,
+/// written in a file as text with a unit (and as a number where `bare` says so). Ranges stay in
+/// base units: they bound the value the text stands for.
+fn quantity(schema: &mut Schema, unit: &str, bare: Bare) {
+    let (number, optional) = match schema.get("type") {
+        Some(serde_json::Value::String(kind)) => (kind.clone(), false),
+        Some(serde_json::Value::Array(kinds)) => (
+            kinds
+                .first()
+                .and_then(|k| k.as_str())
+                .unwrap_or("number")
+                .to_owned(),
+            kinds.iter().any(|k| k == "null"),
+        ),
+        _ => ("number".to_owned(), false),
+    };
+    let mut kinds = vec![serde_json::Value::from("string")];
+    match bare {
+        Bare::Never => {}
+        Bare::Number => kinds.push(number.into()),
+        Bare::Zero => kinds.push("integer".into()),
+    }
+    if optional {
+        kinds.push("null".into());
+    }
+    let kinds = match kinds.len() {
+        1 => kinds.remove(0),
+        _ => serde_json::Value::Array(kinds),
+    };
+    schema.insert("type".into(), kinds);
+    if let Bare::Zero = bare {
+        // The one number a file may write without a unit.
+        schema.insert("if".into(), serde_json::json!({"type": "integer"}));
+        schema.insert("then".into(), serde_json::json!({"const": 0}));
+    }
+    schema.insert("x-unit".into(), unit.into());
+}
+
+/// Nanoseconds (`20ms`, `1.5s`; also `0`).
+pub fn duration(schema: &mut Schema) {
+    quantity(schema, "duration", Bare::Zero);
+}
+
+/// Bits per second (`2Mbps`).
+pub fn rate(schema: &mut Schema) {
+    quantity(schema, "rate", Bare::Never);
+}
+
+/// Bytes (`1500`, `1500B`, `64KiB`).
+pub fn size(schema: &mut Schema) {
+    quantity(schema, "size", Bare::Number);
+}
+
+/// Metres (`250m`, `1.2km`).
+pub fn distance(schema: &mut Schema) {
+    quantity(schema, "distance", Bare::Never);
+}
+
+/// Hertz (`2.4GHz`).
+pub fn frequency(schema: &mut Schema) {
+    quantity(schema, "frequency", Bare::Never);
+}
+
+/// dBm (`-82dBm`, `10mW`).
+pub fn power(schema: &mut Schema) {
+    quantity(schema, "power", Bare::Never);
+}
+
+/// dB (`10dB`).
+pub fn ratio(schema: &mut Schema) {
+    quantity(schema, "ratio", Bare::Never);
+}
+
+/// A probability in [0, 1] (`0.01`, `1%`).
+pub fn probability(schema: &mut Schema) {
+    quantity(schema, "probability", Bare::Number);
+    // A field may narrow the interval (`extend("exclusiveMaximum" = 1)`), before or after this.
+    if schema.get("exclusiveMinimum").is_none() {
+        schema.insert("minimum".into(), 0.into());
+    }
+    if schema.get("exclusiveMaximum").is_none() {
+        schema.insert("maximum".into(), 1.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_quantity_accepts_text_and_names_its_unit() {
+        let mut schema: Schema = json!({"type": "integer", "format": "uint64", "minimum": 1})
+            .try_into()
+            .unwrap();
+        duration(&mut schema);
+        assert_eq!(
+            schema.as_value(),
+            &json!({"type": ["string", "integer"], "format": "uint64", "minimum": 1,
+                "if": {"type": "integer"}, "then": {"const": 0}, "x-unit": "duration"})
+        );
+        let mut optional: Schema = json!({"type": ["number", "null"]}).try_into().unwrap();
+        power(&mut optional);
+        assert_eq!(optional.get("type"), Some(&json!(["string", "null"])));
+        let mut bytes: Schema = json!({"type": "integer"}).try_into().unwrap();
+        size(&mut bytes);
+        assert_eq!(bytes.get("type"), Some(&json!(["string", "integer"])));
+    }
+
+    #[test]
+    fn a_probability_lies_in_the_unit_interval() {
+        let mut schema: Schema = json!({"type": "number"}).try_into().unwrap();
+        probability(&mut schema);
+        assert_eq!(schema.get("minimum"), Some(&json!(0)));
+        assert_eq!(schema.get("maximum"), Some(&json!(1)));
+        assert_eq!(schema.get("x-unit"), Some(&json!("probability")));
+    }
+}
