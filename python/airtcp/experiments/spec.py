@@ -26,8 +26,6 @@ file itself must be a regular file of UTF-8 YAML of at most `MAX_SOURCE_BYTES`, 
 `MAX_NESTING` levels, like a scenario file, and so must a base given as a file, holding a mapping.
 """
 
-from __future__ import annotations
-
 import datetime
 import hashlib
 import itertools
@@ -36,17 +34,16 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
-
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
+from typing import Annotated, Any
 
 from airtcp.scenario import bundled
-from airtcp.scenario.schema import U64_MAX
+from airtcp.scenario.model import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
+from airtcp.scenario.messages import not_unicode_text
+from airtcp.scenario.schema import U64_MAX, Name, Text
 from airtcp.errors import ScenarioError
 from airtcp.scenario.overrides import parse_override
 from airtcp.scenario.source import MAX_NESTING, MAX_SOURCE_BYTES, check_nesting, parse_yaml, read_source
 from airtcp.scenario.units import brief_repr
-from airtcp.experiments.spec_messages import translate_validation_error
 
 __all__ = ["SweepSpec", "RunPoint", "load_sweep_spec", "MAX_RUNS"]
 
@@ -60,55 +57,76 @@ MAX_SPEC_VALUES = 4 * MAX_RUNS
 _LONGEST_FIELD_BITS = 1024
 
 
+def _paths_and_values(value: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """Each parameter a field path with at least one value."""
+    for path, values in value.items():
+        try:
+            parse_override(f"{path}=0")
+        except ScenarioError as error:
+            raise ValueError(f"{path!r} is not a field path like links[0].loss.per ({error.message})") from None
+        if not values:
+            raise ValueError(f"{path}: needs at least one value")
+    return value
+
+
+def _zip_lengths(value: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    lengths = {path: len(values) for path, values in value.items()}
+    if len(set(lengths.values())) > 1:
+        described = ", ".join(f"{path}: {n}" for path, n in lengths.items())
+        raise ValueError(f"every list needs the same length ({described})")
+    return value
+
+
+def _seeds(value: object) -> int | list[int]:
+    """A count of seeds (1..n) or distinct seeds, each in 64 bits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise ValueError(f"a count must be at least 1, got {value}")
+        return value
+    if not isinstance(value, list) or any(isinstance(seed, bool) or not isinstance(seed, int) for seed in value):
+        raise ValueError(f"expected a count or a list of whole numbers, got {brief_repr(value)}")
+    if not value:
+        raise ValueError("needs at least one seed")
+    if any(not 0 <= seed <= U64_MAX for seed in value):
+        raise ValueError("seeds must be between 0 and 2^64-1")
+    if len(set(value)) != len(value):
+        raise ValueError("seeds must be distinct")
+    return value
+
+
+def _base(value: object) -> str | dict[str, Any]:
+    if isinstance(value, str):
+        problem = not_unicode_text(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise ValueError(f"expected a scenario file's path, a bundled scenario's name or a scenario, got {brief_repr(value)}")
+
+
+# The parameters of a grid or zip: field paths to lists of values (each value checked by
+# `_ValueCheck` before, and by the scenario when its run is built).
+_Parameters = Annotated[dict[Text, list[Any]], AfterValidator(_paths_and_values)]
+
+
 class SweepSpec(BaseModel):
-    """A sweep: see the module docs."""
+    """A sweep: see the module docs. Read by the same model engine as scenarios
+    (`airtcp.scenario.model`): unknown fields refused, every problem reported at once."""
 
-    model_config = ConfigDict(extra="forbid")
+    name: Name = "sweep"
+    # A scenario file's path or bundled name, or a scenario (its fields checked when it is read).
+    base: Annotated[Any, BeforeValidator(_base)]
+    grid: _Parameters = Field(default_factory=dict)
+    zip: Annotated[_Parameters, AfterValidator(_zip_lengths)] = Field(default_factory=dict)
+    seeds: Annotated[Any, BeforeValidator(_seeds)] = 1  # int | list[int]
 
-    name: str = Field(default="sweep", min_length=1)
-    base: Union[str, dict[str, Any]]
-    grid: dict[str, list[Any]] = Field(default_factory=dict)
-    zip: dict[str, list[Any]] = Field(default_factory=dict)
-    seeds: Union[StrictInt, list[StrictInt]] = 1
-
-    @field_validator("grid", "zip")
-    @classmethod
-    def _paths_and_values(cls, value: dict[str, list[Any]]) -> dict[str, list[Any]]:
-        for path, values in value.items():
-            try:
-                parse_override(f"{path}=0")
-            except ScenarioError as error:
-                raise ValueError(f"{path!r} is not a field path like links[0].loss.per ({error.message})") from None
-            if not values:
-                raise ValueError(f"{path}: needs at least one value")
-        return value
-
-    @field_validator("seeds")
-    @classmethod
-    def _seeds(cls, value: int | list[int]) -> int | list[int]:
-        if isinstance(value, int):
-            if value < 1:
-                raise ValueError(f"a count must be at least 1, got {value}")
-        else:
-            if not value:
-                raise ValueError("needs at least one seed")
-            if any(not 0 <= seed <= U64_MAX for seed in value):
-                raise ValueError("seeds must be between 0 and 2^64-1")
-            if len(set(value)) != len(value):
-                raise ValueError("seeds must be distinct")
-        return value
-
-    @field_validator("zip")
-    @classmethod
-    def _zip_lengths(cls, value: dict[str, list[Any]], info: ValidationInfo) -> dict[str, list[Any]]:
-        lengths = {path: len(values) for path, values in value.items()}
-        if len(set(lengths.values())) > 1:
-            described = ", ".join(f"{path}: {n}" for path, n in lengths.items())
-            raise ValueError(f"every list needs the same length ({described})")
-        both = sorted(set(info.data.get("grid") or {}) & set(value))
+    @model_validator(mode="after")
+    def _grid_or_zip(self) -> "SweepSpec":
+        both = sorted(set(self.grid) & set(self.zip))
         if both:
-            raise ValueError(f"{both[0]} is in both grid and zip")
-        return value
+            raise ScenarioError("zip", f"{both[0]} is in both grid and zip")
+        return self
 
     def seed_list(self) -> list[int]:
         return list(range(1, self.seeds + 1)) if isinstance(self.seeds, int) else list(self.seeds)
@@ -166,9 +184,8 @@ def load_sweep_spec(source: str | Path | Mapping[str, Any]) -> tuple[SweepSpec, 
     _raise_if_any(_ValueCheck().problems_in(raw))
     try:
         spec = SweepSpec.model_validate(raw)
-    except ValidationError as error:
-        translated = translate_validation_error(error, SweepSpec)
-        problems = [(f"sweep.{path}" if path else "sweep", message) for path, message in translated.errors]
+    except ScenarioError as error:
+        problems = [(f"sweep.{path}" if path else "sweep", message) for path, message in error.errors]
         raise ScenarioError.from_list(problems) from None
     _raise_if_any(_repeated_points(spec) or _too_many_runs(spec))
     if isinstance(spec.base, str):

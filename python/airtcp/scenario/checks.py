@@ -80,6 +80,10 @@ def compile_annotation(annotation: Any, metadata: tuple[Any, ...] = ()) -> tuple
     return cached[2], cached[3]
 
 
+def _as_it_is(value: Any) -> Any:
+    return value
+
+
 def _compile_new(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Check, Dump]:
     while typing.get_origin(annotation) is typing.Annotated:
         annotation, *inner = typing.get_args(annotation)
@@ -105,6 +109,8 @@ def _compile_new(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Check, Dum
 
 def _compile_type(annotation: Any, constraints: FieldInfo) -> tuple[Check, Dump]:
     origin = typing.get_origin(annotation)
+    if annotation is Any:
+        return _as_it_is, None  # a value checked elsewhere (a sweep's parameter values)
     if _is_model(annotation):
         if constraints.discriminator is not None:
             return _tagged_union((annotation,), constraints.discriminator), _dump_model

@@ -8,8 +8,7 @@ shown briefly (`got a list`, `got 'yes'`). Values too large to show are abbrevia
 
 The helpers at the end walk the schema's annotations (`Optional[...]`, `list[...]`, tagged
 unions of models); `airtcp.scenario.overrides` uses them to find the model a `--set` path leads
-to, and the sweep spec's translation of pydantic's errors (`airtcp.experiments.spec_messages`)
-to locate them.
+to.
 """
 
 from __future__ import annotations
