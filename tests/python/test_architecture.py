@@ -25,7 +25,8 @@ SCHEMES = {
     ),
     "NC layer": (
         re.compile(r"nc_layer|\bNc[A-Z]\w*|\bnc\b"),
-        ("transport/nc_layer/", "scenario/config.rs"),
+        # TCP's config names the shim below it (`nc:`); the scenario re-exports the config.
+        ("transport/nc_layer/", "transport/tcp/config.rs", "scenario/config.rs"),
     ),
     "Horizon": (
         re.compile(r"horizon|\bHz[A-Z]\w*", re.IGNORECASE),
@@ -116,7 +117,6 @@ KNOWN_UPWARD = {
     ("net", "world"),
     ("sim", "net"),
     ("sim", "transport"),
-    ("transport", "scenario"),
 }
 
 CRATE_PATH = re.compile(r"\bcrate::(\w+)")

@@ -16,6 +16,7 @@
 //! mode); the tests run the same layer in [`PayloadMode::Bytes`] and check that the decoded bytes
 //! are the source bytes. See docs/nc_layer.md.
 
+pub mod config;
 pub mod header;
 pub mod shim;
 pub mod sink;
@@ -25,8 +26,8 @@ pub mod source;
 mod tests;
 
 use crate::coding::rlnc::PayloadMode;
-use crate::scenario::config::NcConfig;
 use crate::sim::{Rng, Time};
+use crate::transport::nc_layer::config::NcConfig;
 use crate::transport::tcp::segment::DataHeader;
 use sink::{Delivered, NcSink, NcSinkStats};
 use source::{NcSource, NcSourceStats};

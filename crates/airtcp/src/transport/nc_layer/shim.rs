@@ -127,8 +127,8 @@ mod tests {
     //! which end. (The protocol itself is tested in `super::super::tests`.)
 
     use super::*;
-    use crate::scenario::config::{NcBlock, NcConfig};
     use crate::sim::time::MILLIS;
+    use crate::transport::nc_layer::config::{NcBlock, NcConfig};
     use crate::transport::nc_layer::{NcAck, NcRepairRequest};
     use crate::transport::shim::{SenderTiming, ShimHeader};
     use crate::transport::tcp::segment::AckHeader;

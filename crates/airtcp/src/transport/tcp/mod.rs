@@ -8,6 +8,7 @@
 //! - [`rtt`]: the RFC 6298 estimator with Karn's rule and exponential backoff.
 
 pub mod cc;
+pub mod config;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;

@@ -11,8 +11,8 @@
 
 use super::segment::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 use super::TcpIo;
-use crate::scenario::config::TcpConfig;
 use crate::sim::Time;
+use crate::transport::tcp::config::TcpConfig;
 
 /// How many recent out-of-order arrivals are remembered for choosing SACK blocks.
 const RECENT: usize = 8;

@@ -35,8 +35,8 @@ use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{AckHeader, DataHeader};
 use super::TcpIo;
-use crate::scenario::config::{CcKind, SsthreshBasis, TcpConfig};
 use crate::sim::Time;
+use crate::transport::tcp::config::{CcKind, SsthreshBasis, TcpConfig};
 
 /// Loss-recovery flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,8 +15,8 @@ pub mod quic_tcp;
 pub mod reno;
 pub mod vegas;
 
-use crate::scenario::config::{CcKind, TcpConfig};
 use crate::sim::Time;
+use crate::transport::tcp::config::{CcKind, TcpConfig};
 
 /// Window state shared by the sender and its algorithm.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -196,7 +196,7 @@ impl FastRounds {
 }
 
 /// serde's default for the controllers' switches that are on unless turned off.
-fn default_true() -> bool {
+pub(crate) fn default_true() -> bool {
     true
 }
 
