@@ -112,7 +112,6 @@ RANK = {module: rank for rank, modules in enumerate(LAYERS) for module in module
 # types, the network raises its own events, packet headers live below the engine). The list only
 # shrinks: a new upward import fails, and so does one that is gone but still listed.
 KNOWN_UPWARD = {
-    ("net", "scenario"),
     ("net", "transport"),
     ("net", "world"),
     ("sim", "net"),

@@ -8,7 +8,31 @@
 
 use std::collections::VecDeque;
 
+use serde::{Deserialize, Serialize};
+
 use crate::sim::NodeId;
+
+/// The default delivery threshold of a radio link for routing: a full-size data frame gets
+/// through at least every other attempt, both ways (the argument is in docs/routing_paths.md).
+pub fn default_min_delivery() -> f64 {
+    0.5
+}
+
+/// Static route metric.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteMetric {
+    /// Hop count.
+    #[default]
+    Hops,
+    /// Expected transmission count 1 / (df dr) from the links' error processes.
+    Etx,
+    /// Expected transmission time: the air time of a 1500-byte packet at the link's data rate
+    /// times its ETX (Draves et al., MobiCom 2004, with the rate from the rate table).
+    Ett,
+}
 
 /// The interface a packet leaves by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

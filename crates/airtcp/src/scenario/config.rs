@@ -14,7 +14,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 pub use crate::mac::config::{AckRate, MacProfile, Preamble};
-use crate::net::forwarding::{Fifo, Forwarding, LayerSetup};
+pub use crate::net::backpressure::config::{
+    BackpressureConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig,
+    BpSelectionConfig,
+};
+use crate::net::forwarding::{Fifo, Forwarding, LayerSetup, RadioBasics, Surroundings};
+pub use crate::net::horizon::config::{
+    HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
+    HzReorderConfig, HzSignalConfig,
+};
+use crate::net::routing::default_min_delivery;
+pub use crate::net::routing::RouteMetric;
 use crate::net::{backpressure, horizon};
 pub use crate::phy::config::{ErrorProcessConfig, FadingConfig, PropagationConfig, ReceptionModel};
 pub use crate::transport::nc_layer::config::{NcBlock, NcConfig};
@@ -998,303 +1008,11 @@ pub enum RoutingConfig {
     },
     /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit
     /// opportunity from per-flow queue differentials (see `net::backpressure`).
-    Backpressure {
-        /// `classical` (U_i - U_j) or `tcp_aware` (eq. 2, max{K, U_i} - U_j).
-        #[serde(default)]
-        differential: BpDifferentialConfig,
-        /// Fixed K of eq. (2); absent: B_i / |S_i| (§4.1.4). Only with `tcp_aware`.
-        #[serde(default)]
-        #[schemars(range(min = 0))]
-        k: Option<f64>,
-        /// Interval of the link loss estimate and of "flows passing through", ns (paper's T).
-        #[serde(default = "default_bp_estimate_interval")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        estimate_interval: u64,
-        /// Idle time after which a node sends its queue report in a control packet, ns.
-        #[serde(default = "default_bp_report_idle")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        report_idle: u64,
-        /// An idle node repeats an unchanged report this often, ns: a lost control packet
-        /// would otherwise leave its neighbours holding a stale report for good.
-        #[serde(default = "default_bp_report_repeat")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        report_repeat: u64,
-        /// Which neighbours a packet may be sent to.
-        #[serde(default)]
-        next_hops: BpNextHopsConfig,
-        /// What the link loss estimate counts: `per_packet` or `per_attempt`.
-        #[serde(default)]
-        loss_estimate: BpLossEstimateConfig,
-        /// How flow and next hop are chosen: `per_link` or `flow_first`.
-        #[serde(default)]
-        selection: BpSelectionConfig,
-    },
+    Backpressure(crate::net::backpressure::config::BackpressureConfig),
     /// Horizon (paper 003): multipath back-pressure for unmodified TCP over each flow's
     /// node-disjoint paths, with the destination's reorder buffer and the source's congestion
     /// signal (see `net::horizon`, `transport::horizon`).
-    Horizon {
-        /// Node-disjoint paths per flow (§5.4: 2); fewer where fewer exist.
-        #[serde(default = "default_hz_paths")]
-        #[schemars(range(min = 1, max = 255))]
-        paths: u32,
-        /// Weight of a link when the paths are found (§5.4's routing; spec: ETT).
-        #[serde(default = "default_hz_metric")]
-        metric: RouteMetric,
-        /// The paths use only links above this delivery threshold (as `Static`'s).
-        #[serde(default = "default_min_delivery")]
-        #[schemars(transform = crate::quantity::probability)]
-        min_delivery: f64,
-        /// `T`, the custody threshold per flow and neighbour (§5.2.2: 10-15).
-        #[serde(default = "default_hz_threshold")]
-        #[schemars(range(min = 1, max = 100))]
-        threshold: u32,
-        /// Update events (packets received from a neighbour, changes of the node's price) per
-        /// refreshment (§5.2.2: about 5).
-        #[serde(default = "default_hz_refresh_every")]
-        #[schemars(range(min = 1))]
-        refresh_every: u32,
-        /// Eqs. (12)-(13): `per_rate` (the reading that reproduces §3.5) or `queue` (literal).
-        #[serde(default)]
-        price: HzPriceConfig,
-        /// Eq. (15) when the cheapest neighbour's window is full: `strict` waits,
-        /// `cheapest_open` takes the cheapest open one.
-        #[serde(default)]
-        next_hop: HzNextHopConfig,
-        /// `push` (the paper's implementation, §5.2.1) or `pull` (§3.1's ideal, an ablation).
-        #[serde(default)]
-        mac: HzMacConfig,
-        /// Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
-        #[serde(default)]
-        refresh_priority: HzRefreshPriorityConfig,
-        /// A changed price goes upstream after this long without anything sent there, ns.
-        #[serde(default = "default_hz_refresh_idle")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        refresh_idle: u64,
-        /// The last refreshment is repeated this often while packets keep coming, ns.
-        #[serde(default = "default_hz_refresh_repeat")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        refresh_repeat: u64,
-        /// Packets a node's queues hold in all.
-        #[serde(default = "default_hz_buffer")]
-        #[schemars(range(min = 1))]
-        buffer: u32,
-        /// Interval of the custody/price samples and the per-path series in the results, ns.
-        #[serde(default = "default_hz_sample_interval")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
-        sample_interval: u64,
-        /// K of the target window `B* = K / sqrt(C_s)` (§5.3.2: 90).
-        #[serde(default = "default_hz_k")]
-        #[schemars(extend("exclusiveMinimum" = 0))]
-        k: f64,
-        /// The source price is capped here (§5.3.2: 100).
-        #[serde(default = "default_hz_price_cap")]
-        #[schemars(extend("exclusiveMinimum" = 0))]
-        price_cap: f64,
-        /// No signal below this window estimate, packets (§5.3.2: 5).
-        #[serde(default = "default_hz_min_window")]
-        #[schemars(range(min = 0))]
-        min_window: f64,
-        /// The congestion signal to TCP: `fake_dupack` (§5.3.3) or `none`.
-        #[serde(default)]
-        signal: HzSignalConfig,
-        /// The destination's delayed reordering (§4.2, eq. 16).
-        #[serde(default)]
-        reorder: HzReorderConfig,
-    },
-}
-
-/// How Horizon prices custody (paper 003 eqs. 12-13).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum HzPriceConfig {
-    /// `C_i = min_j (C_j + S_i / R_ij)`, `S_i = max_g P_i^g R_{i,j(g)}`.
-    #[default]
-    PerRate,
-    /// `C_i = S_i + min_j C_j`, `S_i = max_g P_i^g`.
-    Queue,
-}
-
-/// Eq. (15) when the cheapest neighbour's window is full.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum HzNextHopConfig {
-    /// The flow waits.
-    #[default]
-    Strict,
-    /// The cheapest neighbour with an open window.
-    CheapestOpen,
-}
-
-/// How Horizon hands packets to the MAC.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum HzMacConfig {
-    /// Into the interface queue while the custody gate allows.
-    #[default]
-    Push,
-    /// Only at the MAC's transmit opportunities.
-    Pull,
-}
-
-/// Where refreshments join the interface queue.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum HzRefreshPriorityConfig {
-    /// Ahead of queued data.
-    #[default]
-    Head,
-    /// Behind it.
-    Fifo,
-}
-
-/// Horizon's congestion signal to an unmodified TCP sender.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum HzSignalConfig {
-    /// Three duplicates of the last ACK (§5.3.3).
-    #[default]
-    FakeDupack,
-    /// None.
-    None,
-}
-
-/// The destination's delayed reordering (paper 003 §4.2, eq. 16, §5.3.1).
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct HzReorderConfig {
-    /// Gain of the one-way delay mean A.
-    #[serde(default = "default_hz_alpha")]
-    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
-    pub alpha: f64,
-    /// Gain of its deviation D.
-    #[serde(default = "default_hz_beta")]
-    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
-    pub beta: f64,
-    /// D before the first sample, ns.
-    #[serde(default = "default_hz_d0")]
-    #[schemars(transform = crate::quantity::duration)]
-    pub d0: u64,
-    /// Declare a gap lost once every path has delivered past it (§5.3.1).
-    #[serde(default = "default_true")]
-    pub loss_detection: bool,
-}
-
-impl Default for HzReorderConfig {
-    fn default() -> Self {
-        HzReorderConfig {
-            alpha: default_hz_alpha(),
-            beta: default_hz_beta(),
-            d0: default_hz_d0(),
-            loss_detection: true,
-        }
-    }
-}
-
-fn default_hz_paths() -> u32 {
-    2
-}
-fn default_hz_metric() -> RouteMetric {
-    RouteMetric::Ett
-}
-fn default_hz_threshold() -> u32 {
-    12
-}
-fn default_hz_refresh_every() -> u32 {
-    5
-}
-fn default_hz_refresh_idle() -> u64 {
-    20_000_000
-}
-fn default_hz_refresh_repeat() -> u64 {
-    200_000_000
-}
-fn default_hz_buffer() -> u32 {
-    1000
-}
-fn default_hz_sample_interval() -> u64 {
-    1_000_000_000
-}
-fn default_hz_k() -> f64 {
-    90.0
-}
-fn default_hz_price_cap() -> f64 {
-    100.0
-}
-fn default_hz_min_window() -> f64 {
-    5.0
-}
-fn default_hz_alpha() -> f64 {
-    0.125
-}
-fn default_hz_beta() -> f64 {
-    0.25
-}
-fn default_hz_d0() -> u64 {
-    10_000_000
-}
-
-/// The queue differential of backpressure.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum BpDifferentialConfig {
-    /// `U_i^s - U_j^s`.
-    Classical,
-    /// `max{K, U_i^s} - U_j^s` (paper 000 eq. 2).
-    #[default]
-    TcpAware,
-}
-
-/// The neighbours backpressure may forward to.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum BpNextHopsConfig {
-    /// Any neighbour.
-    Any,
-    /// Only neighbours nearer (in hops) to the flow's destination.
-    #[default]
-    Closer,
-    /// Only neighbours nearer to the flow's destination in ETX (from the links' delivery ratios).
-    CloserEtx,
-}
-
-/// What backpressure's link loss estimate counts.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum BpLossEstimateConfig {
-    /// Packets, delivered within the MAC's retries or not.
-    PerPacket,
-    /// MAC attempts, answered or not.
-    #[default]
-    PerAttempt,
-}
-
-/// How backpressure chooses flow and next hop at a transmit opportunity.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum BpSelectionConfig {
-    /// The (flow, link) pair with the largest `D R (1 - p)`.
-    PerLink,
-    /// The flow with the largest differential, then its next hop by `D R (1 - p)`.
-    #[default]
-    FlowFirst,
+    Horizon(crate::net::horizon::config::HorizonConfig),
 }
 
 fn default_hello_interval() -> Nanos {
@@ -1303,18 +1021,6 @@ fn default_hello_interval() -> Nanos {
 
 fn default_allowed_hello_loss() -> u32 {
     2
-}
-
-fn default_bp_estimate_interval() -> u64 {
-    1_000_000_000
-}
-
-fn default_bp_report_idle() -> u64 {
-    100_000_000
-}
-
-fn default_bp_report_repeat() -> u64 {
-    1_000_000_000
 }
 
 /// The results tables of the forwarding layers a scenario can ask for
@@ -1326,8 +1032,13 @@ impl RoutingConfig {
     /// The checks of the forwarding layer this block asks for (its own parameters, and what it
     /// needs of the scenario), in `cfg`.
     pub fn check_forwarding(&self, cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-        backpressure::setup::check(cfg)?;
-        horizon::setup::check(cfg)?;
+        match self {
+            RoutingConfig::Backpressure(bp) => {
+                backpressure::setup::check(bp, &Self::surroundings(cfg))?
+            }
+            RoutingConfig::Horizon(hz) => horizon::setup::check(hz, &Self::surroundings(cfg))?,
+            _ => {}
+        }
         if let RoutingConfig::Horizon { .. } = self {
             for (i, f) in cfg.flows.iter().enumerate() {
                 if let TransportConfig::Tcp(TcpConfig { nc: Some(_), .. }) = &f.transport {
@@ -1342,6 +1053,22 @@ impl RoutingConfig {
         Ok(())
     }
 
+    /// What the forwarding schemes may ask of scenario `cfg` (`net::forwarding::Surroundings`).
+    pub fn surroundings(cfg: &ScenarioConfig) -> Surroundings {
+        Surroundings {
+            wired_or_cell: !cfg.links.is_empty()
+                || cfg.downlink.is_some()
+                || !cfg.routers.is_empty(),
+            radio: cfg.radio.as_ref().map(|radio| RadioBasics {
+                queue_packets: match radio.queue {
+                    QueueConfig::Droptail { packets } => packets as usize,
+                },
+                data_rate: radio.data_rate,
+                rx_threshold_dbm: radio.rx_threshold_dbm(),
+            }),
+        }
+    }
+
     /// The delivery threshold of the links this block routes over (`min_delivery`, checked to
     /// be a probability), or `None` for backpressure, which weighs every link by the loss it
     /// measures itself (paper 000 runs it over links losing up to half their frames).
@@ -1349,7 +1076,7 @@ impl RoutingConfig {
         let threshold = match *self {
             RoutingConfig::Static { min_delivery, .. }
             | RoutingConfig::Aodv { min_delivery, .. }
-            | RoutingConfig::Horizon { min_delivery, .. } => min_delivery,
+            | RoutingConfig::Horizon(HorizonConfig { min_delivery, .. }) => min_delivery,
             RoutingConfig::Backpressure { .. } => return Ok(None),
         };
         // Worded as the Python front end's probabilities (`units.parse_probability`).
@@ -1367,11 +1094,13 @@ impl RoutingConfig {
     /// flow is routed.
     pub fn implied_paths(&self) -> Option<PathsConfig> {
         match *self {
-            RoutingConfig::Horizon { paths, metric, .. } => Some(PathsConfig::Disjoint {
-                k: paths,
-                metric,
-                reverse: ReverseConfig::Paths,
-            }),
+            RoutingConfig::Horizon(HorizonConfig { paths, metric, .. }) => {
+                Some(PathsConfig::Disjoint {
+                    k: paths,
+                    metric,
+                    reverse: ReverseConfig::Paths,
+                })
+            }
             _ => None,
         }
     }
@@ -1398,7 +1127,10 @@ impl RoutingConfig {
         paths: &crate::net::flow_paths::FlowPaths,
         index: usize,
     ) -> Option<Box<dyn Shim>> {
-        let params = horizon::setup::shim_params(cfg)?;
+        let RoutingConfig::Horizon(hz) = self else {
+            return None;
+        };
+        let params = horizon::setup::shim_params(hz);
         let ids = horizon::setup::path_ids(cfg.seed, paths, index as u32);
         Some(Box::new(crate::transport::horizon::HorizonShim::new(
             &params, ids,
@@ -1428,22 +1160,21 @@ impl RoutingConfig {
     /// `horizon` (paper 003), plain store-and-forward over the routes otherwise (`static`,
     /// `aodv`).
     pub fn forwarding(&self, cfg: &ScenarioConfig, setup: &LayerSetup<'_>) -> Box<dyn Forwarding> {
-        if let Some(params) = horizon::setup::params(cfg) {
-            return Box::new(horizon::setup::layer(params, setup));
-        }
-        match backpressure::setup::params(cfg) {
-            Some(params) => {
-                let radio = cfg
+        match self {
+            RoutingConfig::Horizon(hz) => Box::new(horizon::setup::layer(
+                horizon::setup::params(hz, &Self::surroundings(cfg)),
+                setup,
+            )),
+            RoutingConfig::Backpressure(bp) => {
+                let around = Self::surroundings(cfg);
+                let rx_threshold_dbm = around
                     .radio
-                    .as_ref()
-                    .expect("checked: backpressure needs radios");
-                Box::new(backpressure::setup::layer(
-                    params,
-                    radio.rx_threshold_dbm(),
-                    setup,
-                ))
+                    .expect("checked: backpressure needs radios")
+                    .rx_threshold_dbm;
+                let params = backpressure::setup::params(bp, &around);
+                Box::new(backpressure::setup::layer(params, rx_threshold_dbm, setup))
             }
-            None => Box::new(Fifo),
+            _ => Box::new(Fifo),
         }
     }
 }
@@ -1456,28 +1187,6 @@ impl Default for RoutingConfig {
             min_delivery: 0.5,
         }
     }
-}
-
-/// The default delivery threshold of a radio link for routing: a full-size data frame gets
-/// through at least every other attempt, both ways (the argument is in docs/routing_paths.md).
-fn default_min_delivery() -> f64 {
-    0.5
-}
-
-/// Static route metric.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum RouteMetric {
-    /// Hop count.
-    #[default]
-    Hops,
-    /// Expected transmission count 1 / (df dr) from the links' error processes.
-    Etx,
-    /// Expected transmission time: the air time of a 1500-byte packet at the link's data rate
-    /// times its ETX (Draves et al., MobiCom 2004, with the rate from the rate table).
-    Ett,
 }
 
 fn default_one() -> u32 {

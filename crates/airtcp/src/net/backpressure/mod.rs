@@ -71,6 +71,7 @@ use std::collections::VecDeque;
 
 use crate::sim::{NodeId, PacketId, Time};
 
+pub mod config;
 mod layer;
 pub mod setup;
 

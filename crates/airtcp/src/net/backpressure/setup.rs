@@ -8,14 +8,14 @@ use super::{
     NextHops, Selection,
 };
 use crate::error::ConfigError;
-use crate::net::forwarding::LayerSetup;
+use crate::net::backpressure::config::{
+    BackpressureConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig,
+    BpSelectionConfig,
+};
+use crate::net::forwarding::{LayerSetup, Surroundings};
 use crate::net::paths::weighted_next_hops;
 use crate::net::routing::Iface;
 use crate::phy::propagation::dbm_to_mw;
-use crate::scenario::config::{
-    BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig, BpSelectionConfig, QueueConfig,
-    RoutingConfig, ScenarioConfig,
-};
 use crate::sim::NodeId;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
@@ -24,19 +24,16 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 
 /// The checks of a backpressure routing block: radios only (a node may have several), and sound
 /// parameters.
-pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-    let RoutingConfig::Backpressure {
+pub fn check(cfg: &BackpressureConfig, around: &Surroundings) -> Result<(), ConfigError> {
+    let BackpressureConfig {
         differential,
         k,
         estimate_interval,
         report_idle,
         report_repeat,
         ..
-    } = cfg.routing
-    else {
-        return Ok(());
-    };
-    if !cfg.links.is_empty() || cfg.downlink.is_some() || !cfg.routers.is_empty() {
+    } = *cfg;
+    if around.wired_or_cell {
         return Err(err(
             "routing.kind",
             "backpressure forwards over radios only; this scenario has wired links, a downlink or routers",
@@ -68,9 +65,9 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// The parameters of a checked backpressure routing block (`None` for another kind).
-pub fn params(cfg: &ScenarioConfig) -> Option<BpParams> {
-    let RoutingConfig::Backpressure {
+/// The parameters of a checked backpressure routing block.
+pub fn params(cfg: &BackpressureConfig, around: &Surroundings) -> BpParams {
+    let BackpressureConfig {
         differential,
         k,
         estimate_interval,
@@ -79,23 +76,15 @@ pub fn params(cfg: &ScenarioConfig) -> Option<BpParams> {
         next_hops,
         loss_estimate,
         selection,
-    } = cfg.routing
-    else {
-        return None;
-    };
-    let radio = cfg
-        .radio
-        .as_ref()
-        .expect("checked: backpressure needs radios");
-    Some(BpParams {
+    } = *cfg;
+    let radio = around.radio.expect("checked: backpressure needs radios");
+    BpParams {
         differential: match (differential, k) {
             (BpDifferentialConfig::Classical, _) => Differential::Classical,
             (BpDifferentialConfig::TcpAware, None) => Differential::TcpAware(KRule::BufferShare),
             (BpDifferentialConfig::TcpAware, Some(k)) => Differential::TcpAware(KRule::Fixed(k)),
         },
-        buffer: match radio.queue {
-            QueueConfig::Droptail { packets } => packets as usize,
-        },
+        buffer: radio.queue_packets,
         estimate_interval,
         report_idle,
         report_repeat,
@@ -113,7 +102,7 @@ pub fn params(cfg: &ScenarioConfig) -> Option<BpParams> {
             BpSelectionConfig::PerLink => Selection::PerLink,
             BpSelectionConfig::FlowFirst => Selection::FlowFirst,
         },
-    })
+    }
 }
 
 /// The layer for `params`: one commodity per direction of each flow, every radio's routing links
@@ -134,7 +123,7 @@ pub fn layer(params: BpParams, rx_threshold_dbm: f64, setup: &LayerSetup<'_>) ->
         .collect();
     let hops = dst.iter().map(|&d| hops_to(nodes, &pairs, d)).collect();
     let etx = if params.next_hops == NextHops::CloserEtx {
-        let w = (setup.edge_weights)(crate::scenario::config::RouteMetric::Etx);
+        let w = (setup.edge_weights)(crate::net::routing::RouteMetric::Etx);
         let routes = weighted_next_hops(nodes, setup.edges, &|i| w[i], &dst);
         dst.iter()
             .map(|&d| {

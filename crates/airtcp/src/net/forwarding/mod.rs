@@ -58,7 +58,7 @@ use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
-use crate::scenario::config::RouteMetric;
+use crate::net::routing::RouteMetric;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::{EventClass, FlowId, NodeId, Packet, PacketArena, PacketId, Rng, Time};
 use crate::world::Event;
@@ -405,6 +405,28 @@ pub trait Forwarding: Send {
     fn report(&self, _node_names: &[String], _end: Time) -> Vec<LayerTable> {
         Vec::new()
     }
+}
+
+/// What a forwarding scheme's checks and construction may ask of the scenario around it; the
+/// scenario fills it in (`scenario::config::RoutingConfig::surroundings`), so that a scheme's
+/// config need not know the scenario's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Surroundings {
+    /// The scenario has wired links, a base-station downlink or wireless routers.
+    pub wired_or_cell: bool,
+    /// The radios' settings, if the scenario places wireless nodes.
+    pub radio: Option<RadioBasics>,
+}
+
+/// The settings of a scenario's radios that forwarding schemes size themselves by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RadioBasics {
+    /// Packets the interface queue holds.
+    pub queue_packets: usize,
+    /// The data rate, bit/s.
+    pub data_rate: u64,
+    /// The receive threshold, dBm.
+    pub rx_threshold_dbm: f64,
 }
 
 /// What the scenario builder knows that a layer may need to build its state.

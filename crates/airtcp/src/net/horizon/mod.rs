@@ -28,6 +28,7 @@
 //! - a piggyback is read from the side table the sender wrote when it handed the packet to its
 //!   MAC: the frame carries it, the packet stays as small as without Horizon.
 
+pub mod config;
 pub mod layer;
 pub mod node;
 pub mod setup;

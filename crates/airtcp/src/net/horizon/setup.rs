@@ -12,14 +12,15 @@ use super::HorizonParams;
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, Way};
 use crate::net::forwarding::LayerSetup;
+use crate::net::forwarding::Surroundings;
+use crate::net::horizon::config::{
+    HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
+    HzSignalConfig,
+};
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Edge;
 use crate::net::routing::Iface;
 use crate::net::wireless::Wireless;
-use crate::scenario::config::{
-    HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig, HzSignalConfig,
-    QueueConfig, RoutingConfig, ScenarioConfig,
-};
 use crate::sim::{NodeId, Rng};
 use crate::transport::horizon::reorder::ReorderParams;
 use crate::transport::horizon::signal::SignalParams;
@@ -35,8 +36,8 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 
 /// The checks of a horizon routing block: radios only (a node may have several), and sound
 /// parameters.
-pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-    let RoutingConfig::Horizon {
+pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigError> {
+    let HorizonConfig {
         paths,
         threshold,
         refresh_every,
@@ -49,17 +50,14 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
         min_window,
         ref reorder,
         ..
-    } = cfg.routing
-    else {
-        return Ok(());
-    };
-    if !cfg.links.is_empty() || cfg.downlink.is_some() || !cfg.routers.is_empty() {
+    } = *cfg;
+    if around.wired_or_cell {
         return Err(err(
             "routing.kind",
             "horizon forwards over radios only; this scenario has wired links, a downlink or routers",
         ));
     }
-    if cfg.radio.is_none() {
+    if around.radio.is_none() {
         return Err(err(
             "routing.kind",
             "horizon forwards over radios; this scenario has none",
@@ -116,9 +114,9 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// The layer's parameters of a checked horizon routing block (`None` for another kind).
-pub fn params(cfg: &ScenarioConfig) -> Option<HorizonParams> {
-    let RoutingConfig::Horizon {
+/// The layer's parameters of a checked horizon routing block.
+pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
+    let HorizonConfig {
         threshold,
         refresh_every,
         price,
@@ -130,12 +128,9 @@ pub fn params(cfg: &ScenarioConfig) -> Option<HorizonParams> {
         buffer,
         sample_interval,
         ..
-    } = cfg.routing
-    else {
-        return None;
-    };
-    let radio = cfg.radio.as_ref().expect("checked: horizon needs radios");
-    Some(HorizonParams {
+    } = *cfg;
+    let radio = around.radio.expect("checked: horizon needs radios");
+    HorizonParams {
         threshold: threshold as usize,
         refresh_every,
         price: match price {
@@ -151,29 +146,24 @@ pub fn params(cfg: &ScenarioConfig) -> Option<HorizonParams> {
         refresh_idle,
         refresh_repeat,
         buffer: buffer as usize,
-        ifq_capacity: match radio.queue {
-            QueueConfig::Droptail { packets } => packets as usize,
-        },
+        ifq_capacity: radio.queue_packets,
         sample_interval,
-    })
+    }
 }
 
-/// The shim's parameters of a checked horizon routing block (`None` for another kind): the
-/// destination's reorder buffer and the source's signaller (`transport::horizon`).
-pub fn shim_params(cfg: &ScenarioConfig) -> Option<HorizonShimParams> {
-    let RoutingConfig::Horizon {
+/// The shim's parameters of a checked horizon routing block: the destination's reorder buffer
+/// and the source's signaller (`transport::horizon`).
+pub fn shim_params(cfg: &HorizonConfig) -> HorizonShimParams {
+    let HorizonConfig {
         k,
         price_cap,
         min_window,
         signal,
         ref reorder,
         ..
-    } = cfg.routing
-    else {
-        return None;
-    };
+    } = *cfg;
     let d = HorizonShimParams::default();
-    Some(HorizonShimParams {
+    HorizonShimParams {
         header_bytes: super::HEADER_BYTES,
         reorder: ReorderParams {
             alpha: reorder.alpha,
@@ -196,7 +186,7 @@ pub fn shim_params(cfg: &ScenarioConfig) -> Option<HorizonShimParams> {
             HzSignalConfig::None => SignalMode::Off,
         },
         ..d
-    })
+    }
 }
 
 /// The PathID of each of flow `flow`'s paths (§5.1): every node draws one random byte from its
