@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -329,3 +331,18 @@ def test_the_cli_prints_the_schema(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == SCHEMA
     assert "schema" in run_cli("scenarios", "--help", cwd=tmp_path).stdout
+
+
+def test_a_wired_scenario_is_read_without_the_schema_file() -> None:
+    """The standards' tables are read from the schema when a radio first needs them: a wired
+    scenario's start-up does not pay for parsing it (about 1 ms)."""
+    code = (
+        "from airtcp.scenario import json_schema\n"
+        "from airtcp.scenario.schema import load_scenario\n"
+        f"load_scenario({str(REPO / 'scenarios' / 'examples' / 'p2p_lossy.yaml')!r})\n"
+        "assert json_schema.scenario_schema.cache_info().currsize == 0\n"
+        f"load_scenario({str(REPO / 'scenarios' / 'examples' / 'chain3.yaml')!r})\n"
+        "assert json_schema.scenario_schema.cache_info().currsize == 1\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr

@@ -832,18 +832,33 @@ def placed_node_names(topology: _Topology | None) -> list[str]:
 
 # --- Radio ------------------------------------------------------------------------------------
 
-# Each standard's facts and defaults, from the core (airtcp.scenario.json_schema): its rates, bit/s,
-# lowest first (802.11b DSSS/CCK, 802.11a OFDM), its slot time, ns, and the value of each radio
-# field a block leaves out that defaults by standard (docs/dot11a.md): ns-2's thresholds and
-# 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity, energy-detect CCA threshold and 20 MHz
-# noise, ACKs by the control-rate rule and no DSSS preamble.
-RATES_OF_STANDARD: dict[str, tuple[int, ...]] = {
-    standard: tuple(facts["rates"]) for standard, facts in json_schema.standards().items()
+# Each standard's facts and defaults come from the core (airtcp.scenario.json_schema): its rates,
+# bit/s, lowest first (802.11b DSSS/CCK, 802.11a OFDM), its slot time, ns, and the value of each
+# radio field a block leaves out that defaults by standard (docs/dot11a.md): ns-2's thresholds
+# and 22 MHz noise for 802.11b; 802.11a's 6 Mbps sensitivity, energy-detect CCA threshold and
+# 20 MHz noise, ACKs by the control-rate rule and no DSSS preamble. Read when first asked for
+# (a scenario with radios; the module attributes below), so that a wired scenario does not read
+# the schema.
+_STANDARD_TABLES = {
+    "RATES_OF_STANDARD": lambda: {s: tuple(f["rates"]) for s, f in json_schema.standards().items()},
+    "DOT11B_RATES": lambda: tuple(json_schema.standards()["802.11b"]["rates"]),
+    "DOT11A_RATES": lambda: tuple(json_schema.standards()["802.11a"]["rates"]),
+    "SLOT_NS": lambda: {s: f["slot"] for s, f in json_schema.standards().items()},
+    "STANDARD_DEFAULTS": json_schema.standard_defaults,
 }
-DOT11B_RATES: tuple[int, ...] = RATES_OF_STANDARD["802.11b"]
-DOT11A_RATES: tuple[int, ...] = RATES_OF_STANDARD["802.11a"]
-SLOT_NS: dict[str, int] = {standard: facts["slot"] for standard, facts in json_schema.standards().items()}
-STANDARD_DEFAULTS: dict[str, dict[str, Any]] = json_schema.standard_defaults()
+
+
+def __getattr__(name: str) -> Any:
+    """`RATES_OF_STANDARD`, `DOT11B_RATES`, `DOT11A_RATES`, `SLOT_NS`, `STANDARD_DEFAULTS`."""
+    table = _STANDARD_TABLES.get(name)
+    if table is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = table()
+    return value
+
+
+def _standard_table(name: str) -> Any:
+    return globals().get(name) or __getattr__(name)
 
 
 class RangePropagation(_Model):
@@ -1011,7 +1026,7 @@ class RadioConfig(_Model):
         """A field that defaults by standard (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`,
         `preamble`): its value, or the standard's when the scenario leaves it out."""
         value = getattr(self, name)
-        return STANDARD_DEFAULTS[self.standard][name] if value is None else value
+        return _standard_table("STANDARD_DEFAULTS")[self.standard][name] if value is None else value
 
     def _model_dump(self, info: Any) -> dict[str, Any]:
         # The normalised form spells out the standard's value of every field left out (so the
@@ -1020,7 +1035,7 @@ class RadioConfig(_Model):
         dumped = super()._model_dump(info)
         if info.context and info.context.get(_USER_FORM):
             return dumped  # as the file spelled it: a changed standard brings its own defaults
-        defaults = STANDARD_DEFAULTS[self.standard]
+        defaults = _standard_table("STANDARD_DEFAULTS")[self.standard]
         out: dict[str, Any] = {}
         for slot in self._model_slots:
             key = slot.key if info.by_alias else slot.name
@@ -1671,14 +1686,14 @@ def _consistency_problems(scenario: Scenario) -> Iterable[tuple[str, str]]:
                 "topology",
                 "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}",
             )
-        rates = RATES_OF_STANDARD[radio.standard]
+        rates = _standard_table("RATES_OF_STANDARD")[radio.standard]
         allowed = ", ".join(_mbps(rate) for rate in rates)
         given = [("radio.data_rate", radio.data_rate), ("radio.basic_rate", radio.basic_rate)]
         given += [(f"radio.link_rates[{k}].rate", lr.rate) for k, lr in enumerate(radio.link_rates)]
         for where, rate in given:
             if rate not in rates:
                 yield where, f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
-        slot_ns = SLOT_NS[radio.standard]
+        slot_ns = _standard_table("SLOT_NS")[radio.standard]
         if radio.cca_time >= slot_ns:
             yield "radio.cca_time", (
                 f"must be shorter than the slot ({slot_ns // 1000} us in {radio.standard}): a station has to "
