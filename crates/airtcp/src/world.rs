@@ -5,19 +5,13 @@ use std::time::Instant;
 
 use crate::error::ConfigError;
 use crate::mac::dcf::MacTimer;
-use crate::metrics::goodput::{jain_index, GoodputMeter};
-use crate::metrics::results::{
-    Conservation, DownlinkRow, DropRow, FlowResult, LayerTables, LinkRow, QueueRow, RunResults,
-    TimeSeries, Timing,
-};
-use crate::net::flow_paths::FlowPath;
+use crate::metrics::goodput::GoodputMeter;
+use crate::metrics::results::RunResults;
 use crate::net::Network;
 use crate::sim::memory::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
-use crate::sim::{
-    ChannelId, DropReason, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire,
-};
+use crate::sim::{ChannelId, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire};
 use crate::transport::shim::{ShimTimer, Verdict};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::segment::{AckHeader, DataHeader};
@@ -25,6 +19,7 @@ use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
 
+mod results;
 mod rlc_io;
 mod shim_io;
 
@@ -747,232 +742,6 @@ impl World {
             q.queue.push(name.clone());
             q.t_s.push(t_s);
             q.packets.push(packets as u64);
-        }
-    }
-
-    fn results(mut self, wall_s: f64, events: u64) -> RunResults {
-        let net = &self.net;
-        let name_of = |n: NodeId| net.node_names[n as usize].clone();
-        let mut series = TimeSeries {
-            cwnd: std::mem::take(&mut self.traces.cwnd),
-            queue: std::mem::take(&mut self.traces.queues),
-            ..Default::default()
-        };
-        let mut flows = Vec::with_capacity(self.flows.len());
-        for flow in &mut self.flows {
-            for (t, g) in flow.meter.series(self.duration) {
-                series.goodput.flow.push(flow.name.clone());
-                series.goodput.t_s.push(t);
-                series.goodput.goodput_bps.push(g);
-            }
-            let mut row = FlowResult {
-                id: flow.name.clone(),
-                src: name_of(flow.src),
-                dst: name_of(flow.dst),
-                transport: String::new(),
-                cc: String::new(),
-                sack: false,
-                start_s: to_secs(flow.start),
-                stop_s: to_secs(flow.stop),
-                bytes_delivered: flow.meter.bytes,
-                goodput_bps: flow.meter.goodput_bps(),
-                completion_s: flow.completion.map(to_secs),
-                packets_sent: 0,
-                retransmissions: 0,
-                recoveries: 0,
-                timeouts: 0,
-                mean_rtt_s: None,
-                mean_window: None,
-                paths: None,
-                shim: None,
-            };
-            let paths = net.flow_paths.paths(flows.len() as u32);
-            if !paths.is_empty() {
-                let named = |p: &FlowPath| p.nodes().iter().map(|&v| name_of(v)).collect();
-                row.paths = Some(paths.iter().map(named).collect());
-            }
-            match &mut flow.endpoints {
-                Endpoints::Tcp { sender, shim, .. } => {
-                    row.shim = shim.as_deref().and_then(ShimSlot::report);
-                    let s = &sender.stats;
-                    row.transport = "tcp".into();
-                    row.cc = sender.cc_name().into();
-                    row.sack = sender.recovery() == crate::transport::tcp::sender::Recovery::Sack;
-                    row.packets_sent = s.packets_sent;
-                    row.retransmissions = s.retransmissions;
-                    row.recoveries = s.recoveries;
-                    row.timeouts = s.timeouts;
-                    row.mean_rtt_s =
-                        (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
-                    if let Some(log) = sender.rtt_log.take() {
-                        for (t, r, srtt) in log {
-                            series.rtt.flow.push(flow.name.clone());
-                            series.rtt.t_s.push(to_secs(t));
-                            series.rtt.rtt_s.push(to_secs(r));
-                            series.rtt.srtt_s.push(to_secs(srtt));
-                        }
-                    }
-                }
-                Endpoints::TcpRlc { sender, .. } => {
-                    let s = sender.stats();
-                    row.transport = "tcp_rlc".into();
-                    row.packets_sent = s.frames_sent + s.repairs + s.low_sent;
-                    row.retransmissions = s.repairs;
-                    row.recoveries = s.halvings;
-                    row.timeouts = s.timeouts;
-                    row.mean_rtt_s =
-                        (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
-                    row.mean_window = sender.source().mean_window(self.duration);
-                }
-                Endpoints::Udp { source, .. } => {
-                    row.transport = "udp".into();
-                    row.packets_sent = source.sent();
-                }
-            }
-            flows.push(row);
-        }
-        let mut drops = Vec::new();
-        let mut queues = Vec::new();
-        let channels = net.channels.iter().map(|c| (&c.name, &c.stats));
-        let radios = net.wireless.radios.iter().map(|r| (&r.name, &r.stats));
-        let routers = net.routers.list.iter().map(|r| (&r.name, &r.stats));
-        for (name, stats) in channels.chain(radios).chain(routers) {
-            for r in DropReason::ALL {
-                let n = stats.drops[r as usize];
-                if n > 0 {
-                    drops.push(DropRow {
-                        queue: name.clone(),
-                        reason: r.name().into(),
-                        packets: n,
-                    });
-                }
-            }
-            queues.push(QueueRow {
-                queue: name.clone(),
-                enqueued: stats.enqueued,
-                transmitted: stats.transmitted,
-                max_backlog: stats.max_backlog,
-            });
-        }
-        let mut downlink = Vec::new();
-        if let Some(bs) = &net.base_station {
-            for (queue, reason, packets) in net.downlink_drops() {
-                drops.push(DropRow {
-                    queue,
-                    reason: reason.name().into(),
-                    packets,
-                });
-            }
-            let d = &bs.downlink;
-            let run_s = (d.slots() * d.slot_len()) as f64 * 1e-9;
-            for (u, st) in d.stats().iter().enumerate() {
-                queues.push(QueueRow {
-                    queue: bs.queue_names[u].clone(),
-                    enqueued: st.packets_enqueued,
-                    transmitted: st.packets_served,
-                    max_backlog: bs.max_backlog[u],
-                });
-                downlink.push(DownlinkRow {
-                    user: name_of(bs.users[u]),
-                    mean_snr_db: bs.mean_snr_db[u],
-                    slots_scheduled: st.slots_scheduled,
-                    outage_slots: st.outage_slots,
-                    mean_rate_bps: if run_s > 0.0 {
-                        st.rate_bits_sum as f64 / run_s
-                    } else {
-                        0.0
-                    },
-                    packets_served: st.packets_served,
-                    bytes_served: st.bytes_served,
-                    packets_erased: st.packets_erased,
-                    packets_dropped: st.packets_dropped,
-                    unused_bytes: st.unused_bytes,
-                });
-            }
-        }
-        for (node, counts) in net.node_drops.iter().enumerate() {
-            for r in DropReason::ALL {
-                if counts[r as usize] > 0 {
-                    drops.push(DropRow {
-                        queue: format!("node {}", net.node_names[node]),
-                        reason: r.name().into(),
-                        packets: counts[r as usize],
-                    });
-                }
-            }
-        }
-        // One row per directed pair with traffic: attempts are counted at the sender,
-        // overhearing at the receiver. An end on a node with several radios is named with the
-        // channel ("b1 ch6").
-        let mut links = Vec::new();
-        let radios = &net.wireless.radios;
-        let end_name = |radio: &crate::net::wireless::RadioState| {
-            if net.wireless.is_multi_radio(radio.node) {
-                format!("{} ch{}", name_of(radio.node), radio.channel)
-            } else {
-                name_of(radio.node)
-            }
-        };
-        for (r, radio) in radios.iter().enumerate() {
-            for (nb, st) in radio.neighbors.iter().zip(&radio.neighbor_stats) {
-                let peer = &radios[nb.radio as usize];
-                let overheard = peer
-                    .neighbors
-                    .binary_search_by_key(&(r as u32), |n| n.radio)
-                    .map_or(0, |i| peer.neighbor_stats[i].overheard);
-                if st.attempts == 0 && overheard == 0 {
-                    continue;
-                }
-                links.push(LinkRow {
-                    from: end_name(radio),
-                    to: end_name(peer),
-                    attempts: st.attempts,
-                    answered: st.answered,
-                    delivery_ratio: st.delivery_ratio(),
-                    overheard,
-                    rate_mbps: net.wireless.link_rate(r as u32, nb) as f64 / 1e6,
-                });
-            }
-        }
-        let mut reported = net.forwarding_report();
-        reported.extend(net.routers.report(&net.node_names));
-        let forwarding = LayerTables::new(reported, self.forwarding_tables);
-        let in_flight = net.packets.live();
-        let created = net.packets.created();
-        let retired = net.packets.retired();
-        let ok = created == net.delivered + net.dropped + retired + in_flight
-            && in_flight == net.count_in_flight()
-            && net.packets.double_frees() == 0;
-        let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
-        RunResults {
-            name: self.name,
-            seed: self.seed,
-            duration_s: to_secs(self.duration),
-            jain: jain_index(&goodputs),
-            flows,
-            drops,
-            queues,
-            links,
-            downlink,
-            forwarding,
-            conservation: Conservation {
-                created,
-                delivered: net.delivered,
-                dropped: net.dropped,
-                retired,
-                in_flight,
-                ok,
-            },
-            timeseries: series,
-            timing: Timing {
-                wall_s,
-                events,
-                events_per_s: if wall_s > 0.0 {
-                    events as f64 / wall_s
-                } else {
-                    0.0
-                },
-            },
         }
     }
 }
