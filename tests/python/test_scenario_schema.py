@@ -23,7 +23,7 @@ import pytest
 
 from airtcp import _core
 from airtcp.errors import ScenarioError
-from airtcp.scenario import bundled, json_schema, schema_docs
+from airtcp.scenario import bundled, json_schema, schema_docs, units
 from airtcp.scenario import schema as models
 from airtcp.scenario.checks import Problems
 from airtcp.scenario.messages import _union_members, _unwrap
@@ -305,6 +305,27 @@ def test_a_field_reads_the_schemas_unit_and_range(where: str, field: _Field, sch
         # The schema gives an integer's width as its format; the models refuse one past it.
         assert not field.refuses(width)
         assert field.refuses(width + 1)
+
+
+def test_a_bare_number_is_taken_where_the_reader_takes_it() -> None:
+    """The schema lets a file write a bare number (or only 0) for a quantity exactly where the
+    front end's reader of that unit takes one."""
+    for unit in UNIT_TEXT:
+        schemas = [schema for _, field, schema in FIELDS if field.unit == unit]
+        read = getattr(units, f"parse_{unit}")
+        for schema in schemas:
+            numbers = {"integer", "number"} & set(_types(schema))
+            zero_only = schema.get("then") == {"const": 0}
+            assert bool(numbers) == _reads(read, 0), unit
+            assert (bool(numbers) and not zero_only) == _reads(read, 1), unit
+
+
+def _reads(read: Any, value: Any) -> bool:
+    try:
+        read(value)
+    except ValueError:
+        return False
+    return True
 
 
 def test_every_kind_of_field_is_tried() -> None:

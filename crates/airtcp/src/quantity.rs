@@ -6,8 +6,10 @@
 //! unit (`20ms`, `2Mbps`, `1KiB`, `250m`, `2.4GHz`, `-82dBm`, `10dB`, `1%`), which the front end
 //! reads. A config field says which quantity it holds with `#[schemars(transform = ...)]` and one
 //! of the functions below: the schema then names the quantity (`x-unit`, the front end's reader of
-//! that name) and accepts text beside numbers, so an editor checking a file against the schema
-//! takes `delay: 20ms`. Ranges stay on the field (`range(min = 1)`), in base units.
+//! that name) and takes text with a unit, and a bare number only where the reader does (bytes and
+//! probabilities; 0 for durations, distances and frequencies), so an editor checking a file
+//! against the schema takes `delay: 20ms` and flags `delay: 20`. Ranges stay on the field
+//! (`range(min = 1)`), in base units.
 //!
 //! Kept at the bottom of the crate: config types of every layer use it, and it knows no layer.
 
@@ -20,7 +22,7 @@ enum Bare {
     Never,
     /// Also as a bare number of base units (bytes, a probability).
     Number,
-    /// Also as the number 0 (a duration: zero in any unit).
+    /// Also as the number 0 (zero in any unit: a duration, a distance, a frequency).
     Zero,
 }
 
@@ -77,14 +79,14 @@ pub fn size(schema: &mut Schema) {
     quantity(schema, "size", Bare::Number);
 }
 
-/// Metres (`250m`, `1.2km`).
+/// Metres (`250m`, `1.2km`; also `0`).
 pub fn distance(schema: &mut Schema) {
-    quantity(schema, "distance", Bare::Never);
+    quantity(schema, "distance", Bare::Zero);
 }
 
-/// Hertz (`2.4GHz`).
+/// Hertz (`2.4GHz`; also `0`).
 pub fn frequency(schema: &mut Schema) {
-    quantity(schema, "frequency", Bare::Never);
+    quantity(schema, "frequency", Bare::Zero);
 }
 
 /// dBm (`-82dBm`, `10mW`).

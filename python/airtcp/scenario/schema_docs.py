@@ -60,6 +60,13 @@ def _bytes(amount: int) -> str:
     return str(amount)
 
 
+def _amount(value: Any, unit: str | None) -> str:
+    """A number of base units of `unit` as a file writes it (`200ms`, `4GiB`, `0`)."""
+    if value == 0 and unit in ("duration", "distance", "frequency"):
+        return "0"
+    return _FORMAT.get(unit or "", _number)(value)
+
+
 def _number(value: Any) -> str:
     return str(value) if isinstance(value, int) or not float(value).is_integer() else str(int(value))
 
@@ -145,9 +152,10 @@ def _range(schema: dict[str, Any]) -> str:
         length = f"at least {schema['minItems']} item{'s' if schema['minItems'] != 1 else ''}" if "minItems" in schema else ""
         return "; ".join(part for part in (length, f"each {inner}" if inner else "") if part)
     unit = schema.get("x-unit")
-    show: Callable[[Any], str] = _FORMAT.get(unit, _number) if unit not in (None, "probability") else _number
-    if unit in ("duration",):
-        show = lambda v: "0" if v == 0 else _FORMAT["duration"](v)  # noqa: E731 - a one-line choice
+
+    def show(value: Any) -> str:
+        return _amount(value, unit)
+
     low = ("≥", schema["minimum"]) if "minimum" in schema else (">", schema["exclusiveMinimum"]) if "exclusiveMinimum" in schema else None
     high = ("≤", schema["maximum"]) if "maximum" in schema else ("<", schema["exclusiveMaximum"]) if "exclusiveMaximum" in schema else None
     parts = []
@@ -172,7 +180,7 @@ def _written(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Any:
         schema = defs[name]
     unit = schema.get("x-unit")
     if unit in _FORMAT and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return "0" if unit == "duration" and value == 0 else _FORMAT[unit](value)
+        return _amount(value, unit)
     if isinstance(value, list) and "items" in schema:
         return [_written(item, schema["items"], defs) for item in value]
     if isinstance(value, dict):
@@ -265,10 +273,11 @@ def render(schema: dict[str, Any] | None = None) -> str:
                 lines += ["", f"### {name}: `{kind}`", ""]
                 if branch.get("description"):
                     lines += [_text(branch["description"]), ""]
-                inner = branch if "properties" in branch and len(branch["properties"]) > 1 else None
-                referred = [ref for ref in _referenced(branch) if ref not in ("",)]
-                if inner is None and referred and len(branch.get("properties", {})) == 1 and "$ref" in branch:
-                    lines.append(f"The fields of [{referred[0]}](#{_anchor(referred[0])}).")
+                # A variant holding a struct of its own is inlined by the generator; a reference
+                # beside the tag alone points to it.
+                target = _ref_name(branch)
+                if target is not None and list(branch.get("properties", {})) == ["kind"]:
+                    lines.append(f"The fields of [{target}](#{_anchor(target)}).")
                 else:
                     lines += _table(branch, defs, skip=("kind",))
         elif "oneOf" in part or "anyOf" in part:
