@@ -4,17 +4,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::error::ConfigError;
-use crate::mac::dcf::MacTimer;
 use crate::metrics::goodput::GoodputMeter;
 use crate::metrics::results::RunResults;
+use crate::net::event::{Event, UpperEvent};
 use crate::net::Network;
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::memory::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
-use crate::sim::{ChannelId, EventClass, FlowId, LazyTimer, NodeId, Packet, PacketId, TimerFire};
+use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, TimerFire};
 use crate::transport::shim::{ShimTimer, Verdict};
 use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
@@ -25,13 +25,10 @@ mod shim_io;
 
 pub use shim_io::ShimSlot;
 
-/// An engine event. Small and `Copy`: the event list stores it inline.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Event {
-    /// The transmitter of a channel finished serialising a packet.
-    TxDone(ChannelId),
-    /// A packet reaches the far end of a channel.
-    Arrive(ChannelId, PacketId),
+/// An event of the world's, kept in the network's event list as a [`net::event::UpperEvent`]
+/// (`Event::Upper`): the network carries it without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldEvent {
     /// A flow's timer (lazy-cancellation generation attached).
     Timer(FlowId, TimerKind, u32),
     /// A flow's application starts.
@@ -42,33 +39,60 @@ pub enum Event {
     SourceTick(FlowId),
     /// Periodic trace sampling.
     Sample,
-    /// A frame's signal starts arriving at a radio with the given power (mW).
-    SignalStart(u32, u32, f64),
-    /// A frame's signal stops arriving at a radio.
-    SignalEnd(u32, u32),
-    /// A radio finished transmitting a frame.
-    RadioTxEnd(u32, u32),
-    /// A MAC timer (lazy-cancellation generation attached).
-    MacTimer(u32, MacTimer, u32),
-    /// A jittered routing-protocol packet is handed to its radio.
-    Deferred(PacketId),
-    /// An AODV discovery timer: node, destination, attempt.
-    AodvTimer(NodeId, NodeId, u32),
-    /// A node's AODV HELLO timer (RFC 3561 §6.9).
-    AodvHello(NodeId),
-    /// A node's AODV neighbour-table purge timer: node, the purge it belongs to.
-    AodvPurge(NodeId, u32),
-    /// A node fails.
-    NodeDown(NodeId),
-    /// A slot of the base station's downlink starts.
-    Slot,
-    /// A packet served by the downlink reaches its user (user index, packet).
-    DownlinkArrive(u32, PacketId),
-    /// A wireless router (`net::router`) finished sending a packet.
-    RouterTxDone(u32),
-    /// A timer of the forwarding layer's (`net::forwarding`), with the layer's own token: one
-    /// event for every layer, so that adding a system adds no event.
-    Forwarding(u64),
+}
+
+// `UpperEvent::what` of each world event; a shim's timer `t` is `SHIM_TIMER | t`.
+const RTO: u16 = 0;
+const DELAYED_ACK: u16 = 1;
+const APP_START: u16 = 2;
+const APP_STOP: u16 = 3;
+const SOURCE_TICK: u16 = 4;
+const SAMPLE: u16 = 5;
+const SHIM_TIMER: u16 = 0x100;
+
+impl From<WorldEvent> for Event {
+    fn from(event: WorldEvent) -> Event {
+        let (flow, generation, what) = match event {
+            WorldEvent::Timer(f, kind, g) => {
+                let what = match kind {
+                    TimerKind::Rto => RTO,
+                    TimerKind::DelayedAck => DELAYED_ACK,
+                    TimerKind::Shim(t) => SHIM_TIMER | t as u16,
+                };
+                (f, g, what)
+            }
+            WorldEvent::AppStart(f) => (f, 0, APP_START),
+            WorldEvent::AppStop(f) => (f, 0, APP_STOP),
+            WorldEvent::SourceTick(f) => (f, 0, SOURCE_TICK),
+            WorldEvent::Sample => (0, 0, SAMPLE),
+        };
+        Event::Upper(UpperEvent {
+            flow,
+            generation,
+            what,
+        })
+    }
+}
+
+impl WorldEvent {
+    /// The world event an [`UpperEvent`] holds (`None` for a number the world never schedules).
+    fn of(event: UpperEvent) -> Option<WorldEvent> {
+        let UpperEvent {
+            flow: f,
+            generation: g,
+            what,
+        } = event;
+        Some(match what {
+            RTO => WorldEvent::Timer(f, TimerKind::Rto, g),
+            DELAYED_ACK => WorldEvent::Timer(f, TimerKind::DelayedAck, g),
+            APP_START => WorldEvent::AppStart(f),
+            APP_STOP => WorldEvent::AppStop(f),
+            SOURCE_TICK => WorldEvent::SourceTick(f),
+            SAMPLE => WorldEvent::Sample,
+            w if w & !0xff == SHIM_TIMER => WorldEvent::Timer(f, TimerKind::Shim(w as u8), g),
+            _ => return None,
+        })
+    }
 }
 
 /// Which of a flow's timers.
@@ -289,7 +313,7 @@ impl TcpIo for NetIo<'_> {
             return;
         }
         if let Some((at, generation)) = self.timer.set(deadline) {
-            let ev = Event::Timer(self.flow, self.kind, generation);
+            let ev: Event = WorldEvent::Timer(self.flow, self.kind, generation).into();
             self.net.events.schedule(at, EventClass::Timer, ev);
         }
     }
@@ -418,15 +442,21 @@ impl World {
         match ev {
             Event::TxDone(ch) => self.net.on_tx_done(ch),
             Event::Arrive(ch, id) => self.net.on_arrival(ch, id),
-            Event::Timer(f, kind, generation) => self.on_timer(f, kind, generation, now),
-            Event::AppStart(f) => self.on_app_start(f, now),
-            Event::AppStop(f) => match &mut self.flows[f as usize].endpoints {
-                Endpoints::Tcp { sender, .. } => sender.stop(),
-                Endpoints::TcpRlc { sender, .. } => sender.stop(),
-                Endpoints::Udp { running, .. } => *running = false,
+            Event::Upper(upper) => match WorldEvent::of(upper) {
+                Some(WorldEvent::Timer(f, kind, generation)) => {
+                    self.on_timer(f, kind, generation, now)
+                }
+                Some(WorldEvent::AppStart(f)) => self.on_app_start(f, now),
+                Some(WorldEvent::AppStop(f)) => match &mut self.flows[f as usize].endpoints {
+                    Endpoints::Tcp { sender, .. } => sender.stop(),
+                    Endpoints::TcpRlc { sender, .. } => sender.stop(),
+                    Endpoints::Udp { running, .. } => *running = false,
+                },
+                Some(WorldEvent::SourceTick(f)) => self.on_source_tick(f),
+                Some(WorldEvent::Sample) => self.sample(now),
+                // Only the world schedules upper events, and only through `WorldEvent`.
+                None => debug_assert!(false, "an upper event the world never scheduled: {upper:?}"),
             },
-            Event::SourceTick(f) => self.on_source_tick(f),
-            Event::Sample => self.sample(now),
             Event::SignalStart(r, fid, mw) => self.net.on_signal_start(r, fid, mw),
             Event::SignalEnd(r, fid) => self.net.on_signal_end(r, fid),
             Event::RadioTxEnd(r, fid) => self.net.on_radio_tx_end(r, fid),
@@ -490,7 +520,7 @@ impl World {
                 let first = source.next_time().max(now);
                 self.net
                     .events
-                    .schedule(first, EventClass::App, Event::SourceTick(f));
+                    .schedule(first, EventClass::App, WorldEvent::SourceTick(f).into());
             }
         }
     }
@@ -530,7 +560,7 @@ impl World {
         if next <= self.duration {
             self.net
                 .events
-                .schedule(next, EventClass::App, Event::SourceTick(f));
+                .schedule(next, EventClass::App, WorldEvent::SourceTick(f).into());
         }
     }
 
@@ -564,9 +594,11 @@ impl World {
         match timer.on_event(now, generation) {
             TimerFire::Ignore => {}
             TimerFire::Reschedule(at, g) => {
-                self.net
-                    .events
-                    .schedule(at, EventClass::Timer, Event::Timer(f, kind, g));
+                self.net.events.schedule(
+                    at,
+                    EventClass::Timer,
+                    WorldEvent::Timer(f, kind, g).into(),
+                );
             }
             TimerFire::Expired => {
                 let (net, slot) = (&mut self.net, shim.as_deref_mut());
@@ -720,7 +752,7 @@ impl World {
         if next <= self.duration {
             self.net
                 .events
-                .schedule(next, EventClass::Sample, Event::Sample);
+                .schedule(next, EventClass::Sample, WorldEvent::Sample.into());
         }
     }
 
@@ -743,5 +775,42 @@ impl World {
             q.t_s.push(t_s);
             q.packets.push(packets as u64);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn world_events_come_back_from_the_network_list_as_they_went_in() {
+        let events = [
+            WorldEvent::Timer(7, TimerKind::Rto, 3),
+            WorldEvent::Timer(u32::MAX, TimerKind::DelayedAck, u32::MAX),
+            WorldEvent::Timer(0, TimerKind::Shim(0), 1),
+            WorldEvent::Timer(2, TimerKind::Shim(u8::MAX), 9),
+            WorldEvent::AppStart(1),
+            WorldEvent::AppStop(4),
+            WorldEvent::SourceTick(5),
+            WorldEvent::Sample,
+        ];
+        for event in events {
+            let Event::Upper(upper) = Event::from(event) else {
+                panic!("{event:?} is not an upper event");
+            };
+            assert_eq!(WorldEvent::of(upper), Some(event));
+        }
+        let stray = UpperEvent {
+            flow: 0,
+            generation: 0,
+            what: 99,
+        };
+        assert_eq!(WorldEvent::of(stray), None);
+    }
+
+    #[test]
+    fn an_event_is_no_bigger_than_before_the_world_s_were_wrapped() {
+        // The list stores events inline: 24 bytes, as when the world's were variants of their own.
+        assert!(std::mem::size_of::<Event>() <= 24);
     }
 }

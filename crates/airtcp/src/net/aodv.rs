@@ -46,6 +46,7 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::sim::header::aodv::{AodvMsg, RERR_MAX};
 use crate::sim::time::MILLIS;
 use crate::sim::{NodeId, Time};
 
@@ -66,10 +67,6 @@ const TTL_INCREMENT: u8 = 2;
 const TTL_THRESHOLD: u8 = 7;
 const RREQ_RETRIES: u32 = 2;
 const TIMEOUT_BUFFER: Time = 2;
-/// Most unreachable destinations one RERR carries (more are sent in several RERRs).
-pub const RERR_MAX: usize = 4;
-/// IP + UDP header bytes of a control message.
-const IP_UDP: u32 = 28;
 
 /// HELLO parameters (§6.9, §10); ns-3 3.44's defaults are 1 s and 2 (`HelloInterval`,
 /// `AllowedHelloLoss`), the RFC's too.
@@ -87,62 +84,6 @@ impl HelloParams {
     /// keeps its sender in the receiver's neighbour table (§6.9).
     pub fn lifetime(&self) -> Time {
         self.interval.saturating_mul(self.allowed_loss as Time)
-    }
-}
-
-/// A control message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AodvMsg {
-    /// Route request.
-    Rreq {
-        /// Originator.
-        orig: NodeId,
-        /// Originator's sequence number.
-        orig_seq: u32,
-        /// RREQ ID.
-        id: u32,
-        /// Destination sought.
-        dst: NodeId,
-        /// Last known destination sequence number.
-        dst_seq: u32,
-        /// No sequence number known for the destination (U flag).
-        unknown_seq: bool,
-        /// Hops travelled.
-        hops: u8,
-        /// Remaining time to live.
-        ttl: u8,
-    },
-    /// Route reply.
-    Rrep {
-        /// Originator of the RREQ (where the reply goes).
-        orig: NodeId,
-        /// Destination the route leads to.
-        dst: NodeId,
-        /// Destination sequence number.
-        dst_seq: u32,
-        /// Hops to the destination.
-        hops: u8,
-        /// Route lifetime.
-        lifetime: Time,
-    },
-    /// Route error.
-    Rerr {
-        /// Entries used in `unreachable`.
-        count: u8,
-        /// (destination, its sequence number).
-        unreachable: [(NodeId, u32); RERR_MAX],
-    },
-}
-
-impl AodvMsg {
-    /// Bytes on the wire including the IP/UDP header.
-    pub fn size(&self) -> u32 {
-        IP_UDP
-            + match self {
-                AodvMsg::Rreq { .. } => 24,
-                AodvMsg::Rrep { .. } => 20,
-                AodvMsg::Rerr { count, .. } => 4 + 8 * *count as u32,
-            }
     }
 }
 

@@ -16,8 +16,8 @@
 
 use super::Network;
 use crate::mac::downlink::{Downlink, Served};
+use crate::net::event::Event;
 use crate::sim::{DropReason, EventClass, NodeId, PacketId};
-use crate::world::Event;
 
 /// The base station, its users and the downlink model.
 pub struct BaseStation {

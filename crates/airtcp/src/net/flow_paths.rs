@@ -26,10 +26,8 @@
 //! event of a scenario without paths is a check of the packet's byte.
 
 use super::routing::{Edge, Hop};
+pub use crate::sim::packet::NO_PATH;
 use crate::sim::{FlowId, NodeId, Packet};
-
-/// `Packet::path` of a packet that follows no path: the routing service routes it.
-pub const NO_PATH: u8 = u8::MAX;
 
 /// Most paths a flow may have: their indices, 0 to `MAX_PATHS - 1`, fit `Packet::path` beside
 /// [`NO_PATH`].

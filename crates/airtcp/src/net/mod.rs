@@ -11,6 +11,7 @@
 pub mod aodv;
 pub mod backpressure;
 pub mod cellular;
+pub mod event;
 pub mod flow_paths;
 pub mod forwarding;
 pub mod frame_trace;
@@ -23,11 +24,11 @@ pub mod wireless;
 
 use crate::link::Channel;
 use crate::mac::frame::NO_UNIT;
+use crate::net::event::Event;
 use crate::queue::QueueDisc;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
-use crate::world::Event;
 use flow_paths::FlowPaths;
 use forwarding::{Effect, Forwarding, ForwardingCtx, Frames, Heard, TxStatus};
 pub use on_demand::AodvRouting;

@@ -17,10 +17,10 @@ use super::forwarding::Route;
 use super::routing::{Hop, Iface};
 use super::wireless::NO_RADIO;
 use super::Network;
+use crate::net::event::Event;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::MILLIS;
 use crate::sim::{EventClass, NodeId, Packet, PacketId, Rng, Time};
-use crate::world::Event;
 
 /// Packets a node buffers while it looks for routes (ns-2's AODV queue holds 64).
 pub const BUFFER_PACKETS: usize = 64;

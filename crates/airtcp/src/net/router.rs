@@ -26,11 +26,11 @@ use super::Network;
 use crate::link::ChannelStats;
 use crate::mac::downlink::erasure::BimodalErasure;
 use crate::metrics::results::LayerTable;
+use crate::net::event::Event;
 use crate::queue::droptail::DropTail;
 use crate::queue::QueueDisc;
 use crate::sim::time::tx_time;
 use crate::sim::{DropReason, EventClass, NodeId, PacketId};
-use crate::world::Event;
 
 /// A port's router and user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

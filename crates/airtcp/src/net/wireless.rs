@@ -23,6 +23,7 @@
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacIo, MacTimer, Pulled, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
+use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
 use crate::phy::fading::Fading;
@@ -32,7 +33,6 @@ use crate::phy::{Arrival, FrameId, Phy};
 use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
-use crate::world::Event;
 
 /// Marker for "no radio" / broadcast next hop.
 pub const NO_RADIO: u32 = u32::MAX;

@@ -20,6 +20,7 @@ use crate::mac::downlink::Downlink;
 use crate::metrics::goodput::GoodputMeter;
 use crate::net::aodv::HelloParams;
 use crate::net::cellular::BaseStation;
+use crate::net::event::Event;
 use crate::net::flow_paths::FlowPaths;
 use crate::net::forwarding::priority_pairs::PriorityPairs;
 use crate::net::forwarding::LayerSetup;
@@ -28,19 +29,19 @@ use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
 use crate::net::{AodvRouting, Network};
 use crate::queue::droptail::DropTail;
+use crate::sim::header::rlc::PACKET_BYTES;
 use crate::sim::memory::MemoryBudget;
 use crate::sim::{DropReason, EventClass, EventQueue, LazyTimer, NodeId, PacketArena, Rng};
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp_rlc::endpoint::AnySender;
-use crate::transport::tcp_rlc::header::PACKET_BYTES;
 use crate::transport::tcp_rlc::multipath::MultipathSender;
 use crate::transport::tcp_rlc::receiver::RlcReceiver;
 use crate::transport::tcp_rlc::sender::RlcSender;
 use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
 use crate::transport::utility_control::Utility;
-use crate::world::{Endpoints, Event, Flow, ShimSlot, Traces, World};
+use crate::world::{Endpoints, Flow, ShimSlot, Traces, World, WorldEvent};
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::new(path, message)
@@ -406,10 +407,10 @@ pub(crate) fn build_noting_unreachable(
         };
         let id = i as u32;
         net.events
-            .schedule(f.start, EventClass::App, Event::AppStart(id));
+            .schedule(f.start, EventClass::App, WorldEvent::AppStart(id).into());
         if stop < cfg.duration {
             net.events
-                .schedule(stop, EventClass::App, Event::AppStop(id));
+                .schedule(stop, EventClass::App, WorldEvent::AppStop(id).into());
         }
         flows.push(Flow {
             name: f.id.clone(),
@@ -496,9 +497,9 @@ pub(crate) fn build_noting_unreachable(
         flow_paths: &flow_paths,
     };
     let layer: Box<dyn crate::net::forwarding::Forwarding> =
-        if let Some(params) = super::coding::params(cfg) {
+        if let (Some(coding), Some(capacity)) = (&cfg.coding, super::coding::capacity(cfg)) {
             // Checked: coding runs over radios only, on static routes, one radio per node.
-            Box::new(crate::net::forwarding::cope::Cope::new(params, &setup))
+            coding.forwarding(capacity, &setup)
         } else if built_routers.pairs.is_empty() {
             cfg.routing.forwarding(cfg, &setup)
         } else {
@@ -529,7 +530,8 @@ pub(crate) fn build_noting_unreachable(
         }),
     };
     if m.trace_cwnd || m.trace_queues {
-        net.events.schedule(0, EventClass::Sample, Event::Sample);
+        net.events
+            .schedule(0, EventClass::Sample, WorldEvent::Sample.into());
     }
     Ok(World {
         name: cfg.name.clone(),

@@ -18,6 +18,9 @@ pub use crate::net::backpressure::config::{
     BackpressureConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig,
     BpSelectionConfig,
 };
+pub use crate::net::forwarding::cope::config::{
+    CodingConfig, CodingKnowledge, CodingQueue, CodingRecovery, CodingScheme,
+};
 use crate::net::forwarding::{Fifo, Forwarding, LayerSetup, RadioBasics, Surroundings};
 pub use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
@@ -70,9 +73,9 @@ pub struct ScenarioConfig {
     #[serde(default)]
     pub routing: RoutingConfig,
     /// The inter-session coding layer at the relays (paper 001: COPE, or NCAQM's queue;
-    /// `scenario::coding`, docs/cope.md); absent: none.
+    /// docs/cope.md); absent: none.
     #[serde(default)]
-    pub coding: Option<super::coding::CodingConfig>,
+    pub coding: Option<CodingConfig>,
     /// Nodes that fail during the run.
     #[serde(default)]
     pub failures: Vec<FailureConfig>,
@@ -1130,7 +1133,7 @@ impl RoutingConfig {
         let RoutingConfig::Horizon(hz) = self else {
             return None;
         };
-        let params = horizon::setup::shim_params(hz);
+        let params = crate::transport::horizon::HorizonShimParams::of_config(hz);
         let ids = horizon::setup::path_ids(cfg.seed, paths, index as u32);
         Some(Box::new(crate::transport::horizon::HorizonShim::new(
             &params, ids,

@@ -2,6 +2,7 @@
 //! arena and drop reasons. Nothing here knows about protocols.
 
 pub mod event;
+pub mod header;
 pub mod memory;
 pub mod packet;
 pub mod rng;

@@ -4,15 +4,17 @@
 //! and is freed when it is delivered or dropped. Queues and events carry the 4-byte
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
-use crate::net::aodv::AodvMsg;
-use crate::net::flow_paths::NO_PATH;
-use crate::net::forwarding::LayerHeader;
-use crate::transport::shim::ShimHeader;
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
-use crate::transport::tcp_rlc::header::{RlcData, RlcFeedback};
+use super::header::aodv::AodvMsg;
+use super::header::rlc::{RlcData, RlcFeedback};
+use super::header::shim::ShimHeader;
+use super::header::tcp::{AckHeader, DataHeader};
 
 use super::time::Time;
 use super::{FlowId, NodeId};
+
+/// `Packet::path` of a packet that follows no path (`net::flow_paths`): the routing service
+/// routes it.
+pub const NO_PATH: u8 = u8::MAX;
 
 /// Index of a live packet in the [`PacketArena`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -39,8 +41,8 @@ pub enum Header {
     /// An AODV control message (sent one hop at a time).
     Aodv(AodvMsg),
     /// A control packet of the forwarding layer's (`net::forwarding`), whose header only the
-    /// layer reads.
-    Forwarding(LayerHeader),
+    /// layer reads (opaque bytes, as a shim's are: `header::shim`).
+    Forwarding(ShimHeader),
     /// A packet of the shim between a flow's transport and the network (`transport::shim`),
     /// whose header only the shim reads.
     Shim(ShimHeader),

@@ -24,13 +24,11 @@
 //! chooses ([`Shim::report`]). See docs/shim.md; docs/nc_layer.md ("Wiring") maps the NC layer
 //! onto the hooks.
 
-pub mod header;
-
-pub use header::{ShimHeader, ShimReader, ShimWriter, SHIM_HEADER_BYTES};
+pub use crate::sim::header::shim::{ShimHeader, ShimReader, ShimWriter, SHIM_HEADER_BYTES};
 
 use crate::metrics::results::ShimReport;
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::Time;
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
 
 /// One end of a flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,15 +1,15 @@
 //! TCP-RLC's glue to the world (`transport::tcp_rlc`): the sender's packets become network
-//! packets of 256 bytes (`Header::RlcData`), its timer an event (`Event::Timer` with
+//! packets of 256 bytes (`Header::RlcData`), its timer an event (`WorldEvent::Timer` with
 //! `TimerKind::Rto`), each data-direction packet reaching the destination is decoded there and
 //! answered with one 40-byte feedback (`Header::RlcFeedback`), and the frames it decodes in order
 //! are the flow's goodput.
 
-use super::{Endpoints, Event, TimerKind, World};
+use super::{Endpoints, Event, TimerKind, World, WorldEvent};
 use crate::net::Network;
+use crate::sim::header::rlc::{RlcData, RlcFeedback, FEEDBACK_BYTES, PACKET_BYTES};
 use crate::sim::packet::Header;
 use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, Time, TimerFire};
 use crate::transport::tcp_rlc::endpoint::AnySender;
-use crate::transport::tcp_rlc::header::{RlcData, RlcFeedback, FEEDBACK_BYTES, PACKET_BYTES};
 use crate::transport::tcp_rlc::RlcIo;
 
 /// A TCP-RLC sender's view of the network.
@@ -39,7 +39,7 @@ impl RlcIo for RlcNetIo<'_> {
 
     fn set_timer(&mut self, deadline: Option<Time>) {
         if let Some((at, generation)) = self.timer.set(deadline) {
-            let ev = Event::Timer(self.flow, TimerKind::Rto, generation);
+            let ev: Event = WorldEvent::Timer(self.flow, TimerKind::Rto, generation).into();
             self.net.events.schedule(at, EventClass::Timer, ev);
         }
     }
@@ -80,7 +80,7 @@ impl World {
         match rto_timer.on_event(now, generation) {
             TimerFire::Ignore => {}
             TimerFire::Reschedule(at, g) => {
-                let ev = Event::Timer(f, TimerKind::Rto, g);
+                let ev: Event = WorldEvent::Timer(f, TimerKind::Rto, g).into();
                 self.net.events.schedule(at, EventClass::Timer, ev);
             }
             TimerFire::Expired => self.with_rlc_sender(f, |sender, io| sender.on_timer(io)),

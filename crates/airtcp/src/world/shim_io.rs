@@ -1,18 +1,18 @@
 //! The shim seam's glue to the world (`transport::shim`): a flow's shim sends packets of the flow
-//! (`Header::Shim`), its timers become events (`Event::Timer` with `TimerKind::Shim`), the
+//! (`Header::Shim`), its timers become events (`WorldEvent::Timer` with `TimerKind::Shim`), the
 //! segments it hands up reach TCP's receiver and the ACKs it replays reach TCP's sender, and the
 //! packets of its own that a full buffer dropped at the node that sent them are reported to it.
 //! Nothing here knows which system a shim is.
 
-use super::{Endpoints, Event, NetIo, TimerKind, World};
+use super::{Endpoints, Event, NetIo, TimerKind, World, WorldEvent};
 use crate::metrics::results::ShimReport;
 use crate::net::Network;
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::packet::Header;
 use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, Time, TimerFire};
 use crate::transport::shim::{
     Arrival, End, SenderTiming, Shim, ShimHeader, ShimIo, ShimPacket, ShimTimer, Verdict,
 };
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 
 /// A flow's shim and what the world keeps for it.
@@ -165,7 +165,7 @@ impl ShimIo for ShimNetIo<'_> {
 
     fn set_timer(&mut self, timer: ShimTimer, deadline: Option<Time>) {
         if let Some((at, generation)) = self.timers[timer as usize].set(deadline) {
-            let ev = Event::Timer(self.flow, TimerKind::Shim(timer), generation);
+            let ev: Event = WorldEvent::Timer(self.flow, TimerKind::Shim(timer), generation).into();
             self.net.events.schedule(at, EventClass::Timer, ev);
         }
     }
@@ -280,7 +280,7 @@ impl World {
         match slot.timers[timer as usize].on_event(now, generation) {
             TimerFire::Ignore => {}
             TimerFire::Reschedule(at, g) => {
-                let ev = Event::Timer(f, TimerKind::Shim(timer), g);
+                let ev: Event = WorldEvent::Timer(f, TimerKind::Shim(timer), g).into();
                 self.net.events.schedule(at, EventClass::Timer, ev);
             }
             TimerFire::Expired => {

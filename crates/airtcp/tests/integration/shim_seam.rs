@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use airtcp::metrics::results::RunResults;
+use airtcp::sim::header::tcp::{AckHeader, DataHeader};
 use airtcp::sim::Time;
 use airtcp::transport::shim::{Arrival, Shim, ShimIo, ShimTimer, Verdict};
-use airtcp::transport::tcp::segment::{AckHeader, DataHeader};
 use serde_json::{json, Value};
 
 fn tcp() -> Value {

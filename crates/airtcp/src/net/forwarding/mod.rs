@@ -47,7 +47,7 @@ mod units;
 pub use fifo::Fifo;
 pub use units::{Native, UnitArena};
 
-pub use crate::transport::shim::header::{
+pub use crate::sim::header::shim::{
     ShimHeader as LayerHeader, ShimReader as LayerReader, ShimWriter as LayerWriter,
 };
 
@@ -58,10 +58,10 @@ use super::wireless::{Wireless, NO_RADIO};
 use super::Network;
 use crate::mac::frame::{Frame, RadioId, UnitId, NO_UNIT};
 use crate::metrics::results::LayerTable;
+use crate::net::event::Event;
 use crate::net::routing::RouteMetric;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::{EventClass, FlowId, NodeId, Packet, PacketArena, PacketId, Rng, Time};
-use crate::world::Event;
 
 /// What a radio sends at a transmit opportunity the layer serves: a packet and the neighbour it
 /// goes to, or several natives coded into one frame ([`MacView::coded`]). Its MAC destination,

@@ -15,16 +15,12 @@ use crate::net::forwarding::LayerSetup;
 use crate::net::forwarding::Surroundings;
 use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
-    HzSignalConfig,
 };
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Edge;
 use crate::net::routing::Iface;
 use crate::net::wireless::Wireless;
 use crate::sim::{NodeId, Rng};
-use crate::transport::horizon::reorder::ReorderParams;
-use crate::transport::horizon::signal::SignalParams;
-use crate::transport::horizon::{HorizonShimParams, SignalMode};
 
 /// The largest custody threshold: PLIDs are one byte, compared in serial arithmetic (fewer than
 /// 128 outstanding).
@@ -148,44 +144,6 @@ pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
         buffer: buffer as usize,
         ifq_capacity: radio.queue_packets,
         sample_interval,
-    }
-}
-
-/// The shim's parameters of a checked horizon routing block: the destination's reorder buffer
-/// and the source's signaller (`transport::horizon`).
-pub fn shim_params(cfg: &HorizonConfig) -> HorizonShimParams {
-    let HorizonConfig {
-        k,
-        price_cap,
-        min_window,
-        signal,
-        ref reorder,
-        ..
-    } = *cfg;
-    let d = HorizonShimParams::default();
-    HorizonShimParams {
-        header_bytes: super::HEADER_BYTES,
-        reorder: ReorderParams {
-            alpha: reorder.alpha,
-            beta: reorder.beta,
-            d0: reorder.d0,
-            loss_detection: reorder.loss_detection,
-            ..d.reorder
-        },
-        signal: SignalParams {
-            k,
-            price_cap,
-            min_window,
-            alpha: reorder.alpha,
-            beta: reorder.beta,
-            d0: reorder.d0,
-            ..d.signal
-        },
-        signal_mode: match signal {
-            HzSignalConfig::FakeDupack => SignalMode::FakeDupAck,
-            HzSignalConfig::None => SignalMode::Off,
-        },
-        ..d
     }
 }
 

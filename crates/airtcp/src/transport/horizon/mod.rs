@@ -54,9 +54,10 @@ pub mod signal;
 mod tests;
 
 use crate::metrics::results::ShimReport;
+use crate::net::horizon::config::{HorizonConfig, HzSignalConfig};
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::Time;
 use crate::transport::shim::{Arrival, End, Shim, ShimIo, ShimTimer, Verdict};
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use reorder::{Delivery, Incoming, Reorder, ReorderParams, ReorderStats};
 use signal::{SignalParams, SignalStats, Signaller};
 
@@ -88,6 +89,46 @@ pub struct HorizonShimParams {
     pub signal: SignalParams,
     /// How congestion is signalled.
     pub signal_mode: SignalMode,
+}
+
+impl HorizonShimParams {
+    /// The shim's parameters of a checked horizon routing block: the destination's reorder buffer
+    /// and the source's signaller (`transport::horizon`).
+    pub fn of_config(cfg: &HorizonConfig) -> Self {
+        let HorizonConfig {
+            k,
+            price_cap,
+            min_window,
+            signal,
+            ref reorder,
+            ..
+        } = *cfg;
+        let d = HorizonShimParams::default();
+        HorizonShimParams {
+            header_bytes: crate::net::horizon::HEADER_BYTES,
+            reorder: ReorderParams {
+                alpha: reorder.alpha,
+                beta: reorder.beta,
+                d0: reorder.d0,
+                loss_detection: reorder.loss_detection,
+                ..d.reorder
+            },
+            signal: SignalParams {
+                k,
+                price_cap,
+                min_window,
+                alpha: reorder.alpha,
+                beta: reorder.beta,
+                d0: reorder.d0,
+                ..d.signal
+            },
+            signal_mode: match signal {
+                HzSignalConfig::FakeDupack => SignalMode::FakeDupAck,
+                HzSignalConfig::None => SignalMode::Off,
+            },
+            ..d
+        }
+    }
 }
 
 impl Default for HorizonShimParams {

@@ -26,9 +26,9 @@ pub mod source;
 mod tests;
 
 use crate::coding::rlnc::PayloadMode;
+use crate::sim::header::tcp::DataHeader;
 use crate::sim::{Rng, Time};
 use crate::transport::nc_layer::config::NcConfig;
-use crate::transport::tcp::segment::DataHeader;
 use sink::{Delivered, NcSink, NcSinkStats};
 use source::{NcSource, NcSourceStats};
 

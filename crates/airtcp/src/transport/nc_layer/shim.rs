@@ -18,9 +18,9 @@
 
 use super::{NcCoded, NcHeader, NcIo, NcLayer, NcResult};
 use crate::metrics::results::ShimReport;
+use crate::sim::header::tcp::DataHeader;
 use crate::sim::Time;
 use crate::transport::shim::{End, Shim, ShimIo, ShimPacket, ShimTimer, Verdict};
-use crate::transport::tcp::segment::DataHeader;
 
 /// The receiver's repair timer: the layer's only timer.
 pub const REPAIR_TIMER: ShimTimer = 0;
@@ -127,11 +127,11 @@ mod tests {
     //! which end. (The protocol itself is tested in `super::super::tests`.)
 
     use super::*;
+    use crate::sim::header::tcp::AckHeader;
     use crate::sim::time::MILLIS;
     use crate::transport::nc_layer::config::{NcBlock, NcConfig};
     use crate::transport::nc_layer::{NcAck, NcRepairRequest};
     use crate::transport::shim::{SenderTiming, ShimHeader};
-    use crate::transport::tcp::segment::AckHeader;
 
     #[derive(Default)]
     struct Rec {

@@ -27,8 +27,8 @@ use super::header::{NcAck, NcCoded, NcHeader, NcRepairRequest, MISSING_ALL};
 use super::source::NcSource;
 use super::NcIo;
 use crate::coding::rlnc::{BlockDecoder, CodedHeader, PayloadMode, Reception};
+use crate::sim::header::tcp::DataHeader;
 use crate::sim::Time;
-use crate::transport::tcp::segment::DataHeader;
 
 /// Counters of the receiver side (reported in the run results as they are).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

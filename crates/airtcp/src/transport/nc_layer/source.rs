@@ -40,9 +40,9 @@ use std::collections::{BTreeSet, VecDeque};
 use super::header::{NcAck, NcCoded, NcRepairRequest, MISSING_ALL, PAYLOAD_PREFIX_BYTES};
 use super::NcIo;
 use crate::coding::rlnc::{BlockEncoder, CodedPacket, PayloadMode, MAX_BLOCK_SIZE};
+use crate::sim::header::tcp::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::sim::{Rng, Time};
 use crate::transport::nc_layer::config::NcBlock;
-use crate::transport::tcp::segment::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 
 /// Counters of the source side (reported in the run results, two of them renamed there).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -27,11 +27,11 @@ use super::source::NcSource;
 use super::NcIo;
 use crate::coding::rlnc::PayloadMode;
 use crate::scenario::config::{CcKind, NcBlock, SsthreshBasis, TcpConfig};
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::time::{MICROS, MILLIS};
 use crate::sim::{EventClass, EventQueue, Rng, Time};
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::segment::{AckHeader, DataHeader};
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::tcp::TcpIo;
 

@@ -12,14 +12,13 @@ pub mod config;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
-pub mod segment;
 pub mod sender;
 
 #[cfg(test)]
 mod tests;
 
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::Time;
-use segment::{AckHeader, DataHeader};
 
 /// What a TCP endpoint can do to the world around it. The simulator implements it by putting
 /// packets into the network and scheduling timer events; tests implement it with a recorder.

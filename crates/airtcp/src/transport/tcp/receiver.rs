@@ -9,8 +9,8 @@
 //! - The application reads everything delivered in order at once, so the advertised window is
 //!   constant (the sender applies `rwnd`).
 
-use super::segment::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 use super::TcpIo;
+use crate::sim::header::tcp::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::sim::Time;
 use crate::transport::tcp::config::TcpConfig;
 

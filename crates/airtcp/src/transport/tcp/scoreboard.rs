@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::segment::SackBlock;
+use crate::sim::header::tcp::SackBlock;
 use crate::sim::Time;
 
 /// What the sender knows about one outstanding segment.

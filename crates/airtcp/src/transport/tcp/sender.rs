@@ -33,8 +33,8 @@
 use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
-use super::segment::{AckHeader, DataHeader};
 use super::TcpIo;
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::Time;
 use crate::transport::tcp::config::{CcKind, SsthreshBasis, TcpConfig};
 

@@ -18,10 +18,10 @@ use std::fmt::Write;
 
 use super::cc;
 use super::receiver::TcpReceiver;
-use super::segment::{AckHeader, DataHeader};
 use super::sender::TcpSender;
 use super::TcpIo;
 use crate::scenario::config::{CcKind, TcpConfig};
+use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::time::MILLIS;
 use crate::sim::{EventClass, EventQueue, Time};
 
@@ -386,7 +386,7 @@ mod properties {
     //! in flight never exceeds what is outstanding, it sends only segments that exist, and its
     //! timer runs exactly while data is outstanding.
     use super::*;
-    use crate::transport::tcp::segment::SackBlock;
+    use crate::sim::header::tcp::SackBlock;
     use proptest::prelude::*;
 
     #[derive(Debug, Clone)]
@@ -477,7 +477,7 @@ mod properties {
 #[test]
 fn ssthresh_is_halved_from_the_configured_basis() {
     use crate::scenario::config::SsthreshBasis;
-    use crate::transport::tcp::segment::SackBlock;
+    use crate::sim::header::tcp::SackBlock;
     // Ten segments out, segment 0 lost, three duplicate ACKs SACK 1, 1-2, 1-3. With SACK the
     // first two duplicates each release a new segment (the pipe rule = limited transmit), so 12
     // are outstanding at the third.

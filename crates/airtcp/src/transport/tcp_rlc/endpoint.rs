@@ -1,10 +1,10 @@
 //! A TCP-RLC flow's sender, single-path or multipath, behind one face for the world.
 
-use super::header::RlcFeedback;
 use super::multipath::MultipathSender;
 use super::sender::RlcSender;
 use super::source::{RlcSenderStats, Source};
 use super::RlcIo;
+use crate::sim::header::rlc::RlcFeedback;
 
 /// The sender of a TCP-RLC flow: one path, or a source feeding several path controllers.
 #[derive(Debug, Clone)]

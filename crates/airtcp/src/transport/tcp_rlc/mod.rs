@@ -21,7 +21,6 @@
 
 pub mod config;
 pub mod endpoint;
-pub mod header;
 pub mod multipath;
 pub mod receiver;
 pub mod rtt;
@@ -32,8 +31,8 @@ pub mod source;
 #[cfg(test)]
 mod tests;
 
+use crate::sim::header::rlc::{PathMark, Payload, Priority, RlcData};
 use crate::sim::Time;
-use header::{PathMark, Payload, Priority, RlcData};
 use source::Block;
 
 /// What a TCP-RLC sender can do to the world around it: the simulator puts packets into the

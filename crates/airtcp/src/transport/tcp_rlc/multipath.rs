@@ -26,10 +26,10 @@
 
 use std::collections::VecDeque;
 
-use super::header::{PathMark, Payload, Priority, RlcFeedback};
 use super::rtt::RlcRtt;
 use super::source::{Block, Repair, RlcSenderConfig, RlcSenderStats, Source};
 use super::{emit, RlcIo};
+use crate::sim::header::rlc::{PathMark, Payload, Priority, RlcFeedback};
 use crate::sim::{Rng, Time};
 
 /// Rounds whose counts a path keeps (the evaluated one, the current one, the new one, and one

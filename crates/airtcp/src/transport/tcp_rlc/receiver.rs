@@ -26,11 +26,11 @@
 
 use std::collections::VecDeque;
 
-use super::header::{Payload, RlcData, RlcFeedback, PACKET_BYTES};
 use crate::coding::counting_decoder::CountingDecoder;
 use crate::coding::exact_decoder::ExactDecoder;
 use crate::coding::field::{coefficients_from_seed, uniform_from_seed, Field, Gf256, Gf8191};
 use crate::coding::rank_tally::RankTally;
+use crate::sim::header::rlc::{Payload, RlcData, RlcFeedback, PACKET_BYTES};
 
 /// The field coded packets are combined over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

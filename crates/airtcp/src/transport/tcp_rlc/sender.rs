@@ -6,9 +6,9 @@
 //! each, r random linear combinations of its block (low). A repair the source asks for goes out
 //! at once, each of its coded packets high and followed by r low ones.
 
-use super::header::{PathMark, Payload, Priority, RlcFeedback};
 use super::source::{Block, Repair, Source};
 use super::{emit, RlcIo};
+use crate::sim::header::rlc::{PathMark, Payload, Priority, RlcFeedback};
 use crate::sim::Rng;
 
 pub use super::source::{RlcSenderConfig, RlcSenderStats};

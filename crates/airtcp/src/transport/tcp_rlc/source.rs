@@ -25,8 +25,8 @@
 
 use std::collections::VecDeque;
 
-use super::header::Payload;
 use super::rtt::RlcRtt;
+use crate::sim::header::rlc::Payload;
 use crate::sim::{Rng, Time};
 
 /// The source's parameters.

@@ -1,10 +1,10 @@
 //! Protocol tests of TCP-RLC's sender and receiver, read as packet traces: the paper's Fig. 3
 //! scenarios (frames numbered from 0 here, from 1 in the paper), stale packets, the timer.
 
-use super::header::{Payload, Priority, RlcData, RlcFeedback};
 use super::receiver::{DecoderMode, RlcField, RlcReceiver};
 use super::sender::{RlcSender, RlcSenderConfig};
 use super::RlcIo;
+use crate::sim::header::rlc::{Payload, Priority, RlcData, RlcFeedback};
 use crate::sim::time::MILLIS;
 use crate::sim::{Rng, Time};
 
@@ -282,7 +282,7 @@ fn lossless_feedback_grows_w_by_one_per_block() {
 
 mod multipath {
     use super::*;
-    use crate::transport::tcp_rlc::header::PathMark;
+    use crate::sim::header::rlc::PathMark;
     use crate::transport::tcp_rlc::multipath::MultipathSender;
 
     fn sender(paths: usize, cwnd: u32, r: u32) -> (MultipathSender, Recorder) {

@@ -43,6 +43,7 @@
 //! `cope_ack`); nothing is allocated per frame once the buffers have grown.
 
 mod bfly;
+pub mod config;
 mod node;
 pub mod params;
 pub mod queue;

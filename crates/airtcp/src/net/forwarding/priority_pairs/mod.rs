@@ -19,9 +19,9 @@ use serde::Serialize;
 use super::{Forwarding, ForwardingCtx, LayerNeeds, Route, RouterView};
 use crate::metrics::results::LayerTable;
 use crate::net::routing::{Hop, Iface};
+use crate::sim::header::rlc::Priority;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::{NodeId, PacketId, Time};
-use crate::transport::tcp_rlc::header::Priority;
 use pairs::{LowOrder, LowPolicy, Offer, PairStats, QueuePairs, Queued};
 
 /// The key of the layer's table in the results.

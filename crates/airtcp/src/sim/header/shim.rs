@@ -9,7 +9,7 @@
 //!
 //! A shim writes its fields with [`ShimWriter`] and reads them back with [`ShimReader`], in the
 //! same order (little-endian, no padding); the bytes need not follow any wire format, since the
-//! wire size of a shim's packet is what the shim says it is ([`super::ShimIo::send`]).
+//! wire size of a shim's packet is what the shim says it is ([`crate::transport::shim::ShimIo::send`]).
 
 /// Bytes in a [`ShimHeader`]. Room for the NC layer's largest header (19 bytes) and for more
 /// than that: up to the size of TCP's ACK header it costs nothing (see the module header).
