@@ -19,48 +19,49 @@ SRC = Path(__file__).resolve().parents[2] / "crates" / "airtcp" / "src"
 
 # Scheme -> (a pattern for its names in code, the places allowed to use them, relative to SRC). A
 # protocol's header is data in the bottom-level `sim/header/` (one file each), which every layer
-# may carry, registered as a variant of the packet's `Header` (`sim/packet.rs`); the scenario's config (`scenario/config.rs`) composes every scheme's config type.
+# may carry, registered as a variant of the packet's `Header` (`sim/packet.rs`); the scenario's
+# config (`scenario/config.rs` and its parts in `scenario/config/`) composes every scheme's config.
 SCHEMES = {
     "backpressure": (
         re.compile(r"backpressure|\bBp[A-Z]\w*|\bbp_\w*|\bbp\b", re.IGNORECASE),
-        ("net/backpressure/", "scenario/config.rs", "mac/conflict_graph/"),
+        ("net/backpressure/", "scenario/config", "mac/conflict_graph/"),
     ),
     "NC layer": (
         re.compile(r"nc_layer|\bNc[A-Z]\w*|\bnc\b"),
         # TCP's config names the shim below it (`nc:`).
-        ("transport/nc_layer/", "transport/tcp/config.rs", "scenario/config.rs"),
+        ("transport/nc_layer/", "transport/tcp/config.rs", "scenario/config"),
     ),
     "Horizon": (
         re.compile(r"horizon|\bHz[A-Z]\w*", re.IGNORECASE),
-        ("net/horizon/", "transport/horizon/", "scenario/config.rs"),
+        ("net/horizon/", "transport/horizon/", "scenario/config"),
     ),
     # The coding layer (paper 001) is one forwarding layer with two schemes (COPE, BFLY) and two
     # queues (COPE's FIFO, NCAQM's), in `net/forwarding/cope/`; NCAQM's queue is its own folder and
     # the coding rules are in `coding/`.
     "COPE": (
         re.compile(r"\bcope", re.IGNORECASE),
-        ("net/forwarding/cope/", "net/forwarding/ncaqm/", "coding/cope_", "scenario/config.rs"),
+        ("net/forwarding/cope/", "net/forwarding/ncaqm/", "coding/cope_", "scenario/config"),
     ),
     "BFLY": (
         re.compile(r"\bbfly", re.IGNORECASE),
-        ("net/forwarding/cope/", "coding/bfly_", "scenario/config.rs"),
+        ("net/forwarding/cope/", "coding/bfly_", "scenario/config"),
     ),
     "NCAQM": (
         re.compile(r"ncaqm", re.IGNORECASE),
-        ("net/forwarding/ncaqm/", "net/forwarding/cope/", "scenario/config.rs"),
+        ("net/forwarding/ncaqm/", "net/forwarding/cope/", "scenario/config"),
     ),
     "priority pairs": (
         re.compile(r"priority_pairs|PriorityPairs|PairBuffers|QueuePairs|\bLowOrder\w*|\bLowPolicy\w*"),
         # A router's config has the field that asks for them (`routers[].priority_pairs`).
-        ("net/forwarding/priority_pairs/", "scenario/config.rs", "scenario/routers.rs"),
+        ("net/forwarding/priority_pairs/", "scenario/config", "scenario/routers.rs"),
     ),
     "TCP-RLC": (
         re.compile(r"tcp_rlc|TcpRlc|\bRlc[A-Z]\w*|\brlc(_\w+)?\b"),
-        ("transport/tcp_rlc/", "sim/header/rlc.rs", "sim/packet.rs", "world/rlc_io.rs", "scenario/config.rs"),
+        ("transport/tcp_rlc/", "sim/header/rlc.rs", "sim/packet.rs", "world/rlc_io.rs", "scenario/config"),
     ),
     "AODV": (
         re.compile(r"aodv", re.IGNORECASE),
-        ("net/aodv.rs", "net/on_demand.rs", "sim/header/aodv.rs", "sim/packet.rs", "scenario/config.rs"),
+        ("net/aodv.rs", "net/on_demand.rs", "sim/header/aodv.rs", "sim/packet.rs", "scenario/config"),
     ),
 }
 # `mac/conflict_graph/` is paper 000's idealised slotted model, whose subject is backpressure
@@ -80,7 +81,7 @@ KNOWN_OUTSIDE = {
     "TCP-RLC": {
         "lib.rs",
         "net/forwarding/priority_pairs/mod.rs",
-        "scenario/build.rs",
+        "scenario/flow_build.rs",
         "world.rs",
         "world/results.rs",
     },

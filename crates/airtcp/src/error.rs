@@ -28,3 +28,11 @@ impl std::fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+/// Refuses a whole number that must be positive (a count, a size, a duration), at `path`.
+pub fn positive(path: impl Into<String>, value: u64) -> Result<(), ConfigError> {
+    if value == 0 {
+        return Err(ConfigError::new(path, "must be greater than zero"));
+    }
+    Ok(())
+}

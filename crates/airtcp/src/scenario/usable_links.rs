@@ -21,7 +21,7 @@
 //! the reverse route, and ETX counts both directions too), and because it keeps the usable graph
 //! symmetric: a flow has a route forward exactly when it has one back.
 
-use super::build::ETT_PACKET_BYTES;
+use super::route_weights::ETT_PACKET_BYTES;
 use super::wireless_build::radio_edges;
 use crate::mac::frame::RadioId;
 use crate::net::routing::{Edge, Iface};

@@ -11,7 +11,7 @@ use super::cc::default_true;
 use super::cc::fast::FastParams;
 use super::cc::quic_tcp::QuicTcpParams;
 use super::cc::vegas::VegasParams;
-use crate::error::ConfigError;
+use crate::error::{positive, ConfigError};
 use crate::sim::Time;
 use crate::transport::nc_layer::config::NcConfig;
 use crate::transport::nc_layer::NcLayer;
@@ -224,4 +224,171 @@ fn default_initial_rto() -> Time {
 
 fn default_granularity() -> Time {
     1_000_000
+}
+
+impl TcpConfig {
+    /// Checks the values serde cannot: the whole numbers that must be positive, the windows and
+    /// timers against each other, the shim, and each controller's parameter block (only beside
+    /// its own `cc`, every value in range), worded as the Python front end words them; `p` is the
+    /// block's path (`flows[0].transport`).
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let t = self;
+        positive(format!("{p}.mss"), t.mss as u64)?;
+        positive(format!("{p}.delayed_ack"), t.delayed_ack as u64)?;
+        positive(format!("{p}.initial_cwnd"), t.initial_cwnd as u64)?;
+        positive(format!("{p}.dupthresh"), t.dupthresh as u64)?;
+        positive(format!("{p}.min_rto"), t.min_rto)?;
+        if t.rwnd < t.mss as u64 {
+            return Err(ConfigError::new(
+                format!("{p}.rwnd"),
+                "the receiver window must hold at least one segment",
+            ));
+        }
+        if t.max_rto < t.min_rto {
+            return Err(ConfigError::new(
+                format!("{p}.max_rto"),
+                "must not be smaller than min_rto",
+            ));
+        }
+        if t.initial_ssthresh == Some(0) {
+            return Err(ConfigError::new(
+                format!("{p}.initial_ssthresh"),
+                "must be greater than zero",
+            ));
+        }
+        t.check_shim(p)?;
+        check_cc_params(t, p)
+    }
+}
+
+/// A congestion controller's parameter block: only beside its own `cc`, every value in range
+/// (the same rules and messages as the Python front end).
+fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
+    let cc_name = serde_json::to_value(t.cc)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let blocks = [
+        ("cubic", t.cubic.is_some(), CcKind::Cubic),
+        ("compound", t.compound.is_some(), CcKind::Compound),
+        ("vegas", t.vegas.is_some(), CcKind::Vegas),
+        ("fast", t.fast.is_some(), CcKind::Fast),
+        ("quic_tcp", t.quic_tcp.is_some(), CcKind::QuicTcp),
+    ];
+    for (name, given, owner) in blocks {
+        if given && t.cc != owner {
+            return Err(ConfigError::new(
+                format!("{p}.{name}"),
+                format!("only used with cc: {name} (cc is {cc_name})"),
+            ));
+        }
+    }
+    // (field, value, low, high, whether each end is included)
+    let mut ranges: Vec<(String, f64, f64, f64, bool, bool)> = Vec::new();
+    if let Some(c) = t.cubic {
+        ranges.push((
+            format!("{p}.cubic.c"),
+            c.c,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((format!("{p}.cubic.beta"), c.beta, 0.0, 1.0, false, false));
+    }
+    if let Some(c) = t.compound {
+        let q = format!("{p}.compound");
+        ranges.push((
+            format!("{q}.alpha"),
+            c.alpha,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((format!("{q}.beta"), c.beta, 0.0, 1.0, false, false));
+        ranges.push((format!("{q}.k"), c.k, 0.0, 1.0, false, true));
+        ranges.push((
+            format!("{q}.gamma"),
+            c.gamma,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+        ranges.push((
+            format!("{q}.zeta"),
+            c.zeta,
+            0.0,
+            f64::INFINITY,
+            false,
+            false,
+        ));
+    }
+    for (path, v, low, high, low_in, high_in) in ranges {
+        let above = if low_in { v >= low } else { v > low };
+        let below = if high_in { v <= high } else { v < high };
+        if !(above && below && v.is_finite()) {
+            // Worded as the Python front end words it.
+            let message = if high.is_infinite() {
+                format!("must be greater than {low}, got {v}")
+            } else {
+                let interval = format!(
+                    "{}{low}, {high}{}",
+                    if low_in { '[' } else { '(' },
+                    if high_in { ']' } else { ')' }
+                );
+                format!("must be within {interval}, got {v}")
+            };
+            return Err(ConfigError::new(path, message));
+        }
+    }
+    // `{v}` prints like Python's `{v:g}` for the values users write (2, 0.5, 1e-3).
+    let check = |field: &str, v: f64, ok: bool, rule: String| {
+        if v.is_finite() && ok {
+            Ok(())
+        } else {
+            Err(ConfigError::new(
+                format!("{p}.{field}"),
+                format!("{rule}, got {v}"),
+            ))
+        }
+    };
+    let above_zero = || "must be greater than 0".to_string();
+    if let Some(v) = &t.vegas {
+        let non_negative = || "must not be negative".to_string();
+        check("vegas.alpha", v.alpha, v.alpha >= 0.0, non_negative())?;
+        check("vegas.beta", v.beta, v.beta >= 0.0, non_negative())?;
+        check("vegas.gamma", v.gamma, v.gamma >= 0.0, non_negative())?;
+        let rule = format!("must not be smaller than alpha ({})", v.alpha);
+        check("vegas.beta", v.beta, v.beta >= v.alpha, rule)?;
+    }
+    if let Some(f) = &t.fast {
+        check("fast.alpha", f.alpha, f.alpha > 0.0, above_zero())?;
+        check("fast.gamma", f.gamma, f.gamma > 0.0, above_zero())?;
+    }
+    if let Some(q) = &t.quic_tcp {
+        check("quic_tcp.kappa", q.kappa, q.kappa > 0.0, above_zero())?;
+        let in_unit = (0.0..=1.0).contains(&q.rho);
+        check(
+            "quic_tcp.rho",
+            q.rho,
+            in_unit,
+            "must be within [0, 1]".into(),
+        )?;
+        check("quic_tcp.p_s", q.p_s, q.p_s > 0.0, above_zero())?;
+        if let Err((field, message)) = q.resolved_cadence() {
+            return Err(ConfigError::new(
+                format!("{p}.quic_tcp.{field}"),
+                message.to_string(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all TCP fields have defaults")
+    }
 }
