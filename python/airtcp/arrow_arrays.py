@@ -31,6 +31,9 @@ ARROW_TYPES: dict[str, pa.DataType] = {
     "uint64": pa.uint64(),
     "uint32": pa.uint32(),
     "int64": pa.int64(),
+    # As Parquet's LIST layout names the items (and the core's writer writes them).
+    "text_lists": pa.list_(pa.field("element", pa.list_(pa.field("element", pa.string())))),
+    "null": pa.null(),
 }
 
 # Arrow type -> (Python type of its values, `array` type code of its values). Only codes with the

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["NC_COLUMNS", "Results", "TABLES", "conservation_problem", "flow_row"]
+__all__ = ["NC_COLUMNS", "Results", "TABLES", "conservation_problem", "flow_row", "write_columns"]
 
 # Column types of the tables, by the names both `_core.write_parquet` and
 # `airtcp.arrow_arrays.ARROW_TYPES` know. Fixing them keeps the Parquet schema the same whether or
@@ -52,6 +52,8 @@ _FLOW_COLUMNS: dict[str, str] = {
     "timeouts": "uint64",
     "mean_rtt_s": "float64",
 }
+# Columns a flow has only in some scenarios (docs/results.md), typed whenever they are there.
+_FLOW_OPTIONAL_COLUMNS = {"mean_window": "float64", "paths": "text_lists"}
 # The NC layer's counters (docs/nc_layer.md, "Counters in the results"), by side of the core's
 # `nc` object; column `nc_<counter>`. The names do not repeat across the two sides.
 _NC_COUNTERS = {
@@ -170,9 +172,9 @@ _CWND_COLUMNS = {
 # A column of a table: name, type (None for a column the core added that has none here), values.
 Column = tuple[str, str | None, list[Any]]
 
-# The type pyarrow infers for a list of values of one Python type (`pa.array(values)`). pyarrow
-# also infers double for ints mixed with floats, but may refuse some of those ints; those and
-# the types missing here are left to it.
+# The type of a column the core added that has none here, by the one Python type of its values
+# (pyarrow's inference for them). A column of nulls only is typed null; one mixing ints and floats
+# float64; anything else (nested records a future report may add) is written as its JSON text.
 _INFERRED_TYPES = {bool: "bool", int: "int64", float: "float64", str: "string"}
 
 # Table name -> file written by `Results.write`.
@@ -208,7 +210,9 @@ class Results:
         self.scenario = dict(scenario) if scenario is not None else None
         series = self.raw.get("timeseries") or {}
         self._columns: dict[str, list[Column]] = {
-            "flows": _row_columns([flow_row(flow) for flow in self.raw.get("flows", [])], _FLOW_COLUMNS),
+            "flows": _row_columns(
+                [flow_row(flow) for flow in self.raw.get("flows", [])], _FLOW_COLUMNS, _FLOW_OPTIONAL_COLUMNS
+            ),
             "drops": _row_columns(self.raw.get("drops", []), _DROP_COLUMNS),
             "queues": _row_columns(self.raw.get("queues", []), _QUEUE_COLUMNS),
             "links": _row_columns(self.raw.get("links", []), _LINK_COLUMNS),
@@ -222,6 +226,11 @@ class Results:
             "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
             "queue_trace": _series_columns(series.get("queue", {}), _QUEUE_TRACE_COLUMNS),
         }
+        # A forwarding layer's own tables beyond `TABLES` (Horizon's `horizon`, `horizon_paths`,
+        # `horizon_samples`): every list of records the core reports is a table.
+        for key, value in self.raw.items():
+            if key not in self._columns and isinstance(value, list) and all(isinstance(row, Mapping) for row in value):
+                self._columns[key] = _row_columns(value, {})
         self._tables: dict[str, pa.Table] = {}
 
     @classmethod
@@ -272,7 +281,8 @@ class Results:
     # --- Tables -------------------------------------------------------------------------------
 
     def table(self, name: str) -> pa.Table:
-        """One of `TABLES` as an Arrow table (built on first use)."""
+        """One of `TABLES`, or a forwarding layer's own table (`layer_tables`), as an Arrow table
+        (built on first use)."""
         if name not in self._tables:
             self._tables[name] = _arrow_table(self._columns[name])
         return self._tables[name]
@@ -378,25 +388,20 @@ class Results:
         return out
 
     def recorded_tables(self) -> list[str]:
-        """The tables with at least one row, in `TABLES` order: those `write` writes. An empty
-        table (no downlink in a mesh, no RTT trace unless asked for) gets no file; from Python
-        it is still there, with its columns and no rows."""
-        return [name for name in TABLES if any(values for _, _, values in self._columns[name][:1])]
+        """The tables with at least one row, in `TABLES` order, then the forwarding layer's own
+        (`layer_tables`): those `write` writes. An empty table (no downlink in a mesh, no RTT
+        trace unless asked for) gets no file; from Python it is still there, with its columns and
+        no rows."""
+        return [name for name, columns in self._columns.items() if any(values for _, _, values in columns[:1])]
+
+    @property
+    def layer_tables(self) -> list[str]:
+        """The tables a forwarding layer reports besides `TABLES` (Horizon's three), by name."""
+        return [name for name in self._columns if name not in TABLES]
 
     def _write_table(self, name: str, path: Path) -> None:
-        """One table as a Parquet file: by the core's writer, or by pyarrow as before when a
-        column holds what that writer does not take (a column of nulls only, mixed or nested
-        values, an int in a float column), so that such a table is written as it always was."""
-        columns = [(column, kind or _inferred_type(values), values) for column, kind, values in self._columns[name]]
-        if all(kind is not None for _, kind, _ in columns):
-            try:
-                _core.write_parquet(path, columns)
-                return
-            except (TypeError, ValueError):
-                pass  # nothing was written: the writer checks every value first
-        import pyarrow.parquet as pq
-
-        pq.write_table(self.table(name), path)
+        """One table as a Parquet file."""
+        write_columns(self._columns[name], path)
 
     def __repr__(self) -> str:
         name = self.raw.get("name", "?")
@@ -417,8 +422,17 @@ def conservation_problem(raw: Mapping[str, Any]) -> str | None:
 
 def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
     """A flow of the core's results as a table row: the `nc` object flattened into the
-    `nc_<counter>` columns, every one present (None without the NC layer)."""
-    row = {key: value for key, value in flow.items() if key != "nc"}
+    `nc_<counter>` columns, every one present (None without the NC layer), and any other object
+    a shim reports (Horizon's `horizon`: `reorder` and `signal`) into `<key>_<part>_<counter>`
+    columns, present in the flows that have it."""
+    row: dict[str, Any] = {}
+    for key, value in flow.items():
+        if key == "nc":
+            continue
+        if isinstance(value, Mapping):
+            row.update(_flattened(key, value))
+        else:
+            row[key] = value
     nc = flow.get("nc") or {}
     for side, names in _NC_COUNTERS.items():
         counters = nc.get(side) or {}
@@ -427,31 +441,68 @@ def flow_row(flow: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _inferred_type(values: Sequence[Any]) -> str | None:
-    """The type pyarrow would infer for `values` if `_INFERRED_TYPES` has it, else None (also
-    for no values or only nulls, which pyarrow types as null)."""
+def _flattened(prefix: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """`record`'s values as `<prefix>_<key>` columns, nested records joined the same way."""
+    flat: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, Mapping):
+            flat.update(_flattened(f"{prefix}_{key}", value))
+        else:
+            flat[f"{prefix}_{key}"] = value
+    return flat
+
+
+def write_columns(columns: Sequence[Column], path: Path) -> None:
+    """A table as the Parquet file `path`, by the core's writer, every column typed (`_typed`)."""
+    _core.write_parquet(path, [_typed(column) for column in columns])
+
+
+def _typed(column: Column) -> tuple[str, str, list[Any]]:
+    """`column` with a type the core's writer takes: its own, or the one its values have
+    (`_INFERRED_TYPES`); values of no one type are converted to fit one."""
+    name, kind, values = column
+    if kind == "float64" and any(type(value) is int for value in values):
+        # A whole number in JSON (`2` rather than `2.0`), as pyarrow would take it.
+        return name, kind, [float(value) if type(value) is int else value for value in values]
+    if kind is not None:
+        return name, kind, values
     found = {type(value) for value in values if value is not None}
-    return _INFERRED_TYPES.get(found.pop()) if len(found) == 1 else None
+    if not found:
+        return name, "null", values
+    if len(found) == 1 and (inferred := _INFERRED_TYPES.get(next(iter(found)))) is not None:
+        return name, inferred, values
+    if found == {int, float}:
+        return name, "float64", [None if value is None else float(value) for value in values]
+    if found == {list} and all(_text_lists(value) for value in values if value is not None):
+        return name, "text_lists", values
+    return name, "string", [None if value is None else json.dumps(value, sort_keys=True) for value in values]
+
+
+def _text_lists(value: list[Any]) -> bool:
+    return all(isinstance(inner, list) and all(isinstance(text, str) for text in inner) for inner in value)
 
 
 def _arrow_table(columns: Sequence[Column]) -> pa.Table:
-    """The Arrow table of `columns`; an untyped column gets the type pyarrow infers."""
+    """The Arrow table of `columns`, typed as the Parquet file has them (`_typed`)."""
     import pyarrow as pa
 
     from airtcp.arrow_arrays import ARROW_TYPES, arrow_array
 
     # `arrow_array` rather than `pa.array`, whose check for pandas objects imports pandas.
-    arrays = {name: arrow_array(values, None if kind is None else ARROW_TYPES[kind]) for name, kind, values in columns}
+    arrays = {name: arrow_array(values, ARROW_TYPES[kind]) for name, kind, values in map(_typed, columns)}
     return pa.table(arrays)
 
 
-def _row_columns(rows: Sequence[Mapping[str, Any]], types: Mapping[str, str]) -> list[Column]:
+def _row_columns(
+    rows: Sequence[Mapping[str, Any]], types: Mapping[str, str], optional: Mapping[str, str] | None = None
+) -> list[Column]:
     """The columns of row records: known columns first, in the documented order, then those
-    the rows add, in the order they appear."""
+    the rows add, in the order they appear (typed by `optional` if it knows them)."""
     names = list(types)
     for row in rows:
         names.extend(key for key in row if key not in names)
-    return [(name, types.get(name), [row.get(name) for row in rows]) for name in names]
+    optional = optional or {}
+    return [(name, types.get(name) or optional.get(name), [row.get(name) for row in rows]) for name in names]
 
 
 def _series_columns(series: Mapping[str, Sequence[Any]], types: Mapping[str, str]) -> list[Column]:

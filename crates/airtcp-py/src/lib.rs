@@ -104,8 +104,9 @@ fn downlink_rates_json(config_json: String) -> PyResult<String> {
 
 /// Writes a table as the Parquet file `path` (`airtcp::metrics::parquet`). `columns` are
 /// `(name, type, values)`: type one of "string", "bool", "float64", "uint64", "uint32", "int64",
-/// values a list of items of that Python type (str, bool, float, int) or None. Anything else
-/// raises TypeError or ValueError before the file is opened; a failed write raises OSError.
+/// values a list of items of that Python type (str, bool, float, int) or None; "text_lists",
+/// values lists of lists of str, or None; "null", values None only. Anything else raises
+/// TypeError or ValueError before the file is opened; a failed write raises OSError.
 #[pyfunction]
 fn write_parquet(py: Python<'_>, path: PathBuf, columns: &Bound<'_, PyAny>) -> PyResult<()> {
     let columns: Vec<(String, String, Bound<'_, PyList>)> = columns.extract().map_err(|e| {
@@ -114,19 +115,41 @@ fn write_parquet(py: Python<'_>, path: PathBuf, columns: &Bound<'_, PyAny>) -> P
         ))
     })?;
     // The items are held here so that string columns can borrow their UTF-8 text from them
-    // rather than copy it.
+    // rather than copy it; the text of nested lists is copied out, once.
     let items: Vec<Vec<Bound<'_, PyAny>>> = columns
         .iter()
         .map(|(_, _, values)| values.iter().collect())
         .collect();
-    let table = columns
+    let nested: Vec<Option<Vec<TextListsRow>>> = columns
         .iter()
         .zip(&items)
         .map(|((name, kind, _), items)| {
-            Ok(Column {
-                name,
-                values: column_values(name, kind, items)?,
-            })
+            (kind == "text_lists")
+                .then(|| text_lists(name, items))
+                .transpose()
+        })
+        .collect::<PyResult<_>>()?;
+    let table = columns
+        .iter()
+        .zip(&items)
+        .zip(&nested)
+        .map(|(((name, kind, _), items), nested)| {
+            let values = match nested {
+                Some(rows) => Values::TextLists(
+                    rows.iter()
+                        .map(|row| {
+                            row.as_ref().map(|lists| {
+                                lists
+                                    .iter()
+                                    .map(|list| list.iter().map(String::as_str).collect())
+                                    .collect()
+                            })
+                        })
+                        .collect(),
+                ),
+                None => column_values(name, kind, items)?,
+            };
+            Ok(Column { name, values })
         })
         .collect::<PyResult<Vec<_>>>()?;
     let bytes = parquet::encode(&table).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -183,13 +206,46 @@ fn column_values<'a>(
         "uint64" => Values::UInt64(converted(name, kind, items, integer)?),
         "uint32" => Values::UInt32(converted(name, kind, items, integer)?),
         "int64" => Values::Int64(converted(name, kind, items, integer)?),
+        "null" => {
+            converted(name, kind, items, |_| {
+                Err::<(), _>(Invalid::Type("nothing"))
+            })?;
+            Values::Null(items.len())
+        }
         _ => {
             return Err(PyValueError::new_err(format!(
-                "column {name:?}: unknown type {kind:?}; \
-                 expected string, bool, float64, uint64, uint32 or int64"
+                "column {name:?}: unknown type {kind:?}; expected string, bool, float64, \
+                 uint64, uint32, int64, text_lists or null"
             )))
         }
     })
+}
+
+/// A row of a "text_lists" column, its text copied out of Python: None or lists of texts.
+type TextListsRow = Option<Vec<Vec<String>>>;
+
+/// A "text_lists" column's rows: None, or a list of lists of str (text copied out).
+fn text_lists(name: &str, items: &[Bound<'_, PyAny>]) -> PyResult<Vec<TextListsRow>> {
+    let rows = converted(name, "text_lists", items, |item| {
+        let lists = item.cast::<PyList>().map_err(|_| Invalid::Type("list"))?;
+        lists
+            .iter()
+            .map(|list| {
+                let list = list
+                    .cast::<PyList>()
+                    .map_err(|_| Invalid::Type("list of lists"))?;
+                list.iter()
+                    .map(|text| {
+                        let text = text
+                            .cast::<PyString>()
+                            .map_err(|_| Invalid::Type("list of lists of str"))?;
+                        text.to_str().map(str::to_owned).map_err(Invalid::Text)
+                    })
+                    .collect()
+            })
+            .collect()
+    })?;
+    Ok(rows)
 }
 
 /// An int that is not a bool (which Python counts as an int), if it fits in `T`.

@@ -39,14 +39,11 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from airtcp import __version__
 from airtcp.atomic_dir import atomic_write_bytes
 from airtcp.scenario.schema import load_scenario, to_core_json
 from airtcp.errors import ScenarioError
-from airtcp.results import _arrow_table, _row_columns, conservation_problem, flow_row
+from airtcp.results import Column, _row_columns, conservation_problem, flow_row, write_columns
 from airtcp.experiments.spec import RunPoint, SweepSpec, base_source, expand, load_sweep_spec
 
 __all__ = ["SweepOutcome", "SweepInterrupted", "run_sweep", "check_sweep_folder", "read_manifest", "write_tables"]
@@ -624,14 +621,14 @@ def write_tables(out: Path, points: list[RunPoint]) -> None:
         flows += its_flows
         goodput += its_goodput
     for name, rows in (("runs", runs), ("flows", flows), ("goodput", goodput)):
-        _write_parquet(_arrow_table(_row_columns(rows, _KEY_COLUMNS)), out / f"{name}.parquet")
+        _write_parquet(_row_columns(rows, _KEY_COLUMNS), out / f"{name}.parquet")
 
 
-def _write_parquet(table: pa.Table, path: Path) -> None:
+def _write_parquet(columns: list[Column], path: Path) -> None:
     """Whole or absent, like `atomic_write_bytes`."""
     tmp = path.with_name(f".{path.name}.tmp")
     try:
-        pq.write_table(table, tmp)
+        write_columns(columns, tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

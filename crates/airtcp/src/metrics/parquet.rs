@@ -18,15 +18,23 @@
 //! - every column OPTIONAL, so any value may be null: its definition levels (bit width 1, 1 for
 //!   a value and 0 for a null) come first, as RLE runs only after their 4-byte length (bit-packed
 //!   runs would be shorter for scattered nulls, but a column here is almost always all values or
-//!   all nulls); no repetition levels, as nothing is nested;
+//!   all nulls); a flat column has no repetition levels;
+//! - one nested type, [`Values::TextLists`] (list<list<string>>), in the three-level LIST layout
+//!   of `LogicalTypes.md` (`optional group NAME (LIST) { repeated group list { optional group
+//!   element (LIST) { repeated group list { optional binary element (STRING) } } } }`): one leaf
+//!   column whose page has repetition levels (0 a new row, 1 a new inner list, 2 the next text;
+//!   bit width 2) before its definition levels (0 a null row, 1 an empty row, 3 an empty inner
+//!   list, 5 a text; bit width 3), the Dremel encoding of Melnik et al., VLDB 2010;
+//! - a column of nulls only ([`Values::Null`]) as INT32 annotated UNKNOWN, as pyarrow writes one;
 //! - no statistics, dictionaries, indexes, checksums or key-value metadata.
 //!
 //! Column types, with the Arrow type pyarrow reads back: [`Values::String`] BYTE_ARRAY annotated
 //! STRING (UTF8) as `string`, [`Values::Bool`] BOOLEAN as `bool`, [`Values::Float64`] DOUBLE as
 //! `double`, [`Values::UInt64`] INT64 annotated INTEGER(64, unsigned) (UINT_64) as `uint64`,
-//! [`Values::UInt32`] INT32 annotated INTEGER(32, unsigned) (UINT_32) as `uint32`, and
-//! [`Values::Int64`] plain INT64 as `int64`. Unsigned values are stored as the signed type of the
-//! same width with the same bits, as the format prescribes.
+//! [`Values::UInt32`] INT32 annotated INTEGER(32, unsigned) (UINT_32) as `uint32`,
+//! [`Values::Int64`] plain INT64 as `int64`, [`Values::TextLists`] as
+//! `list<element: list<element: string>>` and [`Values::Null`] as `null`. Unsigned values are
+//! stored as the signed type of the same width with the same bits, as the format prescribes.
 
 use std::fmt;
 
@@ -45,6 +53,10 @@ pub enum Values<'a> {
     UInt32(Vec<Option<u32>>),
     /// Signed 64-bit integers.
     Int64(Vec<Option<i64>>),
+    /// Lists of lists of text (a flow's paths, each a list of node names); a row may be null.
+    TextLists(Vec<Option<Vec<Vec<&'a str>>>>),
+    /// Nulls only, this many: a column without a type, which pyarrow reads as type `null`.
+    Null(usize),
 }
 
 /// A named column of a table.
@@ -80,13 +92,13 @@ pub fn encode(columns: &[Column<'_>]) -> Result<Vec<u8>, ParquetError> {
         )));
     }
     // A data page counts its values in an i32.
-    let page_values = i32::try_from(rows)
+    i32::try_from(rows)
         .map_err(|_| ParquetError(format!("{rows} rows are more than a data page can hold")))?;
     let mut file = MAGIC.to_vec();
     let mut chunks = Vec::with_capacity(columns.len());
     for column in columns {
         let mut page = Vec::new();
-        column.values.page_body(&mut page);
+        let entries = column.values.page_body(&mut page);
         // `page_body` writes string lengths in 4 bytes, cutting short that of a string over 4 GiB;
         // such a string makes the page too large here, so it never reaches a file.
         let page_size = i32::try_from(page.len()).map_err(|_| {
@@ -96,10 +108,17 @@ pub fn encode(columns: &[Column<'_>]) -> Result<Vec<u8>, ParquetError> {
                 page.len()
             ))
         })?;
-        let header = page_header(page_values, page_size);
+        let entries = i32::try_from(entries).map_err(|_| {
+            ParquetError(format!(
+                "column {:?}: {entries} values are more than a data page can hold",
+                column.name
+            ))
+        })?;
+        let header = page_header(entries, page_size);
         chunks.push(Chunk {
             offset: file.len() as i64,
             size: (header.len() + page.len()) as i64,
+            values: entries as i64,
         });
         file.extend_from_slice(&header);
         file.extend_from_slice(&page);
@@ -123,6 +142,8 @@ const CONVERTED_UTF8: i32 = 0;
 const CONVERTED_UINT_32: i32 = 13;
 const CONVERTED_UINT_64: i32 = 14;
 const REPETITION_OPTIONAL: i32 = 1;
+const REPETITION_REPEATED: i32 = 2;
+const CONVERTED_LIST: i32 = 3;
 const ENCODING_PLAIN: i32 = 0;
 const ENCODING_RLE: i32 = 3;
 const CODEC_UNCOMPRESSED: i32 = 0;
@@ -135,12 +156,16 @@ enum Annotation {
     None,
     Utf8,
     Unsigned(i8),
+    /// LogicalType UNKNOWN: always null.
+    Unknown,
 }
 
 /// Where a column chunk (its one page, header included) is in the file.
 struct Chunk {
     offset: i64,
     size: i64,
+    /// Level entries in the page: one per row for a flat column, more for a nested one.
+    values: i64,
 }
 
 impl Values<'_> {
@@ -152,6 +177,16 @@ impl Values<'_> {
             Values::UInt64(v) => v.len(),
             Values::UInt32(v) => v.len(),
             Values::Int64(v) => v.len(),
+            Values::TextLists(v) => v.len(),
+            Values::Null(rows) => *rows,
+        }
+    }
+
+    /// The names from the column's top field to its leaf (`path_in_schema`).
+    fn leaf_path<'n>(&self, name: &'n str) -> Vec<&'n str> {
+        match self {
+            Values::TextLists(_) => vec![name, "list", "element", "list", "element"],
+            _ => vec![name],
         }
     }
 
@@ -163,11 +198,14 @@ impl Values<'_> {
             Values::UInt64(_) => (TYPE_INT64, Annotation::Unsigned(64)),
             Values::UInt32(_) => (TYPE_INT32, Annotation::Unsigned(32)),
             Values::Int64(_) => (TYPE_INT64, Annotation::None),
+            Values::TextLists(_) => (TYPE_BYTE_ARRAY, Annotation::Utf8),
+            Values::Null(_) => (TYPE_INT32, Annotation::Unknown),
         }
     }
 
-    /// Appends the data page's body: definition levels, then the values that are not null.
-    fn page_body(&self, out: &mut Vec<u8>) {
+    /// Appends the data page's body: repetition levels (nested columns only), definition levels,
+    /// then the values that are not null; returns how many level entries the page has.
+    fn page_body(&self, out: &mut Vec<u8>) -> usize {
         match self {
             Values::String(v) => plain(v, out, |s, out| {
                 out.extend_from_slice(&(s.len() as u32).to_le_bytes());
@@ -188,8 +226,50 @@ impl Values<'_> {
             Values::UInt64(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
             Values::UInt32(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
             Values::Int64(v) => plain(v, out, |x, out| out.extend_from_slice(&x.to_le_bytes())),
+            Values::TextLists(rows) => return text_lists(rows, out),
+            Values::Null(rows) => levels(std::iter::repeat_n(0, *rows), out),
+        }
+        self.len()
+    }
+}
+
+/// Appends the page body of a list<list<string>> column (see the module header) and returns its
+/// number of level entries.
+fn text_lists(rows: &[Option<Vec<Vec<&str>>>], out: &mut Vec<u8>) -> usize {
+    let (mut repetition, mut definition, mut texts) = (Vec::new(), Vec::new(), Vec::new());
+    for row in rows {
+        match row {
+            None => {
+                repetition.push(0);
+                definition.push(0);
+            }
+            Some(lists) if lists.is_empty() => {
+                repetition.push(0);
+                definition.push(1);
+            }
+            Some(lists) => {
+                for (i, list) in lists.iter().enumerate() {
+                    let opens = if i == 0 { 0 } else { 1 };
+                    if list.is_empty() {
+                        repetition.push(opens);
+                        definition.push(3);
+                    }
+                    for (j, &text) in list.iter().enumerate() {
+                        repetition.push(if j == 0 { opens } else { 2 });
+                        definition.push(5);
+                        texts.push(text);
+                    }
+                }
+            }
         }
     }
+    levels(repetition.iter().copied(), out);
+    levels(definition.iter().copied(), out);
+    for text in texts {
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    repetition.len()
 }
 
 /// Appends the definition levels of `values`, then each value that is not null as `write` does.
@@ -200,14 +280,34 @@ fn plain<T: Copy>(values: &[Option<T>], out: &mut Vec<u8>, write: impl Fn(T, &mu
     }
 }
 
-/// Appends the definition levels of `values` (1 for a value, 0 for a null) in the RLE/bit-packed
-/// hybrid at bit width 1 after their length in 4 bytes, little-endian. Each run of equal levels is
-/// an RLE run: the varint `run length << 1` (the low bit 0 says RLE) and the level in one byte.
+/// Appends the definition levels of `values` (1 for a value, 0 for a null).
 fn definition_levels<T>(values: &[Option<T>], out: &mut Vec<u8>) {
+    levels(values.iter().map(|v| u8::from(v.is_some())), out);
+}
+
+/// Appends `levels` in the RLE/bit-packed hybrid after their length in 4 bytes, little-endian.
+/// Each run of equal levels is an RLE run: the varint `run length << 1` (the low bit 0 says RLE)
+/// and the level in one byte (the levels here need at most 3 bits; a reader takes the bit width
+/// from the schema's largest level, and a value of up to 8 bits fills one byte).
+fn levels(levels: impl Iterator<Item = u8>, out: &mut Vec<u8>) {
     let mut runs = Vec::new();
-    for run in values.chunk_by(|a, b| a.is_some() == b.is_some()) {
-        varint((run.len() as u64) << 1, &mut runs);
-        runs.push(u8::from(run[0].is_some()));
+    let mut run: Option<(u8, u64)> = None;
+    let flush = |(level, length): (u8, u64), runs: &mut Vec<u8>| {
+        varint(length << 1, runs);
+        runs.push(level);
+    };
+    for level in levels {
+        run = match run {
+            Some((same, length)) if same == level => Some((same, length + 1)),
+            Some(done) => {
+                flush(done, &mut runs);
+                Some((level, 1))
+            }
+            None => Some((level, 1)),
+        };
+    }
+    if let Some(done) = run {
+        flush(done, &mut runs);
     }
     out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
     out.extend_from_slice(&runs);
@@ -236,13 +336,20 @@ fn file_metadata(columns: &[Column<'_>], rows: i64, chunks: &[Chunk]) -> Vec<u8>
     let mut w = Compact::default();
     w.struct_value(|w| {
         w.i32(1, FORMAT_VERSION);
-        // The schema is a tree flattened depth first: the root, then its leaves.
-        w.list(2, STRUCT, columns.len() + 1);
+        // The schema is a tree flattened depth first: the root, then each column's elements.
+        let elements: usize = columns
+            .iter()
+            .map(|c| c.values.leaf_path(c.name).len())
+            .sum();
+        w.list(2, STRUCT, elements + 1);
         w.struct_value(|w| {
             w.binary(4, b"schema");
             w.i32(5, columns.len() as i32); // num_children
         });
         for column in columns {
+            if let Values::TextLists(_) = column.values {
+                list_groups(w, column.name);
+            }
             w.struct_value(|w| schema_element(w, column));
         }
         w.i64(3, rows);
@@ -250,7 +357,7 @@ fn file_metadata(columns: &[Column<'_>], rows: i64, chunks: &[Chunk]) -> Vec<u8>
         w.struct_value(|w| {
             w.list(1, STRUCT, columns.len());
             for (column, chunk) in columns.iter().zip(chunks) {
-                w.struct_value(|w| column_chunk(w, column, chunk, rows));
+                w.struct_value(|w| column_chunk(w, column, chunk));
             }
             w.i64(2, total); // total_byte_size
             w.i64(3, rows);
@@ -270,15 +377,42 @@ fn file_metadata(columns: &[Column<'_>], rows: i64, chunks: &[Chunk]) -> Vec<u8>
     w.out
 }
 
+/// The groups above a list<list<string>> column's leaf: the optional LIST-annotated group named
+/// after the column, its repeated `list`, the inner optional LIST `element` and its repeated
+/// `list`, each with one child.
+fn list_groups(w: &mut Compact, name: &str) {
+    for (group, repetition, list) in [
+        (name, REPETITION_OPTIONAL, true),
+        ("list", REPETITION_REPEATED, false),
+        ("element", REPETITION_OPTIONAL, true),
+        ("list", REPETITION_REPEATED, false),
+    ] {
+        w.struct_value(|w| {
+            w.i32(3, repetition);
+            w.binary(4, group.as_bytes());
+            w.i32(5, 1); // num_children
+            if list {
+                w.i32(6, CONVERTED_LIST);
+                w.struct_field(10, |w| w.struct_field(3, |_| {})); // LogicalType.LIST
+            }
+        });
+    }
+}
+
 /// A leaf `SchemaElement`.
 fn schema_element(w: &mut Compact, column: &Column<'_>) {
     let (physical, annotation) = column.values.storage();
     w.i32(1, physical);
     w.i32(3, REPETITION_OPTIONAL);
-    w.binary(4, column.name.as_bytes());
+    let name = match column.values {
+        Values::TextLists(_) => "element",
+        _ => column.name,
+    };
+    w.binary(4, name.as_bytes());
     // Both the converted type and the logical type, for readers that know only the older one.
     match annotation {
         Annotation::None => {}
+        Annotation::Unknown => w.struct_field(10, |w| w.struct_field(11, |_| {})), // UNKNOWN
         Annotation::Utf8 => {
             w.i32(6, CONVERTED_UTF8);
             w.struct_field(10, |w| w.struct_field(1, |_| {})); // LogicalType.STRING, no fields
@@ -304,7 +438,7 @@ fn schema_element(w: &mut Compact, column: &Column<'_>) {
 }
 
 /// A `ColumnChunk` with its `ColumnMetaData`.
-fn column_chunk(w: &mut Compact, column: &Column<'_>, chunk: &Chunk, rows: i64) {
+fn column_chunk(w: &mut Compact, column: &Column<'_>, chunk: &Chunk) {
     // file_offset: deprecated, and 0 as parquet.thrift now asks, since writers used it for
     // different things.
     w.i64(2, 0);
@@ -313,10 +447,13 @@ fn column_chunk(w: &mut Compact, column: &Column<'_>, chunk: &Chunk, rows: i64) 
         w.list(2, I32, 2);
         w.i32_value(ENCODING_PLAIN);
         w.i32_value(ENCODING_RLE);
-        w.list(3, BINARY, 1); // path_in_schema
-        w.binary_value(column.name.as_bytes());
+        let path = column.values.leaf_path(column.name);
+        w.list(3, BINARY, path.len()); // path_in_schema
+        for name in path {
+            w.binary_value(name.as_bytes());
+        }
         w.i32(4, CODEC_UNCOMPRESSED);
-        w.i64(5, rows); // num_values
+        w.i64(5, chunk.values); // num_values: level entries
         w.i64(6, chunk.size); // total_uncompressed_size, page header included
         w.i64(7, chunk.size); // total_compressed_size
         w.i64(9, chunk.offset); // data_page_offset
@@ -639,5 +776,61 @@ mod tests {
             error.to_string(),
             "column \"b\" has 0 values where column \"a\" has 1"
         );
+    }
+
+    #[test]
+    fn levels_are_runs_of_equal_values_after_their_length() {
+        let mut out = Vec::new();
+        super::levels([3, 3, 0].into_iter(), &mut out);
+        assert_eq!(out, [4, 0, 0, 0, 2 << 1, 3, 1 << 1, 0]);
+    }
+
+    #[test]
+    fn text_lists_carry_repetition_then_definition_levels_then_the_texts() {
+        // Rows: [[a, b], []], null, [], [[c]].
+        let rows = vec![
+            Some(vec![vec!["a", "b"], vec![]]),
+            None,
+            Some(vec![]),
+            Some(vec![vec!["c"]]),
+        ];
+        let mut out = Vec::new();
+        assert_eq!(text_lists(&rows, &mut out), 6);
+        // a (new row, a text), b (same inner list), [] (new inner list, empty), null row, empty
+        // row, c (new row, a text).
+        let mut expected = Vec::new();
+        super::levels([0, 2, 1, 0, 0, 0].into_iter(), &mut expected);
+        super::levels([5, 5, 3, 0, 1, 5].into_iter(), &mut expected);
+        for text in ["a", "b", "c"] {
+            expected.extend_from_slice(&1u32.to_le_bytes());
+            expected.extend_from_slice(text.as_bytes());
+        }
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn a_nested_column_counts_its_level_entries_and_names_its_leaf_path() {
+        let columns = [
+            Column {
+                name: "paths",
+                values: Values::TextLists(vec![Some(vec![vec!["a", "b", "c"]]), None]),
+            },
+            Column {
+                name: "none",
+                values: Values::Null(2),
+            },
+        ];
+        let file = encode(&columns).expect("encodes");
+        let has = |needle: &[u8]| file.windows(needle.len()).any(|w| w == needle);
+        assert!(has(b"paths") && has(b"list") && has(b"element"));
+        // The nested column's page comes first: its header counts four level entries (three
+        // texts and a null row), not two rows.
+        let mut page = Vec::new();
+        text_lists(&[Some(vec![vec!["a", "b", "c"]]), None], &mut page);
+        let header = page_header(4, page.len() as i32);
+        assert_eq!(&file[4..4 + header.len()], &header[..]);
+        let mut out = Vec::new();
+        assert_eq!(Values::Null(2).page_body(&mut out), 2);
+        assert_eq!(out, [2, 0, 0, 0, 2 << 1, 0], "two null levels, no values");
     }
 }
