@@ -61,7 +61,7 @@ SCHEMES = {
     ),
     "AODV": (
         re.compile(r"aodv", re.IGNORECASE),
-        ("net/aodv.rs", "net/on_demand.rs", "sim/header/aodv.rs", "sim/packet.rs", "scenario/config"),
+        ("net/aodv", "net/on_demand.rs", "sim/header/aodv.rs", "sim/packet.rs", "scenario/config"),
     ),
 }
 # `mac/conflict_graph/` is paper 000's idealised slotted model, whose subject is backpressure
@@ -73,9 +73,8 @@ SCHEMES = {
 KNOWN_OUTSIDE = {
     # A drop reason of the engine's named for the layer that uses it.
     "COPE": {"sim/packet.rs"},
-    # Built where the scenario is composed, not registered beside the forwarding seam; TCP-RLC's
-    # slotted model borrows the pairs' quota.
-    "priority pairs": {"scenario/build.rs", "scenario/router_build.rs", "transport/tcp_rlc/slotted.rs"},
+    # TCP-RLC's slotted model borrows the pairs' quota.
+    "priority pairs": {"transport/tcp_rlc/slotted.rs"},
     # A transport of its own beside TCP and UDP in the world's endpoints, not behind a seam; its
     # router (priority pairs) reads the packets' priority; the library's slotted entry point.
     "TCP-RLC": {
@@ -87,7 +86,7 @@ KNOWN_OUTSIDE = {
     },
     # The routing service's on-demand protocol is wired into the network and its events, not
     # behind a seam of its own.
-    "AODV": {"net/event.rs", "net/forwarding/mod.rs", "net/mod.rs", "scenario/build.rs", "world.rs"},
+    "AODV": {"net/event.rs", "net/forwarding/ctx.rs", "net/mod.rs", "scenario/build.rs", "world.rs"},
 }
 
 MODULE_DECLARATION = re.compile(r"^\s*pub mod \w+;\s*$")
@@ -222,14 +221,16 @@ SUPER_USE = re.compile(r"(?<![\w:])((?:super::)+)((?:\w+::)*\w+)")
 
 def folder_of(segments: list[str]) -> str | None:
     """The folder (relative to SRC) holding the module a path names: `net::forwarding::cope::Cope`
-    -> `net/forwarding/cope`, `net::wireless::Wireless` -> `net` (a file's module is in its
-    folder), `sim::Time` -> `sim`."""
+    -> `net/forwarding/cope` (a folder module), `net::wireless::Wireless` -> `net` (a file module
+    is in the folder that holds the file, even when the file has parts in a folder of its own),
+    `sim::Time` -> `sim`, `world::Event` -> `world` (a top-level file module is its own)."""
     folder = None
     for depth in range(1, len(segments) + 1):
-        if SRC.joinpath(*segments[:depth]).is_dir():
+        module = SRC.joinpath(*segments[:depth])
+        if (module / "mod.rs").is_file():
             folder = "/".join(segments[:depth])
-        elif SRC.joinpath(*segments[: depth - 1], segments[depth - 1] + ".rs").is_file():
-            return "/".join(segments[: depth - 1]) or segments[0]
+        elif module.with_suffix(".rs").is_file():
+            folder = "/".join(segments[: depth - 1]) or segments[0]
         else:
             break
     return folder
@@ -301,6 +302,8 @@ def test_circles_are_found() -> None:
     assert folder_of(["net", "forwarding", "cope", "Cope"]) == "net/forwarding/cope"
     assert folder_of(["net", "wireless", "Wireless"]) == "net"
     assert folder_of(["sim", "Time"]) == "sim"
+    assert folder_of(["world", "results", "x"]) == "world"
+    assert folder_of(["net", "aodv", "Aodv"]) == "net"
 
 
 def test_no_circle_between_folders() -> None:

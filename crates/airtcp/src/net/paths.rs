@@ -388,6 +388,16 @@ pub fn node_disjoint_paths(
         return Vec::new();
     }
     let w = edge_weights(edges, weight);
+    let (mut net, q) = split_network(n, edges, &w, s, t);
+    let (source, sink) = (v_out(s), v_in(t));
+    let flow = augment(&mut net, source, sink, k);
+    decompose(&net, edges, (&w, &q), (s, t), flow)
+}
+
+/// The node-split network of the search (every node but `s` and `t` an arc of capacity 1 from its
+/// `in` to its `out` vertex, every usable edge an arc from its tail's `out` to its head's `in`,
+/// costing its quantised weight and one hop), and the quantised weight of every edge.
+fn split_network(n: usize, edges: &[Edge], w: &[f64], s: usize, t: usize) -> (FlowNet, Vec<i64>) {
     let quantised = |i: usize| -> i64 {
         assert!(
             w[i] <= MAX_DISJOINT_WEIGHT,
@@ -396,7 +406,6 @@ pub fn node_disjoint_paths(
         );
         (w[i] / WEIGHT_QUANTUM).round() as i64
     };
-
     // Keep one edge per ordered node pair: the lightest, then the lowest index. Edges into `s` or
     // out of `t` and self-loops can never be on a simple s-t path.
     let mut usable: Vec<usize> = (0..edges.len())
@@ -428,9 +437,13 @@ pub fn node_disjoint_paths(
             i as u32,
         );
     }
+    (net, q)
+}
 
-    let (source, sink) = (v_out(s), v_in(t));
-    let vertices = 2 * n;
+/// Sends up to `k` units of flow from `source` to `sink` along successive cheapest paths
+/// (Dijkstra on reduced costs); returns how many it sent.
+fn augment(net: &mut FlowNet, source: usize, sink: usize, k: usize) -> usize {
+    let vertices = net.out.len();
     let mut potential: Vec<Cost> = vec![(0, 0); vertices];
     let mut dist: Vec<Option<Cost>> = vec![None; vertices];
     let mut pred_arc = vec![NONE; vertices];
@@ -493,7 +506,19 @@ pub fn node_disjoint_paths(
         }
         flow += 1;
     }
+    flow
+}
 
+/// The `flow` paths the flow in `net` makes from `s` to `t`, cheapest first (by quantised weight,
+/// then hops, then nodes), with their edges and weights (`w`; `q` quantised).
+fn decompose(
+    net: &FlowNet,
+    edges: &[Edge],
+    (w, q): (&[f64], &[i64]),
+    (s, t): (usize, usize),
+    flow: usize,
+) -> Vec<DisjointPath> {
+    let source = v_out(s);
     // Decompose the flow: from `s`, follow original-edge arcs that carry flow (forward arc
     // saturated). Optimal flows have no cycles (every edge costs at least one hop).
     let mut paths = Vec::with_capacity(flow);

@@ -11,6 +11,7 @@ use super::config::{
 use super::flow_build::{fit_to_paths, FlowContext};
 use super::flow_paths::PathsInput;
 use super::route_weights::edge_weights;
+use super::routers::{pairs_layer, RouterPairsSetup};
 use super::topology::{place, Placed};
 use super::usable_links;
 use super::wireless_build::build_radios;
@@ -22,7 +23,6 @@ use crate::net::aodv::HelloParams;
 use crate::net::cellular::BaseStation;
 use crate::net::event::Event;
 use crate::net::flow_paths::FlowPaths;
-use crate::net::forwarding::priority_pairs::{PriorityPairs, RouterPairsSetup};
 use crate::net::forwarding::{Forwarding, LayerSetup};
 use crate::net::paths::weighted_next_hops;
 use crate::net::routing::{Edge, Iface, RoutingTable};
@@ -487,13 +487,8 @@ fn forwarding_layer(
         } else if pairs.is_empty() {
             cfg.routing.forwarding(cfg, setup)
         } else {
-            if !matches!(cfg.routing, RoutingConfig::Static { .. }) {
-                return Err(err(
-                    "routing.kind",
-                    "routers with priority_pairs forward over static routes (use static)",
-                ));
-            }
-            Box::new(PriorityPairs::new(setup.nodes, routers, pairs))
+            let static_routes = matches!(cfg.routing, RoutingConfig::Static { .. });
+            pairs_layer(setup.nodes, routers, pairs, static_routes)?
         },
     )
 }

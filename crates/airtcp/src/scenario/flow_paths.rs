@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::config::{PathsConfig, ReverseConfig, RouteMetric, RoutingConfig, ScenarioConfig};
+use super::config::{
+    FlowConfig, PathsConfig, ReverseConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+};
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, FlowSpec, MissingLink, MAX_PATHS};
 use crate::net::paths::{node_disjoint_paths, MAX_DISJOINT_WEIGHT};
@@ -170,32 +172,7 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
                     ));
                 }
                 if found.len() < *k as usize && !at_least_one {
-                    let n = found.len();
-                    let mut message = format!(
-                        "asks for {k} node-disjoint paths; there {} only {n} from '{}' to '{}'",
-                        if n == 1 { "is" } else { "are" },
-                        f.src,
-                        f.dst
-                    );
-                    // Say so when the links below the delivery threshold made the difference.
-                    if let Some(threshold) = input.min_delivery {
-                        let all = (input.all_edges)();
-                        let more = node_disjoint_paths(
-                            input.names.len(),
-                            &all,
-                            &|_| 1.0,
-                            src,
-                            dst,
-                            *k as usize,
-                        )
-                        .len();
-                        if more > n {
-                            message.push_str(&format!(
-                                " over links that deliver at their data rate (routing.min_delivery \
-                                 {threshold}; {more} counting every link the receivers lock onto)"
-                            ));
-                        }
-                    }
+                    let message = too_few_disjoint(*k as usize, found.len(), f, (src, dst), input);
                     return Err(err(format!("{p}.k"), message));
                 }
                 found.into_iter().map(|d| d.nodes).collect()
@@ -211,6 +188,36 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
     let weights = weights.as_ref().map(|(_, w)| w.as_slice());
     FlowPaths::new(nodes, input.edges, weights, flows, &specs)
         .map_err(|m| missing_link(m, &specs, &origin, input))
+}
+
+/// Why a flow's `paths: {kind: disjoint, k}` block is refused when only `n` paths join its ends:
+/// and, when the links below the delivery threshold made the difference, how many there are
+/// counting every link.
+fn too_few_disjoint(
+    k: usize,
+    n: usize,
+    f: &FlowConfig,
+    (src, dst): (NodeId, NodeId),
+    input: &PathsInput<'_>,
+) -> String {
+    let mut message = format!(
+        "asks for {k} node-disjoint paths; there {} only {n} from '{}' to '{}'",
+        if n == 1 { "is" } else { "are" },
+        f.src,
+        f.dst
+    );
+    // Say so when the links below the delivery threshold made the difference.
+    if let Some(threshold) = input.min_delivery {
+        let all = (input.all_edges)();
+        let more = node_disjoint_paths(input.names.len(), &all, &|_| 1.0, src, dst, k).len();
+        if more > n {
+            message.push_str(&format!(
+                " over links that deliver at their data rate (routing.min_delivery \
+                 {threshold}; {more} counting every link the receivers lock onto)"
+            ));
+        }
+    }
+    message
 }
 
 /// An explicit path's node ids, checked: known names, from the flow's source to its destination,

@@ -14,8 +14,10 @@ use super::config::{RoutingConfig, ScenarioConfig};
 use super::topology::place;
 use crate::error::ConfigError;
 use crate::mac::frame::RadioId;
+use crate::net::Network;
 use crate::phy::propagation::PathLoss;
 use crate::sim::NodeId;
+use crate::world::World;
 
 /// A scenario laid out for drawing.
 #[derive(Debug, Clone, Serialize)]
@@ -117,28 +119,8 @@ pub struct LayoutFlow {
 /// joins is the one refusal a drawing goes on past, since the drawing is where a reader sees why:
 /// such a flow is left out of the build and listed with the run's error.
 pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
-    // Each pass leaves out one more unreachable flow; `kept[k]` is the scenario index of flow k.
-    let mut pruned = cfg.clone();
-    let mut kept: Vec<usize> = (0..cfg.flows.len()).collect();
-    let mut refused: Vec<Option<String>> = vec![None; cfg.flows.len()];
-    let world = loop {
-        let mut unreachable = None;
-        match build_noting_unreachable(&pruned, &mut unreachable) {
-            Ok(world) => break world,
-            Err(e) => {
-                let Some(k) = unreachable else { return Err(e) };
-                let i = kept.remove(k);
-                // The error names the flow by its index in the pruned list: name the scenario's.
-                let path = e
-                    .path
-                    .replacen(&format!("flows[{k}]"), &format!("flows[{i}]"), 1);
-                refused[i] = Some(format!("{path}: {}", e.message));
-                pruned.flows.remove(k);
-            }
-        }
-    };
+    let (world, refused) = world_without_unreachable_flows(cfg)?;
     let net = &world.net;
-    let name = |n: NodeId| net.node_names[n as usize].clone();
     let placed = cfg
         .topology
         .as_ref()
@@ -167,6 +149,66 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
         }
     });
 
+    let links = links(cfg, net);
+    let timing = cfg.radio.as_ref().and_then(|r| {
+        let mac = net.wireless.macs.first()?;
+        let t = mac.timing();
+        Some(LayoutTiming {
+            slot_us: micros(t.slot),
+            sifs_us: micros(t.sifs),
+            difs_us: micros(t.difs),
+            cw_min: t.cw_min,
+            plcp_us: micros(t.plcp),
+            ofdm: t.ofdm,
+            mac_overhead_bytes: mac.mac_overhead(),
+            rts_cts: r.rts_cts,
+            rts_us: micros(t.rts_time()),
+            cts_us: micros(t.cts_time()),
+        })
+    });
+
+    let flows = flows(cfg, &world, refused);
+    Ok(Layout {
+        nodes,
+        radio,
+        timing,
+        links,
+        flows,
+    })
+}
+
+/// The world of `cfg` built without the flows no route can carry (each pass leaves out one
+/// more), and why each flow left out was refused (`None` for the flows kept), by scenario index.
+fn world_without_unreachable_flows(
+    cfg: &ScenarioConfig,
+) -> Result<(World, Vec<Option<String>>), ConfigError> {
+    // Each pass leaves out one more unreachable flow; `kept[k]` is the scenario index of flow k.
+    let mut pruned = cfg.clone();
+    let mut kept: Vec<usize> = (0..cfg.flows.len()).collect();
+    let mut refused: Vec<Option<String>> = vec![None; cfg.flows.len()];
+    let world = loop {
+        let mut unreachable = None;
+        match build_noting_unreachable(&pruned, &mut unreachable) {
+            Ok(world) => break world,
+            Err(e) => {
+                let Some(k) = unreachable else { return Err(e) };
+                let i = kept.remove(k);
+                // The error names the flow by its index in the pruned list: name the scenario's.
+                let path = e
+                    .path
+                    .replacen(&format!("flows[{k}]"), &format!("flows[{i}]"), 1);
+                refused[i] = Some(format!("{path}: {}", e.message));
+                pruned.flows.remove(k);
+            }
+        }
+    };
+    Ok((world, refused))
+}
+
+/// Every link to draw: the wired channels, the downlink's users and the radio links the
+/// receivers lock onto.
+fn links(cfg: &ScenarioConfig, net: &Network) -> Vec<LayoutLink> {
+    let name = |n: NodeId| net.node_names[n as usize].clone();
     let mut links: Vec<LayoutLink> = net
         .channels
         .iter()
@@ -208,27 +250,16 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
             }
         }
     }
-    let timing = cfg.radio.as_ref().and_then(|r| {
-        let mac = net.wireless.macs.first()?;
-        let t = mac.timing();
-        Some(LayoutTiming {
-            slot_us: micros(t.slot),
-            sifs_us: micros(t.sifs),
-            difs_us: micros(t.difs),
-            cw_min: t.cw_min,
-            plcp_us: micros(t.plcp),
-            ofdm: t.ofdm,
-            mac_overhead_bytes: mac.mac_overhead(),
-            rts_cts: r.rts_cts,
-            rts_us: micros(t.rts_time()),
-            cts_us: micros(t.cts_time()),
-        })
-    });
+    links
+}
 
+/// Every flow of the scenario, with its static route if it has one, or why it was refused.
+fn flows(cfg: &ScenarioConfig, world: &World, refused: Vec<Option<String>>) -> Vec<LayoutFlow> {
+    let net = &world.net;
+    let name = |n: NodeId| net.node_names[n as usize].clone();
     let static_routes = matches!(cfg.routing, RoutingConfig::Static { .. });
     let mut built = world.flows.iter();
-    let flows = cfg
-        .flows
+    cfg.flows
         .iter()
         .zip(refused)
         .map(|(f, refused)| match refused {
@@ -253,14 +284,7 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
                 }
             }
         })
-        .collect();
-    Ok(Layout {
-        nodes,
-        radio,
-        timing,
-        links,
-        flows,
-    })
+        .collect()
 }
 
 impl LayoutLink {

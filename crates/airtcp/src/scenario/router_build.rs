@@ -2,12 +2,10 @@
 //! each user's wired uplink, and the priority pairs a router asks for.
 
 use super::config::{QueueConfig, ScenarioConfig};
-use super::routers::{LowOrderConfig, LowPolicyConfig};
+use super::routers::RouterPairsSetup;
 use crate::error::ConfigError;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
-use crate::net::forwarding::priority_pairs::pairs::{LowOrder, LowPolicy};
-use crate::net::forwarding::priority_pairs::RouterPairsSetup;
 use crate::net::router::{Port, RouterUser, Routers, WirelessRouter};
 use crate::net::routing::{Edge, Iface};
 use crate::queue::droptail::DropTail;
@@ -92,16 +90,8 @@ pub fn build(
                 }
                 None => None,
             };
-            let buffers = match (uc.buffers, &rc.priority_pairs) {
-                (Some(b), _) => Some((b, up("buffers"))),
-                (None, Some(pp)) => Some((pp.buffers, p("priority_pairs.buffers"))),
-                (None, None) => None,
-            };
-            if let Some((b, path)) = buffers {
-                if b.high == 0 {
-                    return Err(err(format!("{path}.high"), "must be greater than zero"));
-                }
-                capacity.push((b.high as usize, b.low as usize));
+            if let Some(pair) = rc.pair_capacity(r, u)? {
+                capacity.push(pair);
             }
             users.push(RouterUser {
                 node: n,
@@ -129,30 +119,9 @@ pub fn build(
                 stats: ChannelStats::default(),
             });
         }
-        if let Some(pp) = &rc.priority_pairs {
-            let policy = match pp.low_policy {
-                LowPolicyConfig::Blind => LowPolicy::Blind,
-                LowPolicyConfig::ChannelAware { kappa } => {
-                    if !(kappa.is_finite() && kappa >= 0.0) {
-                        return Err(err(
-                            p("priority_pairs.low_policy.kappa"),
-                            "must be a number >= 0",
-                        ));
-                    }
-                    LowPolicy::ChannelAware { kappa }
-                }
-            };
-            out.pairs.push(RouterPairsSetup {
-                router: r as u32,
-                node: at,
-                capacity,
-                user_nodes: users.iter().map(|u| u.node).collect(),
-                order: match pp.low_order {
-                    LowOrderConfig::Lifo => LowOrder::Lifo,
-                    LowOrderConfig::Fifo => LowOrder::Fifo,
-                },
-                policy,
-            });
+        let user_nodes = users.iter().map(|u| u.node).collect();
+        if let Some(setup) = rc.pairs_setup(r, at, capacity, user_nodes)? {
+            out.pairs.push(setup);
         }
         out.routers.list.push(WirelessRouter::new(
             at,

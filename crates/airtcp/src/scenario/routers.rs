@@ -4,7 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{Nanos, QueueConfig};
+use crate::error::ConfigError;
 use crate::mac::downlink::config::ErasureConfig;
+pub use crate::net::forwarding::priority_pairs::config::{
+    LowOrderConfig, LowPolicyConfig, PairBuffers, PriorityPairsConfig,
+};
+use crate::net::forwarding::priority_pairs::PriorityPairs;
+pub use crate::net::forwarding::priority_pairs::RouterPairsSetup;
+use crate::net::forwarding::Forwarding;
+use crate::sim::NodeId;
 
 /// One wireless router.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -48,66 +56,54 @@ pub struct RouterUserConfig {
     pub buffers: Option<PairBuffers>,
 }
 
-/// A pair's capacities, packets.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PairBuffers {
-    /// The high-priority FIFO.
-    #[schemars(range(min = 1))]
-    pub high: u32,
-    /// The low-priority queue.
-    pub low: u32,
-}
-
-/// The low queue's order.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum LowOrderConfig {
-    /// Newest first, a full queue pushes out its oldest (the paper's).
-    #[default]
-    Lifo,
-    /// Oldest first, drop-tail (ablation).
-    Fifo,
-}
-
-/// How low packets are shared among flows.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LowPolicyConfig {
-    /// Round-robin.
-    #[default]
-    Blind,
-    /// Per-block quotas from the users' success probabilities.
-    ChannelAware {
-        /// Standard deviations of margin.
-        #[serde(default = "default_kappa")]
-        #[schemars(range(min = 0))]
-        kappa: f64,
-    },
-}
-
-/// TCP-RLC's per-flow priority queue pairs at a router.
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PriorityPairsConfig {
-    /// Capacities of each flow's pair (a user's own `buffers` override them).
-    pub buffers: PairBuffers,
-    /// The low queue's order.
-    #[serde(default)]
-    pub low_order: LowOrderConfig,
-    /// The low queue's sharing policy.
-    #[serde(default)]
-    pub low_policy: LowPolicyConfig,
-}
-
 fn default_router_queue() -> QueueConfig {
     QueueConfig::Droptail { packets: 100 }
 }
 fn default_uplink_rate() -> u64 {
     1_000_000_000
 }
-fn default_kappa() -> f64 {
-    2.0
+
+impl RouterConfig {
+    /// User `u`'s pair capacities (its own, or the router's `priority_pairs.buffers`), checked,
+    /// if the router has pairs; `r` is the router's index.
+    pub fn pair_capacity(&self, r: usize, u: usize) -> Result<Option<(usize, usize)>, ConfigError> {
+        let buffers = match (self.users[u].buffers, &self.priority_pairs) {
+            (Some(b), _) => Some((b, format!("routers[{r}].users[{u}].buffers"))),
+            (None, Some(pp)) => Some((pp.buffers, format!("routers[{r}].priority_pairs.buffers"))),
+            (None, None) => None,
+        };
+        buffers.map(|(b, path)| b.capacity(&path)).transpose()
+    }
+
+    /// The pairs of router `r` at node `node` if it asks for them, for users at `user_nodes`
+    /// with capacities `capacity`.
+    pub fn pairs_setup(
+        &self,
+        r: usize,
+        node: NodeId,
+        capacity: Vec<(usize, usize)>,
+        user_nodes: Vec<NodeId>,
+    ) -> Result<Option<RouterPairsSetup>, ConfigError> {
+        self.priority_pairs
+            .as_ref()
+            .map(|pp| pp.setup(r, node, capacity, user_nodes))
+            .transpose()
+    }
+}
+
+/// The forwarding layer of a scenario whose routers asked for priority pairs (`pairs`, not
+/// empty), over `nodes` nodes and `routers` routers: they forward over static routes only.
+pub fn pairs_layer(
+    nodes: usize,
+    routers: usize,
+    pairs: Vec<RouterPairsSetup>,
+    static_routes: bool,
+) -> Result<Box<dyn Forwarding>, ConfigError> {
+    if !static_routes {
+        return Err(ConfigError::new(
+            "routing.kind",
+            "routers with priority_pairs forward over static routes (use static)",
+        ));
+    }
+    Ok(Box::new(PriorityPairs::new(nodes, routers, pairs)))
 }

@@ -77,56 +77,12 @@ pub fn build_radios(
         return Err(err("radio.queue.packets", "must be greater than zero"));
     }
     let loss = PathLoss::from_config(&cfg.propagation);
-    let th = PhyThresholds {
-        rx_mw: dbm_to_mw(cfg.rx_threshold_dbm()),
-        cs_mw: dbm_to_mw(cfg.cs_threshold_dbm()),
-        capture_ratio: match cfg.reception {
-            ReceptionModel::Capture => 10f64.powf(cfg.capture_threshold / 10.0),
-            ReceptionModel::Sinr => 0.0,
-        },
-        noise_mw: dbm_to_mw(cfg.noise_dbm()),
-    };
-    // What a radio processes at all: ns-2 (capture) drops signals it cannot sense; an SINR
-    // receiver counts everything down to its sensitivity as interference (ns-3 delivers every
-    // signal above `RxSensitivity` to the PHY).
-    let sensed = cfg.rx_threshold_dbm().min(cfg.cs_threshold_dbm());
-    let floor = match cfg.reception {
-        ReceptionModel::Capture => sensed,
-        ReceptionModel::Sinr => sensed.min(cfg.rx_sensitivity),
-    } - if matches!(cfg.fading, FadingConfig::None) {
-        0.0
-    } else {
-        INTERFERENCE_MARGIN_DB
-    };
+    let th = phy_thresholds(cfg);
+    let floor = processing_floor(cfg);
     let reach = loss.reach(cfg.tx_power, floor).max(1e-9);
 
     // One radio per (node, channel), node-major.
-    let mut channels_of: Vec<Option<&[u32]>> = vec![None; placed.len()];
-    for (name, list) in &cfg.node_channels {
-        let path = format!("radio.node_channels.{name}");
-        let n = node_id(path.clone(), name)?;
-        if n < ids.start {
-            return Err(err(
-                path,
-                format!(
-                    "'{name}' is a wired node (listed in nodes); only placed nodes have radios"
-                ),
-            ));
-        }
-        if list.is_empty() {
-            return Err(err(path, "needs at least one channel"));
-        }
-        let mut seen = BTreeSet::new();
-        for (k, &c) in list.iter().enumerate() {
-            if !seen.insert(c) {
-                return Err(err(
-                    format!("{path}[{k}]"),
-                    format!("channel {c} is listed twice (one radio per channel)"),
-                ));
-            }
-        }
-        channels_of[(n - ids.start) as usize] = Some(list.as_slice());
-    }
+    let channels_of = node_channels(cfg, placed.len(), ids.start, node_id)?;
     let default_channel = [cfg.channel];
     let mut specs: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
     for (i, chans) in channels_of.iter().enumerate() {
@@ -155,40 +111,8 @@ pub fn build_radios(
             .filter(|&p| p >= floor)
             .map(dbm_to_mw)
     });
-    let mut timing = match cfg.standard {
-        Standard::Dot11b => Timing::dot11b(
-            cfg.data_rate,
-            cfg.basic_rate,
-            cfg.preamble.unwrap_or_default(),
-        ),
-        Standard::Dot11a => Timing::dot11a(cfg.data_rate, cfg.basic_rate),
-    };
-    timing.ack = cfg.ack_rule();
-    if cfg.cca_time >= timing.slot {
-        return Err(err(
-            "radio.cca_time",
-            format!(
-                "must be shorter than the slot ({} us in {}): a station has to sense a \
-                 transmission within the slot it started in; got {} ns",
-                timing.slot / 1_000,
-                cfg.standard.name(),
-                cfg.cca_time
-            ),
-        ));
-    }
-    let error_model = match cfg.standard {
-        Standard::Dot11b => ErrorModel::Dsss,
-        Standard::Dot11a => ErrorModel::OfdmNist,
-    };
+    let (params, error_model) = dcf_params(cfg)?;
     let choose_rate = rate_chooser(cfg, error_model, th.noise_mw);
-    let params = DcfParams {
-        timing,
-        rts_cts: cfg.rts_cts,
-        short_retry_limit: cfg.short_retry_limit,
-        long_retry_limit: cfg.long_retry_limit,
-        mac_overhead: cfg.mac_overhead,
-        profile: cfg.mac,
-    };
     let mut radio_of_node = vec![NO_RADIO; ids.end as usize];
     let mut radios = Vec::with_capacity(specs.len());
     let mut macs = Vec::with_capacity(specs.len());
@@ -235,9 +159,126 @@ pub fn build_radios(
     wireless.trace = crate::net::frame_trace::FrameTrace::from_env();
     wireless.cca_time = cfg.cca_time;
     set_link_rates(cfg, &mut wireless, node_id)?;
+    add_link_errors(&mut wireless, link_errors, node_id)?;
+    let edges = radio_edges(&wireless);
+    Ok(BuiltRadios { wireless, edges })
+}
+
+/// The PHY's thresholds in mW (and the capture ratio) from the radio's dBm settings.
+fn phy_thresholds(cfg: &RadioConfig) -> PhyThresholds {
+    PhyThresholds {
+        rx_mw: dbm_to_mw(cfg.rx_threshold_dbm()),
+        cs_mw: dbm_to_mw(cfg.cs_threshold_dbm()),
+        capture_ratio: match cfg.reception {
+            ReceptionModel::Capture => 10f64.powf(cfg.capture_threshold / 10.0),
+            ReceptionModel::Sinr => 0.0,
+        },
+        noise_mw: dbm_to_mw(cfg.noise_dbm()),
+    }
+}
+
+/// The weakest signal a radio processes at all, dBm: ns-2 (capture) drops signals it cannot
+/// sense; an SINR receiver counts everything down to its sensitivity as interference (ns-3
+/// delivers every signal above `RxSensitivity` to the PHY); with fading, a margin below that.
+fn processing_floor(cfg: &RadioConfig) -> f64 {
+    let sensed = cfg.rx_threshold_dbm().min(cfg.cs_threshold_dbm());
+    let floor = match cfg.reception {
+        ReceptionModel::Capture => sensed,
+        ReceptionModel::Sinr => sensed.min(cfg.rx_sensitivity),
+    };
+    floor
+        - if matches!(cfg.fading, FadingConfig::None) {
+            0.0
+        } else {
+            INTERFERENCE_MARGIN_DB
+        }
+}
+
+/// The channels of each placed node (`radio.node_channels`; `None`: the radio's one channel),
+/// by index among the placed nodes, whose ids start at `first_placed`.
+fn node_channels<'a>(
+    cfg: &'a RadioConfig,
+    placed: usize,
+    first_placed: NodeId,
+    node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+) -> Result<Vec<Option<&'a [u32]>>, ConfigError> {
+    let mut channels_of: Vec<Option<&[u32]>> = vec![None; placed];
+    for (name, list) in &cfg.node_channels {
+        let path = format!("radio.node_channels.{name}");
+        let n = node_id(path.clone(), name)?;
+        if n < first_placed {
+            return Err(err(
+                path,
+                format!(
+                    "'{name}' is a wired node (listed in nodes); only placed nodes have radios"
+                ),
+            ));
+        }
+        if list.is_empty() {
+            return Err(err(path, "needs at least one channel"));
+        }
+        let mut seen = BTreeSet::new();
+        for (k, &c) in list.iter().enumerate() {
+            if !seen.insert(c) {
+                return Err(err(
+                    format!("{path}[{k}]"),
+                    format!("channel {c} is listed twice (one radio per channel)"),
+                ));
+            }
+        }
+        channels_of[(n - first_placed) as usize] = Some(list.as_slice());
+    }
+    Ok(channels_of)
+}
+
+/// Every radio's DCF parameters (the standard's timing at the radio's rates) and its frame error
+/// model.
+fn dcf_params(cfg: &RadioConfig) -> Result<(DcfParams, ErrorModel), ConfigError> {
+    let mut timing = match cfg.standard {
+        Standard::Dot11b => Timing::dot11b(
+            cfg.data_rate,
+            cfg.basic_rate,
+            cfg.preamble.unwrap_or_default(),
+        ),
+        Standard::Dot11a => Timing::dot11a(cfg.data_rate, cfg.basic_rate),
+    };
+    timing.ack = cfg.ack_rule();
+    if cfg.cca_time >= timing.slot {
+        return Err(err(
+            "radio.cca_time",
+            format!(
+                "must be shorter than the slot ({} us in {}): a station has to sense a \
+                 transmission within the slot it started in; got {} ns",
+                timing.slot / 1_000,
+                cfg.standard.name(),
+                cfg.cca_time
+            ),
+        ));
+    }
+    let error_model = match cfg.standard {
+        Standard::Dot11b => ErrorModel::Dsss,
+        Standard::Dot11a => ErrorModel::OfdmNist,
+    };
+    let params = DcfParams {
+        timing,
+        rts_cts: cfg.rts_cts,
+        short_retry_limit: cfg.short_retry_limit,
+        long_retry_limit: cfg.long_retry_limit,
+        mac_overhead: cfg.mac_overhead,
+        profile: cfg.mac,
+    };
+    Ok((params, error_model))
+}
+
+/// The extra error processes of `link_errors`, at the receiving radio of each directed link.
+fn add_link_errors(
+    wireless: &mut Wireless,
+    link_errors: &[LinkErrorConfig],
+    node_id: &dyn Fn(String, &str) -> Result<NodeId, ConfigError>,
+) -> Result<(), ConfigError> {
     for (k, le) in link_errors.iter().enumerate() {
         let pairs = directed_links(
-            &wireless,
+            wireless,
             &format!("link_errors[{k}]"),
             (&le.from, &le.to),
             le.direction,
@@ -249,8 +290,7 @@ pub fn build_radios(
                 .push((src, LinkError::new(&le.error)));
         }
     }
-    let edges = radio_edges(&wireless);
-    Ok(BuiltRadios { wireless, edges })
+    Ok(())
 }
 
 /// Every directed edge between radios that can decode each other (the receiver's mean power at

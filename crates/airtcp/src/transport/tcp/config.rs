@@ -262,7 +262,8 @@ impl TcpConfig {
 }
 
 /// A congestion controller's parameter block: only beside its own `cc`, every value in range
-/// (the same rules and messages as the Python front end).
+/// (each block's own check, in its controller's file; the same rules and messages as the Python
+/// front end).
 fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
     let cc_name = serde_json::to_value(t.cc)
         .ok()
@@ -283,106 +284,20 @@ fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
             ));
         }
     }
-    // (field, value, low, high, whether each end is included)
-    let mut ranges: Vec<(String, f64, f64, f64, bool, bool)> = Vec::new();
-    if let Some(c) = t.cubic {
-        ranges.push((
-            format!("{p}.cubic.c"),
-            c.c,
-            0.0,
-            f64::INFINITY,
-            false,
-            false,
-        ));
-        ranges.push((format!("{p}.cubic.beta"), c.beta, 0.0, 1.0, false, false));
+    if let Some(c) = &t.cubic {
+        c.check(&format!("{p}.cubic"))?;
     }
-    if let Some(c) = t.compound {
-        let q = format!("{p}.compound");
-        ranges.push((
-            format!("{q}.alpha"),
-            c.alpha,
-            0.0,
-            f64::INFINITY,
-            false,
-            false,
-        ));
-        ranges.push((format!("{q}.beta"), c.beta, 0.0, 1.0, false, false));
-        ranges.push((format!("{q}.k"), c.k, 0.0, 1.0, false, true));
-        ranges.push((
-            format!("{q}.gamma"),
-            c.gamma,
-            0.0,
-            f64::INFINITY,
-            false,
-            false,
-        ));
-        ranges.push((
-            format!("{q}.zeta"),
-            c.zeta,
-            0.0,
-            f64::INFINITY,
-            false,
-            false,
-        ));
+    if let Some(c) = &t.compound {
+        c.check(&format!("{p}.compound"))?;
     }
-    for (path, v, low, high, low_in, high_in) in ranges {
-        let above = if low_in { v >= low } else { v > low };
-        let below = if high_in { v <= high } else { v < high };
-        if !(above && below && v.is_finite()) {
-            // Worded as the Python front end words it.
-            let message = if high.is_infinite() {
-                format!("must be greater than {low}, got {v}")
-            } else {
-                let interval = format!(
-                    "{}{low}, {high}{}",
-                    if low_in { '[' } else { '(' },
-                    if high_in { ']' } else { ')' }
-                );
-                format!("must be within {interval}, got {v}")
-            };
-            return Err(ConfigError::new(path, message));
-        }
-    }
-    // `{v}` prints like Python's `{v:g}` for the values users write (2, 0.5, 1e-3).
-    let check = |field: &str, v: f64, ok: bool, rule: String| {
-        if v.is_finite() && ok {
-            Ok(())
-        } else {
-            Err(ConfigError::new(
-                format!("{p}.{field}"),
-                format!("{rule}, got {v}"),
-            ))
-        }
-    };
-    let above_zero = || "must be greater than 0".to_string();
     if let Some(v) = &t.vegas {
-        let non_negative = || "must not be negative".to_string();
-        check("vegas.alpha", v.alpha, v.alpha >= 0.0, non_negative())?;
-        check("vegas.beta", v.beta, v.beta >= 0.0, non_negative())?;
-        check("vegas.gamma", v.gamma, v.gamma >= 0.0, non_negative())?;
-        let rule = format!("must not be smaller than alpha ({})", v.alpha);
-        check("vegas.beta", v.beta, v.beta >= v.alpha, rule)?;
+        v.check(&format!("{p}.vegas"))?;
     }
     if let Some(f) = &t.fast {
-        check("fast.alpha", f.alpha, f.alpha > 0.0, above_zero())?;
-        check("fast.gamma", f.gamma, f.gamma > 0.0, above_zero())?;
+        f.check(&format!("{p}.fast"))?;
     }
     if let Some(q) = &t.quic_tcp {
-        check("quic_tcp.kappa", q.kappa, q.kappa > 0.0, above_zero())?;
-        let in_unit = (0.0..=1.0).contains(&q.rho);
-        check(
-            "quic_tcp.rho",
-            q.rho,
-            in_unit,
-            "must be within [0, 1]".into(),
-        )?;
-        check("quic_tcp.p_s", q.p_s, q.p_s > 0.0, above_zero())?;
-        if let Err((field, message)) = q.resolved_cadence() {
-            return Err(ConfigError::new(
-                format!("{p}.quic_tcp.{field}"),
-                message.to_string(),
-            ));
-        }
+        q.check(&format!("{p}.quic_tcp"))?;
     }
     Ok(())
 }

@@ -323,121 +323,156 @@ fn check(cfg: &RlcSlottedConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// One flow over one channel of `capacity` packets a slot.
+fn run_single(
+    capacity: u32,
+    cfg: &RlcSlottedConfig,
+    rng: &mut Rng,
+    mean_p: &mut (f64, u64),
+) -> Vec<SlottedFlow> {
+    let r = cfg.redundancy as u64;
+    let max = cfg.max_cwnd;
+    let total = cfg.warmup + cfg.slots;
+    let mut ch = Channel::new(&cfg.channel);
+    let mut w = cfg.initial_cwnd;
+    let mut acc = SlottedFlow::default();
+    let mut ok = 0u64;
+    for slot in 0..total {
+        let tx = (capacity as u64).min((1 + r) * w as u64);
+        let p = ch.slot_p(rng);
+        let mut ps = 0.0;
+        let got = ch.received(slot, tx, p, rng, &mut ps);
+        let success = got >= w as u64;
+        if slot >= cfg.warmup {
+            acc.mean_window += w as f64;
+            acc.throughput += if success { w as f64 } else { 0.0 };
+            ok += u64::from(success);
+            mean_p.0 += ps;
+            mean_p.1 += tx;
+        }
+        w = aimd(w, success, max);
+    }
+    acc.success_rate = ok as f64;
+    vec![acc]
+}
+
+/// One flow over `paths` channels of `capacity` packets a slot each, a window per path.
+fn run_multipath(
+    paths: u32,
+    capacity: u32,
+    cfg: &RlcSlottedConfig,
+    rng: &mut Rng,
+    mean_p: &mut (f64, u64),
+) -> Vec<SlottedFlow> {
+    let r = cfg.redundancy as u64;
+    let max = cfg.max_cwnd;
+    let total = cfg.warmup + cfg.slots;
+    let m = paths as usize;
+    let mut chs: Vec<Channel> = (0..m).map(|_| Channel::new(&cfg.channel)).collect();
+    let mut w = cfg.initial_cwnd;
+    let mut wl = vec![cfg.initial_cwnd; m];
+    let mut acc = SlottedFlow {
+        path_windows: vec![0.0; m],
+        ..Default::default()
+    };
+    let mut ok = 0u64;
+    for slot in 0..total {
+        let mut sum = 0;
+        let measured = slot >= cfg.warmup;
+        for l in 0..m {
+            let tx = (capacity as u64).min((1 + r) * wl[l] as u64);
+            let p = chs[l].slot_p(rng);
+            let mut ps = 0.0;
+            let got = chs[l].received(slot, tx, p, rng, &mut ps);
+            sum += got;
+            if measured {
+                acc.path_windows[l] += wl[l] as f64;
+                mean_p.0 += ps;
+                mean_p.1 += tx;
+            }
+            wl[l] = aimd(wl[l], got >= wl[l] as u64, max);
+        }
+        let success = sum >= w as u64;
+        if measured {
+            acc.mean_window += w as f64;
+            acc.throughput += if success { w as f64 } else { 0.0 };
+            ok += u64::from(success);
+        }
+        w = aimd(w, success, max);
+    }
+    acc.success_rate = ok as f64;
+    vec![acc]
+}
+
+/// `flows` flows sharing a router of `capacity` packets a slot per flow, by `policy`.
+fn run_multiflow(
+    (flows, capacity, policy): (u32, u32, SharePolicy),
+    cfg: &RlcSlottedConfig,
+    rng: &mut Rng,
+    mean_p: &mut (f64, u64),
+) -> Vec<SlottedFlow> {
+    let r = cfg.redundancy as u64;
+    let max = cfg.max_cwnd;
+    let total = cfg.warmup + cfg.slots;
+    let n = flows as usize;
+    let mut chs: Vec<Channel> = (0..n).map(|_| Channel::new(&cfg.channel)).collect();
+    let mut w = vec![cfg.initial_cwnd; n];
+    let mut acc = vec![SlottedFlow::default(); n];
+    let mut ok = vec![0u64; n];
+    let mut p = vec![0.0; n];
+    let mut x = vec![0u64; n];
+    let budget = capacity as u64 * n as u64;
+    for slot in 0..total {
+        for i in 0..n {
+            p[i] = match chs[i].slot_p(rng) {
+                Some(v) => v,
+                // Under holds the router reads p at the slot's start (its oracle).
+                None => chs[i]
+                    .process
+                    .success_probability(slot * rtt_of(&cfg.channel), rng),
+            };
+        }
+        share(policy, &w, &p, r, capacity as u64, budget, &mut x);
+        let measured = slot >= cfg.warmup;
+        for i in 0..n {
+            let fixed = matches!(cfg.channel.variation, Variation::Iid).then_some(p[i]);
+            let mut ps = 0.0;
+            let got = chs[i].received(slot, x[i], fixed, rng, &mut ps);
+            let success = got >= w[i] as u64;
+            if measured {
+                acc[i].mean_window += w[i] as f64;
+                acc[i].throughput += if success { w[i] as f64 } else { 0.0 };
+                ok[i] += u64::from(success);
+                mean_p.0 += ps;
+                mean_p.1 += x[i];
+            }
+            w[i] = aimd(w[i], success, max);
+        }
+    }
+    for (a, o) in acc.iter_mut().zip(&ok) {
+        a.success_rate = *o as f64;
+    }
+    acc
+}
+
 /// Runs the model.
 pub fn run(cfg: &RlcSlottedConfig) -> Result<RlcSlottedResults, ConfigError> {
     check(cfg)?;
     let mut rng = Rng::stream(cfg.seed, "tcp_rlc/slotted");
-    let r = cfg.redundancy as u64;
-    let max = cfg.max_cwnd;
-    let total = cfg.warmup + cfg.slots;
-    let (mut p_sum, mut p_count) = (0.0, 0u64);
+    // The erasure probability summed over every packet sent, and the packets.
+    let mut mean_p = (0.0, 0u64);
     let flows = match cfg.setting {
-        Setting::Single { capacity } => {
-            let mut ch = Channel::new(&cfg.channel);
-            let mut w = cfg.initial_cwnd;
-            let mut acc = SlottedFlow::default();
-            let mut ok = 0u64;
-            for slot in 0..total {
-                let tx = (capacity as u64).min((1 + r) * w as u64);
-                let p = ch.slot_p(&mut rng);
-                let mut ps = 0.0;
-                let got = ch.received(slot, tx, p, &mut rng, &mut ps);
-                let success = got >= w as u64;
-                if slot >= cfg.warmup {
-                    acc.mean_window += w as f64;
-                    acc.throughput += if success { w as f64 } else { 0.0 };
-                    ok += u64::from(success);
-                    p_sum += ps;
-                    p_count += tx;
-                }
-                w = aimd(w, success, max);
-            }
-            acc.success_rate = ok as f64;
-            vec![acc]
-        }
+        Setting::Single { capacity } => run_single(capacity, cfg, &mut rng, &mut mean_p),
         Setting::Multipath { paths, capacity } => {
-            let m = paths as usize;
-            let mut chs: Vec<Channel> = (0..m).map(|_| Channel::new(&cfg.channel)).collect();
-            let mut w = cfg.initial_cwnd;
-            let mut wl = vec![cfg.initial_cwnd; m];
-            let mut acc = SlottedFlow {
-                path_windows: vec![0.0; m],
-                ..Default::default()
-            };
-            let mut ok = 0u64;
-            for slot in 0..total {
-                let mut sum = 0;
-                let measured = slot >= cfg.warmup;
-                for l in 0..m {
-                    let tx = (capacity as u64).min((1 + r) * wl[l] as u64);
-                    let p = chs[l].slot_p(&mut rng);
-                    let mut ps = 0.0;
-                    let got = chs[l].received(slot, tx, p, &mut rng, &mut ps);
-                    sum += got;
-                    if measured {
-                        acc.path_windows[l] += wl[l] as f64;
-                        p_sum += ps;
-                        p_count += tx;
-                    }
-                    wl[l] = aimd(wl[l], got >= wl[l] as u64, max);
-                }
-                let success = sum >= w as u64;
-                if measured {
-                    acc.mean_window += w as f64;
-                    acc.throughput += if success { w as f64 } else { 0.0 };
-                    ok += u64::from(success);
-                }
-                w = aimd(w, success, max);
-            }
-            acc.success_rate = ok as f64;
-            vec![acc]
+            run_multipath(paths, capacity, cfg, &mut rng, &mut mean_p)
         }
         Setting::Multiflow {
             flows,
             capacity,
             policy,
-        } => {
-            let n = flows as usize;
-            let mut chs: Vec<Channel> = (0..n).map(|_| Channel::new(&cfg.channel)).collect();
-            let mut w = vec![cfg.initial_cwnd; n];
-            let mut acc = vec![SlottedFlow::default(); n];
-            let mut ok = vec![0u64; n];
-            let mut p = vec![0.0; n];
-            let mut x = vec![0u64; n];
-            let budget = capacity as u64 * n as u64;
-            for slot in 0..total {
-                for i in 0..n {
-                    p[i] = match chs[i].slot_p(&mut rng) {
-                        Some(v) => v,
-                        // Under holds the router reads p at the slot's start (its oracle).
-                        None => chs[i]
-                            .process
-                            .success_probability(slot * rtt_of(&cfg.channel), &mut rng),
-                    };
-                }
-                share(policy, &w, &p, r, capacity as u64, budget, &mut x);
-                let measured = slot >= cfg.warmup;
-                for i in 0..n {
-                    let fixed = matches!(cfg.channel.variation, Variation::Iid).then_some(p[i]);
-                    let mut ps = 0.0;
-                    let got = chs[i].received(slot, x[i], fixed, &mut rng, &mut ps);
-                    let success = got >= w[i] as u64;
-                    if measured {
-                        acc[i].mean_window += w[i] as f64;
-                        acc[i].throughput += if success { w[i] as f64 } else { 0.0 };
-                        ok[i] += u64::from(success);
-                        p_sum += ps;
-                        p_count += x[i];
-                    }
-                    w[i] = aimd(w[i], success, max);
-                }
-            }
-            for (a, o) in acc.iter_mut().zip(&ok) {
-                a.success_rate = *o as f64;
-            }
-            acc
-        }
+        } => run_multiflow((flows, capacity, policy), cfg, &mut rng, &mut mean_p),
     };
+    let (p_sum, p_count) = mean_p;
     let slots = cfg.slots as f64;
     let flows = flows
         .into_iter()

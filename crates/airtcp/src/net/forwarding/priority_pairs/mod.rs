@@ -12,6 +12,7 @@
 //!   as `queue_full` of the router's queue ("router NAME"); the pairs' own counters are the
 //!   results' `priority_pairs` table.
 
+pub mod config;
 pub mod pairs;
 
 use serde::Serialize;

@@ -59,7 +59,9 @@
 //! - gamma is fixed, as in the paper; the automatic gamma tuning of later versions (the IETF
 //!   draft, the Linux port) is not implemented.
 
+use super::check_within;
 use super::{AckSample, CcState, CongestionControl, CongestionEvent};
+use crate::error::ConfigError;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 
@@ -252,6 +254,19 @@ pub struct CompoundParams {
     #[serde(default = "default_compound_zeta")]
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub zeta: f64,
+}
+
+impl CompoundParams {
+    /// Checks the block's values (at `p`, e.g. `flows[0].transport.compound`), worded as the Python
+    /// front end words them.
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let open = (false, false);
+        check_within(format!("{p}.alpha"), self.alpha, (0.0, f64::INFINITY), open)?;
+        check_within(format!("{p}.beta"), self.beta, (0.0, 1.0), open)?;
+        check_within(format!("{p}.k"), self.k, (0.0, 1.0), (false, true))?;
+        check_within(format!("{p}.gamma"), self.gamma, (0.0, f64::INFINITY), open)?;
+        check_within(format!("{p}.zeta"), self.zeta, (0.0, f64::INFINITY), open)
+    }
 }
 
 impl Default for CompoundParams {

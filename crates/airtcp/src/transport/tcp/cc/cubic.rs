@@ -57,7 +57,9 @@
 //! - Not implemented: HyStart++ (§4.10 SHOULD; Reno slow start is the RFC's MAY), undo after a
 //!   spurious congestion event (§4.9; the sender detects none), ECN (§4.6; no ECN model), pacing.
 
+use super::check_within;
 use super::{AckSample, CcState, CongestionControl, CongestionEvent};
+use crate::error::ConfigError;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 
@@ -250,6 +252,20 @@ pub struct CubicParams {
     /// The Reno-friendly region (RFC 9438 §4.3).
     #[serde(default = "super::default_true")]
     pub reno_friendly: bool,
+}
+
+impl CubicParams {
+    /// Checks the block's values (at `p`, e.g. `flows[0].transport.cubic`), worded as the Python
+    /// front end words them.
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        check_within(
+            format!("{p}.c"),
+            self.c,
+            (0.0, f64::INFINITY),
+            (false, false),
+        )?;
+        check_within(format!("{p}.beta"), self.beta, (0.0, 1.0), (false, false))
+    }
 }
 
 impl Default for CubicParams {

@@ -42,7 +42,9 @@
 //! - The window law runs only outside loss recovery (the sender does not call `on_ack` during
 //!   recovery); after recovery or a timeout the update/freeze cycle restarts.
 
+use super::check_rule;
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
+use crate::error::ConfigError;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 
@@ -166,6 +168,26 @@ pub struct FastParams {
     #[serde(default = "default_fast_gamma")]
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub gamma: f64,
+}
+
+impl FastParams {
+    /// Checks the block's values (at `p`, e.g. `flows[0].transport.fast`), worded as the Python
+    /// front end words them.
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let above_zero = "must be greater than 0";
+        check_rule(
+            format!("{p}.alpha"),
+            self.alpha,
+            self.alpha > 0.0,
+            above_zero,
+        )?;
+        check_rule(
+            format!("{p}.gamma"),
+            self.gamma,
+            self.gamma > 0.0,
+            above_zero,
+        )
+    }
 }
 
 impl Default for FastParams {

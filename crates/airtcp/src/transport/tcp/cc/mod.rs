@@ -15,6 +15,7 @@ pub mod quic_tcp;
 pub mod reno;
 pub mod vegas;
 
+use crate::error::ConfigError;
 use crate::sim::Time;
 use crate::transport::tcp::config::{CcKind, TcpConfig};
 
@@ -196,6 +197,42 @@ impl FastRounds {
 }
 
 /// serde's default for the controllers' switches that are on unless turned off.
+/// Refuses a parameter outside `(low, high)`, each end included as `included` says (an infinite
+/// `high`: only a lower bound), or not finite; worded as the Python front end words it.
+pub(crate) fn check_within(
+    path: String,
+    v: f64,
+    (low, high): (f64, f64),
+    (low_in, high_in): (bool, bool),
+) -> Result<(), ConfigError> {
+    let above = if low_in { v >= low } else { v > low };
+    let below = if high_in { v <= high } else { v < high };
+    if above && below && v.is_finite() {
+        return Ok(());
+    }
+    let message = if high.is_infinite() {
+        format!("must be greater than {low}, got {v}")
+    } else {
+        let interval = format!(
+            "{}{low}, {high}{}",
+            if low_in { '[' } else { '(' },
+            if high_in { ']' } else { ')' }
+        );
+        format!("must be within {interval}, got {v}")
+    };
+    Err(ConfigError::new(path, message))
+}
+
+/// Refuses a parameter that is not finite or breaks `ok`, with `rule` saying what it must be
+/// (`{v}` prints like Python's `{v:g}` for the values users write: 2, 0.5, 1e-3).
+pub(crate) fn check_rule(path: String, v: f64, ok: bool, rule: &str) -> Result<(), ConfigError> {
+    if v.is_finite() && ok {
+        Ok(())
+    } else {
+        Err(ConfigError::new(path, format!("{rule}, got {v}")))
+    }
+}
+
 pub(crate) fn default_true() -> bool {
     true
 }

@@ -60,7 +60,9 @@
 //! - Data and burstiness control (the paper refers to FAST's) are the sender's: segments leave
 //!   as ACKs and window increases allow; only `fast_rounds` spreads an increase over a round.
 
+use super::check_rule;
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState, FastRounds};
+use crate::error::ConfigError;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 
@@ -324,6 +326,35 @@ impl QuicTcpParams {
                 cap_double: false,
             }),
         }
+    }
+}
+
+impl QuicTcpParams {
+    /// Checks the block's values (at `p`, e.g. `flows[0].transport.quic_tcp`), worded as the Python
+    /// front end words them.
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let above_zero = "must be greater than 0";
+        check_rule(
+            format!("{p}.kappa"),
+            self.kappa,
+            self.kappa > 0.0,
+            above_zero,
+        )?;
+        let in_unit = (0.0..=1.0).contains(&self.rho);
+        check_rule(
+            format!("{p}.rho"),
+            self.rho,
+            in_unit,
+            "must be within [0, 1]",
+        )?;
+        check_rule(format!("{p}.p_s"), self.p_s, self.p_s > 0.0, above_zero)?;
+        if let Err((field, message)) = self.resolved_cadence() {
+            return Err(ConfigError::new(
+                format!("{p}.{field}"),
+                message.to_string(),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -47,7 +47,9 @@
 //!   applied once per recovery (the sender's `recover` rule), which subsumes ns-2's "only if the
 //!   window was not reduced since the segment was sent" check for most cases.
 
+use super::check_rule;
 use super::{AckSample, CcState, CongestionControl, CongestionEvent, Rounds};
+use crate::error::ConfigError;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 
@@ -231,6 +233,39 @@ pub struct VegasParams {
     #[serde(default = "default_vegas_gamma")]
     #[schemars(range(min = 0))]
     pub gamma: f64,
+}
+
+impl VegasParams {
+    /// Checks the block's values (at `p`, e.g. `flows[0].transport.vegas`), worded as the Python
+    /// front end words them.
+    pub fn check(&self, p: &str) -> Result<(), ConfigError> {
+        let non_negative = "must not be negative";
+        check_rule(
+            format!("{p}.alpha"),
+            self.alpha,
+            self.alpha >= 0.0,
+            non_negative,
+        )?;
+        check_rule(
+            format!("{p}.beta"),
+            self.beta,
+            self.beta >= 0.0,
+            non_negative,
+        )?;
+        check_rule(
+            format!("{p}.gamma"),
+            self.gamma,
+            self.gamma >= 0.0,
+            non_negative,
+        )?;
+        let rule = format!("must not be smaller than alpha ({})", self.alpha);
+        check_rule(
+            format!("{p}.beta"),
+            self.beta,
+            self.beta >= self.alpha,
+            &rule,
+        )
+    }
 }
 
 impl Default for VegasParams {

@@ -1,0 +1,258 @@
+//! The context a radio's DCF acts through ([`MacIo`]): the radio, the event list, the packets,
+//! the forwarding layer and the medium's frames, borrowed from [`super::Wireless`] for one call
+//! (`Wireless::with_mac`). What the MAC hands up is queued as [`Upcall`]s, never acted on here.
+
+use super::{peer_on_channel, FrameSlot, RadioState, Upcall};
+use crate::mac::dcf::{MacIo, MacTimer, Pulled, Sent};
+use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::net::event::Event;
+use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
+use crate::net::frame_trace::FrameTrace;
+use crate::phy::fading::Fading;
+use crate::sim::packet::DropReason;
+use crate::sim::{EventClass, EventQueue, NodeId, PacketArena, Rng, Time};
+
+/// The per-call context a DCF acts through.
+pub(super) struct MacEnv<'a> {
+    pub(super) me: RadioId,
+    pub(super) radio: &'a mut RadioState,
+    pub(super) events: &'a mut EventQueue<Event>,
+    pub(super) packets: &'a mut PacketArena,
+    pub(super) units: &'a mut UnitArena,
+    pub(super) layer_rng: &'a mut Rng,
+    pub(super) frames: &'a mut Vec<FrameSlot>,
+    pub(super) free_frames: &'a mut Vec<u32>,
+    pub(super) radio_of_node: &'a [u32],
+    pub(super) next_on_node: &'a [u32],
+    pub(super) channel_of: &'a [u32],
+    pub(super) upcalls: &'a mut Vec<Upcall>,
+    pub(super) fading: &'a Fading,
+    pub(super) seed: u64,
+    pub(super) layer: &'a mut dyn Forwarding,
+    pub(super) needs: LayerNeeds,
+    pub(super) trace: &'a mut Option<FrameTrace>,
+    pub(super) cca_time: Time,
+}
+
+impl MacIo for MacEnv<'_> {
+    fn now(&self) -> Time {
+        self.events.now()
+    }
+
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.radio.rng
+    }
+
+    fn backoff_drawn(&mut self, slots: u32) {
+        if let Some(t) = self.trace.as_mut() {
+            t.backoff(self.events.now(), self.me, slots);
+        }
+    }
+
+    fn phy_busy(&self) -> bool {
+        self.radio.phy.busy(self.events.now())
+    }
+
+    fn phy_idle_since(&self) -> Time {
+        self.radio.idle_since
+    }
+
+    fn receiving(&self) -> bool {
+        self.radio.phy.reception().is_some()
+    }
+
+    fn transmit(&mut self, frame: Frame) {
+        let now = self.events.now();
+        let end = now.saturating_add(frame.airtime);
+        self.radio.phy.start_transmission(end);
+        if let Some(t) = self.trace.as_mut() {
+            t.tx(now, self.me, &frame);
+        }
+        // The MAC knows it is transmitting; record the busy state so that the end of the
+        // transmission is reported to it as an idle transition.
+        self.radio.was_busy = true;
+        if frame.kind == FrameKind::Data {
+            self.radio.stats.transmitted += 1;
+            // The frame on the air holds its natives until its last neighbour has seen it.
+            self.units.acquire(frame.unit);
+        }
+        let refs = self.radio.neighbors.len() as u32 + 1;
+        // A receiver notices a frame (carrier sense, locking on, interference) only once it has
+        // detected its preamble, `cca_time` after its first energy arrives; never after its end.
+        let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
+        let fid = match self.free_frames.pop() {
+            Some(i) => {
+                self.frames[i as usize] = FrameSlot {
+                    frame,
+                    refs,
+                    cut_off: false,
+                };
+                i
+            }
+            None => {
+                self.frames.push(FrameSlot {
+                    frame,
+                    refs,
+                    cut_off: false,
+                });
+                (self.frames.len() - 1) as u32
+            }
+        };
+        for nb in &self.radio.neighbors {
+            let gain = self
+                .fading
+                .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
+            let at = now.saturating_add(nb.delay);
+            self.events.schedule(
+                at.saturating_add(detect),
+                EventClass::Arrival,
+                Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
+            );
+            self.events.schedule(
+                at.saturating_add(frame.airtime),
+                EventClass::Arrival,
+                Event::SignalEnd(nb.radio, fid),
+            );
+        }
+        self.events
+            .schedule(end, EventClass::Transmit, Event::RadioTxEnd(self.me, fid));
+    }
+
+    fn set_timer(&mut self, which: MacTimer, at: Option<Time>) {
+        if let Some((t, g)) = self.radio.timers[which as usize].set(at) {
+            self.events
+                .schedule(t, EventClass::Timer, Event::MacTimer(self.me, which, g));
+        }
+    }
+
+    fn has_pending(&self) -> bool {
+        // The interface queue first (control packets, and what a pushing layer pushed), then
+        // what the layer holds.
+        if !self.radio.ifq.is_empty() {
+            return true;
+        }
+        self.needs.pulls && self.layer.has_pending(self.me, self.events.now())
+    }
+
+    fn pull(&mut self) -> Option<Pulled> {
+        // Packets past their lifetime are dropped, not sent (ns-3 skips them at the head).
+        let mut expired = Vec::new();
+        self.radio.ifq.expire(self.events.now(), &mut expired);
+        for id in expired {
+            self.upcalls.push(Upcall::Dropped {
+                radio: self.me,
+                id,
+                reason: DropReason::Expired,
+            });
+        }
+        let (id, chosen_hop, unit) = match self.radio.ifq.dequeue() {
+            Some(id) => (id, None, crate::mac::frame::NO_UNIT),
+            None if self.needs.pulls => {
+                let view = MacView {
+                    now: self.events.now(),
+                    packets: self.packets,
+                    units: self.units,
+                    rng: self.layer_rng,
+                    radio: self.me,
+                    upcalls: self.upcalls,
+                    events: self.events,
+                };
+                let u = self.layer.pull(self.me, view)?;
+                (u.id, Some(u.next_hop), u.unit)
+            }
+            None => return None,
+        };
+        let mut p = *self.packets.get(id);
+        if let Some(next) = chosen_hop {
+            // The layer picks the next hop now; the MAC sends its copy of the packet.
+            p.next_hop = next;
+        }
+        let mut pulled = Pulled::packet(id, p, None);
+        pulled.unit = unit;
+        if p.next_hop != NodeId::MAX {
+            let (first, channel) = (self.radio_of_node[p.next_hop as usize], self.radio.channel);
+            let next = peer_on_channel(first, channel, self.next_on_node, self.channel_of)
+                .unwrap_or(first);
+            pulled.next_hop = Some(next);
+            // The rate table's entry for the neighbour; a stale route to a radio out of range
+            // has none (the MAC's own rate: its retries will fail anyway).
+            let nbs = &self.radio.neighbors;
+            if let Ok(i) = nbs.binary_search_by_key(&next, |n| n.radio) {
+                pulled.rate = (nbs[i].rate_bps != 0).then_some(nbs[i].rate_bps as u64);
+            }
+        }
+        Some(pulled)
+    }
+
+    fn attempt(&mut self, next: RadioId, ok: bool) {
+        if let Ok(i) = self
+            .radio
+            .neighbors
+            .binary_search_by_key(&next, |n| n.radio)
+        {
+            let st = &mut self.radio.neighbor_stats[i];
+            st.attempts += 1;
+            st.answered += ok as u64;
+        }
+        if self.needs.mac_outcomes {
+            self.layer.on_attempt(self.me, next, ok);
+        }
+    }
+
+    fn overheard(&mut self, frame: &Frame) {
+        if let Ok(i) = self
+            .radio
+            .neighbors
+            .binary_search_by_key(&frame.src, |n| n.radio)
+        {
+            self.radio.neighbor_stats[i].overheard += 1;
+        }
+        if self.needs.frames == Frames::ReceivedAndOverheard {
+            self.units.acquire(frame.unit);
+            self.upcalls.push(Upcall::Overheard(self.me, *frame));
+        }
+    }
+
+    fn deliver(&mut self, frame: &Frame) {
+        if !frame.duplicate {
+            self.units.acquire(frame.unit);
+            self.upcalls.push(Upcall::Received(self.me, *frame));
+        } else if self.needs.frames != Frames::None {
+            self.units.acquire(frame.unit);
+            self.upcalls.push(Upcall::Duplicate(self.me, *frame));
+        }
+    }
+
+    fn tx_status(&mut self, sent: Sent, ok: bool, handed_over: bool) {
+        let Sent {
+            id, next_hop: next, ..
+        } = sent;
+        let status = match (next, ok, handed_over) {
+            (None, ..) => TxStatus::Broadcast,
+            (Some(_), true, _) => TxStatus::Delivered,
+            (Some(_), false, true) => TxStatus::HandedOver,
+            (Some(_), false, false) => TxStatus::RetryLimit,
+        };
+        if self.needs.mac_outcomes {
+            // At once, inside the MAC's call: what the MAC asks next (`has_pending`) sees it.
+            let view = MacView {
+                now: self.events.now(),
+                packets: self.packets,
+                units: self.units,
+                rng: self.layer_rng,
+                radio: self.me,
+                upcalls: self.upcalls,
+                events: self.events,
+            };
+            self.layer.on_tx_status(self.me, id, next, status, view);
+        }
+        // The MAC is done with the unit (the frames on the air and the receptions it made keep
+        // their own references).
+        self.units.release(sent.unit);
+        self.upcalls.push(Upcall::Status {
+            radio: self.me,
+            sent,
+            status,
+        });
+    }
+}
