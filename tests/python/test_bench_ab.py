@@ -27,6 +27,12 @@ def test_bad_options_are_refused_before_building(
     assert not (tmp_path / "ab").exists()
 
 
+def test_case_names_may_hold_commas() -> None:
+    assert ab.case_names("mesh 10,000 nodes") == ["mesh 10,000 nodes"]
+    assert ab.case_names("p2p PER 0, mesh 10,000 nodes,chain 3 hops") == ["p2p PER 0", "mesh 10,000 nodes", "chain 3 hops"]
+    assert ab.case_names("mesh 10,bogus") == ["mesh 10", "bogus"]
+
+
 def test_every_case_names_a_scenario_of_the_checkout() -> None:
     for case in ab.CASES:
         assert (REPO / case.scenario).is_file(), case

@@ -147,6 +147,23 @@ def format_rows(rows: Sequence[dict[str, object]], baseline: str) -> str:
     return text_table(headers, body)
 
 
+def case_names(text: str) -> list[str]:
+    """The case names in a comma-separated list, where a name may hold a comma itself ("mesh
+    10,000 nodes"): the longest run of pieces that makes a known name is taken as one."""
+    known = {case.name for case in CASES}
+    pieces = text.split(",")
+    names: list[str] = []
+    start = 0
+    while start < len(pieces):
+        end = next(
+            (end for end in range(len(pieces), start, -1) if ",".join(pieces[start:end]).strip() in known),
+            start + 1,
+        )
+        names.append(",".join(pieces[start:end]).strip())
+        start = end
+    return names
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m airtcp.bench.ab", description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, help="git revision to compare against (e.g. main~3)")
@@ -157,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     repo = Path.cwd()
     cases = list(CASES)
     if args.cases is not None:
-        wanted = [name.strip() for name in args.cases.split(",")]
+        wanted = case_names(args.cases)
         unknown = [name for name in wanted if name not in {c.name for c in CASES}]
         if unknown:
             print(f"error: --cases: unknown {', '.join(unknown)}; known: {', '.join(c.name for c in CASES)}", file=sys.stderr)
