@@ -21,6 +21,7 @@ process pool (`workers`, default the number of cores) or on a Dask distributed c
 
 from __future__ import annotations
 
+import concurrent.futures.process
 import ctypes
 import hashlib
 import json
@@ -442,22 +443,28 @@ def _run_in_pool(queue: deque[_Job], size: int) -> Generator[tuple[_Job, Result]
         if finished:
             pool.shutdown(wait=True)
         else:  # interrupted: the runs in flight are abandoned, and waiting for them could take long
+            # Taken before `shutdown`, which forgets it.
+            manager = getattr(pool, "_executor_manager_thread", None)  # not public API
             _kill(workers.values())
             pool.shutdown(wait=False, cancel_futures=True)
-            _join_manager(pool)
+            _join_manager(manager)
     return _Crash(lost, _how_one_died(workers.values())) if broken else None
 
 
-def _join_manager(pool: ProcessPoolExecutor, timeout_s: float = 5.0) -> None:
+def _join_manager(manager: threading.Thread | None, timeout_s: float = 5.0) -> None:
     """Waits (briefly) for the pool's manager thread, which notices the killed workers and
     closes its wake-up pipe. Python 3.11 wakes that thread once more at exit without the pool's
     lock (`concurrent.futures.process._python_exit`): if the thread is closing the pipe just
-    then, the write fails and a traceback is printed after the sweep has already reported its
-    interruption. With the thread gone first, that wake-up finds the pipe closed and does
-    nothing."""
-    manager = getattr(pool, "_executor_manager_thread", None)  # not public API
-    if manager is not None:
-        manager.join(timeout_s)
+    then, the write fails ("Bad file descriptor") and a traceback is printed after the sweep has
+    already reported its interruption. The thread is taken out of the exit's wake-ups whether or
+    not it finished in time (the interpreter still joins it at exit, and it ends once it has seen
+    its workers gone)."""
+    if manager is None:
+        return
+    manager.join(timeout_s)
+    wakeups = getattr(concurrent.futures.process, "_threads_wakeups", None)  # not public API
+    if wakeups is not None:
+        wakeups.pop(manager, None)
 
 
 def _processes_of(pool: ProcessPoolExecutor) -> dict[int, BaseProcess]:
