@@ -101,7 +101,7 @@ BAD_PARAMETERS: list[tuple[str, dict[str, Any], str]] = [
     ("zero c", {"cc": "cubic", "cubic": {"c": 0}}, "flows[0].transport.cubic.c: must be greater than 0"),
     ("negative c", {"cc": "cubic", "cubic": {"c": -0.4}}, "flows[0].transport.cubic.c: must be greater than 0"),
     ("cubic beta one", {"cc": "cubic", "cubic": {"beta": 1}}, "flows[0].transport.cubic.beta: must be within (0, 1)"),
-    ("cubic beta zero", {"cc": "cubic", "cubic": {"beta": 0}}, "flows[0].transport.cubic.beta: must be greater than 0"),
+    ("cubic beta zero", {"cc": "cubic", "cubic": {"beta": 0}}, "flows[0].transport.cubic.beta: must be within (0, 1)"),
     ("fast convergence not a bool", {"cc": "cubic", "cubic": {"fast_convergence": "yes"}},
      "flows[0].transport.cubic.fast_convergence: "),
     ("misspelt cubic field", {"cc": "cubic", "cubic": {"beta_cubic": 0.7}},

@@ -69,7 +69,7 @@ BAD = [
         "downlink.amc={kind: custom, modes: [{min_snr: 9dB, efficiency: 1}, {min_snr: 3dB, efficiency: 2}]}",
         "downlink.amc.modes[1].min_snr: thresholds must increase",
     ),
-    ("downlink.fading={kind: clarke, doppler: -1Hz}", "downlink.fading.doppler: must be within [0, inf)"),
+    ("downlink.fading={kind: clarke, doppler: -1Hz}", "downlink.fading.doppler: must not be negative"),
     (
         "downlink.erasure={kind: bimodal, low: 0.5, high: 1, low_probability: 0.1, hold_min: 200ms, hold_max: 100ms}",
         "downlink.erasure.hold_max: must not be smaller than hold_min (200ms)",

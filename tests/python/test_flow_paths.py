@@ -98,9 +98,9 @@ NO_LINK = "(consecutive nodes must be neighbours: a wired link, the downlink, or
 # (id, the flow's paths block, the routing block (None: static), the exact first "path: message"
 # line). Over the wired scenario, or the ring with a routing block.
 BAD_PATHS: list[tuple[str, Any, Any, str]] = [
-    ("no paths", explicit(), None, "flows[0].paths.paths: needs at least one path"),
+    ("no paths", explicit(), None, "flows[0].paths.paths: needs at least 1 entry, got none"),
     ("too many paths", explicit(*[["A", "B", "E"]] * 256), None,
-     "flows[0].paths.paths: at most 255 paths per flow, got 256"),
+     "flows[0].paths.paths: at most 255 entries, got 256"),
     ("one node", explicit(["A"]), None,
      "flows[0].paths.paths[0]: a path runs from the flow's source 'A' to its destination 'E': two nodes at least, got 1"),
     ("unknown node", explicit(["A", "X", "E"]), None,
@@ -113,8 +113,8 @@ BAD_PATHS: list[tuple[str, Any, Any, str]] = [
      "flows[0].paths.paths[0][2]: 'A' is on the path already (at [0]); a path visits each node once"),
     ("no link", explicit(["A", "B", "E"], ["A", "C", "E"]), None,
      f"flows[0].paths.paths[1][2]: no link from 'C' to 'E' {NO_LINK}"),
-    ("k zero", {"kind": "disjoint", "k": 0}, None, "flows[0].paths.k: must be at least 1, got 0"),
-    ("k too large", {"kind": "disjoint", "k": 256}, None, "flows[0].paths.k: is too large (at most 255), got 256"),
+    ("k zero", {"kind": "disjoint", "k": 0}, None, "flows[0].paths.k: must be between 1 and 255, got 0"),
+    ("k too large", {"kind": "disjoint", "k": 256}, None, "flows[0].paths.k: must be between 1 and 255, got 256"),
     ("aodv", explicit(["n0", "n1", "n2", "n3"]), {"kind": "aodv"},
      "flows[0].paths: aodv finds its routes itself; flow paths are followed under static routing"),
     ("backpressure", explicit(["n0", "n1", "n2", "n3"]), {"kind": "backpressure"},

@@ -15,20 +15,19 @@ import decimal
 import enum
 import json
 import pickle
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 import pytest
 
 from airtcp.errors import ScenarioError
 from airtcp.scenario import model
 from airtcp.scenario.schema import (
-    AodvRouting,
     BernoulliLoss,
     DroptailQueue,
     LinkConfig,
     RadioConfig,
     Scenario,
-    TcpConfig,
+    TcpTransport,
     load_scenario,
     to_core_dict,
     to_user_dict,
@@ -85,10 +84,32 @@ BOOLEANS = [
 ]
 
 
+# The engine's plain `bool` and `float`: no scenario field takes them any more (the generated
+# models read every number with the schema's readers and every flag strictly), but the engine
+# still offers them. Annotations as objects: this module's own would be strings.
+_Plain = type(
+    "_Plain",
+    (model.BaseModel,),
+    {
+        "__annotations__": {
+            "flag": bool,
+            "k": Optional[Annotated[float, model.Field(ge=0, allow_inf_nan=False)]],
+        },
+        "flag": False,
+        "k": None,
+    },
+)
+
+
+def plain_problems(**data: Any) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        _Plain.model_validate(data)
+    return caught.value.lines()
+
+
 @pytest.mark.parametrize(("given", "read"), BOOLEANS, ids=repr)
 def test_a_plain_bool_reads_words_and_zero_or_one(given: Any, read: bool) -> None:
-    scenario = load_scenario(wireless(routing={"kind": "aodv", "local_repair": given}))
-    assert isinstance(scenario.routing, AodvRouting) and scenario.routing.local_repair is read
+    assert _Plain.model_validate({"flag": given}).flag is read
 
 
 NOT_BOOLEANS = [
@@ -107,7 +128,7 @@ NOT_BOOLEANS = [
 
 @pytest.mark.parametrize(("given", "message"), NOT_BOOLEANS, ids=repr)
 def test_a_plain_bool_refuses_the_rest(given: Any, message: str) -> None:
-    assert problems(wireless(routing={"kind": "aodv", "local_repair": given})) == [f"routing.local_repair: {message}"]
+    assert plain_problems(flag=given) == [f"flag: {message}"]
 
 
 FLOATS = [
@@ -119,8 +140,7 @@ FLOATS = [
 
 @pytest.mark.parametrize(("given", "read"), FLOATS, ids=repr)
 def test_a_plain_float_reads_numbers_and_their_text(given: Any, read: float | None) -> None:
-    scenario = load_scenario(wireless(routing={"kind": "backpressure", "k": given}))
-    k = scenario.routing.k  # type: ignore[union-attr]
+    k = _Plain.model_validate({"k": given}).k
     assert k == read and type(k) is type(read)
     assert json.dumps(k) == json.dumps(read)  # -0.0 stays -0.0
 
@@ -147,7 +167,7 @@ NOT_FLOATS = [
 
 @pytest.mark.parametrize(("given", "message"), NOT_FLOATS, ids=repr)
 def test_a_plain_float_refuses_the_rest(given: Any, message: str) -> None:
-    assert problems(wireless(routing={"kind": "backpressure", "k": given})) == [f"routing.k: {message}"]
+    assert plain_problems(k=given) == [f"k: {message}"]
 
 
 # --- Strict values -----------------------------------------------------------------------------
@@ -235,7 +255,7 @@ def test_a_list_takes_any_iterable_but_text_and_mappings() -> None:
 def test_a_list_of_at_least_one() -> None:
     topology = {"kind": "explicit", "nodes": []}
     assert problems(wireless(topology=topology)) == [
-        "topology.nodes: list should have at least 1 item after validation, not 0, got a list"
+        "topology.nodes: needs at least 1 entry, got none"
     ]
 
 
@@ -413,5 +433,5 @@ def test_declarations_the_engine_cannot_read_fail_at_once() -> None:
 
 
 def test_defaults_are_the_declared_ones() -> None:
-    defaults = {name: info.get_default(call_default_factory=True) for name, info in TcpConfig.model_fields.items()}
-    assert TcpConfig(kind="tcp").model_dump() == {**defaults, "kind": "tcp"}
+    defaults = {name: info.get_default(call_default_factory=True) for name, info in TcpTransport.model_fields.items()}
+    assert TcpTransport(kind="tcp").model_dump() == {**defaults, "kind": "tcp"}

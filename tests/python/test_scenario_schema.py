@@ -1,10 +1,11 @@
-"""The scenario format's JSON Schema: the shipped file is the core's, and the front end's models
-read files as the schema describes them.
+"""The scenario format's JSON Schema: the shipped file is the core's, the front end's models are
+made from it, and they read files as the schema describes them.
 
-The core generates the schema from its config types (`airtcp::scenario::schema`). Every model of
-`airtcp.scenario.schema` is compared, field by field, with the part of the schema it reads: the
-same fields in the same order, the same required fields and defaults, the same `kind` tags and
-keywords, the same unit, and the same ranges, tried at their bounds.
+The core generates the schema from its config types (`airtcp::scenario::schema`) and
+`airtcp.scenario.model_gen` the models from the schema. Every model of `airtcp.scenario.models`
+is compared, field by field, with the part of the schema it reads: the same fields in the same
+order, the same required fields and defaults, the same `kind` tags and keywords, the same unit,
+and the same ranges, tried at their bounds (which tests the generator and the readers).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import pytest
 
 from airtcp import _core
 from airtcp.errors import ScenarioError
-from airtcp.scenario import bundled, json_schema, schema_docs, units
-from airtcp.scenario import schema as models
+from airtcp.scenario import bundled, json_schema, model_gen, models, schema_docs, units
+from airtcp.scenario import schema as scenario_schema
 from airtcp.scenario.checks import Problems
 from airtcp.scenario.messages import _union_members, _unwrap
 from airtcp.scenario.model import BaseModel
@@ -50,6 +51,13 @@ def test_the_field_reference_is_made_from_the_schema() -> None:
         assert f"\n## {name}\n" in text, name
     assert "| `delayed_ack_timeout` | [duration](scenario-schema.md#units) | `200ms` | ≥ 1ns |" in text
     assert "`{memory: 4GiB}`" in text
+
+
+def test_the_models_are_made_from_the_schema() -> None:
+    """airtcp/scenario/models.py is what `make schema` makes of the shipped schema."""
+    path = Path(models.__file__)
+    assert path.read_text(encoding="utf-8") == model_gen.render()
+    assert model_gen.main(["--check", str(path)]) == 0
 
 
 def test_the_schema_is_a_valid_json_schema() -> None:
@@ -160,7 +168,7 @@ def test_every_model_is_compared() -> None:
     compared = {model for _, model, _ in PAIRS}
     declared = {value for value in vars(models).values()
                 if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == models.__name__}
-    assert declared - compared == {models._Model}
+    assert declared == compared
     assert len(PAIRS) >= 70
 
 
@@ -336,8 +344,8 @@ def test_every_kind_of_field_is_tried() -> None:
 
 
 def test_the_standards_defaults_are_the_cores() -> None:
-    assert models.STANDARD_DEFAULTS == json_schema.standard_defaults()
-    assert list(models.STANDARD_DEFAULTS) == _keywords(DEFS["Standard"])
+    assert scenario_schema.STANDARD_DEFAULTS == json_schema.standard_defaults()
+    assert list(scenario_schema.STANDARD_DEFAULTS) == _keywords(DEFS["Standard"])
 
 
 def test_a_unit_variant_is_only_its_kind() -> None:

@@ -11,6 +11,9 @@
 //! against the schema takes `delay: 20ms` and flags `delay: 20`. Ranges stay on the field
 //! (`range(min = 1)`), in base units.
 //!
+//! A field holding node names says so too (`transform = crate::quantity::node_name`): a name is
+//! never empty, in a list, a list of lists or as a mapping's key.
+//!
 //! Kept at the bottom of the crate: config types of every layer use it, and it knows no layer.
 
 use schemars::Schema;
@@ -111,6 +114,21 @@ pub fn probability(schema: &mut Schema) {
     }
 }
 
+/// A node's name (or a list of them, or a mapping keyed by them): text that is not empty.
+pub fn node_name(schema: &mut Schema) {
+    if let Some(items) = schema.get_mut("items") {
+        if let Ok(items) = <&mut Schema>::try_from(items) {
+            node_name(items);
+        }
+        return;
+    }
+    if schema.get("additionalProperties").is_some() {
+        schema.insert("propertyNames".into(), serde_json::json!({"minLength": 1}));
+        return;
+    }
+    schema.insert("minLength".into(), 1.into());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +160,24 @@ mod tests {
         assert_eq!(schema.get("minimum"), Some(&json!(0)));
         assert_eq!(schema.get("maximum"), Some(&json!(1)));
         assert_eq!(schema.get("x-unit"), Some(&json!("probability")));
+    }
+
+    #[test]
+    fn a_node_name_is_not_empty_wherever_it_sits() {
+        let mut one: Schema = json!({"type": "string"}).try_into().unwrap();
+        node_name(&mut one);
+        assert_eq!(one.get("minLength"), Some(&json!(1)));
+        let mut lists: Schema =
+            json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}})
+                .try_into()
+                .unwrap();
+        node_name(&mut lists);
+        assert_eq!(lists.as_value()["items"]["items"]["minLength"], json!(1));
+        let mut keyed: Schema =
+            json!({"type": "object", "additionalProperties": {"type": "array"}})
+                .try_into()
+                .unwrap();
+        node_name(&mut keyed);
+        assert_eq!(keyed.get("propertyNames"), Some(&json!({"minLength": 1})));
     }
 }

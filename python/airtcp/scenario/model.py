@@ -1,13 +1,14 @@
 """Models declared like pydantic's, checked by a small engine of our own.
 
-The scenario schema (`airtcp.scenario.schema`) was written with pydantic. Importing pydantic
-took about 65 ms (with the look-up of its plugins through `importlib.metadata`) and building the
-schema's 66 models 40 to 70 ms more: over half of `airtcp run` for a small scenario. This module
-keeps the schema's declarations as they were (a class per model, a field per annotation,
-`Annotated` metadata for the unit parsers) and builds all 66 models in about 5 ms: each
-annotation is compiled once into a plain function that checks a value and one that dumps it
-(`airtcp.scenario.checks`; the declarations' parts are in `airtcp.scenario.fields`). Checking a
-file's data then costs what the unit parsers cost, which pydantic called too.
+The scenario models (`airtcp.scenario.models`, generated from the core's JSON Schema) were first
+written with pydantic. Importing pydantic took about 65 ms (with the look-up of its plugins
+through `importlib.metadata`) and building the models 40 to 70 ms more: over half of `airtcp run`
+for a small scenario. This module keeps pydantic's way of declaring them (a class per model, a
+field per annotation, `Annotated` metadata for the readers of units and ranges) and builds all of
+them in a few milliseconds: each annotation is compiled once into a plain function that checks a
+value and one that dumps it (`airtcp.scenario.checks`; the declarations' parts are in
+`airtcp.scenario.fields`). Checking a file's data then costs what the unit parsers cost, which
+pydantic called too.
 
 Why not something else: pydantic's deferred building (`defer_build`) only moves the build to
 the first validation, which every run does, and leaves pydantic's own import; another library
@@ -20,7 +21,8 @@ Only what the schema uses is supported, with pydantic's names and meaning:
 - `class M(BaseModel)` with annotated fields in order (the normalised JSON keeps it), defaults,
   `Field(default=..., default_factory=..., alias=..., exclude_if=...)` (`exclude_if(value)` true:
   the field is left out of `model_dump`, as in pydantic 2.11), and `model_validator(mode="after")`
-  methods, which run once every field is valid. Unknown fields are always errors and assignment
+  methods (the model's, or a base's that is no model: a mixin), which run once every field is
+  valid. Unknown fields are always errors and assignment
   is always checked (pydantic's `extra="forbid"`, `validate_assignment=True`).
 - Field types: `str`, `bool`, `int`, `float`, `Literal` of strings, `Optional[X]`, `list[X]`,
   `dict[K, V]`, models, unions of models tagged by a field (`Field(discriminator="kind")`),
@@ -150,7 +152,9 @@ class BaseModel:
         cls._model_slots = tuple(_Slot(name, info) for name, info in fields.items())
         cls._model_slot_by_name = {slot.name: slot for slot in cls._model_slots}
         cls._model_keys = frozenset(slot.key for slot in cls._model_slots)
-        own = [m for m in cls.__dict__.values() if getattr(m, "__model_validator__", None) == "after"]
+        # A model's own checks, and those of a base that is not a model (a mixin of rules).
+        owners = [base for base in reversed(cls.__bases__) if not issubclass(base, BaseModel)] + [cls]
+        own = [m for owner in owners for m in vars(owner).values() if getattr(m, "__model_validator__", None) == "after"]
         cls._model_after = (*super(cls, cls)._model_after, *own)
 
     def __init__(self, **data: Any):

@@ -10,16 +10,13 @@ schema, and a test compares it with what this module makes of the shipped schema
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from airtcp.scenario import units
-from airtcp.scenario.json_schema import scenario_schema
+from airtcp.scenario.json_schema import made_file_main, scenario_schema
 
 __all__ = ["render", "main"]
 
@@ -138,10 +135,23 @@ def _type(schema: dict[str, Any], defs: dict[str, Any]) -> str:
     if kinds == ["array"]:
         return f"list of {_type(schema['items'], defs)}"
     if kinds == ["object"]:
-        return f"mapping of name to {_type(schema['additionalProperties'], defs)}"
+        keys = "node name" if schema.get("propertyNames", {}).get("minLength") == 1 else "name"
+        return f"mapping of {keys} to {_type(schema['additionalProperties'], defs)}"
+    if kinds == ["string"] and schema.get("minLength") == 1:
+        return "node name"
     return {"integer": "whole number", "number": "number", "string": "text", "boolean": "boolean"}.get(
         kinds[0] if kinds else "", "value"
     )
+
+
+def _length(schema: dict[str, Any]) -> str:
+    """A list's length limits, as `at least 1 item` or `1 … 255 items`."""
+    low, high = schema.get("minItems"), schema.get("maxItems")
+    if high is not None:
+        return f"{low or 0} … {high} items"
+    if low is not None:
+        return f"at least {low} item{'s' if low != 1 else ''}"
+    return ""
 
 
 def _range(schema: dict[str, Any]) -> str:
@@ -149,7 +159,7 @@ def _range(schema: dict[str, Any]) -> str:
     schema = _without_null(schema)
     if schema.get("type") == "array" or (isinstance(schema.get("type"), list) and "array" in schema["type"]):
         inner = _range(schema["items"])
-        length = f"at least {schema['minItems']} item{'s' if schema['minItems'] != 1 else ''}" if "minItems" in schema else ""
+        length = _length(schema)
         return "; ".join(part for part in (length, f"each {inner}" if inner else "") if part)
     unit = schema.get("x-unit")
 
@@ -213,13 +223,28 @@ def _table(schema: dict[str, Any], defs: dict[str, Any], *, skip: tuple[str, ...
     if not properties:
         return ["No fields besides `kind`." if skip else "No fields."]
     required = schema.get("required", [])
+    by_standard = schema.get("x-standard-defaults", {})
     rows = ["| Field | Type | Default | Range | Meaning |", "|---|---|---|---|---|"]
     for key, field in properties.items():
-        rows.append(
-            f"| `{key}` | {_type(field, defs)} | {_default(key, field, required, defs)} | {_range(field)} | "
-            f"{_text(field.get('description'))} |"
-        )
+        default = _default(key, field, required, defs)
+        meaning = _text(field.get("description"))
+        if any(values.get(key) is not None for values in by_standard.values()):
+            default = _by_standard(key, field, by_standard, defs)
+            meaning += " The normalised form holds the value used."
+        elif field.get("x-omit-default"):
+            meaning += " Left out of the normalised form at its default."
+        rows.append(f"| `{key}` | {_type(field, defs)} | {default} | {_range(field)} | {meaning.strip()} |")
     return rows
+
+
+def _by_standard(key: str, field: dict[str, Any], by_standard: dict[str, Any], defs: dict[str, Any]) -> str:
+    """A radio field's default under each standard (`x-standard-defaults`)."""
+    shown = []
+    for standard, values in by_standard.items():
+        value = values.get(key)
+        written = "none" if value is None else f"`{_flow(_written(value, field, defs))}`"
+        shown.append(f"{written} ({standard})")
+    return "by standard: " + ", ".join(shown)
 
 
 def _referenced(schema: dict[str, Any]) -> Iterator[str]:
@@ -288,18 +313,7 @@ def render(schema: dict[str, Any] | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m airtcp.scenario.schema_docs", description=__doc__.splitlines()[0])
-    parser.add_argument("path", type=Path, help="the page to write (docs/scenario-fields.md)")
-    parser.add_argument("--check", action="store_true", help="only say whether the page is current")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = args.path.is_file() and args.path.read_text(encoding="utf-8") == text
-        if not current:
-            print(f"error: {args.path}: not made from the current schema; run `make schema`", file=sys.stderr)
-        return 0 if current else 1
-    args.path.write_text(text, encoding="utf-8")
-    return 0
+    return made_file_main(argv, prog="python -m airtcp.scenario.schema_docs", doc=__doc__ or "", what="page (docs/scenario-fields.md)", render=render)
 
 
 if __name__ == "__main__":

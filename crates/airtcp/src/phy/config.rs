@@ -126,6 +126,7 @@ pub enum ErrorProcessConfig {
         /// P(a new state is the bad one); absent: the states alternate.
         #[serde(default)]
         #[schemars(transform = crate::quantity::probability)]
+        #[schemars(extend("x-omit-default" = true))]
         low_probability: Option<f64>,
         /// Shortest state duration, ns.
         #[schemars(transform = crate::quantity::duration)]

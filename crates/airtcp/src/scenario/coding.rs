@@ -191,7 +191,7 @@ mod tests {
             refusal(json!({"threshold": 1.5}), json!({})),
             (
                 "coding.threshold".into(),
-                "must be a probability above 0 and at most 1, got 1.5".into()
+                "must be within (0, 1], got 1.5".into()
             )
         );
         for field in ["pool_lifetime", "report_idle", "ack_delay", "ack_timeout"] {

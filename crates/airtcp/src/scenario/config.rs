@@ -64,6 +64,7 @@ pub struct ScenarioConfig {
     /// Names of nodes without a position (wired-only nodes). Node ids: these first, in order,
     /// then the nodes `topology` places.
     #[serde(default)]
+    #[schemars(transform = crate::quantity::node_name)]
     pub nodes: Vec<String>,
     /// Wireless nodes and their positions, generated or explicit.
     #[serde(default)]
@@ -80,6 +81,7 @@ pub struct ScenarioConfig {
     /// The inter-session coding layer at the relays (paper 001: COPE, or NCAQM's queue;
     /// docs/cope.md); absent: none.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub coding: Option<CodingConfig>,
     /// Nodes that fail during the run.
     #[serde(default)]
@@ -92,6 +94,7 @@ pub struct ScenarioConfig {
     pub downlink: Option<crate::mac::downlink::DownlinkConfig>,
     /// Wireless routers: packet-level shared downlinks to users (paper 004).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub routers: Vec<super::routers::RouterConfig>,
     /// Traffic.
     #[serde(default)]
@@ -183,6 +186,7 @@ fn default_trace_interval() -> Nanos {
 #[serde(deny_unknown_fields)]
 pub struct FailureConfig {
     /// The node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub node: String,
     /// When, ns.
     #[schemars(transform = crate::quantity::duration)]

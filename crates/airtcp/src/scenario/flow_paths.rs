@@ -53,23 +53,23 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
         match paths {
             PathsConfig::Explicit { paths, .. } => {
                 if paths.is_empty() {
-                    return Err(err(format!("{p}.paths"), "needs at least one path"));
+                    return Err(err(
+                        format!("{p}.paths"),
+                        "needs at least 1 entry, got none",
+                    ));
                 }
                 if paths.len() > MAX_PATHS {
                     return Err(err(
                         format!("{p}.paths"),
-                        format!("at most {MAX_PATHS} paths per flow, got {}", paths.len()),
+                        format!("at most {MAX_PATHS} entries, got {}", paths.len()),
                     ));
                 }
             }
             PathsConfig::Disjoint { k, .. } => {
-                if *k == 0 {
-                    return Err(err(format!("{p}.k"), "must be at least 1, got 0"));
-                }
-                if *k as usize > MAX_PATHS {
+                if *k == 0 || *k as usize > MAX_PATHS {
                     return Err(err(
                         format!("{p}.k"),
-                        format!("is too large (at most {MAX_PATHS}), got {k}"),
+                        format!("must be between 1 and {MAX_PATHS}, got {k}"),
                     ));
                 }
             }
@@ -373,7 +373,10 @@ mod tests {
     #[test]
     fn explicit_paths_are_checked_node_by_node() {
         for (paths, expected) in [
-            (json!([]), "flows[0].paths.paths: needs at least one path"),
+            (
+                json!([]),
+                "flows[0].paths.paths: needs at least 1 entry, got none",
+            ),
             (
                 json!([["A"]]),
                 "flows[0].paths.paths[0]: a path runs from the flow's source 'A' \
@@ -410,7 +413,7 @@ mod tests {
         let many: Vec<Value> = (0..256).map(|_| json!(["A", "B", "E"])).collect();
         assert_eq!(
             error(explicit(json!(many))),
-            "flows[0].paths.paths: at most 255 paths per flow, got 256"
+            "flows[0].paths.paths: at most 255 entries, got 256"
         );
     }
 
@@ -431,11 +434,11 @@ mod tests {
         );
         assert_eq!(
             error(json!({"kind": "disjoint", "k": 0})),
-            "flows[0].paths.k: must be at least 1, got 0"
+            "flows[0].paths.k: must be between 1 and 255, got 0"
         );
         assert_eq!(
             error(json!({"kind": "disjoint", "k": 256})),
-            "flows[0].paths.k: is too large (at most 255), got 256"
+            "flows[0].paths.k: must be between 1 and 255, got 256"
         );
     }
 

@@ -19,6 +19,7 @@ use crate::sim::NodeId;
 #[serde(deny_unknown_fields)]
 pub struct RouterConfig {
     /// The router's node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub node: String,
     /// Transmitter rate, bit/s (shared by all users).
     #[schemars(transform = crate::quantity::rate, range(min = 1))]
@@ -47,6 +48,7 @@ pub struct RouterConfig {
 #[serde(deny_unknown_fields)]
 pub struct RouterUserConfig {
     /// The user's node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub node: String,
     /// Its channel's erasures (absent: every packet received).
     #[serde(default)]

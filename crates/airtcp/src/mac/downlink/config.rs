@@ -19,6 +19,7 @@ use crate::sim::Time;
 #[serde(deny_unknown_fields)]
 pub struct DownlinkConfig {
     /// The node that acts as the base station (node name).
+    #[schemars(transform = crate::quantity::node_name)]
     pub base_station: String,
     /// The users (user equipments), in the order that numbers them 0, 1, ...
     #[schemars(length(min = 1))]
@@ -36,12 +37,14 @@ pub struct DownlinkConfig {
     /// The downlink frame: how much of the nominal e x bandwidth x slot bits carries user data
     /// (see [`super::frame`]). Default `ideal`: all of it.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub frame: FrameConfig,
     /// Bytes each packet occupies on the air beyond its own size (MAC header, CRC, ...), >= 0.
     /// 0 (default): a packet of n bytes uses n bytes of a slot. IEEE 802.16: 10 (a 6-byte generic
     /// MAC header and a 4-byte CRC).
     #[serde(default)]
     #[schemars(transform = crate::quantity::size)]
+    #[schemars(extend("x-omit-default" = true))]
     pub mac_overhead_bytes: u32,
     /// Residual factor on the bits per slot after the frame model, in (0, 1]: a declared
     /// calibration of what the frame model and the MAC overhead leave unexplained (see
@@ -91,6 +94,7 @@ pub struct DownlinkConfig {
 #[serde(deny_unknown_fields)]
 pub struct DownlinkUserConfig {
     /// The user's node (node name).
+    #[schemars(transform = crate::quantity::node_name)]
     pub node: String,
     /// Average received signal-to-noise ratio, dB. Paper 002: 12, 19, 13, 16 (ns-2) and
     /// 11, 17, 12, 15 (fluid model).

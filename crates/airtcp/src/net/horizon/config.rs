@@ -23,6 +23,7 @@ pub struct HorizonConfig {
     /// The paths use only links above this delivery threshold (as `Static`'s).
     #[serde(default = "default_min_delivery")]
     #[schemars(transform = crate::quantity::probability)]
+    #[schemars(extend("x-omit-default" = true))]
     pub min_delivery: f64,
     /// `T`, the custody threshold per flow and neighbour (§5.2.2: 10-15).
     #[serde(default = "default_hz_threshold")]

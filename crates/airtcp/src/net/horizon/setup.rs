@@ -63,7 +63,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
         return Err(err(
             "routing.paths",
             format!(
-                "must be from 1 to {}, got {paths}",
+                "must be between 1 and {}, got {paths}",
                 crate::net::flow_paths::MAX_PATHS
             ),
         ));
@@ -71,7 +71,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
     if !(1..=MAX_THRESHOLD).contains(&threshold) {
         return Err(err(
             "routing.threshold",
-            format!("must be from 1 to {MAX_THRESHOLD} (one-byte PLIDs), got {threshold}"),
+            format!("must be between 1 and {MAX_THRESHOLD}, got {threshold}"),
         ));
     }
     for (field, value) in [
@@ -103,7 +103,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
         if !(value.is_finite() && value > 0.0 && value <= 1.0) {
             return Err(err(
                 format!("routing.reorder.{field}"),
-                format!("must be above 0 and at most 1, got {value}"),
+                format!("must be within (0, 1], got {value}"),
             ));
         }
     }

@@ -9,10 +9,13 @@ use super::{Nanos, RouteMetric, TcpConfig};
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
     /// Unique flow name.
+    #[schemars(transform = crate::quantity::node_name)]
     pub id: String,
     /// Sending node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub src: String,
     /// Receiving node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub dst: String,
     /// When the application starts, ns.
     #[serde(default)]
@@ -33,6 +36,7 @@ pub struct FlowConfig {
     pub transport: TransportConfig,
     /// The paths the flow's packets follow (`net::flow_paths`); absent: the routes.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub paths: Option<PathsConfig>,
 }
 
@@ -45,6 +49,7 @@ pub enum PathsConfig {
     Explicit {
         /// Each from the flow's source to its destination, consecutive nodes linked (a wired
         /// link, the downlink, or radios in range), no node twice; 1 to 255 paths.
+        #[schemars(transform = crate::quantity::node_name, length(min = 1, max = 255))]
         paths: Vec<Vec<String>>,
         /// How packets from the destination back to the source travel.
         #[serde(default)]

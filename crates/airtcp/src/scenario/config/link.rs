@@ -9,8 +9,10 @@ use super::Nanos;
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
     /// One end (node name). "forward" is from -> to.
+    #[schemars(transform = crate::quantity::node_name)]
     pub from: String,
     /// The other end (node name).
+    #[schemars(transform = crate::quantity::node_name)]
     pub to: String,
     /// Line rate, bits per second (> 0).
     #[schemars(transform = crate::quantity::rate, range(min = 1))]
@@ -22,6 +24,7 @@ pub struct LinkConfig {
     /// seed (stream `link/{i}/delay`), the same both ways; 0: none.
     #[serde(default)]
     #[schemars(transform = crate::quantity::duration)]
+    #[schemars(extend("x-omit-default" = true))]
     pub delay_spread: Nanos,
     /// Queue discipline of each direction's transmit queue.
     #[serde(default)]

@@ -141,11 +141,13 @@ pub struct RadioConfig {
     /// ground). Read it through [`RadioConfig::rx_threshold_dbm`].
     #[serde(default)]
     #[schemars(transform = crate::quantity::power)]
+    #[schemars(extend("x-omit-default" = true))]
     pub rx_threshold: Option<f64>,
     /// Energy that makes the medium busy (carrier sense threshold), dBm; absent: the standard's
     /// (802.11b: ns-2's 1.559e-11 W, 550 m with two-ray ground).
     #[serde(default)]
     #[schemars(transform = crate::quantity::power)]
+    #[schemars(extend("x-omit-default" = true))]
     pub cs_threshold: Option<f64>,
     /// A frame survives interference while its power exceeds the sum of the others by this
     /// ratio, dB (ns-2's CPThresh).
@@ -157,21 +159,26 @@ pub struct RadioConfig {
     pub reception: ReceptionModel,
     /// Rate of ACK frames; absent: `basic` for 802.11b, `control` for 802.11a.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub ack_rate: Option<AckRate>,
     /// Noise power in the channel, dBm; absent: the standard's (thermal noise in 22 or 20 MHz
     /// plus a 7 dB noise figure).
     #[serde(default)]
     #[schemars(transform = crate::quantity::power)]
+    #[schemars(extend("x-omit-default" = true))]
     pub noise: Option<f64>,
     /// PLCP preamble (802.11b only; absent: long).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub preamble: Option<Preamble>,
     /// How each link's data rate is chosen.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub rate_control: RateControlConfig,
     /// Data rates set by hand on given links, after rate control (for tests and for scenarios
     /// that pin rates, such as paper 003's Fig. 1).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub link_rates: Vec<LinkRateConfig>,
     /// Interface queue of each radio (ns-2's IFQ: drop-tail 50).
     #[serde(default = "default_ifq")]
@@ -193,12 +200,14 @@ pub struct RadioConfig {
     /// Placed nodes with radios of their own: one radio per listed channel (distinct), in
     /// order (e.g. a bridge between two halves of a network on channels 1 and 6).
     #[serde(default)]
+    #[schemars(transform = crate::quantity::node_name)]
     pub node_channels: BTreeMap<String, Vec<u32>>,
     /// Probability that a frame is lost at a receiver, independently per frame and receiver,
     /// after the radio's own decision, on every pair of radios without a `link_errors` entry and
     /// for every frame kind (paper 001's "average loss 15 %" on every link); 0: none.
     #[serde(default)]
     #[schemars(transform = crate::quantity::probability)]
+    #[schemars(extend("x-omit-default" = true))]
     pub frame_error: f64,
     /// What one `frame_error` draw covers: every frame at every receiver (`per_frame`), or, at
     /// the addressee, a whole exchange (`per_exchange`: the RTS, or the data frame sent without
@@ -206,6 +215,7 @@ pub struct RadioConfig {
     /// with probability `frame_error` as under GloMoSim's fading, whose replies reuse the fade
     /// of the frame they answer).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub frame_error_mode: FrameErrorMode,
     /// Time from the first energy of a frame reaching a radio to the radio reporting the medium
     /// busy (its clear-channel assessment, or preamble detection), ns: two stations whose backoff
@@ -227,6 +237,7 @@ pub struct RadioConfig {
     /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue.
     #[serde(default)]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
+    #[schemars(extend("x-omit-default" = true))]
     pub msdu_lifetime: Option<Nanos>,
     /// Whose DCF rules the radios follow where implementations differ: `standard` (IEEE
     /// 802.11-2016 as ns-3 models it), `ns2` or `glomosim` (the papers' simulators).
@@ -289,8 +300,10 @@ pub enum RateControlConfig {
 #[serde(deny_unknown_fields)]
 pub struct LinkRateConfig {
     /// One end.
+    #[schemars(transform = crate::quantity::node_name)]
     pub from: String,
     /// The other end.
+    #[schemars(transform = crate::quantity::node_name)]
     pub to: String,
     /// Which direction(s) the rate applies to; both unless given.
     #[serde(default = "default_both")]
@@ -315,8 +328,10 @@ fn default_rate_frame_bytes() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct LinkErrorConfig {
     /// Transmitting node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub from: String,
     /// Receiving node.
+    #[schemars(transform = crate::quantity::node_name)]
     pub to: String,
     /// `forward` (from -> to), `reverse` or `both`.
     #[serde(default)]

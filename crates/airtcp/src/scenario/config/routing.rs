@@ -28,6 +28,7 @@ pub enum RoutingConfig {
         /// least this probability both ways; 0 uses every link the receiver locks onto.
         #[serde(default = "default_min_delivery")]
         #[schemars(transform = crate::quantity::probability)]
+        #[schemars(extend("x-omit-default" = true))]
         min_delivery: f64,
     },
     /// AODV (RFC 3561).
@@ -57,6 +58,7 @@ pub enum RoutingConfig {
         /// data; 0: every message is processed, as RFC 3561 (and ns-2, ns-3) do.
         #[serde(default = "default_min_delivery")]
         #[schemars(transform = crate::quantity::probability)]
+        #[schemars(extend("x-omit-default" = true))]
         min_delivery: f64,
     },
     /// Backpressure forwarding (paper 000): next hop and flow chosen at every transmit

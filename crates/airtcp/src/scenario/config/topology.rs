@@ -149,6 +149,7 @@ pub enum TopologyConfig {
 #[serde(deny_unknown_fields)]
 pub struct PlacedNode {
     /// Node name.
+    #[schemars(transform = crate::quantity::node_name)]
     pub name: String,
     /// x, m.
     #[schemars(transform = crate::quantity::distance)]

@@ -21,6 +21,7 @@ pub struct CodingConfig {
     pub scheme: CodingScheme,
     /// BFLY's recovery rule (`bfly` only): `coder_ack` (default) or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-omit-default" = true))]
     pub recovery: Option<CodingRecovery>,
     /// The output queue of every coding node: COPE's `fifo` of natives, or NCAQM's queue of
     /// entries (`ncaqm`). Its capacity is the radio's `queue.packets`.
@@ -174,7 +175,7 @@ impl CodingConfig {
         if !(threshold > 0.0 && threshold <= 1.0) {
             return Err(ConfigError::new(
                 "coding.threshold",
-                format!("must be a probability above 0 and at most 1, got {threshold}"),
+                format!("must be within (0, 1], got {threshold}"),
             ));
         }
         for (field, value) in [

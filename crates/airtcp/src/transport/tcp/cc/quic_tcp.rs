@@ -270,9 +270,11 @@ pub struct QuicTcpParams {
     /// in-order ACK. Absent with `cadence` absent: 20 ms (§V-A). Not together with `cadence`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(transform = crate::quantity::duration)]
+    #[schemars(extend("x-omit-default" = true))]
     pub update_interval: Option<Time>,
     /// When the window law runs; absent: `update_interval` decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-omit-default" = true))]
     pub cadence: Option<QuicCadence>,
 }
 
