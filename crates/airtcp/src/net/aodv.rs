@@ -614,6 +614,7 @@ impl Aodv {
     }
 }
 
+pub mod config;
 mod messages;
 
 #[cfg(test)]

@@ -18,6 +18,38 @@ pub fn default_min_delivery() -> f64 {
     0.5
 }
 
+/// The `static` routing block: shortest paths computed once over the links that deliver data
+/// (`min_delivery`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StaticConfig {
+    /// Path metric.
+    #[serde(default)]
+    pub metric: RouteMetric,
+    /// The delivery threshold of a radio link (`scenario::usable_links`): routes and flow
+    /// paths use a link only if a full-size data frame at its rate gets through with at
+    /// least this probability both ways; 0 uses every link the receiver locks onto.
+    #[serde(default = "default_min_delivery")]
+    #[schemars(transform = crate::quantity::probability)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub min_delivery: f64,
+}
+
+impl Default for StaticConfig {
+    fn default() -> Self {
+        StaticConfig {
+            metric: RouteMetric::Hops,
+            min_delivery: default_min_delivery(),
+        }
+    }
+}
+
+impl crate::net::forwarding::RoutingScheme for StaticConfig {
+    fn min_delivery(&self) -> Option<f64> {
+        Some(self.min_delivery)
+    }
+}
+
 /// Static route metric.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,

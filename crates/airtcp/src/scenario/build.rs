@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use super::budget::charge_scenario;
 use super::config::{
-    Direction, LossConfig, MetricsConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+    AodvConfig, Direction, LossConfig, MetricsConfig, QueueConfig, RouteMetric, RoutingConfig,
+    ScenarioConfig, StaticConfig,
 };
 use super::flow_build::{fit_to_paths, FlowContext};
 use super::flow_paths::PathsInput;
@@ -263,7 +264,7 @@ fn static_routes(
         }
     }
     match cfg.routing {
-        RoutingConfig::Static { metric, .. } if metric != RouteMetric::Hops => {
+        RoutingConfig::Static(StaticConfig { metric, .. }) if metric != RouteMetric::Hops => {
             let weights = edge_weights(metric, edges, channels, wireless, downlink);
             weighted_next_hops(ids.len(), edges, &|i| weights[i], &destinations).into_table()
         }
@@ -383,11 +384,11 @@ fn wired_channels(
 /// AODV's own values, and that it routes over radios only (checked even with HELLOs off, so
 /// that switching them on cannot reveal a bad value).
 fn check_aodv(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-    if let RoutingConfig::Aodv {
+    if let RoutingConfig::Aodv(AodvConfig {
         hello_interval,
         allowed_hello_loss,
         ..
-    } = cfg.routing
+    }) = cfg.routing
     {
         if hello_interval == 0 {
             return Err(err("routing.hello_interval", "must be greater than zero"));
@@ -429,13 +430,13 @@ fn aodv_routing(
     edges: &[Edge],
 ) -> Option<AodvRouting> {
     match cfg.routing {
-        RoutingConfig::Aodv {
+        RoutingConfig::Aodv(AodvConfig {
             local_repair,
             hello,
             hello_interval,
             allowed_hello_loss,
             ..
-        } => {
+        }) => {
             let hello = hello.then_some(HelloParams {
                 interval: hello_interval,
                 allowed_loss: allowed_hello_loss,

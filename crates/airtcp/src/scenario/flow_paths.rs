@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::config::{
     FlowConfig, PathsConfig, ReverseConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+    StaticConfig,
 };
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, FlowSpec, MissingLink, MAX_PATHS};
@@ -91,7 +92,7 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
     check(cfg)?;
     // Explicit paths weigh parallel links by the routing's metric.
     let routing_metric = match cfg.routing {
-        RoutingConfig::Static { metric, .. } => metric,
+        RoutingConfig::Static(StaticConfig { metric, .. }) => metric,
         _ if implied.is_some() => implied.as_ref().map_or(RouteMetric::Hops, |p| match p {
             PathsConfig::Disjoint { metric, .. } => *metric,
             PathsConfig::Explicit { .. } => RouteMetric::Hops,
@@ -342,6 +343,7 @@ fn metric_name(metric: RouteMetric) -> &'static str {
 mod tests {
     use super::*;
     use crate::scenario::build::build as build_world;
+    use crate::scenario::config::AodvConfig;
     use serde_json::{json, Value};
 
     /// Wired A-B-E and A-C-D-E: two ways from A to E, the short one through B.
@@ -445,13 +447,7 @@ mod tests {
     #[test]
     fn paths_need_static_routing() {
         let mut cfg = wired(explicit(json!([["A", "B", "E"]])));
-        cfg.routing = RoutingConfig::Aodv {
-            local_repair: true,
-            hello: true,
-            hello_interval: 1_000_000_000,
-            allowed_hello_loss: 2,
-            min_delivery: 0.5,
-        };
+        cfg.routing = RoutingConfig::Aodv(AodvConfig::default());
         assert_eq!(
             check(&cfg).unwrap_err().to_string(),
             "flows[0].paths: aodv finds its routes itself; flow paths are followed under static \

@@ -12,7 +12,7 @@ use crate::net::backpressure::config::{
     BackpressureConfig, BpDifferentialConfig, BpLossEstimateConfig, BpNextHopsConfig,
     BpSelectionConfig,
 };
-use crate::net::forwarding::{LayerSetup, Surroundings};
+use crate::net::forwarding::{Forwarding, LayerSetup, RoutingScheme, Surroundings};
 use crate::net::paths::weighted_next_hops;
 use crate::net::routing::Iface;
 use crate::phy::propagation::dbm_to_mw;
@@ -170,4 +170,28 @@ pub fn layer(params: BpParams, rx_threshold_dbm: f64, setup: &LayerSetup<'_>) ->
         ports,
         first_radio,
     )
+}
+
+impl RoutingScheme for BackpressureConfig {
+    fn check(&self, around: &Surroundings) -> Result<(), ConfigError> {
+        check(self, around)
+    }
+
+    /// Every link: backpressure weighs each by the loss it measures (paper 000 runs it over
+    /// links losing up to half their frames).
+    fn min_delivery(&self) -> Option<f64> {
+        None
+    }
+
+    fn ignores_flow_paths(&self) -> Option<&'static str> {
+        Some("backpressure chooses next hops itself; flow paths are followed under static routing")
+    }
+
+    fn layer(&self, around: &Surroundings, setup: &LayerSetup<'_>) -> Box<dyn Forwarding> {
+        let rx_threshold_dbm = around
+            .radio
+            .expect("checked: backpressure needs radios")
+            .rx_threshold_dbm;
+        Box::new(layer(params(self, around), rx_threshold_dbm, setup))
+    }
 }

@@ -43,9 +43,11 @@ mod ctx;
 mod fifo;
 pub mod ncaqm;
 pub mod priority_pairs;
+mod scheme;
 mod units;
 
 pub use fifo::Fifo;
+pub use scheme::RoutingScheme;
 pub use units::{Native, UnitArena};
 
 pub use crate::sim::header::shim::{

@@ -11,14 +11,13 @@ use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, UpLink}
 use super::HorizonParams;
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, Way};
-use crate::net::forwarding::LayerSetup;
-use crate::net::forwarding::Surroundings;
+use crate::net::forwarding::{Forwarding, LayerSetup, RoutingScheme, Surroundings};
 use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
 };
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
-use crate::net::routing::Edge;
 use crate::net::routing::Iface;
+use crate::net::routing::{Edge, RouteMetric};
 use crate::net::wireless::Wireless;
 use crate::sim::{NodeId, Rng};
 
@@ -378,6 +377,26 @@ pub fn layer(params: HorizonParams, setup: &LayerSetup<'_>) -> HorizonLayer {
         .map(|(&(s, _), &c)| (s, c))
         .collect();
     HorizonLayer::new(params, list, flow_meta, first_hops, nodes, radio_node)
+}
+
+impl RoutingScheme for HorizonConfig {
+    fn check(&self, around: &Surroundings) -> Result<(), ConfigError> {
+        check(self, around)
+    }
+
+    fn min_delivery(&self) -> Option<f64> {
+        Some(self.min_delivery)
+    }
+
+    /// Every flow without a `paths` block gets `paths` node-disjoint ones by `metric`, its
+    /// reverse traffic on them too.
+    fn implied_paths(&self) -> Option<(u32, RouteMetric)> {
+        Some((self.paths, self.metric))
+    }
+
+    fn layer(&self, around: &Surroundings, setup: &LayerSetup<'_>) -> Box<dyn Forwarding> {
+        Box::new(layer(params(self, around), setup))
+    }
 }
 
 #[cfg(test)]
