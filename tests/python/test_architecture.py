@@ -84,9 +84,6 @@ KNOWN_OUTSIDE = {
         "world.rs",
         "world/results.rs",
     },
-    # The routing service's on-demand protocol is wired into the network and its events, not
-    # behind a seam of its own.
-    "AODV": {"net/event.rs", "net/forwarding/ctx.rs", "net/mod.rs", "scenario/build.rs", "world.rs"},
 }
 
 MODULE_DECLARATION = re.compile(r"^\s*pub mod \w+;\s*$")

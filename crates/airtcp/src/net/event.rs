@@ -4,6 +4,7 @@
 //! class, insertion) decides every tie. The network names none of the upper layers' events: the
 //! world says what an [`UpperEvent`] means (`world::WorldEvent`).
 
+use super::on_demand::OnDemandTimer;
 use crate::mac::dcf::MacTimer;
 use crate::sim::{ChannelId, FlowId, NodeId, PacketId};
 
@@ -24,12 +25,8 @@ pub enum Event {
     MacTimer(u32, MacTimer, u32),
     /// A jittered routing-protocol packet is handed to its radio.
     Deferred(PacketId),
-    /// An AODV discovery timer: node, destination, attempt.
-    AodvTimer(NodeId, NodeId, u32),
-    /// A node's AODV HELLO timer (RFC 3561 §6.9).
-    AodvHello(NodeId),
-    /// A node's AODV neighbour-table purge timer: node, the purge it belongs to.
-    AodvPurge(NodeId, u32),
+    /// A timer of the on-demand routing protocol (`net::on_demand`).
+    OnDemand(OnDemandTimer),
     /// A node fails.
     NodeDown(NodeId),
     /// A slot of the base station's downlink starts.

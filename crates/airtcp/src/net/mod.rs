@@ -31,7 +31,7 @@ use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};
 use flow_paths::FlowPaths;
 use forwarding::{Effect, Forwarding, ForwardingCtx, Frames, Heard, TxStatus};
-pub use on_demand::AodvRouting;
+pub use on_demand::OnDemandRouting;
 use routing::RoutingTable;
 use wireless::{Upcall, Wireless};
 
@@ -51,7 +51,7 @@ pub struct Network {
     /// Static routes.
     pub routes: RoutingTable,
     /// AODV, when the scenario uses it instead of static routes.
-    pub aodv: Option<AodvRouting>,
+    pub on_demand: Option<OnDemandRouting>,
     /// The paths flows are pinned to (`flows[].paths`), and their hops; empty without.
     pub flow_paths: FlowPaths,
     /// The base station's slotted downlink, if the scenario has one.
@@ -111,11 +111,11 @@ impl Network {
                 self.packets.remove(id);
                 return;
             }
-            Header::Aodv(msg) => {
+            Header::RoutingControl(msg) => {
                 self.delivered += 1;
                 self.packets.remove(id);
                 if let Some(from) = from {
-                    self.aodv_message(node, from, msg);
+                    self.on_demand_message(node, from, msg);
                 }
                 return;
             }
@@ -124,8 +124,8 @@ impl Network {
         if self.packets.get(id).dst == node {
             self.delivered += 1;
             let p = self.packets.remove(id);
-            if self.aodv.is_some() {
-                self.aodv_delivered(node, p.src);
+            if self.on_demand.is_some() {
+                self.on_demand_delivered(node, p.src);
             }
             self.arrived.push(p);
         } else {
@@ -417,7 +417,7 @@ impl Network {
             .iter_pending()
             .filter(|e| matches!(e, Event::Deferred(..)))
             .count();
-        let buffered = self.aodv.as_ref().map_or(0, |a| a.buffered());
+        let buffered = self.on_demand.as_ref().map_or(0, |a| a.buffered());
         let to_users = self
             .events
             .iter_pending()
@@ -462,7 +462,7 @@ impl Network {
         for rt in self.routers.list.iter().filter(|r| r.node == node) {
             rt.ifq.for_each(&mut count);
         }
-        if let Some(a) = &self.aodv {
+        if let Some(a) = &self.on_demand {
             a.buffered_at(node).for_each(&mut count);
         }
         n
@@ -503,7 +503,7 @@ impl Network {
             }
             r = self.wireless.next_on_node[r as usize];
         }
-        if let Some(a) = self.aodv.as_mut() {
+        if let Some(a) = self.on_demand.as_mut() {
             for id in a.take_all(node) {
                 self.node_drops[node as usize][DropReason::NodeDown as usize] += 1;
                 self.discard(id);

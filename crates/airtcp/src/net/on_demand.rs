@@ -29,8 +29,19 @@ pub const MAX_JITTER: Time = 10 * MILLIS;
 /// Latest first firing of a node's HELLO timer (ns-3 draws it uniformly in 0-100 ms).
 pub const MAX_HELLO_START: Time = 100 * MILLIS;
 
+/// A timer of the on-demand routing protocol, carried by the network's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDemandTimer {
+    /// A route discovery's wait ended: node, destination, attempt.
+    Discovery(NodeId, NodeId, u32),
+    /// A node's HELLO timer (RFC 3561 §6.9).
+    Hello(NodeId),
+    /// A node's neighbour-table purge timer: node, the purge it belongs to.
+    Purge(NodeId, u32),
+}
+
 /// AODV with its per-node packet buffers.
-pub struct AodvRouting {
+pub struct OnDemandRouting {
     /// The protocol.
     pub proto: Aodv,
     buffers: Vec<VecDeque<PacketId>>,
@@ -43,10 +54,10 @@ pub struct AodvRouting {
     senders: Option<Vec<Vec<NodeId>>>,
 }
 
-impl AodvRouting {
+impl OnDemandRouting {
     /// AODV for `n` nodes, with or without local repair, with HELLOs if `hello` is given.
     pub fn new(n: usize, seed: u64, local_repair: bool, hello: Option<HelloParams>) -> Self {
-        AodvRouting {
+        OnDemandRouting {
             proto: Aodv::with_hello(n, hello),
             buffers: vec![VecDeque::new(); n],
             jitter: Rng::stream(seed, "aodv/jitter"),
@@ -94,11 +105,11 @@ impl Network {
     /// The routing service under AODV, for the forwarding layer: the next hop from the route
     /// table; or, without one, buffer the packet and discover (its control packets go out when
     /// the layer's hook returns), or, at a relay without local repair, no route.
-    pub(super) fn aodv_route(&mut self, node: NodeId, id: PacketId) -> Route {
+    pub(super) fn on_demand_route(&mut self, node: NodeId, id: PacketId) -> Route {
         let now = self.events.now();
         let r = self.wireless.radio_of_node[node as usize];
         let dst = self.packets.get(id).dst;
-        let a = self.aodv.as_mut().expect("aodv");
+        let a = self.on_demand.as_mut().expect("aodv");
         if r == NO_RADIO {
             return Route::Unreachable;
         }
@@ -132,8 +143,10 @@ impl Network {
 
     /// Starts every radio node's HELLO timer (with HELLOs on), each at a uniform 0-100 ms drawn
     /// from a stream of its own, so that the other streams draw as they did without HELLOs.
-    pub fn start_aodv(&mut self, seed: u64) {
-        let Some(a) = self.aodv.as_mut() else { return };
+    pub fn start_on_demand(&mut self, seed: u64) {
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         if a.proto.hello().is_none() {
             return;
         }
@@ -144,7 +157,7 @@ impl Network {
                 a.proto.start_hello(node as NodeId, at);
             }
         }
-        self.apply_aodv();
+        self.apply_on_demand();
     }
 
     /// Whether `node` has failed (its radios neither send nor receive): its timers stop.
@@ -154,57 +167,74 @@ impl Network {
     }
 
     /// `node`'s HELLO timer fired.
-    pub fn aodv_hello(&mut self, node: NodeId) {
+    fn aodv_hello(&mut self, node: NodeId) {
         if self.node_failed(node) {
             return;
         }
         let now = self.events.now();
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         a.proto.on_hello_timer(node, now);
-        self.apply_aodv();
+        self.apply_on_demand();
         self.process_upcalls();
     }
 
     /// `node`'s neighbour-table purge timer fired.
-    pub fn aodv_purge(&mut self, node: NodeId, generation: u32) {
+    fn aodv_purge(&mut self, node: NodeId, generation: u32) {
         if self.node_failed(node) {
             return;
         }
         let now = self.events.now();
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         a.proto.on_purge_timer(node, generation, now);
-        self.apply_aodv();
+        self.apply_on_demand();
         self.process_upcalls();
     }
 
     /// A data packet from `src` reached `node`, its destination: AODV's neighbour table notes
     /// the previous hop (with HELLOs).
-    pub(super) fn aodv_delivered(&mut self, node: NodeId, src: NodeId) {
+    pub(super) fn on_demand_delivered(&mut self, node: NodeId, src: NodeId) {
         let now = self.events.now();
-        if let Some(a) = self.aodv.as_mut() {
+        if let Some(a) = self.on_demand.as_mut() {
             a.proto.delivered(node, src, now);
-            self.apply_aodv();
+            self.apply_on_demand();
         }
     }
 
     /// A control message from neighbour `from` reached `node`.
-    pub(super) fn aodv_message(&mut self, node: NodeId, from: NodeId, msg: AodvMsg) {
+    pub(super) fn on_demand_message(&mut self, node: NodeId, from: NodeId, msg: AodvMsg) {
         let now = self.events.now();
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         if !a.hears(node, from) {
             a.proto.stats.ignored += 1;
             return;
         }
         a.proto.on_message(node, from, msg, now);
-        self.apply_aodv();
+        self.apply_on_demand();
+    }
+
+    /// A timer of the protocol fired.
+    pub fn on_demand_timer(&mut self, timer: OnDemandTimer) {
+        match timer {
+            OnDemandTimer::Discovery(node, dst, attempt) => self.aodv_timer(node, dst, attempt),
+            OnDemandTimer::Hello(node) => self.aodv_hello(node),
+            OnDemandTimer::Purge(node, generation) => self.aodv_purge(node, generation),
+        }
     }
 
     /// A discovery timer fired.
-    pub fn aodv_timer(&mut self, node: NodeId, dst: NodeId, attempt: u32) {
+    fn aodv_timer(&mut self, node: NodeId, dst: NodeId, attempt: u32) {
         let now = self.events.now();
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         a.proto.on_discovery_timeout(node, dst, attempt, now);
-        self.apply_aodv();
+        self.apply_on_demand();
         self.process_upcalls();
     }
 
@@ -233,18 +263,20 @@ impl Network {
     /// only if `next` is in the neighbour table (`Aodv::tx_failed`).
     pub(super) fn link_failed(&mut self, node: NodeId, radio: u32, next: NodeId) {
         let now = self.events.now();
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         if a.proto.hello().is_some() {
             // The break, if any, comes back as `NeighbourLost`, which strands the queued packets.
             a.proto.tx_failed(node, next, now);
-            self.apply_aodv();
+            self.apply_on_demand();
             return;
         }
         a.proto.link_broken(node, next);
         if !a.local_repair {
             // Without repair the frames already queued for `next` stay: the MAC tries them as
             // any other (and each one it gives up on reports the break again).
-            self.apply_aodv();
+            self.apply_on_demand();
             return;
         }
         let mut stranded = std::mem::take(&mut a.scratch);
@@ -252,12 +284,12 @@ impl Network {
         self.wireless.radios[radio as usize]
             .ifq
             .remove_where(&mut |id| packets.get(id).next_hop == next, &mut stranded);
-        self.apply_aodv();
+        self.apply_on_demand();
         for &id in &stranded {
             self.forward(node, id, None);
         }
         stranded.clear();
-        if let Some(a) = self.aodv.as_mut() {
+        if let Some(a) = self.on_demand.as_mut() {
             a.scratch = stranded;
         }
     }
@@ -266,7 +298,9 @@ impl Network {
     /// its radios queue for `next` are routed again, as after a MAC failure; without, they stay
     /// for the MAC to try.
     fn neighbour_lost(&mut self, node: NodeId, next: NodeId) {
-        let Some(a) = self.aodv.as_mut() else { return };
+        let Some(a) = self.on_demand.as_mut() else {
+            return;
+        };
         if !a.local_repair {
             return;
         }
@@ -283,7 +317,7 @@ impl Network {
             self.forward(node, id, None);
         }
         stranded.clear();
-        if let Some(a) = self.aodv.as_mut() {
+        if let Some(a) = self.on_demand.as_mut() {
             a.scratch = stranded;
         }
     }
@@ -291,7 +325,7 @@ impl Network {
     /// Removes the packets `node` buffers for `dst`, in arrival order, into the reusable scratch
     /// vector (returned; the caller hands it back through `scratch` when done).
     fn take_buffered(&mut self, node: NodeId, dst: NodeId) -> Vec<PacketId> {
-        let a = self.aodv.as_mut().expect("aodv");
+        let a = self.on_demand.as_mut().expect("aodv");
         let mut out = std::mem::take(&mut a.scratch);
         let packets = &self.packets;
         a.buffers[node as usize].retain(|&id| {
@@ -305,9 +339,11 @@ impl Network {
     }
 
     /// Carries out what the protocol asked for.
-    pub(super) fn apply_aodv(&mut self) {
+    pub(super) fn apply_on_demand(&mut self) {
         loop {
-            let Some(a) = self.aodv.as_mut() else { return };
+            let Some(a) = self.on_demand.as_mut() else {
+                return;
+            };
             if a.proto.out.is_empty() {
                 return;
             }
@@ -333,14 +369,14 @@ impl Network {
                     link_seq: 0,
                     layer_seq: 0,
                     created: now,
-                    header: Header::Aodv(msg),
+                    header: Header::RoutingControl(msg),
                 });
                 if let Some(to) = to {
                     let r = self.wireless.radio_towards(node, to);
                     let r = r.unwrap_or(self.wireless.radio_of_node[node as usize]);
                     self.offer_radio_now(r, id);
                 } else {
-                    let a = self.aodv.as_mut().expect("aodv");
+                    let a = self.on_demand.as_mut().expect("aodv");
                     let delay = (a.jitter.uniform() * MAX_JITTER as f64) as Time;
                     self.events.schedule(
                         now.saturating_add(delay),
@@ -356,7 +392,7 @@ impl Network {
                     self.forward(node, id, None);
                 }
                 ready.clear();
-                if let Some(a) = self.aodv.as_mut() {
+                if let Some(a) = self.on_demand.as_mut() {
                     a.scratch = ready;
                 }
             }
@@ -367,7 +403,7 @@ impl Network {
                     self.discard(id);
                 }
                 dropped.clear();
-                if let Some(a) = self.aodv.as_mut() {
+                if let Some(a) = self.on_demand.as_mut() {
                     a.scratch = dropped;
                 }
             }
@@ -377,20 +413,29 @@ impl Network {
                 at,
                 attempt,
             } => {
-                self.events
-                    .schedule(at, EventClass::Timer, Event::AodvTimer(node, dst, attempt));
+                self.events.schedule(
+                    at,
+                    EventClass::Timer,
+                    Event::OnDemand(OnDemandTimer::Discovery(node, dst, attempt)),
+                );
             }
             AodvAction::HelloTimer { node, at } => {
-                self.events
-                    .schedule(at, EventClass::Timer, Event::AodvHello(node));
+                self.events.schedule(
+                    at,
+                    EventClass::Timer,
+                    Event::OnDemand(OnDemandTimer::Hello(node)),
+                );
             }
             AodvAction::PurgeTimer {
                 node,
                 at,
                 generation,
             } => {
-                self.events
-                    .schedule(at, EventClass::Timer, Event::AodvPurge(node, generation));
+                self.events.schedule(
+                    at,
+                    EventClass::Timer,
+                    Event::OnDemand(OnDemandTimer::Purge(node, generation)),
+                );
             }
             AodvAction::NeighbourLost { node, next } => self.neighbour_lost(node, next),
         }

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::budget::charge_scenario;
 use super::config::{
-    AodvConfig, Direction, LossConfig, MetricsConfig, QueueConfig, RouteMetric, RoutingConfig,
-    ScenarioConfig, StaticConfig,
+    Direction, LossConfig, MetricsConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
+    StaticConfig,
 };
 use super::flow_build::{fit_to_paths, FlowContext};
 use super::flow_paths::PathsInput;
@@ -20,7 +20,6 @@ use crate::error::{positive, ConfigError};
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::mac::downlink::Downlink;
-use crate::net::aodv::HelloParams;
 use crate::net::cellular::BaseStation;
 use crate::net::event::Event;
 use crate::net::flow_paths::FlowPaths;
@@ -28,7 +27,7 @@ use crate::net::forwarding::{Forwarding, LayerSetup};
 use crate::net::paths::weighted_next_hops;
 use crate::net::routing::{Edge, Iface, RoutingTable};
 use crate::net::wireless::{Wireless, NO_RADIO};
-use crate::net::{AodvRouting, Network};
+use crate::net::{Network, OnDemandRouting};
 use crate::queue::droptail::DropTail;
 use crate::sim::memory::MemoryBudget;
 use crate::sim::{DropReason, EventClass, EventQueue, NodeId, PacketArena, Rng};
@@ -90,7 +89,6 @@ pub(crate) fn build_noting_unreachable(
     cfg.routing.check_forwarding(cfg)?;
     crate::scenario::coding::check(cfg)?;
     super::flow_paths::check(cfg)?;
-    check_aodv(cfg)?;
     let routes = static_routes(cfg, &ids, &edges, &channels, &wireless, downlink.as_ref());
 
     let m = &cfg.metrics;
@@ -106,7 +104,7 @@ pub(crate) fn build_noting_unreachable(
         node_names: names.clone(),
         routes,
         flow_paths: FlowPaths::default(),
-        aodv: aodv_routing(cfg, names.len(), min_delivery, &edges),
+        on_demand: on_demand_routing(cfg, names.len(), min_delivery, &edges),
         base_station: downlink,
         routers: built_routers.routers,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
@@ -120,7 +118,7 @@ pub(crate) fn build_noting_unreachable(
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
     }
-    net.start_aodv(cfg.seed);
+    net.start_on_demand(cfg.seed);
 
     let mut flows = FlowContext {
         cfg,
@@ -381,74 +379,17 @@ fn wired_channels(
     Ok(channels)
 }
 
-/// AODV's own values, and that it routes over radios only (checked even with HELLOs off, so
-/// that switching them on cannot reveal a bad value).
-fn check_aodv(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
-    if let RoutingConfig::Aodv(AodvConfig {
-        hello_interval,
-        allowed_hello_loss,
-        ..
-    }) = cfg.routing
-    {
-        if hello_interval == 0 {
-            return Err(err("routing.hello_interval", "must be greater than zero"));
-        }
-        if allowed_hello_loss == 0 {
-            return Err(err(
-                "routing.allowed_hello_loss",
-                "must be at least 1 (a neighbour's entry would expire as it is made)",
-            ));
-        }
-        if !cfg.links.is_empty() {
-            return Err(err(
-                "routing.kind",
-                "aodv routes over radios only; this scenario has wired links (use static)",
-            ));
-        }
-        if cfg.downlink.is_some() {
-            return Err(err(
-                "routing.kind",
-                "aodv routes over radios only; this scenario has a downlink (use static)",
-            ));
-        }
-        if !cfg.routers.is_empty() {
-            return Err(err(
-                "routing.kind",
-                "aodv routes over radios only; this scenario has routers (use static)",
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The AODV instance the routing block asks for, if it does: hearing control messages only over
-/// usable links when routes obey a delivery threshold.
-fn aodv_routing(
+/// The on-demand routing protocol the routing block runs, if it does: hearing control messages
+/// only over usable links when routes obey a delivery threshold.
+fn on_demand_routing(
     cfg: &ScenarioConfig,
     nodes: usize,
     min_delivery: Option<f64>,
     edges: &[Edge],
-) -> Option<AodvRouting> {
-    match cfg.routing {
-        RoutingConfig::Aodv(AodvConfig {
-            local_repair,
-            hello,
-            hello_interval,
-            allowed_hello_loss,
-            ..
-        }) => {
-            let hello = hello.then_some(HelloParams {
-                interval: hello_interval,
-                allowed_loss: allowed_hello_loss,
-            });
-            let mut aodv = AodvRouting::new(nodes, cfg.seed, local_repair, hello);
-            if min_delivery.is_some() {
-                aodv.hear_only(usable_links::usable_senders(nodes, edges));
-            }
-            Some(aodv)
-        }
-        _ => None,
-    }
+) -> Option<OnDemandRouting> {
+    let senders = || usable_links::usable_senders(nodes, edges);
+    let senders: Option<&dyn Fn() -> Vec<Vec<NodeId>>> = min_delivery.map(|_| &senders as _);
+    cfg.routing.scheme().on_demand(nodes, cfg.seed, senders)
 }
 
 /// The nodes that fail, each a `NodeDown` event at its time (if within the run).

@@ -38,8 +38,8 @@ pub enum Header {
         /// Payload bytes.
         len: u32,
     },
-    /// An AODV control message (sent one hop at a time).
-    Aodv(AodvMsg),
+    /// A control message of the on-demand routing protocol, AODV (sent one hop at a time).
+    RoutingControl(AodvMsg),
     /// A control packet of the forwarding layer's (`net::forwarding`), whose header only the
     /// layer reads (opaque bytes, as a shim's are: `header::shim`).
     Forwarding(ShimHeader),

@@ -156,7 +156,7 @@ impl Forwarding for AodvTrace {
 
     fn on_frame(&mut self, radio: RadioId, f: &Frame, _: Heard, ctx: &mut ForwardingCtx<'_>) {
         if let Some((_, p)) = f.packet {
-            if let Header::Aodv(msg) = p.header {
+            if let Header::RoutingControl(msg) = p.header {
                 let radios = &ctx.wireless().radios;
                 self.0.lock().unwrap().push(HeardMsg {
                     t: ctx.now(),

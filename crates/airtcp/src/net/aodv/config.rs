@@ -3,9 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::net::forwarding::RoutingScheme;
+use super::HelloParams;
+use crate::error::ConfigError;
+use crate::net::forwarding::{RoutingScheme, Surroundings};
+use crate::net::on_demand::OnDemandRouting;
 use crate::net::routing::default_min_delivery;
-use crate::sim::Time;
+use crate::sim::{NodeId, Time};
 
 /// AODV (RFC 3561).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -53,6 +56,55 @@ impl Default for AodvConfig {
 }
 
 impl RoutingScheme for AodvConfig {
+    /// Its own values, and that it routes over radios only (checked even with HELLOs off, so
+    /// that switching them on cannot reveal a bad value).
+    fn check(&self, around: &Surroundings) -> Result<(), ConfigError> {
+        if self.hello_interval == 0 {
+            return Err(ConfigError::new(
+                "routing.hello_interval",
+                "must be greater than zero",
+            ));
+        }
+        if self.allowed_hello_loss == 0 {
+            return Err(ConfigError::new(
+                "routing.allowed_hello_loss",
+                "must be at least 1 (a neighbour's entry would expire as it is made)",
+            ));
+        }
+        for (present, what) in [
+            (around.wired_links, "wired links"),
+            (around.downlink, "a downlink"),
+            (around.routers, "routers"),
+        ] {
+            if present {
+                return Err(ConfigError::new(
+                    "routing.kind",
+                    format!("aodv routes over radios only; this scenario has {what} (use static)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// AODV, hearing control messages only over usable links when routes obey a delivery
+    /// threshold.
+    fn on_demand(
+        &self,
+        nodes: usize,
+        seed: u64,
+        senders: Option<&dyn Fn() -> Vec<Vec<NodeId>>>,
+    ) -> Option<OnDemandRouting> {
+        let hello = self.hello.then_some(HelloParams {
+            interval: self.hello_interval,
+            allowed_loss: self.allowed_hello_loss,
+        });
+        let mut routing = OnDemandRouting::new(nodes, seed, self.local_repair, hello);
+        if let Some(senders) = senders {
+            routing.hear_only(senders());
+        }
+        Some(routing)
+    }
+
     fn min_delivery(&self) -> Option<f64> {
         Some(self.min_delivery)
     }

@@ -33,7 +33,7 @@ pub fn check(cfg: &BackpressureConfig, around: &Surroundings) -> Result<(), Conf
         report_repeat,
         ..
     } = *cfg;
-    if around.wired_or_cell {
+    if around.wired_or_cell() {
         return Err(err(
             "routing.kind",
             "backpressure forwards over radios only; this scenario has wired links, a downlink or routers",

@@ -84,8 +84,8 @@ impl ForwardingCtx<'_> {
             }
         }
         let dst = p.dst;
-        if self.net.aodv.is_some() {
-            return self.net.aodv_route(node, id);
+        if self.net.on_demand.is_some() {
+            return self.net.on_demand_route(node, id);
         }
         match self.net.routes.next_hop(node, dst) {
             Some(hop) => Route::Via(hop),
@@ -331,7 +331,7 @@ impl Network {
     // Inlined: after most hooks there is nothing to do (a packet pushed to a wired channel).
     #[inline(always)]
     pub(in crate::net) fn settle_effects(&mut self) {
-        if !self.effects.is_empty() || self.aodv.is_some() {
+        if !self.effects.is_empty() || self.on_demand.is_some() {
             self.settle_pending_effects();
         }
     }
@@ -362,8 +362,8 @@ impl Network {
                 self.effects = effects;
             }
         }
-        if self.aodv.is_some() {
-            self.apply_aodv();
+        if self.on_demand.is_some() {
+            self.apply_on_demand();
         }
     }
 

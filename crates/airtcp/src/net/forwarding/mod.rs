@@ -415,10 +415,21 @@ pub trait Forwarding: Send {
 /// config need not know the scenario's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Surroundings {
-    /// The scenario has wired links, a base-station downlink or wireless routers.
-    pub wired_or_cell: bool,
+    /// The scenario has wired links.
+    pub wired_links: bool,
+    /// The scenario has a base station's downlink.
+    pub downlink: bool,
+    /// The scenario has wireless routers.
+    pub routers: bool,
     /// The radios' settings, if the scenario places wireless nodes.
     pub radio: Option<RadioBasics>,
+}
+
+impl Surroundings {
+    /// The scenario has wired links, a base-station downlink or wireless routers.
+    pub fn wired_or_cell(&self) -> bool {
+        self.wired_links || self.downlink || self.routers
+    }
 }
 
 /// The settings of a scenario's radios that forwarding schemes size themselves by.

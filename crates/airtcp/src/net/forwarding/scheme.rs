@@ -8,7 +8,9 @@
 
 use super::{Fifo, Forwarding, LayerSetup, Surroundings};
 use crate::error::ConfigError;
+use crate::net::on_demand::OnDemandRouting;
 use crate::net::routing::RouteMetric;
+use crate::sim::NodeId;
 
 /// A routing block's part in a run: its checks, the links it routes over, the paths it gives
 /// flows, and the forwarding layer it runs.
@@ -32,6 +34,18 @@ pub trait RoutingScheme {
     /// Why flows cannot have paths of their own under it (its routes or choices are its own),
     /// if they cannot.
     fn ignores_flow_paths(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The on-demand routing protocol it runs instead of static routes, if it does, for `nodes`
+    /// nodes and the run's `seed`; `senders` gives each node's neighbours over links above the
+    /// delivery threshold, whose control messages alone it then hears (`None`: no threshold).
+    fn on_demand(
+        &self,
+        _nodes: usize,
+        _seed: u64,
+        _senders: Option<&dyn Fn() -> Vec<Vec<NodeId>>>,
+    ) -> Option<OnDemandRouting> {
         None
     }
 

@@ -46,7 +46,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
         ref reorder,
         ..
     } = *cfg;
-    if around.wired_or_cell {
+    if around.wired_or_cell() {
         return Err(err(
             "routing.kind",
             "horizon forwards over radios only; this scenario has wired links, a downlink or routers",

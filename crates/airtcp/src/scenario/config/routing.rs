@@ -69,9 +69,9 @@ impl RoutingConfig {
     /// What the forwarding schemes may ask of scenario `cfg` (`net::forwarding::Surroundings`).
     pub fn surroundings(cfg: &ScenarioConfig) -> Surroundings {
         Surroundings {
-            wired_or_cell: !cfg.links.is_empty()
-                || cfg.downlink.is_some()
-                || !cfg.routers.is_empty(),
+            wired_links: !cfg.links.is_empty(),
+            downlink: cfg.downlink.is_some(),
+            routers: !cfg.routers.is_empty(),
             radio: cfg.radio.as_ref().map(|radio| RadioBasics {
                 queue_packets: match radio.queue {
                     QueueConfig::Droptail { packets } => packets as usize,
