@@ -108,6 +108,34 @@ def compare(
     }
 
 
+class _Bench:
+    """What every case of one benchmark run shares: where it writes, how it runs airtcp, the
+    seeds, ns-3's programs or stored reference, and the errors met so far."""
+
+    # A plain class: `dataclasses` imports `inspect`, milliseconds of every command.
+    __slots__ = ("binaries", "command", "errors", "out_dir", "reference", "seeds", "wifi_dir")
+
+    def __init__(self, wifi_dir: Path, out_dir: Path, seeds: int, reference: dict[str, Any] | None):
+        self.wifi_dir = wifi_dir
+        self.out_dir = out_dir
+        self.seeds = seeds
+        self.reference = reference
+        self.binaries: dict[str, Path] = {}
+        self.command = airtcp_command()
+        self.errors: list[str] = []
+
+    def airtcp_runs(self, case: str, folder: str, label: str, sets: list[str]) -> Any:
+        return airtcp_seed_runs(
+            self.command,
+            self.wifi_dir / BENCH_TEMPLATES[case],
+            self.out_dir / "runs" / folder,
+            label,
+            seeds=self.seeds,
+            sets=sets,
+            errors=self.errors,
+        )
+
+
 def run_benchmark(
     *,
     cases: Sequence[str] = BENCH_CASES,
@@ -133,57 +161,84 @@ def run_benchmark(
     hops_11a = list(hops or (QUICK_BENCH_HOPS_11A if quick else CHAIN11A_HOPS))
     hops = list(hops or (QUICK_BENCH_HOPS if quick else CHAIN_HOPS))
     rates = list(rates or (QUICK_BENCH_RATES_11A if quick else CHAIN11A_RATES))
-    errors: list[str] = []
 
     problems = check_templates(wifi_dir, cases)
     for problem in problems:
         _log(f"warning: {problem}")
 
-    reference: dict[str, Any] | None = None
-    binaries: dict[str, Path] = {}
-    if ns3_from_reference:
-        reference = load_reference(wifi_dir)
-        stored = int(reference.get("seeds") or 0)
-        if seeds > stored:
-            raise BenchError(
-                f"the reference holds seeds 1..{stored}; --seeds {seeds} needs live ns-3"
-            )
+    reference = load_reference(wifi_dir) if ns3_from_reference else None
+    if reference is not None:
+        _check_reference(reference, cases, seeds, hops, hops_11a, rates)
         chain_duration = float(reference["chain"]["settings"]["duration_s"])
         grid_duration = float(reference["grid"]["settings"]["duration_s"])
-        missing = [n for n in hops if ns3_chain_figures(reference["chain"], n, seeds) is None]
-        if "chain" in cases and missing:
-            raise BenchError(f"the reference has no chain of {missing} hops")
-        if "chain11a" in cases:
-            if "chain11a" not in reference:
-                raise BenchError("the reference has no 802.11a chain (chain11a)")
-            if float(reference["chain11a"]["settings"]["duration_s"]) != chain_duration:
-                raise BenchError("the reference's 802.11a and 802.11b chains differ in duration")
-            missing = [
-                f"{n} hops at {r:g} Mbps"
-                for r in rates
-                for n in hops_11a
-                if ns3_chain_figures(reference["chain11a"], n, seeds, rate_variant(r)) is None
-            ]
-            if missing:
-                raise BenchError(f"the reference has no 802.11a chain of {', '.join(missing)}")
-        if reference["grid"]["settings"]["pairs"] != [list(p) for p in grid_pairs()]:
-            raise BenchError("the reference's grid pairs are not the ones airtcp_grid.yaml uses")
     else:
         chain_duration = QUICK_CHAIN_DURATION_S if quick else CHAIN_DURATION_S
         grid_duration = QUICK_GRID_DURATION_S if quick else GRID_DURATION_S
-        if any(case in cases for case in ("chain", "chain11a", "grid")):
-            binaries = build_programs(wifi_dir)
+    bench = _Bench(wifi_dir, out_dir, seeds, reference)
+    if reference is None and any(case in cases for case in ("chain", "chain11a", "grid")):
+        bench.binaries = build_programs(wifi_dir)
 
-    command = airtcp_command()
     load_start = _load_average()
+    report = _report_head(bench, cases, quick, problems)
+    if "chain" in cases:
+        report["chain"] = _chain(bench, report["rows"], hops, chain_duration)
+    if "chain11a" in cases:
+        report["chain11a"] = _chain11a(bench, report["rows"], hops_11a, rates, chain_duration)
+    if "grid" in cases:
+        report["grid"] = _grid(bench, report["rows"], grid_duration)
+    if "scale" in cases:
+        report["scale"] = run_scale(
+            bench.command,
+            wifi_dir,
+            out_dir,
+            duration_s=QUICK_SCALE_DURATION_S if quick else None,
+            errors=bench.errors,
+        )
+
+    write_outputs(report, bench.errors, load_start, out_dir, "bench_wifi", format_bench_markdown)
+    return report, not bench.errors
+
+
+def _check_reference(
+    reference: dict[str, Any], cases: Sequence[str], seeds: int, hops: list[int], hops_11a: list[int],
+    rates: list[float],
+) -> None:
+    """The stored ns-3 reference holds every run the benchmark asks of it."""
+    stored = int(reference.get("seeds") or 0)
+    if seeds > stored:
+        raise BenchError(f"the reference holds seeds 1..{stored}; --seeds {seeds} needs live ns-3")
+    chain_duration = float(reference["chain"]["settings"]["duration_s"])
+    missing = [n for n in hops if ns3_chain_figures(reference["chain"], n, seeds) is None]
+    if "chain" in cases and missing:
+        raise BenchError(f"the reference has no chain of {missing} hops")
+    if "chain11a" in cases:
+        if "chain11a" not in reference:
+            raise BenchError("the reference has no 802.11a chain (chain11a)")
+        if float(reference["chain11a"]["settings"]["duration_s"]) != chain_duration:
+            raise BenchError("the reference's 802.11a and 802.11b chains differ in duration")
+        missing_11a = [
+            f"{n} hops at {r:g} Mbps"
+            for r in rates
+            for n in hops_11a
+            if ns3_chain_figures(reference["chain11a"], n, seeds, rate_variant(r)) is None
+        ]
+        if missing_11a:
+            raise BenchError(f"the reference has no 802.11a chain of {', '.join(missing_11a)}")
+    if reference["grid"]["settings"]["pairs"] != [list(p) for p in grid_pairs()]:
+        raise BenchError("the reference's grid pairs are not the ones airtcp_grid.yaml uses")
+
+
+def _report_head(bench: _Bench, cases: Sequence[str], quick: bool, problems: list[str]) -> dict[str, Any]:
+    """The report's settings, before any case has run."""
+    reference = bench.reference
     report: dict[str, Any] = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "quick": quick,
-        "seeds": list(range(1, seeds + 1)),
+        "seeds": list(range(1, bench.seeds + 1)),
         "ns3": NS3_VERSION,
         "ns3_source": "reference" if reference else "live",
         "environment": _environment(),
-        "airtcp_command": command,
+        "airtcp_command": bench.command,
         "templates": {case: f"bench/wifi/{BENCH_TEMPLATES[case]}" for case in cases},
         "template_problems": problems,
         "targets": {
@@ -201,116 +256,85 @@ def run_benchmark(
             "seeds": reference.get("seeds"),
             "machine": reference.get("machine"),
         }
+    return report
 
-    if "chain" in cases:
-        if reference:
-            ns3_chain = reference["chain"]
-        else:
-            ns3_chain = run_chain(
-                binaries["wifi_chain"],
-                hops=hops,
-                variants=CHAIN_VARIANTS[:1],
-                seeds=seeds,
-                duration_s=chain_duration,
-                errors=errors,
-            )
-        airtcp_runs = {}
+
+def _chain(bench: _Bench, rows: list[Any], hops: list[int], duration: float) -> dict[str, Any]:
+    """The 802.11b chain of each length, airtcp beside ns-3; its rows join `rows`."""
+    if bench.reference:
+        ns3_chain = bench.reference["chain"]
+    else:
+        ns3_chain = run_chain(
+            bench.binaries["wifi_chain"],
+            hops=hops,
+            variants=CHAIN_VARIANTS[:1],
+            seeds=bench.seeds,
+            duration_s=duration,
+            errors=bench.errors,
+        )
+    airtcp_runs = {}
+    for n in hops:
+        runs = bench.airtcp_runs("chain", f"chain-{n}", f"airtcp chain N={n}", airtcp_chain_sets(n, duration))
+        airtcp_runs[str(n)] = runs
+        rows.append(compare(f"chain {n}", runs, ns3_chain_figures(ns3_chain, n, bench.seeds)))
+    return {
+        "duration_s": duration,
+        "hops": hops,
+        "airtcp_runs": airtcp_runs,
+        # Live: every ns-3 run; from the reference: its summary rows.
+        "ns3": ns3_chain,
+    }
+
+
+def _chain11a(
+    bench: _Bench, rows: list[Any], hops: list[int], rates: list[float], duration: float
+) -> dict[str, Any]:
+    """The 802.11a chain of each length at each rate, airtcp beside ns-3."""
+    if bench.reference:
+        ns3_chain11a = bench.reference["chain11a"]
+    else:
+        ns3_chain11a = run_chain(
+            bench.binaries["wifi_chain"],
+            hops=hops,
+            variants=chain11a_variants(rates),
+            seeds=bench.seeds,
+            duration_s=duration,
+            errors=bench.errors,
+            standard="11a",
+        )
+    airtcp_runs = {}
+    for rate in rates:
         for n in hops:
-            runs = airtcp_seed_runs(
-                command,
-                wifi_dir / BENCH_TEMPLATES["chain"],
-                out_dir / "runs" / f"chain-{n}",
-                f"airtcp chain N={n}",
-                seeds=seeds,
-                sets=airtcp_chain_sets(n, chain_duration),
-                errors=errors,
+            runs = bench.airtcp_runs(
+                "chain11a",
+                f"chain11a-{rate:g}M-{n}",
+                f"airtcp chain 802.11a {rate:g} Mbps N={n}",
+                airtcp_chain_sets(n, duration, rate_mbps=rate),
             )
-            airtcp_runs[str(n)] = runs
-            report["rows"].append(
-                compare(f"chain {n}", runs, ns3_chain_figures(ns3_chain, n, seeds))
-            )
-        report["chain"] = {
-            "duration_s": chain_duration,
-            "hops": hops,
-            "airtcp_runs": airtcp_runs,
-            # Live: every ns-3 run; from the reference: its summary rows.
-            "ns3": ns3_chain,
-        }
+            airtcp_runs[f"{rate_variant(rate)} {n}"] = runs
+            figures = ns3_chain_figures(ns3_chain11a, n, bench.seeds, rate_variant(rate))
+            rows.append(compare(f"11a {rate:g}M chain {n}", runs, figures))
+    return {
+        "duration_s": duration,
+        "hops": hops,
+        "rates_mbps": rates,
+        "airtcp_runs": airtcp_runs,
+        "ns3": ns3_chain11a,
+    }
 
-    if "chain11a" in cases:
-        if reference:
-            ns3_chain11a = reference["chain11a"]
-        else:
-            ns3_chain11a = run_chain(
-                binaries["wifi_chain"],
-                hops=hops_11a,
-                variants=chain11a_variants(rates),
-                seeds=seeds,
-                duration_s=chain_duration,
-                errors=errors,
-                standard="11a",
-            )
-        airtcp_runs = {}
-        for rate in rates:
-            for n in hops_11a:
-                runs = airtcp_seed_runs(
-                    command,
-                    wifi_dir / BENCH_TEMPLATES["chain11a"],
-                    out_dir / "runs" / f"chain11a-{rate:g}M-{n}",
-                    f"airtcp chain 802.11a {rate:g} Mbps N={n}",
-                    seeds=seeds,
-                    sets=airtcp_chain_sets(n, chain_duration, rate_mbps=rate),
-                    errors=errors,
-                )
-                airtcp_runs[f"{rate_variant(rate)} {n}"] = runs
-                report["rows"].append(
-                    compare(
-                        f"11a {rate:g}M chain {n}",
-                        runs,
-                        ns3_chain_figures(ns3_chain11a, n, seeds, rate_variant(rate)),
-                    )
-                )
-        report["chain11a"] = {
-            "duration_s": chain_duration,
-            "hops": hops_11a,
-            "rates_mbps": rates,
-            "airtcp_runs": airtcp_runs,
-            "ns3": ns3_chain11a,
-        }
 
-    if "grid" in cases:
-        if reference:
-            ns3_grid = reference["grid"]
-        else:
-            ns3_grid = run_grid(
-                binaries["wifi_grid"], seeds=seeds, duration_s=grid_duration, errors=errors
-            )
-        runs = airtcp_seed_runs(
-            command,
-            wifi_dir / BENCH_TEMPLATES["grid"],
-            out_dir / "runs" / "grid",
-            "airtcp grid",
-            seeds=seeds,
-            sets=[f"duration={_format_seconds(grid_duration)}"],
-            errors=errors,
-        )
-        figures = ns3_grid_figures(ns3_grid, seeds) if ns3_grid.get("flows") else None
-        report["rows"].append(compare("grid total", runs, figures))
-        report["grid"] = {
-            "duration_s": grid_duration,
-            "flows": grid_flow_rows(runs, figures),
-            "airtcp_runs": runs,
-            "ns3": ns3_grid,
-        }
-
-    if "scale" in cases:
-        report["scale"] = run_scale(
-            command,
-            wifi_dir,
-            out_dir,
-            duration_s=QUICK_SCALE_DURATION_S if quick else None,
-            errors=errors,
-        )
-
-    write_outputs(report, errors, load_start, out_dir, "bench_wifi", format_bench_markdown)
-    return report, not errors
+def _grid(bench: _Bench, rows: list[Any], duration: float) -> dict[str, Any]:
+    """The 802.11b grid with its flows, airtcp beside ns-3."""
+    if bench.reference:
+        ns3_grid = bench.reference["grid"]
+    else:
+        ns3_grid = run_grid(bench.binaries["wifi_grid"], seeds=bench.seeds, duration_s=duration, errors=bench.errors)
+    runs = bench.airtcp_runs("grid", "grid", "airtcp grid", [f"duration={_format_seconds(duration)}"])
+    figures = ns3_grid_figures(ns3_grid, bench.seeds) if ns3_grid.get("flows") else None
+    rows.append(compare("grid total", runs, figures))
+    return {
+        "duration_s": duration,
+        "flows": grid_flow_rows(runs, figures),
+        "airtcp_runs": runs,
+        "ns3": ns3_grid,
+    }
