@@ -259,19 +259,24 @@ def _report_head(bench: _Bench, cases: Sequence[str], quick: bool, problems: lis
     return report
 
 
+def _ns3_chain(bench: _Bench, key: str, hops: list[int], variants: Any, duration: float, **options: Any) -> Any:
+    """ns-3's chain runs: from the stored reference, or run now."""
+    if bench.reference:
+        return bench.reference[key]
+    return run_chain(
+        bench.binaries["wifi_chain"],
+        hops=hops,
+        variants=variants,
+        seeds=bench.seeds,
+        duration_s=duration,
+        errors=bench.errors,
+        **options,
+    )
+
+
 def _chain(bench: _Bench, rows: list[Any], hops: list[int], duration: float) -> dict[str, Any]:
     """The 802.11b chain of each length, airtcp beside ns-3; its rows join `rows`."""
-    if bench.reference:
-        ns3_chain = bench.reference["chain"]
-    else:
-        ns3_chain = run_chain(
-            bench.binaries["wifi_chain"],
-            hops=hops,
-            variants=CHAIN_VARIANTS[:1],
-            seeds=bench.seeds,
-            duration_s=duration,
-            errors=bench.errors,
-        )
+    ns3_chain = _ns3_chain(bench, "chain", hops, CHAIN_VARIANTS[:1], duration)
     airtcp_runs = {}
     for n in hops:
         runs = bench.airtcp_runs("chain", f"chain-{n}", f"airtcp chain N={n}", airtcp_chain_sets(n, duration))
@@ -290,18 +295,7 @@ def _chain11a(
     bench: _Bench, rows: list[Any], hops: list[int], rates: list[float], duration: float
 ) -> dict[str, Any]:
     """The 802.11a chain of each length at each rate, airtcp beside ns-3."""
-    if bench.reference:
-        ns3_chain11a = bench.reference["chain11a"]
-    else:
-        ns3_chain11a = run_chain(
-            bench.binaries["wifi_chain"],
-            hops=hops,
-            variants=chain11a_variants(rates),
-            seeds=bench.seeds,
-            duration_s=duration,
-            errors=bench.errors,
-            standard="11a",
-        )
+    ns3_chain11a = _ns3_chain(bench, "chain11a", hops, chain11a_variants(rates), duration, standard="11a")
     airtcp_runs = {}
     for rate in rates:
         for n in hops:
