@@ -13,7 +13,7 @@ rules the generated models are built with.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -150,20 +150,19 @@ def problems(scenario: Any) -> Iterable[tuple[str, str]]:
     """Checks spanning several fields, as (path, message) pairs, in the file's order of parts."""
     directory = yield from _name_problems(scenario)
     yield from _radio_problems(scenario)
-    missing = directory.missing
     radio = scenario.radio
     if radio is not None:
-        yield from _node_channel_problems(radio, directory, missing)
+        yield from _node_channel_problems(radio, directory)
         for k, link_rate in enumerate(radio.link_rates):
             yield from _wireless_link_problems(
-                f"radio.link_rates[{k}]", link_rate.from_, link_rate.to, directory, missing,
+                f"radio.link_rates[{k}]", link_rate.from_, link_rate.to, directory,
                 "link_rates set the rates of wireless links between nodes the topology places",
             )
 
     neighbours = yield from _link_problems(scenario, directory)
     downlink = scenario.downlink
     if downlink is not None:
-        yield from _downlink_problems(downlink, directory, missing, neighbours)
+        yield from _downlink_problems(downlink, directory, neighbours)
         if scenario.routing.kind == "aodv":
             yield "routing.kind", "aodv routes over radios only; this scenario has a downlink (use static)"
         if scenario.routing.kind == "backpressure":
@@ -173,14 +172,14 @@ def problems(scenario: Any) -> Iterable[tuple[str, str]]:
                 "horizon forwards over radios only; this scenario has wired links, a downlink or routers"
             )
     if scenario.routers:
-        yield from _router_problems(scenario, directory, missing, neighbours)
+        yield from _router_problems(scenario, directory, neighbours)
     if scenario.coding is not None:
         yield from _coding_problems(scenario)
 
     for i, extra in enumerate(scenario.link_errors):
         where = f"link_errors[{i}]"
         yield from _wireless_link_problems(
-            where, extra.from_, extra.to, directory, missing,
+            where, extra.from_, extra.to, directory,
             "link_errors apply to wireless links between nodes the topology places, wired links have their own loss",
         )
         error = extra.error
@@ -193,7 +192,7 @@ def problems(scenario: Any) -> Iterable[tuple[str, str]]:
     for i, failure in enumerate(scenario.failures):
         where = f"failures[{i}].node"
         if failure.node not in directory:
-            yield where, missing(failure.node)
+            yield where, directory.missing(failure.node)
         elif not directory.is_placed(failure.node):
             yield where, f"{failure.node!r} has no radio; only wireless nodes can fail"
 
@@ -293,7 +292,7 @@ def _flow_problems(
     scenario: Any, directory: _Directory, neighbours: dict[str, set[str]]
 ) -> Iterable[tuple[str, str]]:
     """Each flow: its id, ends, application and transport, timing, paths and parameters."""
-    topology, missing = scenario.topology, directory.missing
+    topology = scenario.topology
     duration = scenario.duration
     flow_ids: dict[str, int] = {}
     for i, flow in enumerate(scenario.flows):
@@ -339,7 +338,7 @@ def _flow_problems(
 
         if flow.paths is not None:
             yield from _flow_paths_problems(
-                where, flow, scenario.routing, directory, missing, neighbours, ends_ok and flow.src != flow.dst
+                where, flow, scenario.routing, directory, neighbours, ends_ok and flow.src != flow.dst
             )
 
         if flow.transport.kind == "tcp_rlc":
@@ -373,7 +372,6 @@ def _flow_paths_problems(
     flow: Any,
     routing: Any,
     directory: _Directory,
-    missing: Callable[[str], str],
     neighbours: Mapping[str, set[str]],
     ends_ok: bool,
 ) -> Iterable[tuple[str, str]]:
@@ -404,7 +402,7 @@ def _flow_paths_problems(
         for m, name in enumerate(path):
             if name not in directory:
                 known = False
-                yield f"{at}[{m}]", missing(name)
+                yield f"{at}[{m}]", directory.missing(name)
             elif name in seen:
                 known = False
                 yield f"{at}[{m}]", f"{name!r} is on the path already (at [{seen[name]}]); a path visits each node once"
@@ -430,19 +428,18 @@ def _flow_paths_problems(
 def _downlink_problems(
     downlink: Any,
     directory: _Directory,
-    missing: Callable[[str], str],
     neighbours: dict[str, set[str]],
 ) -> Iterable[tuple[str, str]]:
     """The downlink's node references and orderings; its links join `neighbours`."""
     bs = downlink.base_station
     bs_ok = bs in directory
     if not bs_ok:
-        yield "downlink.base_station", missing(bs)
+        yield "downlink.base_station", directory.missing(bs)
     users: dict[str, int] = {}
     for i, user in enumerate(downlink.users):
         where = f"downlink.users[{i}].node"
         if user.node not in directory:
-            yield where, missing(user.node)
+            yield where, directory.missing(user.node)
         elif user.node == bs:
             yield where, "the base station cannot be one of its own users"
         elif user.node in users:
@@ -471,7 +468,6 @@ def _downlink_problems(
 def _router_problems(
     scenario: Any,
     directory: _Directory,
-    missing: Callable[[str], str],
     neighbours: dict[str, set[str]],
 ) -> Iterable[tuple[str, str]]:
     """The routers' node references, users and channels; their links join `neighbours`."""
@@ -489,7 +485,7 @@ def _router_problems(
         where = f"routers[{r}]"
         node_ok = router.node in directory
         if not node_ok:
-            yield f"{where}.node", missing(router.node)
+            yield f"{where}.node", directory.missing(router.node)
         elif router.node in routers:
             yield f"{where}.node", f"{router.node!r} is already routers[{routers[router.node]}]"
         elif router.node == base_station:
@@ -499,7 +495,7 @@ def _router_problems(
         for u, user in enumerate(router.users):
             at = f"{where}.users[{u}]"
             if user.node not in directory:
-                yield f"{at}.node", missing(user.node)
+                yield f"{at}.node", directory.missing(user.node)
             elif user.node == router.node:
                 yield f"{at}.node", "a router cannot be one of its own users"
             elif user.node in users:
@@ -536,13 +532,13 @@ def _coding_problems(scenario: Any) -> Iterable[tuple[str, str]]:
 
 
 def _wireless_link_problems(
-    where: str, src: str, dst: str, directory: _Directory, missing: Callable[[str], str], wired_hint: str
+    where: str, src: str, dst: str, directory: _Directory, wired_hint: str
 ) -> Iterable[tuple[str, str]]:
     """The two ends of a per-link radio setting at `where` (`link_errors[i]`,
     `radio.link_rates[i]`): placed nodes, and not the same one."""
     for field, node in (("from", src), ("to", dst)):
         if node not in directory:
-            yield f"{where}.{field}", missing(node)
+            yield f"{where}.{field}", directory.missing(node)
         elif not directory.is_placed(node):
             yield f"{where}.{field}", f"{node!r} has no radio (it is listed in nodes); {wired_hint}"
     if src == dst:
@@ -550,13 +546,13 @@ def _wireless_link_problems(
 
 
 def _node_channel_problems(
-    radio: Any, directory: _Directory, missing: Callable[[str], str]
+    radio: Any, directory: _Directory
 ) -> Iterable[tuple[str, str]]:
     """`radio.node_channels`: placed nodes only, each with a non-empty list of distinct channels."""
     for name, channels in radio.node_channels.items():
         where = f"radio.node_channels.{name}"
         if name not in directory:
-            yield where, missing(name)
+            yield where, directory.missing(name)
         elif not directory.is_placed(name):
             yield where, f"{name!r} is a wired node (listed in nodes); only placed nodes have radios"
         if not channels:

@@ -28,8 +28,9 @@ import sys
 import textwrap
 from typing import Any
 
-from airtcp.scenario import rules, units
+from airtcp.scenario import rules
 from airtcp.scenario.json_schema import made_file_main, scenario_schema
+from airtcp.scenario.readers import UNIT_WRITERS
 
 __all__ = ["render", "main"]
 
@@ -51,15 +52,6 @@ from airtcp.scenario.readers import Model, Name, Text, at_default, count_or_keyw
 '''
 
 _WIDTH = {"uint32": 2**32 - 1, "uint64": 2**64 - 1}
-# How a file writes a quantity that needs its unit.
-_UNIT_TEXT = {
-    "duration": lambda v: units.format_duration(int(v)),
-    "rate": lambda v: units.format_rate(int(v)),
-    "distance": units.format_distance,
-    "frequency": units.format_frequency,
-    "power": units.format_power,
-    "ratio": units.format_ratio,
-}
 _LINE = 100
 
 
@@ -217,7 +209,7 @@ class _Writer:
             return {key: self._user_form(item, properties.get(key, {})) for key, item in value.items()}
         if isinstance(value, list):
             return [self._user_form(item, field.get("items", {})) for item in value]
-        writer = _UNIT_TEXT.get(field.get("x-unit", ""))
+        writer = UNIT_WRITERS.get(field.get("x-unit"))
         if writer is not None and value is not None and not isinstance(value, bool):
             return writer(value)
         return value

@@ -26,6 +26,7 @@ from airtcp.scenario.messages import not_unicode_text
 from airtcp.scenario.model import BaseModel
 
 __all__ = [
+    "UNIT_WRITERS",
     "USER_FORM",
     "Model",
     "Name",
@@ -53,7 +54,9 @@ _PARSE: dict[str | None, Callable[[object], Any]] = {
     "ratio": units.parse_ratio,
     "probability": units.parse_probability,
 }
-_FORMAT: dict[str | None, Callable[[Any], str] | None] = {
+# How the user's form writes each quantity that needs its unit (also the generated models'
+# defaults that are parts, `airtcp.scenario.model_gen`).
+UNIT_WRITERS: dict[str | None, Callable[[Any], str]] = {
     "duration": units.format_duration,
     "rate": units.format_rate,
     "distance": units.format_distance,
@@ -69,7 +72,7 @@ class Model(BaseModel):
 
 
 def _serializer(unit: str | None) -> PlainSerializer:
-    fmt = _FORMAT.get(unit)
+    fmt = UNIT_WRITERS.get(unit)
 
     def serialize(value: Any, info: SerializationInfo) -> Any:
         if fmt is not None and info.context and info.context.get(USER_FORM):
@@ -88,7 +91,7 @@ def integer(unit: str | None, *, minimum: int, maximum: int, bounded: bool = Fal
     """A whole number (`unit` None: a plain count) from `minimum` to `maximum`; `bounded`: the
     schema gives the maximum itself (not only the integer's width)."""
     parse = units.parse_count if unit is None else _PARSE[unit]
-    fmt = _FORMAT.get(unit)
+    fmt = UNIT_WRITERS.get(unit)
 
     def validate(value: object) -> int:
         number = parse(value)
