@@ -57,7 +57,7 @@ SCHEMES = {
     ),
     "TCP-RLC": (
         re.compile(r"tcp_rlc|TcpRlc|\bRlc[A-Z]\w*|\brlc(_\w+)?\b"),
-        ("transport/tcp_rlc/", "sim/header/rlc.rs", "sim/packet.rs", "world/rlc_io.rs", "scenario/config"),
+        ("transport/tcp_rlc/", "sim/header/rlc.rs", "sim/packet.rs", "scenario/config"),
     ),
     "AODV": (
         re.compile(r"aodv", re.IGNORECASE),
@@ -73,17 +73,6 @@ SCHEMES = {
 KNOWN_OUTSIDE = {
     # A drop reason of the engine's named for the layer that uses it.
     "COPE": {"sim/packet.rs"},
-    # TCP-RLC's slotted model borrows the pairs' quota.
-    "priority pairs": {"transport/tcp_rlc/slotted.rs"},
-    # A transport of its own beside TCP and UDP in the world's endpoints, not behind a seam; its
-    # router (priority pairs) reads the packets' priority; the library's slotted entry point.
-    "TCP-RLC": {
-        "lib.rs",
-        "net/forwarding/priority_pairs/mod.rs",
-        "scenario/flow_build.rs",
-        "world.rs",
-        "world/results.rs",
-    },
 }
 
 MODULE_DECLARATION = re.compile(r"^\s*pub mod \w+;\s*$")

@@ -83,7 +83,8 @@ fn scenario_schema_json() -> String {
 /// returns its results as JSON. The GIL is released while it runs.
 #[pyfunction]
 fn rlc_slotted_json(py: Python<'_>, config_json: String) -> PyResult<String> {
-    py.detach(|| airtcp::rlc_slotted_json(&config_json))
+    use airtcp::transport::tcp_rlc::slotted::run;
+    py.detach(|| airtcp::model_json(&config_json, "<rlc_slotted>", run))
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 

@@ -58,20 +58,26 @@ pub fn layout_json(config_json: &str) -> Result<String, ConfigError> {
 /// `SlottedConfig` given as JSON and returns its `SlottedResults` as JSON. A document that does
 /// not parse is reported with the path `<slotted>`.
 pub fn slotted_json(config_json: &str) -> Result<String, ConfigError> {
-    use mac::conflict_graph::slotted::{run_slotted, SlottedConfig};
-    let cfg: SlottedConfig = parse_strict(config_json, "<slotted>")?;
-    let res = run_slotted(&cfg)?;
-    Ok(serde_json::to_string(&res).expect("slotted results serialise"))
+    use mac::conflict_graph::slotted::run_slotted;
+    model_json(config_json, "<slotted>", run_slotted)
 }
 
-/// Runs TCP-RLC's RTT-slotted model of paper 004 §II ([`transport::tcp_rlc::slotted`]) on an
-/// `RlcSlottedConfig` given as JSON and returns its results as JSON. A document that does not
-/// parse is reported with the path `<rlc_slotted>`.
-pub fn rlc_slotted_json(config_json: &str) -> Result<String, ConfigError> {
-    use transport::tcp_rlc::slotted::{run, RlcSlottedConfig};
-    let cfg: RlcSlottedConfig = parse_strict(config_json, "<rlc_slotted>")?;
+/// Runs a model of the library that reads a config and returns results without a scenario (a
+/// paper's slotted model, e.g. TCP-RLC's in `transport`): `config_json` is parsed strictly as
+/// `C` (a document that does not parse is reported with the path `label`), `run` runs it, and
+/// its results come back as JSON.
+pub fn model_json<C, R>(
+    config_json: &str,
+    label: &str,
+    run: impl FnOnce(&C) -> Result<R, ConfigError>,
+) -> Result<String, ConfigError>
+where
+    C: serde::de::DeserializeOwned + serde::Serialize,
+    R: serde::Serialize,
+{
+    let cfg: C = parse_strict(config_json, label)?;
     let res = run(&cfg)?;
-    Ok(serde_json::to_string(&res).expect("slotted results serialise"))
+    Ok(serde_json::to_string(&res).expect("a model's results serialise"))
 }
 
 /// The rates a scenario's `downlink` section (given alone, as normalised JSON) offers before any

@@ -13,6 +13,7 @@ use crate::sim::memory::{format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
 use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, TimerFire};
+use crate::transport::seam::FlowTransport;
 use crate::transport::shim::{ShimTimer, Verdict};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -20,7 +21,7 @@ use crate::transport::tcp::TcpIo;
 use crate::transport::udp::{DatagramSource, UdpSink};
 
 mod results;
-mod rlc_io;
+mod seam_io;
 mod shim_io;
 
 pub use shim_io::ShimSlot;
@@ -124,14 +125,12 @@ pub enum Endpoints {
         /// The shim between TCP and the network (`transport::shim`), if the flow has one.
         shim: Option<Box<ShimSlot>>,
     },
-    /// A TCP-RLC flow (`transport::tcp_rlc`, paper 004).
-    TcpRlc {
-        /// Sender at the flow's source.
-        sender: Box<crate::transport::tcp_rlc::endpoint::AnySender>,
-        /// Receiver at the flow's destination.
-        receiver: Box<crate::transport::tcp_rlc::receiver::RlcReceiver>,
-        /// The sender's retransmission timer.
-        rto_timer: LazyTimer,
+    /// A transport behind the transport seam (`transport::seam`).
+    Seam {
+        /// Both endpoints.
+        transport: Box<dyn FlowTransport>,
+        /// The flow's timer (its events are `TimerKind::Rto`'s).
+        timer: LazyTimer,
     },
     /// A UDP constant-bit-rate flow.
     Udp {
@@ -422,7 +421,7 @@ impl World {
                 Endpoints::Tcp { sender, .. } => {
                     sender.rtt_log.as_ref().map_or(0, |l| l.len() as u64)
                 }
-                Endpoints::TcpRlc { .. } | Endpoints::Udp { .. } => 0,
+                Endpoints::Seam { .. } | Endpoints::Udp { .. } => 0,
             })
             .sum();
         let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
@@ -449,7 +448,7 @@ impl World {
                 Some(WorldEvent::AppStart(f)) => self.on_app_start(f, now),
                 Some(WorldEvent::AppStop(f)) => match &mut self.flows[f as usize].endpoints {
                     Endpoints::Tcp { sender, .. } => sender.stop(),
-                    Endpoints::TcpRlc { sender, .. } => sender.stop(),
+                    Endpoints::Seam { transport, .. } => transport.stop(),
                     Endpoints::Udp { running, .. } => *running = false,
                 },
                 Some(WorldEvent::SourceTick(f)) => self.on_source_tick(f),
@@ -509,7 +508,7 @@ impl World {
                     self.settle_shim(f, now);
                 }
             }
-            Endpoints::TcpRlc { .. } => self.rlc_start(f),
+            Endpoints::Seam { .. } => self.seam_start(f),
             Endpoints::Udp {
                 running, source, ..
             } => {
@@ -567,8 +566,8 @@ impl World {
             self.on_shim_timer(f, timer, generation, now);
             return;
         }
-        if let Endpoints::TcpRlc { .. } = self.flows[f as usize].endpoints {
-            self.rlc_timer(f, generation, now);
+        if let Endpoints::Seam { .. } = self.flows[f as usize].endpoints {
+            self.seam_timer(f, generation, now);
             return;
         }
         let flow = &mut self.flows[f as usize];
@@ -615,29 +614,20 @@ impl World {
     }
 
     fn deliver(&mut self, now: Time, p: Packet) {
-        match p.header {
-            Header::Shim(h) => {
-                self.deliver_shim(now, p, h);
-                return;
-            }
-            Header::RlcData(h) => {
-                self.rlc_data(p.flow, &h, now);
-                return;
-            }
-            Header::RlcFeedback(fb) => {
-                self.rlc_feedback(p.flow, &fb);
-                return;
-            }
-            _ => {}
+        if let Header::Shim(h) = p.header {
+            self.deliver_shim(now, p, h);
+            return;
         }
         let f = p.flow;
-        if let Endpoints::Tcp {
-            shim: Some(slot), ..
-        } = &self.flows[f as usize].endpoints
-        {
-            if slot.sees_arrivals() && self.arrival_through_shim(now, &p) {
-                return;
-            }
+        let endpoints = &self.flows[f as usize].endpoints;
+        if let Endpoints::Seam { .. } = endpoints {
+            self.seam_packet(&p);
+            return;
+        }
+        let shim_sees =
+            matches!(endpoints, Endpoints::Tcp { shim: Some(slot), .. } if slot.sees_arrivals());
+        if shim_sees && self.arrival_through_shim(now, &p) {
+            return;
         }
         let flow = &mut self.flows[f as usize];
         let ends = (flow.src, flow.dst);
@@ -725,13 +715,10 @@ impl World {
                     sender.in_flight() as f64,
                     sender.delay_state().unwrap_or_default(),
                 ),
-                // No slow start, so no threshold.
-                Endpoints::TcpRlc { sender, .. } => (
-                    sender.source().cwnd() as f64,
-                    0.0,
-                    sender.source().in_flight() as f64,
-                    Default::default(),
-                ),
+                Endpoints::Seam { transport, .. } => match transport.window() {
+                    Some(w) => (w.cwnd, w.ssthresh, w.in_flight, Default::default()),
+                    None => continue,
+                },
                 Endpoints::Udp { .. } => continue,
             };
             let c = &mut self.traces.cwnd;

@@ -20,6 +20,8 @@
 //! - [`counting_decoder`]: the same ranks in distribution by counting (a coded packet is
 //!   non-innovative with probability q^-m), the fast mode for long runs.
 //! - [`rank_tally`]: the size, rank and innovation counts both decoders keep.
+//! - [`block_quota`]: the transmissions a coded block needs over an erasure channel, with a
+//!   margin (the priority pairs' and TCP-RLC's per-flow quotas).
 //! - [`xor`]: the XOR codec of inter-session coding (COPE, paper 001): natives zero-padded to the
 //!   longest, each next hop XORing out the others.
 //! - [`cope_rule`]: COPE's coding decision at a transmit opportunity (virtual queues, the
@@ -37,6 +39,7 @@
 //! `docs/nc_layer.md`).
 
 pub mod bfly_rule;
+pub mod block_quota;
 pub mod cope_ack;
 pub mod cope_fifo;
 pub mod cope_rule;

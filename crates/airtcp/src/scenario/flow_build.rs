@@ -1,7 +1,7 @@
 //! The flows of a scenario, built once the network is: each checked against it (its ends, a route
 //! between them, its timing, its application and transport), turned into its endpoints and given
-//! its start and stop in the event list. Once the flows' paths are known, [`fit_to_paths`] gives a
-//! TCP-RLC flow with several paths a controller per path and every TCP flow the routing block's
+//! its start and stop in the event list. Once the flows' paths are known, [`fit_to_paths`] fits a
+//! transport behind the transport seam to its paths and gives every TCP flow the routing block's
 //! shim.
 
 use std::collections::BTreeSet;
@@ -16,15 +16,10 @@ use crate::net::flow_paths::FlowPaths;
 use crate::net::routing::Edge;
 use crate::net::wireless::NO_RADIO;
 use crate::net::Network;
-use crate::sim::header::rlc::PACKET_BYTES;
 use crate::sim::{EventClass, LazyTimer, NodeId, Rng};
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
-use crate::transport::tcp_rlc::endpoint::AnySender;
-use crate::transport::tcp_rlc::multipath::MultipathSender;
-use crate::transport::tcp_rlc::receiver::RlcReceiver;
-use crate::transport::tcp_rlc::sender::RlcSender;
 use crate::transport::udp::{CbrSource, DatagramSource, PoissonSource, UdpSink, UtilitySource};
 use crate::transport::utility_control::Utility;
 use crate::world::{Endpoints, Flow, ShimSlot, WorldEvent};
@@ -186,19 +181,6 @@ impl FlowContext<'_> {
                     shim: t.shim(cfg.seed, i).map(|s| Box::new(ShimSlot::new(s))),
                 }
             }
-            (AppConfig::Bulk { bytes }, TransportConfig::TcpRlc(t)) => {
-                t.check(&p("transport"))?;
-                if *bytes == Some(0) {
-                    return Err(err(p("app.bytes"), "must be greater than zero"));
-                }
-                let frames = bytes.map(|b| b.div_ceil(PACKET_BYTES as u64));
-                let rng = Rng::stream(cfg.seed, &format!("flows/{i}/tcp_rlc"));
-                Endpoints::TcpRlc {
-                    sender: Box::new(AnySender::Single(RlcSender::new(t.sender(frames), rng))),
-                    receiver: Box::new(RlcReceiver::new(t.field(), t.mode(), t.literal_dup)),
-                    rto_timer: LazyTimer::default(),
-                }
-            }
             (app, TransportConfig::Udp(u)) if !matches!(app, AppConfig::Bulk { .. }) => {
                 Endpoints::Udp {
                     source: datagram_source(app, f, cfg.seed, &p)?,
@@ -207,11 +189,22 @@ impl FlowContext<'_> {
                     running: false,
                 }
             }
-            (AppConfig::Bulk { .. }, _) => {
-                return Err(err(
-                    p("transport.kind"),
-                    "a bulk application needs a tcp or tcp_rlc transport",
-                ))
+            (AppConfig::Bulk { bytes }, transport) => {
+                let Some(scheme) = transport.scheme() else {
+                    let message = format!(
+                        "a bulk application needs {}",
+                        TransportConfig::BULK_TRANSPORTS
+                    );
+                    return Err(err(p("transport.kind"), message));
+                };
+                let transport = scheme.endpoints(&p("transport"), *bytes, cfg.seed, i)?;
+                if *bytes == Some(0) {
+                    return Err(err(p("app.bytes"), "must be greater than zero"));
+                }
+                Endpoints::Seam {
+                    transport,
+                    timer: LazyTimer::default(),
+                }
             }
             (app, _) => {
                 return Err(err(
@@ -226,18 +219,10 @@ impl FlowContext<'_> {
 /// Once the flows' paths are known: a TCP-RLC flow with several paths codes across them, and the
 /// routing block may put a shim on every TCP flow (one that needs the flows' paths).
 pub(super) fn fit_to_paths(cfg: &ScenarioConfig, flows: &mut [Flow], flow_paths: &FlowPaths) {
-    // A TCP-RLC flow with several paths codes across them: one path controller per path (§II-F).
+    // A transport behind the seam may use the paths (TCP-RLC codes across several).
     for (i, flow) in flows.iter_mut().enumerate() {
-        let m = flow_paths.paths(i as u32).len();
-        if let Endpoints::TcpRlc { sender, .. } = &mut flow.endpoints {
-            if m >= 2 {
-                let AnySender::Single(single) = sender.as_ref() else {
-                    continue;
-                };
-                let params = single.source().cfg;
-                let rng = Rng::stream(cfg.seed, &format!("flows/{i}/tcp_rlc"));
-                **sender = AnySender::Multipath(MultipathSender::new(params, m, rng));
-            }
+        if let Endpoints::Seam { transport, .. } = &mut flow.endpoints {
+            transport.fit_to_paths(flow_paths.paths(i as u32).len());
         }
     }
     // A shim the routing block puts on every TCP flow (one that needs the flows' paths).

@@ -5,7 +5,7 @@
 //! [`PacketId`]; slots are recycled through a free list, so after warm-up no packet allocates.
 
 use super::header::aodv::AodvMsg;
-use super::header::rlc::{RlcData, RlcFeedback};
+use super::header::rlc::{Priority, RlcData, RlcFeedback};
 use super::header::shim::ShimHeader;
 use super::header::tcp::{AckHeader, DataHeader};
 
@@ -46,6 +46,33 @@ pub enum Header {
     /// A packet of the shim between a flow's transport and the network (`transport::shim`),
     /// whose header only the shim reads.
     Shim(ShimHeader),
+}
+
+/// A data packet's place in a coded block and its service class, for the routers that schedule
+/// by them (`net::forwarding`'s priority pairs): high before low, and the block it codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockTag {
+    /// Whether the packet is served before every low one (a data frame or a repair).
+    pub high: bool,
+    /// First frame of the packet's block.
+    pub block_start: u64,
+    /// Frames in the block.
+    pub block_size: u32,
+}
+
+impl Header {
+    /// The packet's [`BlockTag`], if it is a data packet of a block-coded transport (today
+    /// TCP-RLC's).
+    pub fn block_tag(&self) -> Option<BlockTag> {
+        match self {
+            Header::RlcData(h) => Some(BlockTag {
+                high: h.priority == Priority::High,
+                block_start: h.block_start,
+                block_size: h.block_size,
+            }),
+            _ => None,
+        }
+    }
 }
 
 // Every packet holds its header inline, so the largest variant sets the size of every packet

@@ -138,16 +138,7 @@ fn transport_counters(
                 }
             }
         }
-        Endpoints::TcpRlc { sender, .. } => {
-            let s = sender.stats();
-            row.transport = "tcp_rlc".into();
-            row.packets_sent = s.frames_sent + s.repairs + s.low_sent;
-            row.retransmissions = s.repairs;
-            row.recoveries = s.halvings;
-            row.timeouts = s.timeouts;
-            row.mean_rtt_s = (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
-            row.mean_window = sender.source().mean_window(duration);
-        }
+        Endpoints::Seam { transport, .. } => transport.report(row, duration),
         Endpoints::Udp { source, .. } => {
             row.transport = "udp".into();
             row.packets_sent = source.sent();

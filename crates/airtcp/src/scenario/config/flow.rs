@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Nanos, RouteMetric, TcpConfig};
+use crate::transport::seam::TransportScheme;
 
 /// One flow: an application over a transport between two nodes.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -185,6 +186,20 @@ pub enum TransportConfig {
     Udp(UdpConfig),
     /// TCP-RLC (paper 004): TCP with feed-forward random linear coding.
     TcpRlc(crate::transport::tcp_rlc::config::TcpRlcConfig),
+}
+
+impl TransportConfig {
+    /// What a bulk application may run on, for the message that refuses another transport.
+    pub const BULK_TRANSPORTS: &'static str = "a tcp or tcp_rlc transport";
+
+    /// The transport behind the transport seam (`transport::seam`) this block registers: one
+    /// line per such transport. None for TCP and UDP, which the world drives itself.
+    pub fn scheme(&self) -> Option<&dyn TransportScheme> {
+        match self {
+            TransportConfig::TcpRlc(t) => Some(t),
+            TransportConfig::Tcp(_) | TransportConfig::Udp(_) => None,
+        }
+    }
 }
 
 /// UDP parameters.

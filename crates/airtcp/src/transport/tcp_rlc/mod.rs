@@ -7,10 +7,13 @@
 //! freedom (pseudo-ACKs), so the window slides as if nothing were lost when enough coded packets
 //! arrive, and W follows AIMD per block.
 //!
-//! - [`header`]: the data-direction and feedback headers.
+//! - `sim::header::rlc`: the data-direction and feedback headers (data every layer may carry).
 //! - [`source`]: the source controller (blocks, AIMD, repairs, timer).
 //! - [`sender`]: the single-path sender (the source and the window's send rule).
 //! - [`multipath`]: the multipath sender (the source feeding M path controllers).
+//! - [`endpoint`]: either sender behind one face.
+//! - [`flow`]: the flow's two endpoints behind the transport seam (`transport::seam`), and its
+//!   config's registration there.
 //! - [`receiver`]: decoding (exact or counting) and the feedback rules.
 //! - [`rtt`]: the paper's 0.9/0.1 round-trip filter and 3 x srtt timeout.
 //! - [`slotted`]: the RTT-slotted model of §II that Theorems 1-3 are proved in, as a Monte Carlo
@@ -21,6 +24,7 @@
 
 pub mod config;
 pub mod endpoint;
+pub mod flow;
 pub mod multipath;
 pub mod receiver;
 pub mod rtt;

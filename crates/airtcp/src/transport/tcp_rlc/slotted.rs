@@ -29,6 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::coding::block_quota::quota;
 use crate::error::ConfigError;
 use crate::phy::bimodal::{NextState, TwoLevel};
 use crate::sim::{Rng, Time};
@@ -246,10 +247,6 @@ fn aimd(w: u32, success: bool, max: u32) -> u32 {
     } else {
         w.div_ceil(2).max(1)
     }
-}
-
-fn quota(w: u32, p: f64, kappa: f64) -> u64 {
-    crate::net::forwarding::priority_pairs::pairs::quota(w, p, kappa)
 }
 
 fn err(path: &str, message: &str) -> ConfigError {

@@ -20,8 +20,7 @@ use serde::Serialize;
 use super::{Forwarding, ForwardingCtx, LayerNeeds, Route, RouterView};
 use crate::metrics::results::LayerTable;
 use crate::net::routing::{Hop, Iface};
-use crate::sim::header::rlc::Priority;
-use crate::sim::packet::{DropReason, Header};
+use crate::sim::packet::DropReason;
 use crate::sim::{NodeId, PacketId, Time};
 use pairs::{LowOrder, LowPolicy, Offer, PairStats, QueuePairs, Queued};
 
@@ -97,7 +96,7 @@ impl PriorityPairs {
             return false;
         };
         let p = *ctx.packet(id);
-        let Header::RlcData(h) = p.header else {
+        let Some(tag) = p.header.block_tag() else {
             return false;
         };
         let port = ctx.routers().ports[port as usize];
@@ -110,12 +109,14 @@ impl PriorityPairs {
         ctx.packet_mut(id).next_hop = hop.node;
         let queued = Queued {
             id,
-            block_start: h.block_start,
-            block_size: h.block_size,
+            block_start: tag.block_start,
+            block_size: tag.block_size,
         };
         let capacity = rp.setup.capacity[port.user as usize];
-        let high = h.priority == Priority::High;
-        match rp.pairs.offer(p.flow, port.user, high, queued, capacity) {
+        match rp
+            .pairs
+            .offer(p.flow, port.user, tag.high, queued, capacity)
+        {
             Offer::Queued => ctx.router_enqueued(r, rp.pairs.held()),
             Offer::PushedOut(old) => {
                 ctx.drop_at_router(r, old, DropReason::QueueFull);

@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use crate::coding::block_quota::quota;
 use crate::sim::PacketId;
 
 /// Which end of the low queue is served, and what a full one does.
@@ -134,21 +135,6 @@ impl Pair {
                 self.sent_in_block = 1;
             }
         }
-    }
-}
-
-/// The transmissions a block of `size` needs at success probability `p` with `kappa` standard
-/// deviations of margin: ceil((B + kappa sqrt(B (1 - p))) / p). Unbounded (u64::MAX) when p = 0.
-pub fn quota(size: u32, p: f64, kappa: f64) -> u64 {
-    if p <= 0.0 {
-        return u64::MAX;
-    }
-    let b = size as f64;
-    let n = (b + kappa * (b * (1.0 - p).max(0.0)).sqrt()) / p;
-    if n >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        n.ceil() as u64
     }
 }
 
@@ -368,14 +354,6 @@ mod tests {
         // High: tail drop.
         assert_eq!(lifo.offer(0, 0, true, q(5, 0, 1), (1, 2)), Offer::Queued);
         assert_eq!(lifo.offer(0, 0, true, q(6, 0, 1), (1, 2)), Offer::Refused);
-    }
-
-    #[test]
-    fn the_quota_matches_the_spec_example() {
-        // B = 10 at p = 0.5, kappa 2: (10 + 2 sqrt(5)) / 0.5 = 28.94 -> 29; at p = 1: 10.
-        assert_eq!(quota(10, 0.5, 2.0), 29);
-        assert_eq!(quota(10, 1.0, 2.0), 10);
-        assert_eq!(quota(10, 0.0, 2.0), u64::MAX);
     }
 
     #[test]
