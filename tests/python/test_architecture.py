@@ -71,8 +71,6 @@ SCHEMES = {
 # registration). The list only shrinks: a new file naming a scheme fails, and so does one that no
 # longer does but is still listed.
 KNOWN_OUTSIDE = {
-    # A drop reason of the engine's named for the layer that uses it.
-    "COPE": {"sim/packet.rs"},
     # TCP-RLC's slotted model borrows the pairs' quota.
     "priority pairs": {"transport/tcp_rlc/slotted.rs"},
     # A transport of its own beside TCP and UDP in the world's endpoints, not behind a seam; its
