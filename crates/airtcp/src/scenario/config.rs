@@ -30,7 +30,7 @@ pub use crate::transport::tcp::cc::cubic::CubicParams;
 pub use crate::transport::tcp::cc::fast::FastParams;
 pub use crate::transport::tcp::cc::quic_tcp::{QuicCadence, QuicTcpParams};
 pub use crate::transport::tcp::cc::vegas::VegasParams;
-pub use crate::transport::tcp::config::{CcKind, SsthreshBasis, TcpConfig};
+pub use crate::transport::tcp::config::{CcKind, CcParams, SsthreshBasis, TcpConfig};
 
 mod flow;
 mod link;

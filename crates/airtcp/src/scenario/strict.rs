@@ -1,9 +1,13 @@
-//! Unknown fields anywhere in a JSON config are an error, including the one place serde's
-//! `deny_unknown_fields` misses: beside the `kind` tag of a unit variant of an internally tagged
-//! enum (`{"kind": "log", "alpha": 3}` parses as `Log` and drops `alpha` silently). The check
-//! serialises the parsed config back and requires every key of the input to be there at the same
-//! place: the configs have no skipped, aliased or flattened fields, so the round trip keeps every
-//! key serde understood and only those.
+//! Unknown fields anywhere in a JSON config are an error, including where serde's
+//! `deny_unknown_fields` does not reach: beside the `kind` tag of a unit variant of an internally
+//! tagged enum (`{"kind": "log", "alpha": 3}` parses as `Log` and drops `alpha` silently), and the
+//! TCP block, which flattens its controllers' parameter blocks
+//! (`transport::tcp::cc::registry::CcParams`) and so cannot deny unknown fields itself (serde does
+//! not support `deny_unknown_fields` beside `flatten`). The check serialises the parsed config back
+//! and requires every key of the input to be there at the same place: the configs have no skipped
+//! or aliased fields, and the one flattened field writes its keys back into the TCP block where
+//! they were read, so the round trip keeps every key serde understood and only those. A config
+//! read with serde directly, not through the JSON entry points, keeps an unknown TCP field.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -162,9 +162,10 @@ pub enum DropReason {
     RetryLimit,
     /// The node holding it failed.
     NodeDown,
-    /// A coding relay gave up on it after its COPE retransmissions went unacknowledged
-    /// (`net::forwarding::cope`).
-    CopeRetryLimit,
+    /// The forwarding layer gave up on it after its own retransmissions, above the MAC's, went
+    /// unacknowledged. A layer with such retransmissions may give the reason its own name in the
+    /// results (`net::forwarding::Forwarding::drop_name`).
+    LayerRetryLimit,
     /// A coded frame reached the native's next hop, which could not decode it, and nobody
     /// keeps the native to send again (BFLY without recovery, `net::forwarding::cope`).
     Undecodable,
@@ -181,12 +182,13 @@ impl DropReason {
         DropReason::NoRoute,
         DropReason::RetryLimit,
         DropReason::NodeDown,
-        DropReason::CopeRetryLimit,
+        DropReason::LayerRetryLimit,
         DropReason::Undecodable,
         DropReason::Expired,
     ];
 
-    /// Stable snake_case name used in results.
+    /// Stable snake_case name used in results, unless the forwarding layer names the reason
+    /// itself.
     pub fn name(self) -> &'static str {
         match self {
             DropReason::QueueFull => "queue_full",
@@ -194,7 +196,7 @@ impl DropReason {
             DropReason::NoRoute => "no_route",
             DropReason::RetryLimit => "retry_limit",
             DropReason::NodeDown => "node_down",
-            DropReason::CopeRetryLimit => "cope_retry_limit",
+            DropReason::LayerRetryLimit => "layer_retry_limit",
             DropReason::Undecodable => "undecodable",
             DropReason::Expired => "expired",
         }

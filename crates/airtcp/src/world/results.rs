@@ -159,7 +159,7 @@ fn queue_rows(net: &Network) -> (Vec<DropRow>, Vec<QueueRow>) {
             if n > 0 {
                 drops.push(DropRow {
                     queue: name.clone(),
-                    reason: r.name().into(),
+                    reason: net.drop_name(r).into(),
                     packets: n,
                 });
             }
@@ -187,7 +187,7 @@ fn downlink_rows(
     for (queue, reason, packets) in net.downlink_drops() {
         drops.push(DropRow {
             queue,
-            reason: reason.name().into(),
+            reason: net.drop_name(reason).into(),
             packets,
         });
     }
@@ -228,7 +228,7 @@ fn node_drop_rows(net: &Network) -> Vec<DropRow> {
             if counts[r as usize] > 0 {
                 drops.push(DropRow {
                     queue: format!("node {}", net.node_names[node]),
-                    reason: r.name().into(),
+                    reason: net.drop_name(r).into(),
                     packets: counts[r as usize],
                 });
             }

@@ -128,6 +128,22 @@ fn a_parameter_block_for_another_algorithm_or_out_of_range_is_refused() {
     }
 }
 
+#[test]
+fn an_unknown_field_beside_the_parameter_blocks_or_in_one_is_refused() {
+    // The blocks are flattened into the TCP block, where serde cannot deny unknown fields; the
+    // JSON entry point's round trip names the field instead.
+    let tcp = json!({"kind": "tcp", "cc": "cubic", "cubic": {"c": 0.4}, "sacks": true});
+    let e = airtcp::simulate_json(&dumbbell(tcp).to_string()).expect_err("sacks");
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("flows[0].transport.sacks", "unknown field")
+    );
+    // A block still denies unknown fields itself.
+    let tcp = json!({"kind": "tcp", "cc": "cubic", "cubic": {"beta_cubic": 0.7}});
+    let e = airtcp::simulate_json(&dumbbell(tcp).to_string()).expect_err("beta_cubic");
+    assert!(e.message.starts_with("unknown field `beta_cubic`"), "{e}");
+}
+
 /// A: 50 Mbps, 50 ms one way (RTT 100 ms, BDP 601 segments of 1040 bytes), 3000 packets of
 /// buffer, no receiver-window limit; one flow whose data segment `lost` is lost once.
 fn long_fat_pipe(tcp: Value, lost: u64, duration: u64) -> Value {

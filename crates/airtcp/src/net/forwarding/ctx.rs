@@ -383,4 +383,10 @@ impl Network {
     pub fn forwarding_report(&self) -> Vec<LayerTable> {
         self.layer().report(&self.node_names, self.events.now())
     }
+
+    /// The name the results give drops for `reason`, the layer's own if it has one
+    /// ([`Forwarding::drop_name`]).
+    pub fn drop_name(&self, reason: DropReason) -> &'static str {
+        self.layer().drop_name(reason)
+    }
 }

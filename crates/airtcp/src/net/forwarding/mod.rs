@@ -408,6 +408,13 @@ pub trait Forwarding: Send {
     fn report(&self, _node_names: &[String], _end: Time) -> Vec<LayerTable> {
         Vec::new()
     }
+
+    /// The name the results give drops for `reason` (read once per row at the end, never when a
+    /// drop is counted): a layer that drops for a reason of its own
+    /// ([`DropReason::LayerRetryLimit`]) may name it after itself. Default: [`DropReason::name`].
+    fn drop_name(&self, reason: DropReason) -> &'static str {
+        reason.name()
+    }
 }
 
 /// What a forwarding scheme's checks and construction may ask of the scenario around it; the

@@ -5,49 +5,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cc::compound::CompoundParams;
-use super::cc::cubic::CubicParams;
 use super::cc::default_true;
-use super::cc::fast::FastParams;
-use super::cc::quic_tcp::QuicTcpParams;
-use super::cc::vegas::VegasParams;
 use crate::error::{positive, ConfigError};
 use crate::sim::Time;
 use crate::transport::nc_layer::config::NcConfig;
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
 
-/// Congestion control algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CcKind {
-    /// RFC 5681 AIMD; without SACK, ns-2 TCP-Reno loss recovery (a partial ACK ends recovery).
-    Reno,
-    /// RFC 5681 AIMD; without SACK, RFC 6582 NewReno loss recovery.
-    Newreno,
-    /// ns-3's TcpLinuxReno: Reno counting acknowledged segments, not ACKs; NewReno or SACK
-    /// recovery.
-    LinuxReno,
-    /// RFC 9438 Cubic (parameters in `cubic`); NewReno or SACK loss recovery.
-    Cubic,
-    /// Compound TCP, Tan et al. 2006 (parameters in `compound`); NewReno or SACK loss recovery.
-    Compound,
-    /// TCP Vegas (Brakmo & Peterson 1995, as ns-2's Agent/TCP/Vegas); parameters in `vegas`.
-    Vegas,
-    /// FAST TCP (Jin, Wei & Low 2004); parameters in `fast`.
-    Fast,
-    /// QUIC-TCP, the queueing-control window law of paper 002 (eqs. 8-9; not the IETF QUIC
-    /// protocol); parameters in `quic_tcp`.
-    QuicTcp,
-}
-
-impl CcKind {
-    /// Whether the algorithm reports delay estimates for the cwnd trace
-    /// (`CongestionControl::delay_state`): FAST and QUIC-TCP.
-    pub fn traces_delay_state(self) -> bool {
-        matches!(self, CcKind::Fast | CcKind::QuicTcp)
-    }
-}
+pub use super::cc::registry::{CcKind, CcParams};
 
 /// What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
 /// disagree, and the choice moves goodput under random loss by 20-30 %.
@@ -67,8 +32,12 @@ pub enum SsthreshBasis {
 }
 
 /// TCP parameters. Defaults are listed in `docs/scenario-schema.md`.
+///
+/// serde does not support `deny_unknown_fields` beside a flattened field (`cc_params`), so an
+/// unknown field here is refused by the round trip of `scenario::strict`, which names its path;
+/// the schema still says `additionalProperties: false`.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct TcpConfig {
     /// Congestion control.
     #[serde(default = "default_cc")]
@@ -127,21 +96,10 @@ pub struct TcpConfig {
     #[serde(default = "default_granularity")]
     #[schemars(transform = crate::quantity::duration)]
     pub clock_granularity: Time,
-    /// Cubic's parameters (only with `cc: cubic`); RFC 9438's defaults if absent.
-    #[serde(default)]
-    pub cubic: Option<CubicParams>,
-    /// Compound TCP's parameters (only with `cc: compound`); the paper's defaults if absent.
-    #[serde(default)]
-    pub compound: Option<CompoundParams>,
-    /// Vegas parameters (only with `cc: vegas`; defaults if absent).
-    #[serde(default)]
-    pub vegas: Option<VegasParams>,
-    /// FAST parameters (only with `cc: fast`; defaults if absent).
-    #[serde(default)]
-    pub fast: Option<FastParams>,
-    /// QUIC-TCP parameters (only with `cc: quic_tcp`; defaults if absent).
-    #[serde(default)]
-    pub quic_tcp: Option<QuicTcpParams>,
+    /// The controllers' parameter blocks (`cubic`, `vegas`, ...), one per controller that takes
+    /// parameters (`cc::registry`); flattened, so that they sit in the TCP block itself.
+    #[serde(flatten)]
+    pub cc_params: CcParams,
     /// The NC layer of paper 000 §4.1.3 between this TCP and the network (absent: none).
     #[serde(default)]
     pub nc: Option<NcConfig>,
@@ -257,49 +215,8 @@ impl TcpConfig {
             ));
         }
         t.check_shim(p)?;
-        check_cc_params(t, p)
+        t.cc_params.check(t.cc, p)
     }
-}
-
-/// A congestion controller's parameter block: only beside its own `cc`, every value in range
-/// (each block's own check, in its controller's file; the same rules and messages as the Python
-/// front end).
-fn check_cc_params(t: &TcpConfig, p: &str) -> Result<(), ConfigError> {
-    let cc_name = serde_json::to_value(t.cc)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
-    let blocks = [
-        ("cubic", t.cubic.is_some(), CcKind::Cubic),
-        ("compound", t.compound.is_some(), CcKind::Compound),
-        ("vegas", t.vegas.is_some(), CcKind::Vegas),
-        ("fast", t.fast.is_some(), CcKind::Fast),
-        ("quic_tcp", t.quic_tcp.is_some(), CcKind::QuicTcp),
-    ];
-    for (name, given, owner) in blocks {
-        if given && t.cc != owner {
-            return Err(ConfigError::new(
-                format!("{p}.{name}"),
-                format!("only used with cc: {name} (cc is {cc_name})"),
-            ));
-        }
-    }
-    if let Some(c) = &t.cubic {
-        c.check(&format!("{p}.cubic"))?;
-    }
-    if let Some(c) = &t.compound {
-        c.check(&format!("{p}.compound"))?;
-    }
-    if let Some(v) = &t.vegas {
-        v.check(&format!("{p}.vegas"))?;
-    }
-    if let Some(f) = &t.fast {
-        f.check(&format!("{p}.fast"))?;
-    }
-    if let Some(q) = &t.quic_tcp {
-        q.check(&format!("{p}.quic_tcp"))?;
-    }
-    Ok(())
 }
 
 impl Default for TcpConfig {

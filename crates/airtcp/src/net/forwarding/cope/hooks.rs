@@ -351,6 +351,15 @@ impl Forwarding for Cope {
         });
     }
 
+    /// A native dropped after the relay's own retransmissions keeps its name in the results
+    /// (`cope_retry_limit`), told apart from the MAC's `retry_limit`.
+    fn drop_name(&self, reason: DropReason) -> &'static str {
+        match reason {
+            DropReason::LayerRetryLimit => "cope_retry_limit",
+            other => other.name(),
+        }
+    }
+
     fn report(&self, node_names: &[String], end: Time) -> Vec<LayerTable> {
         let rows: Vec<CodingRow> = self
             .nodes

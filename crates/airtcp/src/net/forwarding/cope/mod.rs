@@ -584,7 +584,7 @@ impl Cope {
                 Expired::Drop { native, .. } => {
                     st.row.retry_drops += 1;
                     st.held -= 1;
-                    ctx.drop_at_radio(r, PacketId(native as u32), DropReason::CopeRetryLimit);
+                    ctx.drop_at_radio(r, PacketId(native as u32), DropReason::LayerRetryLimit);
                 }
             }
         }

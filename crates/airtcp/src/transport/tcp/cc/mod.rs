@@ -6,18 +6,21 @@
 //! window grows on ACKs ([`CongestionControl::on_ack`]) and what the slow-start threshold becomes
 //! after a congestion event ([`CongestionControl::ssthresh`]). Windows are in segments (f64, so
 //! that congestion avoidance can add fractions of a segment per ACK).
+//!
+//! The controllers a scenario can name are listed in [`registry`], one entry each.
 
 pub mod compound;
 pub mod cubic;
 pub mod fast;
 pub mod linux_reno;
 pub mod quic_tcp;
+pub mod registry;
 pub mod reno;
 pub mod vegas;
 
 use crate::error::ConfigError;
 use crate::sim::Time;
-use crate::transport::tcp::config::{CcKind, TcpConfig};
+use crate::transport::tcp::config::TcpConfig;
 
 /// Window state shared by the sender and its algorithm.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -196,7 +199,6 @@ impl FastRounds {
     }
 }
 
-/// serde's default for the controllers' switches that are on unless turned off.
 /// Refuses a parameter outside `(low, high)`, each end included as `included` says (an infinite
 /// `high`: only a lower bound), or not finite; worded as the Python front end words it.
 pub(crate) fn check_within(
@@ -233,6 +235,7 @@ pub(crate) fn check_rule(path: String, v: f64, ok: bool, rule: &str) -> Result<(
     }
 }
 
+/// serde's default for the switches that are on unless turned off.
 pub(crate) fn default_true() -> bool {
     true
 }
@@ -240,16 +243,7 @@ pub(crate) fn default_true() -> bool {
 /// Builds the algorithm a TCP configuration selects, with its parameter block (or the
 /// defaults when the block is absent).
 pub fn build(cfg: &TcpConfig) -> Box<dyn CongestionControl> {
-    match cfg.cc {
-        CcKind::Reno => Box::new(reno::Reno::new("reno")),
-        CcKind::Newreno => Box::new(reno::Reno::new("newreno")),
-        CcKind::LinuxReno => Box::new(linux_reno::LinuxReno::new()),
-        CcKind::Cubic => Box::new(cubic::Cubic::new(cfg.cubic.unwrap_or_default())),
-        CcKind::Compound => Box::new(compound::Compound::new(cfg.compound.unwrap_or_default())),
-        CcKind::Vegas => Box::new(vegas::Vegas::new(cfg.vegas.unwrap_or_default())),
-        CcKind::Fast => Box::new(fast::Fast::new(cfg.fast.unwrap_or_default())),
-        CcKind::QuicTcp => Box::new(quic_tcp::QuicTcp::new(cfg.quic_tcp.unwrap_or_default())),
-    }
+    cfg.cc.build(&cfg.cc_params)
 }
 
 #[cfg(test)]
@@ -258,22 +252,15 @@ mod tests {
 
     #[test]
     fn the_kinds_that_trace_delay_state_are_the_algorithms_that_report_it() {
-        let kinds = [
-            "reno",
-            "newreno",
-            "linux_reno",
-            "cubic",
-            "compound",
-            "vegas",
-            "fast",
-            "quic_tcp",
-        ];
-        for kind in kinds {
-            let cfg: TcpConfig = serde_json::from_value(serde_json::json!({ "cc": kind })).unwrap();
+        for kind in registry::CcKind::ALL {
+            let cfg = TcpConfig {
+                cc: *kind,
+                ..TcpConfig::default()
+            };
             assert_eq!(
                 build(&cfg).delay_state().is_some(),
                 cfg.cc.traces_delay_state(),
-                "{kind}"
+                "{kind:?}"
             );
         }
     }
