@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from airtcp.comparison.needs import Need
+from airtcp.scenario.consistency import cc_parameter_blocks
+from airtcp.scenario.models import TcpTransport
 
 __all__ = ["Scheme", "SCHEMES", "scheme_keys", "schemes_named", "BASELINES"]
 
@@ -40,12 +42,16 @@ class Scheme:
     family: str = "mesh"  # mesh, cell or router: which baseline its sentence compares with
 
 
+# The congestion controllers' parameter blocks (`cubic: {...}`), as the core registers them.
+_CC_BLOCKS = tuple(cc_parameter_blocks(TcpTransport))
+
+
 def _tcp(transport: Mapping[str, Any], cc: str, nc: bool = False) -> dict[str, Any]:
     """A TCP transport with window control `cc`, keeping the scenario's segment size, SACK and
     timers; a parameter block of another window control, and the NC layer unless `nc`, go."""
-    kept = {key: value for key, value in transport.items()
-            if key not in ("kind", "cc", "nc", "cubic", "compound", "vegas", "fast", "quic_tcp", "redundancy",
-                           "field", "decoder", "max_cwnd", "dupthresh", "initial_rto", "literal_dup")}
+    dropped = ("kind", "cc", "nc", *_CC_BLOCKS, "redundancy", "field", "decoder", "max_cwnd", "dupthresh",
+               "initial_rto", "literal_dup")
+    kept = {key: value for key, value in transport.items() if key not in dropped}
     if transport.get("kind") != "tcp":
         kept = {key: value for key, value in kept.items() if key in ("initial_cwnd",)}
     out = {"kind": "tcp", **kept, "cc": cc}

@@ -15,21 +15,26 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, get_args
 
 from airtcp.scenario import json_schema, units
 from airtcp.scenario.units import U32_MAX
 
-__all__ = ["placed_node_names", "generated_count", "problems", "standard_table"]
-
-# The parameter blocks of TcpConfig, by the `cc` that uses each.
-CC_PARAMETER_BLOCKS = {name: name for name in ("cubic", "compound", "vegas", "fast", "quic_tcp")}
+__all__ = ["cc_parameter_blocks", "placed_node_names", "generated_count", "problems", "standard_table"]
 
 # The exact decoder keeps B^2 coefficients per block (transport::tcp_rlc::config::MAX_EXACT_BLOCK).
 MAX_EXACT_BLOCK = 2048
 
 # Nodes of the named topologies with a fixed size (crates/airtcp/src/scenario/topology.rs).
 _FIXED_SIZES = {"tree": 4, "diamond": 4, "x": 5, "alice_bob": 3, "cross": 5, "butterfly": 6}
+
+
+def cc_parameter_blocks(tcp_model: Any) -> list[str]:
+    """The congestion controllers' parameter blocks of the TCP block's model: its fields named as
+    one of its `cc` values (the core's registry of controllers, transport/tcp/cc/registry.rs,
+    names each block after the controller that uses it)."""
+    controllers = get_args(tcp_model.model_fields["cc"].annotation)
+    return [name for name in tcp_model.model_fields if name in controllers]
 
 
 def generated_count(topology: Any) -> int:
@@ -357,9 +362,9 @@ def _flow_problems(
                 yield f"{where}.transport.max_rto", "must not be smaller than min_rto"
             if tcp.rwnd < tcp.mss:
                 yield f"{where}.transport.rwnd", f"must hold at least one segment (mss {tcp.mss} bytes)"
-            for block, owner in CC_PARAMETER_BLOCKS.items():
-                if getattr(tcp, block) is not None and tcp.cc != owner:
-                    yield f"{where}.transport.{block}", f"only used with cc: {owner} (cc is {tcp.cc})"
+            for block in cc_parameter_blocks(type(tcp)):
+                if getattr(tcp, block) is not None and tcp.cc != block:
+                    yield f"{where}.transport.{block}", f"only used with cc: {block} (cc is {tcp.cc})"
             if tcp.vegas is not None and tcp.vegas.beta < tcp.vegas.alpha:
                 yield (
                     f"{where}.transport.vegas.beta",

@@ -23,10 +23,9 @@
 //!    constructor (a closure from the block, or from `()` without one), and whether it traces
 //!    delay state;
 //! 3. run `make schema` to regenerate the shipped schema, the Python models and
-//!    docs/scenario-fields.md (a test compares the shipped schema with the generated one); a
-//!    parameter block also goes in the front end's `CC_PARAMETER_BLOCKS`
-//!    (`python/airtcp/scenario/consistency.py`), which refuses it beside another `cc` before
-//!    the core does.
+//!    docs/scenario-fields.md (a test compares the shipped schema with the generated one); the
+//!    front end finds the block there by its name (`cc_parameter_blocks` in
+//!    `python/airtcp/scenario/consistency.py`: a TCP field named as a `cc` value).
 //!
 //! [`TcpConfig`]: crate::transport::tcp::config::TcpConfig
 
