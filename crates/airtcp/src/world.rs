@@ -749,11 +749,7 @@ impl World {
         let net = &self.net;
         let channels = net.channels.iter().map(|c| (&c.name, c.queue.len()));
         let radios = net.wireless.radios.iter().map(|r| (&r.name, r.ifq.len()));
-        let routers = net
-            .routers
-            .list
-            .iter()
-            .map(|r| (&r.name, crate::queue::QueueDisc::len(&r.ifq)));
+        let routers = net.routers.list.iter().map(|r| (&r.name, r.ifq.len()));
         let q = &mut self.traces.queues;
         for (name, packets) in channels.chain(radios).chain(routers) {
             q.queue.push(name.clone());

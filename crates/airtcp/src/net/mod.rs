@@ -25,7 +25,6 @@ pub mod wireless;
 use crate::link::Channel;
 use crate::mac::frame::NO_UNIT;
 use crate::net::event::Event;
-use crate::queue::QueueDisc;
 use crate::sim::packet::{DropReason, Header};
 use crate::sim::time::tx_time;
 use crate::sim::{ChannelId, EventClass, EventQueue, NodeId, Packet, PacketArena, PacketId};

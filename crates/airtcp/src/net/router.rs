@@ -27,7 +27,6 @@ use crate::link::ChannelStats;
 use crate::mac::downlink::erasure::BimodalErasure;
 use crate::metrics::results::LayerTable;
 use crate::net::event::Event;
-use crate::queue::droptail::DropTail;
 use crate::queue::QueueDisc;
 use crate::sim::time::tx_time;
 use crate::sim::{DropReason, EventClass, NodeId, PacketId};
@@ -83,8 +82,8 @@ pub struct WirelessRouter {
     pub rate_bps: u64,
     /// The users, in configuration order.
     pub users: Vec<RouterUser>,
-    /// The drop-tail interface queue.
-    pub ifq: DropTail,
+    /// The interface queue.
+    pub ifq: Box<dyn QueueDisc>,
     /// The interface queue's counters (and the channel-error drops).
     pub stats: ChannelStats,
     in_service: Option<InService>,
@@ -93,13 +92,13 @@ pub struct WirelessRouter {
 }
 
 impl WirelessRouter {
-    /// A router at `node` sending at `rate_bps` to `users`, with an interface queue of
-    /// `queue_packets`; `nodes` is the number of nodes and `names` their names.
+    /// A router at `node` sending at `rate_bps` to `users` from interface queue `ifq`; `names`
+    /// are the nodes' names.
     pub fn new(
         node: NodeId,
         rate_bps: u64,
         users: Vec<RouterUser>,
-        queue_packets: usize,
+        ifq: Box<dyn QueueDisc>,
         names: &[String],
     ) -> Self {
         let mut user_of_node = vec![u32::MAX; names.len()];
@@ -111,7 +110,7 @@ impl WirelessRouter {
             name: format!("router {}", names[node as usize]),
             rate_bps,
             users,
-            ifq: DropTail::new(queue_packets),
+            ifq,
             stats: ChannelStats::default(),
             in_service: None,
             user_of_node,

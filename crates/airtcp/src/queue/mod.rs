@@ -3,6 +3,7 @@
 //! A discipline only decides what to keep and in which order; the channel that owns it counts
 //! enqueues, drops (with their [`DropReason`]) and transmissions.
 
+pub mod config;
 pub mod droptail;
 
 use crate::sim::{DropReason, Packet, PacketId, Time};

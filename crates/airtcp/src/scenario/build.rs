@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 
 use super::budget::charge_scenario;
 use super::config::{
-    Direction, LossConfig, MetricsConfig, QueueConfig, RouteMetric, RoutingConfig, ScenarioConfig,
-    StaticConfig,
+    Direction, LossConfig, MetricsConfig, RouteMetric, RoutingConfig, ScenarioConfig, StaticConfig,
 };
 use super::flow_build::{fit_to_paths, FlowContext};
 use super::flow_paths::PathsInput;
@@ -354,8 +353,7 @@ fn wired_channels(
             ));
         }
         positive(format!("links[{i}].rate"), l.rate)?;
-        let QueueConfig::Droptail { packets } = l.queue;
-        positive(format!("links[{i}].queue.packets"), packets as u64)?;
+        l.queue.check(&format!("links[{i}].queue"))?;
         let delay = l.delay.saturating_add(drawn_below(
             cfg.seed,
             &format!("link/{i}/delay"),
@@ -369,7 +367,7 @@ fn wired_channels(
                 to,
                 rate_bps: l.rate,
                 delay,
-                queue: Box::new(DropTail::new(packets as usize)),
+                queue: l.queue.build(None),
                 busy: false,
                 loss,
                 stats: ChannelStats::default(),

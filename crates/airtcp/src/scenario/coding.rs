@@ -3,7 +3,7 @@
 //! links, downlink or routers. The block itself, its own checks and the layer it builds live with
 //! the layer (`net::forwarding`'s coding layer, its `config` module).
 
-use super::config::{QueueConfig, RoutingConfig, ScenarioConfig};
+use super::config::{RoutingConfig, ScenarioConfig};
 use crate::error::ConfigError;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
@@ -48,8 +48,7 @@ pub fn check(cfg: &ScenarioConfig) -> Result<(), ConfigError> {
 /// The output queue's capacity of every coding node: the radio's `queue.packets` (`None` without
 /// radios, which the checks refuse).
 pub fn capacity(cfg: &ScenarioConfig) -> Option<usize> {
-    let QueueConfig::Droptail { packets } = cfg.radio.as_ref()?.queue;
-    Some(packets as usize)
+    Some(cfg.radio.as_ref()?.queue.capacity())
 }
 
 #[cfg(test)]
@@ -97,9 +96,7 @@ mod tests {
         let cfg = chain(json!({}), json!({}));
         assert_eq!(cfg.coding, Some(CodingConfig::default()));
         check(&cfg).expect("valid");
-        let radio_packets = match cfg.radio.as_ref().unwrap().queue {
-            QueueConfig::Droptail { packets } => packets as usize,
-        };
+        let radio_packets = cfg.radio.as_ref().unwrap().queue.capacity();
         let expected = CopeParams {
             capacity: radio_packets,
             ..CopeParams::default()

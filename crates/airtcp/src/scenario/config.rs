@@ -24,6 +24,7 @@ pub use crate::net::horizon::config::{
 };
 pub use crate::net::routing::RouteMetric;
 pub use crate::phy::config::{ErrorProcessConfig, FadingConfig, PropagationConfig, ReceptionModel};
+pub use crate::queue::config::QueueConfig;
 pub use crate::transport::nc_layer::config::{NcBlock, NcConfig};
 pub use crate::transport::tcp::cc::compound::CompoundParams;
 pub use crate::transport::tcp::cc::cubic::CubicParams;

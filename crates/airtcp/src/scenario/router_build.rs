@@ -1,14 +1,13 @@
 //! Building the routers of a scenario (`routers`): the routers, their ports and users' channels,
 //! each user's wired uplink, and the priority pairs a router asks for.
 
-use super::config::{QueueConfig, ScenarioConfig};
+use super::config::ScenarioConfig;
 use super::routers::RouterPairsSetup;
 use crate::error::ConfigError;
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
 use crate::net::router::{Port, RouterUser, Routers, WirelessRouter};
 use crate::net::routing::{Edge, Iface};
-use crate::queue::droptail::DropTail;
 use crate::sim::{NodeId, Rng};
 
 fn err(path: String, message: impl Into<String>) -> ConfigError {
@@ -61,10 +60,7 @@ pub fn build(
         if rc.uplink_rate == 0 {
             return Err(err(p("uplink_rate"), "must be greater than zero"));
         }
-        let QueueConfig::Droptail { packets } = rc.queue;
-        if packets == 0 {
-            return Err(err(p("queue.packets"), "must be greater than zero"));
-        }
+        rc.queue.check(&p("queue"))?;
         if rc.users.is_empty() {
             return Err(err(p("users"), "a router needs at least one user"));
         }
@@ -113,7 +109,7 @@ pub fn build(
                 to: at,
                 rate_bps: rc.uplink_rate,
                 delay: rc.uplink_delay,
-                queue: Box::new(DropTail::new(packets as usize)),
+                queue: rc.queue.build(None),
                 busy: false,
                 loss: LossProcess::None,
                 stats: ChannelStats::default(),
@@ -127,7 +123,7 @@ pub fn build(
             at,
             rc.rate,
             users,
-            packets as usize,
+            rc.queue.build(None),
             names,
         ));
     }

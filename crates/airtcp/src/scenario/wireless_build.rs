@@ -9,8 +9,8 @@
 
 use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound};
 use super::config::{
-    Direction, FadingConfig, LinkErrorConfig, QueueConfig, RadioConfig, RateControlConfig,
-    ReceptionModel, Standard,
+    Direction, FadingConfig, LinkErrorConfig, RadioConfig, RateControlConfig, ReceptionModel,
+    Standard,
 };
 use super::topology::Placed;
 use crate::error::ConfigError;
@@ -23,7 +23,6 @@ use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
 use crate::phy::propagation::{dbm_to_mw, PathLoss, SPEED_OF_LIGHT};
 use crate::phy::{ErrorModel, Phy, PhyThresholds};
-use crate::queue::droptail::DropTail;
 use crate::sim::memory::MemoryBudget;
 use crate::sim::time::from_secs;
 use crate::sim::{LazyTimer, NodeId, Rng};
@@ -72,10 +71,7 @@ pub fn build_radios(
             format!("must be a probability from 0 to 1, got {}", cfg.frame_error),
         ));
     }
-    let QueueConfig::Droptail { packets } = cfg.queue;
-    if packets == 0 {
-        return Err(err("radio.queue.packets", "must be greater than zero"));
-    }
+    cfg.queue.check("radio.queue")?;
     let loss = PathLoss::from_config(&cfg.propagation);
     let th = phy_thresholds(cfg);
     let floor = processing_floor(cfg);
@@ -137,7 +133,7 @@ pub fn build_radios(
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
             neighbors: nbs,
-            ifq: Box::new(DropTail::with_lifetime(packets as usize, cfg.msdu_lifetime)),
+            ifq: cfg.queue.build(cfg.msdu_lifetime),
             stats: ChannelStats::default(),
             link_errors: Vec::new(),
             was_busy: false,

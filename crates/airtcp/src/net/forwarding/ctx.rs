@@ -259,8 +259,7 @@ impl ForwardingCtx<'_> {
     pub fn router_enqueued(&mut self, router: u32, held: u64) {
         let rt = &mut self.net.routers.list[router as usize];
         rt.stats.enqueued += 1;
-        let backlog =
-            (crate::queue::QueueDisc::len(&rt.ifq) as u64 + held).min(u32::MAX as u64) as u32;
+        let backlog = (rt.ifq.len() as u64 + held).min(u32::MAX as u64) as u32;
         rt.stats.max_backlog = rt.stats.max_backlog.max(backlog);
     }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Nanos;
+use super::{Nanos, QueueConfig};
 
 /// A full-duplex point-to-point link with an independent queue and error process per direction.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -32,26 +32,6 @@ pub struct LinkConfig {
     /// Optional random packet errors.
     #[serde(default)]
     pub loss: Option<LossConfig>,
-}
-
-/// Transmit queue discipline.
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QueueConfig {
-    /// First-in first-out, arrivals dropped when `packets` are already queued.
-    Droptail {
-        /// Capacity in packets (>= 1). The packet being transmitted does not count.
-        #[schemars(range(min = 1))]
-        packets: u32,
-    },
-}
-
-impl Default for QueueConfig {
-    fn default() -> Self {
-        // ns-2's DropTail default limit (queue-limit 50) and ns-3's 100p differ; 100 packets is
-        // what the papers' scenarios use.
-        QueueConfig::Droptail { packets: 100 }
-    }
 }
 
 /// Random packet error process of a link.

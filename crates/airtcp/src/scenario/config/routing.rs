@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{PathsConfig, QueueConfig, ReverseConfig, ScenarioConfig, TcpConfig, TransportConfig};
+use super::{PathsConfig, ReverseConfig, ScenarioConfig, TcpConfig, TransportConfig};
 use crate::error::ConfigError;
 pub use crate::net::aodv::config::AodvConfig;
 use crate::net::backpressure;
@@ -73,9 +73,7 @@ impl RoutingConfig {
             downlink: cfg.downlink.is_some(),
             routers: !cfg.routers.is_empty(),
             radio: cfg.radio.as_ref().map(|radio| RadioBasics {
-                queue_packets: match radio.queue {
-                    QueueConfig::Droptail { packets } => packets as usize,
-                },
+                queue_packets: radio.queue.capacity(),
                 data_rate: radio.data_rate,
                 rx_threshold_dbm: radio.rx_threshold_dbm(),
             }),
