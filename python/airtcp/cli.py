@@ -4,25 +4,32 @@ Exit codes: 0 success; 2 bad input (scenario, `--set`, `--out`, command-line usa
 `error: <path>: <message>` on stderr with no output directory left behind; 1 a failure of the
 simulator or of airtcp itself; 130 interrupted.
 
-Built on the standard library's argparse rather than typer and click: importing those two (and
-pydantic, through which typer converts parameters) took longer than all the rest of
-`airtcp --help`, and a check or a short run is mostly start-up. argparse reads the options;
-choosing the command, placing the positional arguments and wording every usage error are done
-here, so that errors keep the project's form (`error: --seed: not a whole number: 'abc'`) whatever
-argparse's wording in a given Python version.
+The command line is read by `airtcp.command_line` (argparse underneath, errors in the project's
+form); this module holds the commands and what each takes.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from airtcp import _core
+from airtcp.command_line import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    HELP,
+    Argument,
+    Command,
+    Group,
+    Option,
+    Param,
+    UsageError,
+    dispatch,
+)
 from airtcp.errors import ScenarioError
 
 if TYPE_CHECKING:
@@ -31,20 +38,6 @@ if TYPE_CHECKING:
     from airtcp.scenario.schema import Scenario
 
 __all__ = ["main"]
-
-EXIT_FAILURE = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-
-class _UsageError(Exception):
-    """A command line that cannot be run: `error: PATH: MESSAGE` on stderr, exit code 2."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
-
 
 # --- What the commands take ----------------------------------------------------------------------
 
@@ -71,93 +64,41 @@ def _workers(text: str) -> int:
     return _whole_number(text, 1, 2**16)
 
 
-class _Argument(NamedTuple):
-    """A positional argument, NAME in the help; the command's parameter is `name.lower()`."""
 
-    name: str
-    help: str
-    convert: Callable[[str], object] = Path
-    required: bool = True
-    default: object = None
-    many: bool = False  # every remaining positional, in a list (the last argument only)
-
-    @property
-    def dest(self) -> str:
-        return self.name.lower()
-
-
-class _Option(NamedTuple):
-    """An option, the long form last (`-o, --out`); the command's parameter is `dest`. Without a
-    `metavar` it is a flag, True when given."""
-
-    flags: tuple[str, ...]
-    dest: str
-    help: str
-    metavar: str | None = None
-    convert: Callable[[str], object] = str
-    required: bool = False
-    repeatable: bool = False  # every value, in a list
-
-    @property
-    def name(self) -> str:
-        """What errors call it: the long form."""
-        return self.flags[-1]
-
-
-_Param = _Argument | _Option
-_HELP = _Option(("--help",), "help", "Show this message and exit.")
-
-_FILE = _Argument(
+_FILE = Argument(
     "FILE",
     "Scenario file (YAML), or the name of a bundled scenario (`airtcp scenarios list`); "
     "a file of that name always wins.",
 )
-_SEED = _Option(("--seed",), "seed", "Master seed; replaces the file's `seed`.", metavar="INTEGER", convert=_seed)
-_SET = _Option(
+_SEED = Option(("--seed",), "seed", "Master seed; replaces the file's `seed`.", metavar="INTEGER", convert=_seed)
+_SET = Option(
     ("--set",),
     "overrides",
     "Override a field before validation, e.g. --set links[0].loss.per=0.02 (repeatable).",
     metavar="PATH=VALUE",
     repeatable=True,
 )
-_WORKERS = _Option(
+_WORKERS = Option(
     ("-j", "--workers"), "workers", "Local worker processes (default: the cores).", metavar="INTEGER", convert=_workers
 )
-_CLUSTER = _Option(("--cluster",), "cluster", "Dask scheduler address, e.g. tcp://host:8786.", metavar="ADDRESS")
-_NO_PROGRESS = _Option(("-q", "--quiet"), "quiet", "No progress output.")
+_CLUSTER = Option(("--cluster",), "cluster", "Dask scheduler address, e.g. tcp://host:8786.", metavar="ADDRESS")
+_NO_PROGRESS = Option(("-q", "--quiet"), "quiet", "No progress output.")
 
 
-class _Command(NamedTuple):
-    """A command: `function`, whose docstring is its help, called with every parameter by name;
-    a `passthrough` command gets its arguments as they are instead."""
-
-    function: Callable[..., int | None]
-    params: tuple[_Param, ...] = ()
-    passthrough: bool = False
-
-
-class _Group(NamedTuple):
-    """Commands under one name (`airtcp`, `airtcp scenarios`), and the options before them."""
-
-    help: str
-    commands: dict[str, _Command | _Group]
-    options: tuple[_Option, ...] = (_HELP,)
-
-
-_VERSION = _Option(("--version",), "version", "Show the version and exit.")
-_ROOT = _Group("Packet-level simulator for TCP over wireless networks.", {}, (_VERSION, _HELP))
-_SCENARIOS = _Group(
+_VERSION = Option(("--version",), "version", "Show the version and exit.")
+_ROOT = Group("Packet-level simulator for TCP over wireless networks.", {}, (_VERSION, HELP))
+_SCENARIOS = Group(
     "The scenarios shipped with airtcp: list them, copy one out to edit it, print their schema.", {}
 )
 
 
 def _command(
-    group: _Group, name: str, *params: _Param, passthrough: bool = False
+    group: Group, name: str, *params: Param, passthrough: bool = False
 ) -> Callable[[Callable[..., int | None]], Callable[..., int | None]]:
     """Registers the decorated function as the command NAME of GROUP."""
 
     def register(function: Callable[..., int | None]) -> Callable[..., int | None]:
-        group.commands[name] = _Command(function, params, passthrough)
+        group.commands[name] = Command(function, params, passthrough)
         return function
 
     return register
@@ -206,15 +147,15 @@ def _report_outcome(outcome: Any) -> None:
         sys.exit(EXIT_FAILURE)
 
 
-def _out_folder(default: str) -> _Option:
-    return _Option(("-o", "--out"), "out", f"Output folder (default {default}).", metavar="PATH", convert=Path)
+def _out_folder(default: str) -> Option:
+    return Option(("-o", "--out"), "out", f"Output folder (default {default}).", metavar="PATH", convert=Path)
 
 
 @_command(
     _ROOT,
     "run",
     _FILE,
-    _Option(
+    Option(
         ("-o", "--out"),
         "out",
         "Directory to write the results to (must not exist or be empty).",
@@ -224,8 +165,8 @@ def _out_folder(default: str) -> _Option:
     ),
     _SEED,
     _SET,
-    _Option(("--force",), "force", "Replace --out if it exists and is not empty."),
-    _Option(("-q", "--quiet"), "quiet", "Print nothing on success."),
+    Option(("--force",), "force", "Replace --out if it exists and is not empty."),
+    Option(("-q", "--quiet"), "quiet", "Print nothing on success."),
 )
 def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bool, quiet: bool) -> None:
     """Simulate a scenario, print per-flow results and write them to --out."""
@@ -289,7 +230,7 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
     _FILE,
     _SEED,
     _SET,
-    _Option(("--json",), "as_json", "Print the normalised scenario the simulator would receive."),
+    Option(("--json",), "as_json", "Print the normalised scenario the simulator would receive."),
 )
 def validate(file: Path, seed: int | None, overrides: list[str], as_json: bool) -> None:
     """Check a scenario file without simulating it: every check a run makes before it starts."""
@@ -331,9 +272,9 @@ def scenarios_list() -> None:
 @_command(
     _SCENARIOS,
     "copy",
-    _Argument("NAME", "A bundled scenario (see `airtcp scenarios list`).", convert=str),
-    _Argument("DEST", "The file to write, or an existing directory (gets NAME's file name)."),
-    _Option(("--force",), "force", "Replace DEST's file if it exists."),
+    Argument("NAME", "A bundled scenario (see `airtcp scenarios list`).", convert=str),
+    Argument("DEST", "The file to write, or an existing directory (gets NAME's file name)."),
+    Option(("--force",), "force", "Replace DEST's file if it exists."),
 )
 def scenarios_copy(name: str, dest: Path, force: bool) -> None:
     """Write a bundled scenario's YAML to DEST, to read or edit it."""
@@ -355,7 +296,7 @@ def scenarios_schema() -> None:
     sys.stdout.write(schema_text())
 
 
-@_command(_ROOT, "plot", _Argument("DIRECTORY", "A directory written by `airtcp run`."))
+@_command(_ROOT, "plot", Argument("DIRECTORY", "A directory written by `airtcp run`."))
 def plot(directory: Path) -> None:
     """Draw every recorded time series of a run over time: goodput per flow (goodput.png), and
     with metrics.trace_cwnd / trace_rtt / trace_queues cwnd.png, rtt.png and queues.png."""
@@ -373,7 +314,7 @@ def plot(directory: Path) -> None:
     _ROOT,
     "draw",
     _FILE,
-    _Option(
+    Option(
         ("-o", "--out"),
         "out",
         "Output file stem: writes STEM.png and STEM.svg (default: SCENARIO-topology next to the "
@@ -381,7 +322,7 @@ def plot(directory: Path) -> None:
         metavar="STEM",
         convert=Path,
     ),
-    _Option(
+    Option(
         ("--run",),
         "run_dir",
         "A directory written by `airtcp run` of this scenario: draw how much each link was used.",
@@ -413,8 +354,8 @@ def draw(file: Path, out: Path | None, run_dir: Path | None, seed: int | None, o
 @_command(
     _ROOT,
     "sweep",
-    _Argument("SPEC", "Sweep spec (YAML)."),
-    _Option(
+    Argument("SPEC", "Sweep spec (YAML)."),
+    Option(
         ("-o", "--out"),
         "out",
         "Experiment directory (created, or resumed).",
@@ -453,7 +394,7 @@ def sweep(spec: Path, out: Path, workers: int | None, cluster: str | None, quiet
         sys.exit(EXIT_FAILURE)
 
 
-@_command(_ROOT, "report", _Argument("DIRECTORY", "A folder written by `airtcp reproduce` or `airtcp sweep`."))
+@_command(_ROOT, "report", Argument("DIRECTORY", "A folder written by `airtcp reproduce` or `airtcp sweep`."))
 def report(directory: Path) -> None:
     """Write DIRECTORY/report.html: one self-contained page with the figures and tables."""
     from airtcp.experiments.html_report import write_report
@@ -468,13 +409,13 @@ def report(directory: Path) -> None:
 @_command(
     _ROOT,
     "reproduce",
-    _Argument("PAPER", "A reproduction's key (see --list) or 'all'.", convert=str, required=False, default="all"),
-    _Option(("--quick",), "quick", "The reduced form: fewer seeds, shorter runs, the same claims."),
+    Argument("PAPER", "A reproduction's key (see --list) or 'all'.", convert=str, required=False, default="all"),
+    Option(("--quick",), "quick", "The reduced form: fewer seeds, shorter runs, the same claims."),
     _out_folder("out/reproduce, or out/reproduce-quick with --quick"),
     _WORKERS,
     _CLUSTER,
-    _Option(("--list",), "list_", "List the reproductions and exit."),
-    _Option(("-v", "--verbose"), "verbose", "Print every published-vs-airtcp row with its verdict and note."),
+    Option(("--list",), "list_", "List the reproductions and exit."),
+    Option(("-v", "--verbose"), "verbose", "Print every published-vs-airtcp row with its verdict and note."),
     _NO_PROGRESS,
 )
 def reproduce(
@@ -522,7 +463,7 @@ def _scheme_list(text: str) -> list[str]:
 @_command(
     _ROOT,
     "compare",
-    _Argument(
+    Argument(
         "SCENARIO",
         "Scenario files or bundled scenarios' names (one or more; default: the set of "
         "scenarios/compare/).",
@@ -531,15 +472,15 @@ def _scheme_list(text: str) -> list[str]:
         default=None,
         many=True,
     ),
-    _Option(("--schemes",), "schemes", "Comma-separated scheme keys (default: every scheme; see --list).",
+    Option(("--schemes",), "schemes", "Comma-separated scheme keys (default: every scheme; see --list).",
             metavar="KEYS", convert=_scheme_list),
-    _Option(("--seeds",), "seeds", "Seeds 1..N, the same for every scheme (default 3).", metavar="INTEGER",
+    Option(("--seeds",), "seeds", "Seeds 1..N, the same for every scheme (default 3).", metavar="INTEGER",
             convert=lambda text: _whole_number(text, 1, 10_000)),
-    _Option(("--quick",), "quick", "A third of each scenario's duration (at least 20 s)."),
+    Option(("--quick",), "quick", "A third of each scenario's duration (at least 20 s)."),
     _out_folder("out/compare, or out/compare-quick with --quick"),
     _WORKERS,
     _CLUSTER,
-    _Option(("--list",), "list_", "List the schemes with what each needs, and exit."),
+    Option(("--list",), "list_", "List the schemes with what each needs, and exit."),
     _NO_PROGRESS,
 )
 def compare(
@@ -616,14 +557,9 @@ def main(args: Sequence[str] | None = None) -> None:
     """Console-script entry point: runs the command ARGS (default: the process's arguments) and
     exits with its code. Usage errors (an unknown option, a missing argument, a value of the
     wrong type) are reported like bad input: `error: <option>: <message>`, exit code 2."""
-    # Pydantic (the sweep spec's models, for `sweep` and `reproduce`) looks for plugins among the
-    # installed packages' entry points the first time it builds a validator (importlib.metadata
-    # reads every distribution's metadata: 10-20 ms). The command line uses none; a value the user
-    # set is kept.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
-        code = _dispatch("airtcp", _ROOT, list(sys.argv[1:] if args is None else args))
-    except _UsageError as error:
+        code = dispatch("airtcp", _ROOT, list(sys.argv[1:] if args is None else args))
+    except UsageError as error:
         print(f"error: {error.path}: {error.message}", file=sys.stderr)
         code = EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -636,266 +572,3 @@ def main(args: Sequence[str] | None = None) -> None:
         code = EXIT_FAILURE
     sys.exit(code)
 
-
-def _dispatch(prog: str, group: _Group, args: list[str]) -> int:
-    """Runs the command of GROUP that ARGS name: the group's own options (`--help`, `--version`)
-    come first, then the command's name and its arguments."""
-    if not args:  # `airtcp` alone: the help, as for a usage error
-        sys.stdout.write(_group_help(prog, group))
-        return EXIT_BAD_INPUT
-    known = {flag for option in group.options for flag in option.flags}
-    given: set[str] = set()
-    index = 0
-    while index < len(args) and args[index].startswith("-"):
-        token = args[index]
-        index += 1
-        if token == "--":
-            break
-        name, equals, _ = token.partition("=")
-        if name not in known:
-            raise _UsageError(name, f"no such option{_option_guess(name, group.options)} (see '{prog} --help')")
-        if equals:
-            raise _UsageError(name, "does not take a value")
-        given.add(name)
-    if "--help" in given:
-        sys.stdout.write(_group_help(prog, group))
-        return 0
-    if "--version" in given:
-        print(f"airtcp {_core.core_version()}")
-        return 0
-    if index == len(args):
-        raise _UsageError(prog, f"missing command (see '{prog} --help')")
-    name = args[index]
-    command = group.commands.get(name)
-    if command is None:
-        close = _close(name, group.commands)
-        guess = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise _UsageError(prog, f"no such command {name!r}{guess} (see '{prog} --help')")
-    if isinstance(command, _Group):
-        return _dispatch(f"{prog} {name}", command, args[index + 1 :])
-    if command.passthrough:
-        return command.function(args[index + 1 :]) or 0
-    values = _parse(f"{prog} {name}", command, args[index + 1 :])
-    if values is None:  # the help was asked for
-        return 0
-    return command.function(**values) or 0
-
-
-def _parse(prog: str, command: _Command, args: list[str]) -> dict[str, object] | None:
-    """COMMAND's parameters from ARGS, checked and converted; None when ARGS ask for the help
-    (which is then printed). Problems are reported in the order click reported them, as the
-    command line did: what cannot be read (an unknown option, an option without its value), then
-    the help, then the values given (`--seed abc`), then what is missing, then arguments left
-    over."""
-    options = [param for param in command.params if isinstance(param, _Option)] + [_HELP]
-    parser = _parser(prog, command, options)
-    try:
-        namespace, rest = parser.parse_known_args(args)
-    except argparse.ArgumentError as error:
-        # argparse's wording varies; what went wrong does not: an option without its value, or
-        # a flag given one (`--quiet=yes`).
-        option = next((o for o in options if "/".join(o.flags) == error.argument_name), None)
-        if option is None:
-            raise _UsageError(prog, f"{error.message} (see '{prog} --help')") from None
-        raise _UsageError(option.name, "requires an argument" if option.metavar else "does not take a value") from None
-
-    # Positional arguments are placed here, not by argparse: argparse words a missing one its own
-    # way, which changes between Python versions, and declared optional to avoid that, one after
-    # an option is lost (`scenarios copy NAME --force DEST`). Taken from what argparse did not
-    # read, they keep the rules the command line had: options and arguments in any order, `--`
-    # ends the options.
-    positionals = []
-    options_end = False
-    for token in rest:
-        if token == "--" and not options_end:
-            options_end = True
-        elif token.startswith("-") and token != "-" and not options_end:
-            name = token.partition("=")[0]
-            raise _UsageError(name, f"no such option{_option_guess(name, options)} (see '{prog} --help')")
-        else:
-            positionals.append(token)
-    if namespace.help:
-        sys.stdout.write(_parser(prog, command, options, with_arguments=True).format_help())
-        return None
-
-    given: list[tuple[_Param, Any]] = []
-    for param in command.params:
-        if isinstance(param, _Argument) and param.many:
-            given.append((param, positionals[:] or None))
-            positionals.clear()
-        elif isinstance(param, _Argument):
-            given.append((param, positionals.pop(0) if positionals else None))
-        else:
-            given.append((param, getattr(namespace, param.dest)))
-    values: dict[str, object] = {}
-    for param, value in sorted(given, key=lambda pair: pair[1] is None):
-        values[param.dest] = _value(prog, param, value)
-    if positionals:
-        plural = "s" if len(positionals) > 1 else ""
-        raise _UsageError(
-            prog, f"got unexpected extra argument{plural} ({' '.join(positionals)}) (see '{prog} --help')"
-        )
-    return values
-
-
-def _value(prog: str, param: _Param, given: str | list[str] | None) -> object:
-    """PARAM's value, converted from what was GIVEN (None: nothing)."""
-    if isinstance(param, _Option) and param.metavar is None:
-        return given  # a flag: True or False
-    if given is None:
-        if param.required:
-            what = "argument" if isinstance(param, _Argument) else "option"
-            raise _UsageError(param.name, f"required {what} is missing (see '{prog} --help')")
-        if isinstance(param, _Argument):
-            return param.default
-        return [] if param.repeatable else None
-    try:
-        return [param.convert(text) for text in given] if isinstance(given, list) else param.convert(given)
-    except ValueError as error:
-        raise _UsageError(param.name, str(error)) from None
-
-
-def _option_guess(name: str, options: Sequence[_Option]) -> str:
-    """` (did you mean --seed or --set?)` for an unknown long option close to known ones."""
-    if not name.startswith("--"):
-        return ""
-    close = _close(name, [flag for option in options for flag in option.flags if flag.startswith("--")])
-    return f" (did you mean {' or '.join(sorted(close))}?)" if close else ""
-
-
-def _close(name: str, known: Iterable[str]) -> list[str]:
-    import difflib
-
-    return difflib.get_close_matches(name, list(known))
-
-
-# --- Help ----------------------------------------------------------------------------------------
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # Not reached with this module's parsers (every check argparse would report is made by
-        # `_parse`); should a Python version call it anyway, it is still a usage error.
-        raise _UsageError(self.prog, f"{message} (see '{self.prog} --help')")
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """The help's layout, as the command line had it: `Usage: ...`, an option as `-o, --out PATH`,
-    at most 80 columns, the docstrings' paragraphs re-wrapped one by one."""
-
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=30, width=min(_terminal_columns(), 80) - 2)
-
-    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, "Usage: " if prefix is None else prefix)
-
-    def _format_action_invocation(self, action: argparse.Action) -> str:
-        if action.option_strings and action.nargs != 0:
-            return f"{', '.join(action.option_strings)} {action.metavar}"
-        return super()._format_action_invocation(action)
-
-    # Lines are broken at spaces only: `--out` and `published-vs-airtcp` stay whole.
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        import textwrap
-
-        return "\n\n".join(
-            textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False)
-            for paragraph in text.split("\n\n")
-        )
-
-
-def _terminal_columns() -> int:
-    """COLUMNS, else the terminal's width, else 80, as `shutil.get_terminal_size` reads them:
-    importing shutil (and the compression modules it loads) took 2 ms of `airtcp --help`."""
-    try:
-        return int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-def _parser(
-    prog: str, command: _Command, options: Sequence[_Option], *, with_arguments: bool = False
-) -> argparse.ArgumentParser:
-    """A parser of COMMAND's OPTIONS; its positional arguments are there only `with_arguments`,
-    for the help (`_parse` places them)."""
-    parser = _new_parser(prog, _usage(prog, command.params), _doc(command.function))
-    arguments = parser.add_argument_group("Arguments")
-    if with_arguments:
-        for param in command.params:
-            if isinstance(param, _Argument):
-                nargs = ("+" if param.required else "*") if param.many else (None if param.required else "?")
-                arguments.add_argument(param.name, nargs=nargs, help=_help_text(param.help, param.required))
-    group = parser.add_argument_group("Options")
-    for option in options:
-        if option.metavar is None:
-            group.add_argument(*option.flags, dest=option.dest, action="store_true", help=_help_text(option.help))
-        else:
-            action = "append" if option.repeatable else "store"
-            group.add_argument(
-                *option.flags,
-                dest=option.dest,
-                action=action,
-                metavar=option.metavar,
-                help=_help_text(option.help, option.required),
-            )
-    return parser
-
-
-def _new_parser(prog: str, usage: str, description: str) -> argparse.ArgumentParser:
-    # argparse's errors are raised, not printed, to be worded here. No abbreviations (`--qu` for
-    # `--quiet`), as before: a new option could make one ambiguous. No -h, which it never had.
-    return _Parser(
-        prog=prog,
-        usage=usage,
-        description=description,
-        add_help=False,
-        allow_abbrev=False,
-        exit_on_error=False,
-        formatter_class=_HelpFormatter,
-    )
-
-
-def _group_help(prog: str, group: _Group) -> str:
-    """GROUP's help: its options, then its commands, each with the first sentence of its help."""
-    parser = _new_parser(prog, f"{prog} [OPTIONS] COMMAND [ARGS]...", group.help)
-    options = parser.add_argument_group("Options")
-    for option in group.options:
-        options.add_argument(*option.flags, action="store_true", help=_help_text(option.help))
-    commands = parser.add_argument_group("Commands")
-    for name, command in group.commands.items():
-        commands.add_argument(name, help=_help_text(_summary(command)))
-    return parser.format_help()
-
-
-def _usage(prog: str, params: Sequence[_Param]) -> str:
-    arguments = [
-        (param.name if param.required else f"[{param.name}]") + ("..." if param.many else "")
-        for param in params
-        if isinstance(param, _Argument)
-    ]
-    return " ".join([prog, "[OPTIONS]", *arguments])
-
-
-def _help_text(text: str, required: bool = False) -> str:
-    # argparse fills in `%(default)s` and the like, so a literal % is doubled.
-    return text.replace("%", "%%") + ("  [required]" if required else "")
-
-
-def _doc(function: Callable[..., object]) -> str:
-    """A command's docstring, each paragraph on one line (the help re-wraps them)."""
-    return "\n\n".join(" ".join(paragraph.split()) for paragraph in (function.__doc__ or "").strip().split("\n\n"))
-
-
-def _summary(command: _Command | _Group) -> str:
-    """The first sentence of a command's help."""
-    text = command.help if isinstance(command, _Group) else _doc(command.function).split("\n\n")[0]
-    return text.split(". ")[0].rstrip(".") + "."

@@ -47,7 +47,7 @@ The modules, one per case and one per part of a run:
 - `cli`: the command line (`main`).
 """
 
-from airtcp.bench.wired import BenchError
+from airtcp.bench.harness import BenchError
 
 from .benchmark import compare, run_benchmark
 from .chain import ns3_chain_figures

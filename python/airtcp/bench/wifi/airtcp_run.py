@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import BenchError, _tail, _timed
+from airtcp.bench.harness import BenchError, tail, timed
 
 from .common import seed_runs
 
@@ -31,7 +31,7 @@ def _run_measured(
     large output cannot block the child while nothing reads the pipe.
     """
     if not hasattr(os, "wait4"):
-        proc, wall, cpu = _timed(cmd)
+        proc, wall, cpu = timed(cmd)
         return proc.returncode, proc.stdout, proc.stderr, wall, cpu, None
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -74,7 +74,7 @@ def run_airtcp(
     if code != 0:
         raise BenchError(
             f"airtcp run {scenario.name} {' '.join(cmd[len(command) + 2 :])} exited with "
-            f"{code}: {_tail(stderr or stdout)}"
+            f"{code}: {tail(stderr or stdout)}"
         )
     try:
         summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))

@@ -9,16 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import (
-    NS3_VERSION,
-    BenchError,
-    _environment,
-    _format_seconds,
-    _log,
-    _mean,
-    _ratio,
-    airtcp_command,
-)
+from airtcp.bench.harness import NS3_VERSION, BenchError, log
+from airtcp.bench.wired import _environment, _format_seconds, _mean, _ratio, airtcp_command
 
 from .airtcp_run import airtcp_seed_runs
 from .chain import (
@@ -164,7 +156,7 @@ def run_benchmark(
 
     problems = check_templates(wifi_dir, cases)
     for problem in problems:
-        _log(f"warning: {problem}")
+        log(f"warning: {problem}")
 
     reference = load_reference(wifi_dir) if ns3_from_reference else None
     if reference is not None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import BenchError, _log
+from airtcp.bench.harness import BenchError, log
 
 from .benchmark import QUICK_BENCH_HOPS, QUICK_BENCH_HOPS_11A, run_benchmark
 from .chain import QUICK_CHAIN_DURATION_S
@@ -134,7 +134,7 @@ def _main_reference(args: argparse.Namespace) -> int:
     """--ns3-only / --update-reference: the ns-3 reference runs alone."""
     cases, wrong = _cases(args, CASES)
     if wrong:
-        _log(f"error: --ns3-only runs {', '.join(CASES)}; not {', '.join(wrong)}")
+        log(f"error: --ns3-only runs {', '.join(CASES)}; not {', '.join(wrong)}")
         return 2
     reduced = (
         args.quick
@@ -145,7 +145,7 @@ def _main_reference(args: argparse.Namespace) -> int:
     )
     if args.update_reference and reduced:
         # The committed reference is always the full set, so tests can rely on its shape.
-        _log(
+        log(
             "error: --update-reference needs a full run (no --quick/--hops/--stations/--rates/"
             "--seeds)"
         )
@@ -156,7 +156,7 @@ def _main_reference(args: argparse.Namespace) -> int:
     written = [out / "ns3_wifi.json", out / "ns3_wifi.md"]
     if args.update_reference:
         if not all_ok:
-            _log("error: some runs failed; the reference file was left unchanged")
+            log("error: some runs failed; the reference file was left unchanged")
             return 1
         written.append(update_reference_file(report, cases))
     print("written: " + ", ".join(str(p) for p in written))
@@ -166,13 +166,13 @@ def _main_reference(args: argparse.Namespace) -> int:
 def _main_bench(args: argparse.Namespace) -> int:
     cases, wrong = _cases(args, BENCH_CASES)
     if wrong:
-        _log(
+        log(
             f"error: the benchmark runs {', '.join(BENCH_CASES)}; {', '.join(wrong)} only with "
             "--ns3-only"
         )
         return 2
     if args.stations:
-        _log("error: --stations is for the saturation case, which only --ns3-only runs")
+        log("error: --stations is for the saturation case, which only --ns3-only runs")
         return 2
     report, all_ok = run_benchmark(
         **_run_options(args, cases), ns3_from_reference=args.ns3_from_reference
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # --help, or a usage error already printed
         return stop.code if isinstance(stop.code, int) else 2
     if args.ns3_from_reference and (args.ns3_only or args.update_reference):
-        _log("error: --ns3-from-reference compares airtcp with stored figures; it runs no ns-3")
+        log("error: --ns3-from-reference compares airtcp with stored figures; it runs no ns-3")
         return 2
     try:
         if args.build:
@@ -205,5 +205,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _main_reference(args)
         return _main_bench(args)
     except (BenchError, subprocess.TimeoutExpired) as error:
-        _log(f"error: {error}")
+        log(f"error: {error}")
         return 1

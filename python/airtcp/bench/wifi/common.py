@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from airtcp.bench.tables import markdown_table, text_table
-from airtcp.bench.wired import BenchError, _log, _mean, _sd
+from airtcp.bench.harness import BenchError, log
+from airtcp.bench.wired import _mean, _sd
 
 FULL_SEEDS = 3
 QUICK_SEEDS = 1
@@ -43,7 +44,7 @@ def _attempt(
         return run(*args)
     except (BenchError, subprocess.TimeoutExpired) as error:
         errors.append(f"{what}: {error}")
-        _log(f"failed: {what}: {error}")
+        log(f"failed: {what}: {error}")
         return None
 
 
@@ -55,7 +56,7 @@ def seed_runs(
     runs = []
     for seed in range(1, seeds + 1):
         label = f"{what} seed {seed}"
-        _log(f"{label} ...")
+        log(f"{label} ...")
         result = _attempt(errors, label, run, seed)
         if result is not None:
             runs.append(result)

@@ -8,14 +8,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import (
-    BenchError,
-    _json_result,
-    _mean,
-    _tail,
-    _timed,
-    compile_ns3_program,
-)
+from airtcp.bench.harness import BenchError, compile_ns3_program, json_result, tail, timed
+from airtcp.bench.wired import _mean
 
 from .common import _round, seed_runs
 
@@ -70,13 +64,13 @@ def build_programs(wifi_dir: Path | None = None, *, force: bool = False) -> dict
 def run_program(binary: Path, args: Sequence[str]) -> dict[str, Any]:
     """One run; its JSON line plus the whole command's wall and CPU time."""
     cmd = [str(binary), *args]
-    proc, wall, cpu = _timed(cmd)
+    proc, wall, cpu = timed(cmd)
     if proc.returncode != 0:
         raise BenchError(
             f"{binary.name} {' '.join(args)} exited with {proc.returncode}: "
-            f"{_tail(proc.stderr or proc.stdout)}"
+            f"{tail(proc.stderr or proc.stdout)}"
         )
-    result = _json_result(proc.stdout, binary.name)
+    result = json_result(proc.stdout, binary.name)
     result["cmd_wall_s"] = wall
     result["cmd_cpu_s"] = cpu
     result["args"] = list(args)

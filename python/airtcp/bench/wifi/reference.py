@@ -11,7 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import NS3_REQUIREMENT, NS3_VERSION, _environment
+from airtcp.bench.harness import NS3_REQUIREMENT, NS3_VERSION
+from airtcp.bench.wired import _environment
 
 from .chain import (
     CHAIN11A_HOPS,

@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from airtcp.bench.wired import BenchError, _format_seconds, _log, _mean
+from airtcp.bench.harness import BenchError, log
+from airtcp.bench.wired import _format_seconds, _mean
 
 from .airtcp_run import run_airtcp
 from .common import NS_PER_S, _attempt, _round
@@ -206,7 +207,7 @@ def run_scale(
     height = parse_distance(topology["height"])
     range_m = parse_distance(template["radio"]["propagation"]["range"])
 
-    _log(f"scale: placing {n} nodes ...")
+    log(f"scale: placing {n} nodes ...")
     started = time.perf_counter()
     positions, redone = place_connected_mesh(n, width, height, range_m, SCALE_PLACEMENT_SEED)
     neighbours = unit_disk_neighbours(positions, range_m)
@@ -244,7 +245,7 @@ def run_scale(
         "prepare_s": round(prepare_s, 2),
         "targets": {"wall_s": SCALE_WALL_TARGET_S, "peak_rss_bytes": SCALE_RSS_TARGET_BYTES},
     }
-    _log(f"airtcp scale: {n} nodes, {len(pairs)} flows, {sim_duration_s:g} s ...")
+    log(f"airtcp scale: {n} nodes, {len(pairs)} flows, {sim_duration_s:g} s ...")
     run = _attempt(
         errors,
         "airtcp scale",
