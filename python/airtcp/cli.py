@@ -181,11 +181,6 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
     except OutputDirError as error:
         _bad_input(ScenarioError("--out", str(error)))
 
-    # The core writes the Parquet files, but a table it cannot write goes to pyarrow, which
-    # imports NumPy, whose OpenBLAS starts a thread per core as it loads; a run does no linear
-    # algebra, and on a busy machine those threads cost a fifth of its start-up. A value the
-    # user set is kept.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # Imported here: only needed once there is something to simulate.
     from airtcp.api import simulate
     from airtcp.errors import SimulationError

@@ -25,7 +25,8 @@ ARROW = ("pyarrow", "numpy")
 # The scenario schema's models and the YAML reader.
 SCHEMA = ("pydantic", "yaml", "airtcp.scenario.schema")
 # The scenario check is airtcp's own (airtcp.scenario.model): pydantic and its plugin look-up took
-# over half of `airtcp run` for a small scenario. Only the sweep spec still uses it.
+# over half of `airtcp run` for a small scenario; the sweep spec's models are airtcp's own too, and
+# pydantic is no longer a dependency.
 PYDANTIC = ("pydantic", "pydantic_core", "importlib.metadata")
 # The command line is built on argparse: typer and click (and pydantic, which typer converts
 # parameters with) took longer to import than the rest of `airtcp --help`. Still installed as
