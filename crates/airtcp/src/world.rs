@@ -9,7 +9,7 @@ use crate::metrics::results::RunResults;
 use crate::net::event::{Event, UpperEvent};
 use crate::net::Network;
 use crate::sim::header::tcp::{AckHeader, DataHeader};
-use crate::sim::memory::{format_count, MemoryBudget};
+use crate::sim::memory::{format_bytes, format_count, MemoryBudget};
 use crate::sim::packet::Header;
 use crate::sim::time::{to_secs, Time};
 use crate::sim::{EventClass, FlowId, LazyTimer, NodeId, Packet, TimerFire};
@@ -409,31 +409,36 @@ impl World {
     }
 
     /// What the run allocated beyond the fixed part, against the memory budget: the packet
-    /// arena, the event list and the RTT traces (the only structures that grow with what the run
-    /// produces rather than with the scenario).
+    /// arena, the event list, the RTT traces and what the transports behind the seam hold (the
+    /// only structures that grow with what the run produces rather than with the scenario).
     fn check_growth(&self, now: Time) -> Result<(), ConfigError> {
         let packets = self.net.packets.slots_allocated();
         let events = self.net.events.capacity() as u64;
-        let rtt_samples: u64 = self
-            .flows
-            .iter()
-            .map(|f| match &f.endpoints {
+        let (mut rtt_samples, mut transports) = (0u64, 0u64);
+        for flow in &self.flows {
+            match &flow.endpoints {
                 Endpoints::Tcp { sender, .. } => {
-                    sender.rtt_log.as_ref().map_or(0, |l| l.len() as u64)
+                    rtt_samples += sender.rtt_log.as_ref().map_or(0, |l| l.len() as u64);
                 }
-                Endpoints::Seam { .. } | Endpoints::Udp { .. } => 0,
-            })
-            .sum();
+                Endpoints::Seam { transport, .. } => transports += transport.heap_bytes(),
+                Endpoints::Udp { .. } => {}
+            }
+        }
         let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
             + events * self.net.events.entry_bytes()
-            + rtt_samples * crate::sim::memory::SERIES_ROW_BYTES;
+            + rtt_samples * crate::sim::memory::SERIES_ROW_BYTES
+            + transports;
         self.budget.check_growth(bytes, now, &|| {
-            format!(
+            let mut detail = format!(
                 "{} packets alive at once, {} events pending, {} RTT samples",
                 format_count(packets),
                 format_count(self.net.events.len() as u64),
                 format_count(rtt_samples)
-            )
+            );
+            if transports > 0 {
+                detail += &format!(", {} held by transports", format_bytes(transports));
+            }
+            detail
         })
     }
 

@@ -28,6 +28,11 @@ pub struct CountingDecoder {
 }
 
 impl CountingDecoder {
+    /// Bytes the decoder holds on the heap, for the memory budget.
+    pub fn heap_bytes(&self) -> u64 {
+        self.known.capacity() as u64
+    }
+
     /// A decoder for a block of `size` packets coded over a field of `order` elements.
     pub fn new(order: u32, size: usize) -> Self {
         let mut decoder = CountingDecoder {

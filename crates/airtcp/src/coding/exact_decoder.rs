@@ -45,6 +45,15 @@ pub struct ExactDecoder<F: Field> {
 }
 
 impl<F: Field> ExactDecoder<F> {
+    /// Bytes the decoder holds on the heap (its rows and index vectors), for the memory budget.
+    pub fn heap_bytes(&self) -> u64 {
+        let elem = std::mem::size_of::<F::Elem>();
+        let index = std::mem::size_of::<usize>();
+        let elems = self.rows.capacity() + self.scratch.capacity();
+        let indices = self.pivot_at.capacity() + self.position.capacity() + self.column.capacity();
+        (elems * elem + indices * index) as u64
+    }
+
     /// A decoder for a block of `size` source packets whose payloads are `symbols` symbols long
     /// (0: coefficients only).
     pub fn new(size: usize, symbols: usize) -> Self {

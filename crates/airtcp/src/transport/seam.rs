@@ -68,6 +68,10 @@ pub trait FlowTransport: Send {
     fn fit_to_paths(&mut self, _paths: usize) {}
     /// The window for the cwnd trace (None: the transport has none to trace).
     fn window(&self) -> Option<WindowSample>;
+    /// Bytes the endpoints hold beyond their fixed size (state that grows with what the run
+    /// does, e.g. blocks awaiting decoding), for the memory budget's check of a run's growth
+    /// (`sim::memory`). Called every few thousand events, not per packet.
+    fn heap_bytes(&self) -> u64;
     /// The transport's counters into the flow's row of the results (`transport`, packets sent,
     /// retransmissions, ...); `duration` is the run's.
     fn report(&self, row: &mut FlowResult, duration: Time);

@@ -137,6 +137,10 @@ impl FlowTransport for RlcFlow {
         })
     }
 
+    fn heap_bytes(&self) -> u64 {
+        self.receiver.heap_bytes()
+    }
+
     fn report(&self, row: &mut FlowResult, duration: Time) {
         let s = self.sender.stats();
         row.transport = "tcp_rlc".into();

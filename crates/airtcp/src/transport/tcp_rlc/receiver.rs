@@ -88,6 +88,16 @@ struct Scratch {
 }
 
 impl RxBlock {
+    /// Bytes the block holds on the heap (its decoder and its systematic marks).
+    fn heap_bytes(&self) -> u64 {
+        let decoder = match &self.decoder {
+            BlockDecoder::Counting(d) => d.heap_bytes(),
+            BlockDecoder::Exact8191(d) => d.heap_bytes(),
+            BlockDecoder::Exact256(d) => d.heap_bytes(),
+        };
+        decoder + self.systematic.capacity() as u64
+    }
+
     fn tally(&self) -> &RankTally {
         match &self.decoder {
             BlockDecoder::Counting(d) => d.tally(),
@@ -249,6 +259,24 @@ impl RlcReceiver {
         }
         entry.1 += 1;
         entry.1
+    }
+
+    /// Bytes the receiver holds on the heap: the blocks awaiting decoding (as many as the
+    /// sender has moved past without their being decoded), the spare ones and the coefficient
+    /// rows, for the memory budget's check of what a run grows.
+    pub fn heap_bytes(&self) -> u64 {
+        let blocks: u64 = self
+            .blocks
+            .iter()
+            .chain(&self.spare)
+            .map(RxBlock::heap_bytes)
+            .sum();
+        let each = std::mem::size_of::<RxBlock>() as u64;
+        let slots = (self.blocks.capacity() + self.spare.capacity()) as u64 * each;
+        blocks
+            + slots
+            + self.scratch.gf8191.capacity() as u64 * 2
+            + self.scratch.gf256.capacity() as u64
     }
 
     /// The smallest frame not decoded.

@@ -191,6 +191,30 @@ fn fig3b_later_frames_make_duplicates_the_window_halves_and_repairs_decode_the_b
 }
 
 #[test]
+fn the_receiver_counts_the_blocks_it_holds_for_the_memory_budget() {
+    // The losses of Fig. 3(b): block [0, 4) waits for repairs with one frame and one coded
+    // packet, frames 4-6 of the next block are held behind it; the repairs decode both, whose
+    // storage is then kept for reuse.
+    let mut p = Pair::new(4, 1, false);
+    let empty = p.rx.heap_bytes();
+    p.arrive(p.frame(0));
+    let coded = p.coded(0, Priority::Low);
+    p.arrive(coded[3]);
+    let one = p.rx.heap_bytes();
+    assert!(one > empty, "{empty} -> {one}");
+    let sent_before = p.io.sent.len();
+    for f in 4..7 {
+        p.arrive(p.frame(f));
+    }
+    let two = p.rx.heap_bytes();
+    assert!(two > one, "a second block held: {one} -> {two}");
+    p.arrive(sent_before);
+    p.arrive(sent_before + 2);
+    assert_eq!(p.rx.next_expected(), 7);
+    assert!(p.rx.heap_bytes() >= two, "decoded blocks stay as spares");
+}
+
+#[test]
 fn stale_packets_are_silent_but_literal_duplicates_halve_the_window() {
     for literal in [false, true] {
         let mut p = Pair::new(4, 3, literal);
