@@ -137,7 +137,9 @@ class _Directory:
         return known
 
     def describe(self) -> str:
-        names = [*self.wired, *self.explicit]
+        # A name with a line break or another control character is quoted, so that the message
+        # stays one line.
+        names = [name if name.isprintable() else repr(name) for name in (*self.wired, *self.explicit)]
         if self.generated:
             names.append(self.generated_range())
         if len(names) > 12:

@@ -610,6 +610,12 @@ class StaticRouting(Model):
     # link only if a full-size data frame at its rate gets through with at least this probability
     # both ways; 0 uses every link the receiver locks onto.
     min_delivery: real('probability') = Field(default=0.5, exclude_if=at_default(0.5))
+    # Routes that the reverse traffic retraces (ACKs, a shim's packets from the destination): a flow
+    # without `paths` follows its least-weight path by `metric`, pinned both ways, as a symmetric
+    # routing protocol keeps them (Horizon's VRR, paper 003). Without it each direction takes the
+    # routing table's shortest path, and under exact ties (a ring, a grid) data and ACKs may go
+    # different ways.
+    symmetric: StrictBool = Field(default=False, exclude_if=at_default(False))
 
 
 class AodvRouting(Model):
@@ -1533,7 +1539,7 @@ class Scenario(rules.ScenarioRules, Model):
     link_errors: list[LinkErrorConfig] = Field(default_factory=list)
     # How routes are found.
     routing: RoutingConfig = Field(
-        default_factory=lambda: StaticRouting.model_validate({"kind": "static", "metric": "hops", "min_delivery": 0.5}),
+        default_factory=lambda: StaticRouting.model_validate({"kind": "static", "metric": "hops", "min_delivery": 0.5, "symmetric": False}),
     )
     # The inter-session coding layer at the relays (paper 001: COPE, or NCAQM's queue;
     # docs/cope.md); absent: none.

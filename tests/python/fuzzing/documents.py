@@ -326,7 +326,10 @@ def routings(draw: st.DrawFn, wireless_only: bool) -> Doc:
     # The delivery threshold: absent (0.5), off, strict, exactly 1 (only perfect links).
     threshold: Doc = draw(st.sampled_from([{}, {"min_delivery": 0}, {"min_delivery": 0.9}, {"min_delivery": 1}]))
     if kind == "static":
-        return {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"])), **threshold}
+        routing = {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"])), **threshold}
+        # Symmetric routes (flows without paths pinned to one path both ways): absent, off, on.
+        routing.update(draw(st.sampled_from([{}, {"symmetric": False}, {"symmetric": True}])))
+        return routing
     if kind == "aodv":
         routing = {"kind": "aodv", "local_repair": draw(st.booleans()), **threshold}
         # HELLOs (on by default) with their usual and odd timers: a neighbour lost after one missed

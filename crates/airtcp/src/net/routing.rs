@@ -33,6 +33,14 @@ pub struct StaticConfig {
     #[schemars(transform = crate::quantity::probability)]
     #[schemars(extend("x-omit-default" = true))]
     pub min_delivery: f64,
+    /// Routes that the reverse traffic retraces (ACKs, a shim's packets from the destination):
+    /// a flow without `paths` follows its least-weight path by `metric`, pinned both ways, as a
+    /// symmetric routing protocol keeps them (Horizon's VRR, paper 003). Without it each
+    /// direction takes the routing table's shortest path, and under exact ties (a ring, a grid)
+    /// data and ACKs may go different ways.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub symmetric: bool,
 }
 
 impl Default for StaticConfig {
@@ -40,6 +48,7 @@ impl Default for StaticConfig {
         StaticConfig {
             metric: RouteMetric::Hops,
             min_delivery: default_min_delivery(),
+            symmetric: false,
         }
     }
 }
@@ -47,6 +56,11 @@ impl Default for StaticConfig {
 impl crate::net::forwarding::RoutingScheme for StaticConfig {
     fn min_delivery(&self) -> Option<f64> {
         Some(self.min_delivery)
+    }
+
+    /// Symmetric routes are the one least-weight path, reversed for the way back.
+    fn implied_paths(&self) -> Option<(u32, RouteMetric)> {
+        self.symmetric.then_some((1, self.metric))
     }
 }
 

@@ -172,6 +172,11 @@ fn fragments() -> Vec<(Slot, Value)> {
         (Routing, json!({"kind": "static", "metric": "ett"})),
         // The delivery threshold at its ends: every link, and only perfect links.
         (Routing, json!({"kind": "static", "min_delivery": 0.0})),
+        (Routing, json!({"kind": "static", "symmetric": true})),
+        (
+            Routing,
+            json!({"kind": "static", "metric": "etx", "symmetric": true}),
+        ),
         (
             Routing,
             json!({"kind": "static", "metric": "ett", "min_delivery": 1.0}),
