@@ -31,7 +31,7 @@ pub enum SsthreshBasis {
     Pipe,
 }
 
-/// TCP parameters. Defaults are listed in `docs/scenario-schema.md`.
+/// TCP parameters. Defaults are listed in `docs/scenario-fields.md`.
 ///
 /// serde does not support `deny_unknown_fields` beside a flattened field (`cc_params`), so an
 /// unknown field here is refused by the round trip of `scenario::strict`, which names its path;
