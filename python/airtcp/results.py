@@ -67,6 +67,8 @@ _NC_COUNTERS = {
         "acks_received",
         "tcp_acks",
         "edge_drops",
+        "ece_received",
+        "congestion_signals",
     ),
     "sink": (
         "coded_received",
@@ -77,6 +79,8 @@ _NC_COUNTERS = {
         "requests_sent",
         "blocks_decoded",
         "segments_delivered",
+        "marks_received",
+        "ece_sent",
     ),
 }
 NC_COLUMNS = tuple(f"nc_{name}" for side in _NC_COUNTERS.values() for name in side)

@@ -132,6 +132,7 @@ __all__ = [
     "QuicCadence",
     "QuicTcpParams",
     "NcBlock",
+    "RelayCongestion",
     "NcConfig",
     "TcpTransport",
     "UdpTransport",
@@ -1335,6 +1336,9 @@ class QuicTcpParams(rules.QuicTcpParamsRules, Model):
 # `cwnd`, or a number of segments.
 NcBlock = count_or_keyword(('cwnd',), 1, 4096)
 
+# The NC layer's answer to congestion marks from relays (docs/nc_layer.md, "Congestion at relays").
+RelayCongestion = Literal["signal", "mask"]
+
 class NcConfig(Model):
     """The NC layer (paper 000 §4.1.3, §4.2.1; `transport::nc_layer`, docs/nc_layer.md): the source
     codes TCP's segments in blocks with random linear network coding, the receiver ACKs every
@@ -1349,6 +1353,12 @@ class NcConfig(Model):
     # How often the receiver asks again for a block still missing degrees of freedom (and how long
     # the newest block must be silent before it is asked for), ns.
     repair_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
+    # What the layer does when a relay's full buffer dropped one of the flow's packets (the relay
+    # marks the next one it forwards, the receiver echoes the mark): `signal` makes it a loss TCP
+    # sees, once per round trip; `mask` hides it like a wireless loss (the layer repairs the packet
+    # and TCP never learns: what paper 000's layer does, its analysis assuming that only the source
+    # overflows, §4.2.1 footnote 5).
+    relay_congestion: RelayCongestion = "signal"
 
 
 class TcpTransport(Model):

@@ -442,6 +442,8 @@ def tcp_transports(draw: st.DrawFn) -> Doc:
             nc["max_block"] = draw(st.sampled_from([1, 16, 64, 4096]))
         if draw(st.booleans()):
             nc["repair_interval"] = draw(st.sampled_from(["100ms", "1ms", "1ns"]))
+        if draw(st.booleans()):
+            nc["relay_congestion"] = draw(st.sampled_from(["signal", "mask"]))
         tcp["nc"] = nc
     return tcp
 

@@ -69,6 +69,11 @@ pub struct Network {
     /// them, for the world to hand to their flows' shims (a congestion drop at a flow's own node
     /// is one a shim may want the transport to see, paper 000 §4.2.1); the world takes them.
     pub shim_drops: Vec<Packet>,
+    /// Congestion marks owed: `(relay, flow, source)` for every relay whose full buffer dropped
+    /// a shim's packet of `flow` sent by `source`, until the relay forwards the next such packet
+    /// and marks it ([`ShimHeader::mark_congestion`](crate::sim::header::shim::ShimHeader)). At
+    /// most one entry per triple.
+    pub congestion_owed: Vec<(NodeId, crate::sim::FlowId, NodeId)>,
     /// The forwarding layer (`forwarding`), installed once the network is built
     /// ([`Network::install_forwarding`]); taken out while one of its hooks runs.
     pub(crate) forwarding: Option<Box<dyn Forwarding>>,
@@ -135,6 +140,9 @@ impl Network {
     /// `node` sends `id`, which came from neighbour `from` (if it did), on towards its
     /// destination: the forwarding layer decides how.
     fn forward(&mut self, node: NodeId, id: PacketId, from: Option<NodeId>) {
+        if !self.congestion_owed.is_empty() {
+            self.mark_if_owed(node, id);
+        }
         if self.wireless.layer_needs.packets {
             self.arriving_from = from;
             self.with_layer(|layer, ctx| layer.on_packet(node, id, ctx));
@@ -396,10 +404,38 @@ impl Network {
     /// full buffer at the node that originated it is also noted in `shim_drops`.
     fn discard_dropped(&mut self, node: NodeId, id: PacketId, reason: DropReason) {
         let p = self.packets.get(id);
-        if reason == DropReason::QueueFull && p.src == node && matches!(p.header, Header::Shim(_)) {
-            self.shim_drops.push(*p);
+        if reason == DropReason::QueueFull && matches!(p.header, Header::Shim(_)) {
+            if p.src == node {
+                self.shim_drops.push(*p);
+            } else {
+                let owed = (node, p.flow, p.src);
+                if !self.congestion_owed.contains(&owed) {
+                    self.congestion_owed.push(owed);
+                }
+            }
         }
         self.discard(id);
+    }
+
+    /// Relay `node` forwards shim packet `id`: if the relay's full buffer dropped a packet of the
+    /// same flow and direction since it last marked one, this one carries the congestion mark
+    /// (the dropped packet cannot carry it; the next one tells the destination, a round trip
+    /// sooner than a timeout would, as "drop then mark" schemes do). A packet at its own source
+    /// is not a relay's.
+    #[cold]
+    fn mark_if_owed(&mut self, node: NodeId, id: PacketId) {
+        let p = self.packets.get_mut(id);
+        let Header::Shim(header) = &mut p.header else {
+            return;
+        };
+        if p.src == node {
+            return;
+        }
+        let owed = (node, p.flow, p.src);
+        if let Some(i) = self.congestion_owed.iter().position(|&o| o == owed) {
+            self.congestion_owed.swap_remove(i);
+            header.mark_congestion();
+        }
     }
 
     /// Packets queued, on a link or held by a MAC, counted from the queues, the pending arrival

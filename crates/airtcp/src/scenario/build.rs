@@ -110,6 +110,7 @@ pub(crate) fn build_noting_unreachable(
         delivered: 0,
         dropped: 0,
         shim_drops: Vec::new(),
+        congestion_owed: Vec::new(),
         forwarding: None,
         effects: Vec::new(),
         arriving_from: None,

@@ -167,6 +167,10 @@ fn fragments() -> Vec<(Slot, Value)> {
             Transport,
             tcp(json!({"nc": {"block": 1, "repair_interval": 1}})),
         ),
+        (
+            Transport,
+            tcp(json!({"nc": {"block": 16, "relay_congestion": "mask"}})),
+        ),
         (Transport, tcp(json!({"mss": 100, "nc": {"block": 4096}}))),
         (Routing, json!({"kind": "static", "metric": "etx"})),
         (Routing, json!({"kind": "static", "metric": "ett"})),

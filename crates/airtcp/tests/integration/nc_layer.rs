@@ -265,11 +265,16 @@ fn bad_nc_blocks_are_refused() {
         let e = airtcp::simulate(&cfg).expect_err("refused");
         assert_eq!(e.to_string(), message);
     }
-    let mut t = tcp(30_000, true);
-    t["nc"] = json!({"block": "window"});
-    let parsed: Result<airtcp::ScenarioConfig, _> =
-        serde_json::from_value(chain(0.0, 20, S, bulk(), t));
-    assert!(parsed.is_err());
+    for nc in [
+        json!({"block": "window"}),
+        json!({"relay_congestion": "drop"}),
+    ] {
+        let mut t = tcp(30_000, true);
+        t["nc"] = nc;
+        let parsed: Result<airtcp::ScenarioConfig, _> =
+            serde_json::from_value(chain(0.0, 20, S, bulk(), t));
+        assert!(parsed.is_err());
+    }
 }
 
 #[test]
@@ -328,8 +333,11 @@ fn nc_counters_are_in_the_results_and_add_up() {
         assert_eq!(nc_json["source"]["edge_drops"], s.edge_drops);
         assert_eq!(nc_json["sink"]["blocks_decoded"], k.blocks_decoded);
         assert_eq!(nc_json["sink"]["non_innovative"], k.non_innovative);
-        assert_eq!(nc_json["source"].as_object().unwrap().len(), 9);
-        assert_eq!(nc_json["sink"].as_object().unwrap().len(), 8);
+        assert_eq!(nc_json["source"].as_object().unwrap().len(), 11);
+        assert_eq!(nc_json["sink"].as_object().unwrap().len(), 10);
+        // No relay queue overflows here (R -> B's queue is far above the window): no marks.
+        assert_eq!((k.marks_received, k.ece_sent), (0, 0));
+        assert_eq!((s.ece_received, s.congestion_signals), (0, 0));
         // ... as the flow's last key, with the counters in the order the layer lists them.
         let text = serde_json::to_string(&r.flows[0]).unwrap();
         let tail = format!(
@@ -338,10 +346,7 @@ fn nc_counters_are_in_the_results_and_add_up() {
         );
         assert!(text.contains(&tail), "{text}");
         assert!(
-            text.ends_with(&format!(
-                r#""segments_delivered":{}}}}}}}"#,
-                k.segments_delivered
-            )),
+            text.ends_with(&format!(r#""ece_sent":{}}}}}}}"#, k.ece_sent)),
             "{text}"
         );
         let mean_rtt = text.find(r#""mean_rtt_s":"#).unwrap();
@@ -377,4 +382,64 @@ fn a_window_far_above_the_source_queue_does_not_stall_the_flow() {
         late.iter().all(|&b| b > 50e6),
         "goodput per second from 6 s: {late:?}"
     );
+}
+
+#[test]
+fn a_relays_overflow_reaches_tcp_as_congestion_unless_masked() {
+    // A -> R at 10 Mb/s, R -> B at 2 Mb/s with a 10-packet queue, an unlimited window: R's queue
+    // is the bottleneck. R marks the flow's next packet after each overflow drop, B echoes the
+    // marks, and with `relay_congestion: signal` TCP halves its window once per round trip of
+    // marks; masked (paper 000's layer), TCP never hears of them and its window is bounded only
+    // by A's queue, so R drops a large share of what A sends and repairs replace it.
+    let scenario = |relay_congestion: &str| {
+        json!({
+            "name": "bottleneck", "duration": 30 * S, "seed": 1, "nodes": ["A", "R", "B"],
+            "links": [
+                {"from": "A", "to": "R", "rate": 10_000_000, "delay": 5 * MS,
+                 "queue": {"kind": "droptail", "packets": 100}},
+                {"from": "R", "to": "B", "rate": 2_000_000, "delay": 5 * MS,
+                 "queue": {"kind": "droptail", "packets": 10}}],
+            "flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "bulk"},
+                       "transport": {"kind": "tcp", "cc": "newreno", "sack": true,
+                                     "rwnd": 1u64 << 24,
+                                     "nc": {"block": "cwnd",
+                                            "relay_congestion": relay_congestion}}}],
+        })
+    };
+    let counters = |r: &RunResults| -> NcResult {
+        serde_json::from_str(r.flows[0].shim.as_ref().unwrap().value.get()).unwrap()
+    };
+    let signal = run(&scenario("signal"));
+    let mask = run(&scenario("mask"));
+    let (ns, nm) = (counters(&signal), counters(&mask));
+    let (fs, fm) = (&signal.flows[0], &mask.flows[0]);
+    let (ds, dm) = (queue_full_at(&signal, "R->B"), queue_full_at(&mask, "R->B"));
+    eprintln!(
+        "signal: {:.0} kb/s, R drops {ds}, recoveries {}, marks {}, signals {}, repairs {}\n\
+         mask:   {:.0} kb/s, R drops {dm}, recoveries {}, marks {}, signals {}, repairs {}",
+        fs.goodput_bps / 1e3,
+        fs.recoveries,
+        ns.sink.marks_received,
+        ns.source.congestion_signals,
+        ns.source.repairs_requested,
+        fm.goodput_bps / 1e3,
+        fm.recoveries,
+        nm.sink.marks_received,
+        nm.source.congestion_signals,
+        nm.source.repairs_requested,
+    );
+    // Every overflow at R owes one mark, and R forwards more of the flow after it (the
+    // transfer goes on): marks arrive, ECE goes back, and the counters chain down.
+    for n in [&ns, &nm] {
+        assert!(n.sink.marks_received > 0);
+        assert!(n.sink.ece_sent <= n.sink.marks_received);
+        assert!(n.source.ece_received <= n.sink.ece_sent);
+        assert!(n.source.congestion_signals <= n.source.ece_received);
+    }
+    assert_eq!(nm.source.congestion_signals, 0);
+    assert!(ns.source.congestion_signals > 0 && fs.recoveries > 0);
+    // TCP backs off: R drops a small fraction of what it dropped masked, and the flow carries
+    // at least as much.
+    assert!(ds * 5 < dm, "R's drops: {ds} signalled, {dm} masked");
+    assert!(fs.goodput_bps >= 0.95 * fm.goodput_bps);
 }

@@ -5,27 +5,41 @@
 //! rather than with packets: the goodput series' rows of the results (one per flow and second)
 //! and a few doublings; the extra minute carries some 470 000 packets and over a thousand blocks.
 //!
-//! Its own test binary: the global allocator is per binary, and nothing else runs beside it.
+//! The counting allocator is the integration binary's global allocator, and the other tests run
+//! beside this one on their own threads: it counts per thread (a `const`-initialised thread
+//! local, which allocates nothing itself), so only this test's run is counted. (A shared
+//! counter picked up the allocations of tests running in parallel and failed now and then.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 
 use serde_json::{json, Value};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    // `try_with`: a thread being torn down may still free and allocate after its locals are gone.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         System.realloc(ptr, layout, new_size)
     }
 }
@@ -69,9 +83,9 @@ fn scenario(duration: u64) -> Value {
 /// Allocations of a whole run (building, simulating, results) and the packets it created.
 fn allocations_of(duration: u64) -> (u64, u64) {
     let cfg = serde_json::from_value(scenario(duration)).expect("valid scenario");
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let results = airtcp::simulate(&cfg).expect("scenario builds");
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     assert!(results.conservation.ok, "{:?}", results.conservation);
     (after - before, results.conservation.created)
 }

@@ -11,9 +11,17 @@
 //! same order (little-endian, no padding); the bytes need not follow any wire format, since the
 //! wire size of a shim's packet is what the shim says it is ([`crate::transport::shim::ShimIo::send`]).
 
-/// Bytes in a [`ShimHeader`]. Room for the NC layer's largest header (19 bytes) and for more
+/// Bytes in a [`ShimHeader`]. Room for the NC layer's largest header (26 bytes) and for more
 /// than that: up to the size of TCP's ACK header it costs nothing (see the module header).
 pub const SHIM_HEADER_BYTES: usize = 32;
+
+/// Bytes a shim may write: all but the last, which is the network's congestion mark
+/// ([`ShimHeader::mark_congestion`]).
+pub const SHIM_FIELD_BYTES: usize = SHIM_HEADER_BYTES - 1;
+
+/// The byte that holds the congestion mark. It is outside the shim's fields, as IP's ECN bits
+/// are outside the transport's header: the network sets it without knowing the shim's layout.
+const MARK_BYTE: usize = SHIM_HEADER_BYTES - 1;
 
 /// A shim's header: bytes that only the shim reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +34,21 @@ impl ShimHeader {
     #[inline]
     pub fn bytes(&self) -> &[u8; SHIM_HEADER_BYTES] {
         &self.bytes
+    }
+
+    /// Marks the packet as having met congestion: a relay whose full buffer dropped a packet of
+    /// the same flow sets it on the next one it forwards (`net`, "congestion marks"), much as an
+    /// ECN-capable router sets Congestion Experienced (RFC 3168 §5); the shim decides what it
+    /// means.
+    #[inline]
+    pub fn mark_congestion(&mut self) {
+        self.bytes[MARK_BYTE] = 1;
+    }
+
+    /// Whether the network marked the packet ([`mark_congestion`](Self::mark_congestion)).
+    #[inline]
+    pub fn congestion_marked(&self) -> bool {
+        self.bytes[MARK_BYTE] != 0
     }
 }
 
@@ -58,6 +81,10 @@ impl ShimWriter {
 
     #[inline]
     fn put<const N: usize>(&mut self, v: [u8; N]) -> &mut Self {
+        assert!(
+            self.at + N <= SHIM_FIELD_BYTES,
+            "a shim header's fields fit in {SHIM_FIELD_BYTES} bytes"
+        );
         self.bytes[self.at..self.at + N].copy_from_slice(&v);
         self.at += N;
         self
@@ -193,5 +220,26 @@ mod tests {
         for _ in 0..=SHIM_HEADER_BYTES / 8 {
             w.u64(1);
         }
+    }
+
+    #[test]
+    #[should_panic]
+    fn the_mark_byte_is_not_a_field() {
+        let mut w = ShimWriter::new();
+        w.u64(1).u64(2).u64(3).u32(4).u16(5).u8(6);
+        w.u8(7);
+    }
+
+    #[test]
+    fn a_congestion_mark_leaves_the_fields_alone() {
+        let mut w = ShimWriter::new();
+        w.u64(1).u64(2).u64(3).u32(4).u16(5).u8(6);
+        let mut h = w.finish();
+        assert!(!h.congestion_marked());
+        h.mark_congestion();
+        assert!(h.congestion_marked());
+        let mut r = ShimReader::new(&h);
+        assert_eq!((r.u64(), r.u64(), r.u64()), (1, 2, 3));
+        assert_eq!((r.u32(), r.u16(), r.u8()), (4, 5, 6));
     }
 }

@@ -62,6 +62,27 @@ pub struct NcConfig {
     #[serde(default = "default_nc_repair_interval")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub repair_interval: Time,
+    /// What the layer does when a relay's full buffer dropped one of the flow's packets (the
+    /// relay marks the next one it forwards, the receiver echoes the mark): `signal` makes it a
+    /// loss TCP sees, once per round trip; `mask` hides it like a wireless loss (the layer
+    /// repairs the packet and TCP never learns: what paper 000's layer does, its analysis
+    /// assuming that only the source overflows, §4.2.1 footnote 5).
+    #[serde(default)]
+    pub relay_congestion: RelayCongestion,
+}
+
+/// The NC layer's answer to congestion marks from relays (docs/nc_layer.md, "Congestion at
+/// relays").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RelayCongestion {
+    /// Withhold one segment's ACK per round trip with marks, as for a drop at the source.
+    #[default]
+    Signal,
+    /// Ignore the marks: relays' drops are repaired and hidden from TCP.
+    Mask,
 }
 
 /// The NC layer's block size: the TCP sender's window at the moment a block opens (the paper's

@@ -65,8 +65,10 @@ impl NcLayer {
     /// The NC layer of a TCP flow with `header_bytes` of IP + TCP header per segment (NC-ACKs and
     /// repair requests are that size too: they replace TCP's ACKs). Coefficients come from `rng`.
     pub fn new(cfg: &NcConfig, header_bytes: u32, mode: PayloadMode, rng: Rng) -> Self {
+        let mut source = NcSource::new(cfg.block, cfg.max_block, header_bytes, mode, rng);
+        source.relay_congestion = cfg.relay_congestion;
         NcLayer {
-            source: NcSource::new(cfg.block, cfg.max_block, header_bytes, mode, rng),
+            source,
             sink: NcSink::new(mode, header_bytes, cfg.repair_interval),
             delivered: Vec::new(),
         }

@@ -51,6 +51,14 @@ impl NcIo for Port<'_, '_> {
     }
 }
 
+/// The TCP sender's smoothed RTT (its RTO before the first sample).
+fn sender_rtt(io: &dyn ShimIo) -> Time {
+    let timing = io
+        .sender_timing()
+        .expect("a packet's arrival is not a call from TCP");
+    timing.srtt.unwrap_or(timing.rto)
+}
+
 impl Shim for NcLayer {
     fn timers(&self) -> usize {
         1
@@ -78,21 +86,20 @@ impl Shim for NcLayer {
                     sink,
                     delivered,
                 } = self;
-                sink.on_coded(&coded, &[], source, &mut Port { io }, delivered);
+                let marked = packet.header.congestion_marked();
+                sink.on_coded(&coded, &[], marked, source, &mut Port { io }, delivered);
                 for d in delivered.drain(..) {
                     io.deliver(d.segment);
                 }
             }
             (End::Source, NcHeader::Ack(ack)) => {
-                if let Some(tcp_ack) = self.source.on_ack(&ack) {
+                let (rtt, now) = (sender_rtt(io), io.now());
+                if let Some(tcp_ack) = self.source.on_ack(&ack, rtt, now) {
                     io.replay_ack(tcp_ack);
                 }
             }
             (End::Source, NcHeader::Repair(req)) => {
-                let timing = io
-                    .sender_timing()
-                    .expect("a packet's arrival is not a call from TCP");
-                let rtt = timing.srtt.unwrap_or(timing.rto);
+                let rtt = sender_rtt(io);
                 self.source.on_repair_request(&req, rtt, &mut Port { io });
             }
             (at, h) => unreachable!("NC packet {h:?} arrived at the {at:?}"),
@@ -168,6 +175,7 @@ mod tests {
             block: NcBlock::Fixed(2),
             max_block: 64,
             repair_interval: 100 * MILLIS,
+            relay_congestion: Default::default(),
         };
         NcLayer::for_flow(&cfg, 40, 1, 0)
     }
@@ -196,7 +204,13 @@ mod tests {
         let shim: &mut dyn Shim = &mut nc;
         assert_eq!(shim.timers(), 1);
         assert!(shim.replaces_receiver_acks());
-        let mut src = Rec::default();
+        let mut src = Rec {
+            timing: Some(SenderTiming {
+                srtt: None,
+                rto: 1000 * MILLIS,
+            }),
+            ..Rec::default()
+        };
         for seq in 0..2 {
             let verdict = shim.on_sender_segment(segment(seq), &mut src);
             assert_eq!(verdict, Verdict::Consumed);
@@ -243,6 +257,7 @@ mod tests {
             block: 0,
             rank: 1,
             decoded_below: 0,
+            ece: false,
         }));
         nc.on_dropped_at_origin(End::Destination, &ack, &mut io);
         assert_eq!((nc.source.stats.edge_drops, nc.source.withheld()), (0, 0));
@@ -265,6 +280,7 @@ mod tests {
         let request = NcHeader::Repair(NcRepairRequest {
             block: 0,
             missing: 1,
+            sent_at: 0,
         });
         nc.on_packet(End::Source, &packet(request), &mut src);
         assert_eq!(src.sent.len(), 1);

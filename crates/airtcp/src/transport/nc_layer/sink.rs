@@ -16,14 +16,23 @@
 //!   for the newest block, once it has been silent for the repeat interval while packets are
 //!   known to be missing (a packet combining `k` sources shows that `k` exist). A block of which
 //!   nothing arrived is asked for whole ([`MISSING_ALL`]). The repeat interval is
-//!   `max(repair_interval, 2 x the smoothed request-to-repair delay)`: the receiver times each
-//!   request to the first repair packet of its block that arrives after it (gain 1/8, as RFC
-//!   6298's SRTT), so that requests are not repeated faster than they can be answered when queues
-//!   make the round trip long.
+//!   `max(repair_interval, 2 x the smoothed request-to-repair delay)`, so that requests are not
+//!   repeated faster than they can be answered when queues make the round trip long. Each
+//!   request carries its send time and the repair packets answering it echo it (RFC 7323's
+//!   timestamps); the first repair of a block to echo a newer request than the last sampled one
+//!   gives a sample `now - echo` (gain 1/8, as RFC 6298's SRTT). A round whose request or
+//!   repairs were lost gives no sample, so lost rounds do not stretch the estimate (timing from
+//!   the first unanswered request, as before, counted every lost round into the sample: 2-13 s
+//!   against rounds of 0.15 s on a congested relay, and stalls of tens of seconds).
+//! - **Congestion marks.** A coded packet a relay marked (`ShimHeader::congestion_marked`: the
+//!   relay's full buffer dropped one of the flow's packets) sets ECE on the next NC-ACK, as TCP's
+//!   receiver echoes Congestion Experienced (RFC 3168 §6.1.3); the source decides what to do.
 
 use std::collections::VecDeque;
 
-use super::header::{NcAck, NcCoded, NcHeader, NcRepairRequest, MISSING_ALL};
+use super::header::{
+    NcAck, NcCoded, NcHeader, NcRepairRequest, MISSING_ALL, NO_ECHO, TIMESTAMP_BYTES,
+};
 use super::source::NcSource;
 use super::NcIo;
 use crate::coding::rlnc::{BlockDecoder, CodedHeader, PayloadMode, Reception};
@@ -49,6 +58,10 @@ pub struct NcSinkStats {
     pub blocks_decoded: u64,
     /// Segments handed to TCP.
     pub segments_delivered: u64,
+    /// Coded packets that arrived with a relay's congestion mark.
+    pub marks_received: u64,
+    /// NC-ACKs that echoed a mark (ECE).
+    pub ece_sent: u64,
 }
 
 /// A decoded segment handed up: its TCP header and, in bytes mode, its bytes.
@@ -70,8 +83,9 @@ struct SinkBlock {
     complete: bool,
     last_arrival: Time,
     next_request: Time,
-    /// When the last request went out, until a repair packet of the block answers it.
-    requested_at: Option<Time>,
+    /// The newest request echo of this block already timed (a request is timed by the first of
+    /// its repairs to arrive).
+    timed_echo: Option<Time>,
 }
 
 impl SinkBlock {
@@ -101,6 +115,8 @@ pub struct NcSink {
     blocks: VecDeque<SinkBlock>,
     spare: Vec<BlockDecoder>,
     header: CodedHeader,
+    /// A congestion mark arrived and no NC-ACK has echoed it yet.
+    mark_pending: bool,
     /// Counters.
     pub stats: NcSinkStats,
 }
@@ -118,6 +134,7 @@ impl NcSink {
             blocks: VecDeque::new(),
             spare: Vec::new(),
             header: CodedHeader::default(),
+            mark_pending: false,
             stats: NcSinkStats::default(),
         }
     }
@@ -127,19 +144,25 @@ impl NcSink {
         self.next_needed
     }
 
-    /// A coded packet arrived; decoded segments are appended to `out` in order. The coefficient
-    /// vector and (once decoded) the segments' headers are read from the flow's block table at
-    /// `source` (see the module header of `super::source`).
+    /// A coded packet arrived, with a relay's congestion mark if `marked`; decoded segments are
+    /// appended to `out` in order. The coefficient vector and (once decoded) the segments'
+    /// headers are read from the flow's block table at `source` (see the module header of
+    /// `super::source`).
     pub fn on_coded(
         &mut self,
         h: &NcCoded,
         payload: &[u8],
+        marked: bool,
         source: &NcSource,
         io: &mut impl NcIo,
         out: &mut Vec<Delivered>,
     ) {
         let now = io.now();
         self.stats.coded_received += 1;
+        if marked {
+            self.stats.marks_received += 1;
+            self.mark_pending = true;
+        }
         if h.block < self.next_needed {
             self.stats.late += 1;
             self.send_ack(h.block, 0, io);
@@ -170,11 +193,10 @@ impl NcSink {
             .receive(&self.header, payload)
             .expect("coded packets of one block agree on its size");
         blk.last_arrival = now;
-        if h.packet_id > h.block_size as u32 {
-            if let Some(at) = blk.requested_at.take() {
-                let sample = now - at;
-                self.srtt = Some(self.srtt.map_or(sample, |s| s - s / 8 + sample / 8));
-            }
+        if h.echo != NO_ECHO && blk.timed_echo.is_none_or(|t| h.echo > t) {
+            blk.timed_echo = Some(h.echo);
+            let sample = now.saturating_sub(h.echo);
+            self.srtt = Some(self.srtt.map_or(sample, |s| s - s / 8 + sample / 8));
         }
         if h.closed {
             blk.closed = true;
@@ -209,10 +231,13 @@ impl NcSink {
 
     fn send_ack(&mut self, block: u64, rank: u16, io: &mut impl NcIo) {
         self.stats.acks_sent += 1;
+        let ece = std::mem::take(&mut self.mark_pending);
+        self.stats.ece_sent += ece as u64;
         let ack = NcAck {
             block,
             rank,
             decoded_below: self.next_needed,
+            ece,
         };
         io.send_feedback(NcHeader::Ack(ack), self.feedback_bytes);
     }
@@ -242,6 +267,12 @@ impl NcSink {
             self.stats.blocks_decoded += 1;
             self.stats.segments_delivered += n as u64;
         }
+    }
+
+    /// The smoothed delay from a repair request to the first repair packet answering it, once
+    /// one was timed.
+    pub fn repair_rtt(&self) -> Option<Time> {
+        self.srtt
     }
 
     /// How long to wait before asking for a block again.
@@ -276,13 +307,16 @@ impl NcSink {
             }
             let due = if now >= due {
                 let block = self.next_needed + i as u64;
-                let req = NcRepairRequest { block, missing };
-                io.send_feedback(NcHeader::Repair(req), self.feedback_bytes);
+                let req = NcRepairRequest {
+                    block,
+                    missing,
+                    sent_at: now,
+                };
+                let size = self.feedback_bytes + TIMESTAMP_BYTES;
+                io.send_feedback(NcHeader::Repair(req), size);
                 self.stats.requests_sent += 1;
                 let next = now.saturating_add(interval);
-                let blk = &mut self.blocks[i];
-                blk.next_request = next;
-                blk.requested_at = blk.requested_at.or(Some(now));
+                self.blocks[i].next_request = next;
                 next
             } else {
                 due

@@ -28,6 +28,16 @@
 //!   degree of freedom, and the segment is released when the receiver's answer to that repair
 //!   (an NC-ACK of the block with a higher rank, or saying it is complete) arrives: TCP's
 //!   retransmission is ACKed a round trip later, as without the NC layer.
+//! - **Echoes.** A repair packet sent in answer to a request echoes the request's send time, so
+//!   that the receiver times each round (see `super::sink`).
+//! - **Congestion at relays.** A relay whose full buffer dropped one of the flow's packets marks
+//!   the next one it forwards, and the receiver echoes the mark on an NC-ACK (ECE). Paper 000
+//!   passes up only drops at the source, arguing that under TCP-aware backpressure relays do not
+//!   overflow (§4.2.1, footnote 5); under other routing, or with windows far above the path's
+//!   capacity, they do, and a masked relay drop leaves TCP's window unbounded. With
+//!   `relay_congestion: signal` (the default) an echoed mark withholds one segment, exactly as an
+//!   edge drop does, at most once per smoothed round trip (RFC 3168 §6.1.2: one reduction per
+//!   window of data); with `mask` marks are counted and ignored.
 //! - **Repairs.** A repair request `(block, missing)` is answered with `missing` repair packets,
 //!   less the repairs of that block sent within the last round trip (still on their way; the
 //!   receiver's request cannot reflect them) and the withheld degrees of freedom. A TCP
@@ -37,12 +47,12 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::header::{NcAck, NcCoded, NcRepairRequest, MISSING_ALL, PAYLOAD_PREFIX_BYTES};
+use super::header::{NcAck, NcCoded, NcRepairRequest, MISSING_ALL, NO_ECHO, PAYLOAD_PREFIX_BYTES};
 use super::NcIo;
 use crate::coding::rlnc::{BlockEncoder, CodedPacket, PayloadMode, MAX_BLOCK_SIZE};
 use crate::sim::header::tcp::{AckHeader, DataHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::sim::{Rng, Time};
-use crate::transport::nc_layer::config::NcBlock;
+use crate::transport::nc_layer::config::{NcBlock, RelayCongestion};
 
 /// Counters of the source side (reported in the run results, two of them renamed there).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -67,6 +77,11 @@ pub struct NcSourceStats {
     pub tcp_acks: u64,
     /// Coded packets dropped on overflow at the source node (each withholds one segment).
     pub edge_drops: u64,
+    /// NC-ACKs echoing a relay's congestion mark (ECE).
+    pub ece_received: u64,
+    /// Of which withheld a segment, so that TCP backs off (at most one per round trip; none with
+    /// `relay_congestion: mask`).
+    pub congestion_signals: u64,
 }
 
 /// A repair packet's coefficient vector in the block's store.
@@ -221,6 +236,10 @@ pub struct NcSource {
     coded: CodedPacket,
     /// Scratch: segments acknowledged in TCP's view, as sorted disjoint ranges.
     covered: Vec<(u64, u64)>,
+    /// What an echoed congestion mark does.
+    pub(crate) relay_congestion: RelayCongestion,
+    /// No echoed mark withholds a segment before this time (one signal per round trip).
+    next_signal: Time,
     /// Counters.
     pub stats: NcSourceStats,
 }
@@ -254,6 +273,8 @@ impl NcSource {
             told_sacked: 0,
             coded: CodedPacket::default(),
             covered: Vec::new(),
+            relay_congestion: RelayCongestion::Signal,
+            next_signal: 0,
             stats: NcSourceStats::default(),
         }
     }
@@ -318,6 +339,7 @@ impl NcSource {
             block_size: blk.size,
             sources: blk.pushed(),
             closed: blk.closed,
+            echo: NO_ECHO,
         };
         let size = coded_size(self.header_bytes, &header, blk.longest);
         if let Some(dof_block) = self.withhold_next.pop_front() {
@@ -360,11 +382,13 @@ impl NcSource {
             let blk = &self.blocks[target];
             self.withheld[i].retransmitted = Some((blk.id, blk.rank));
         }
-        self.send_repair(target, io);
+        self.send_repair(target, NO_ECHO, io);
         self.stats.repairs_retransmitted += 1;
     }
 
-    fn send_repair(&mut self, index: usize, io: &mut impl NcIo) {
+    /// Sends a repair packet of the block at `index`, echoing `echo` (a request's send time, or
+    /// [`NO_ECHO`]).
+    fn send_repair(&mut self, index: usize, echo: Time, io: &mut impl NcIo) {
         let now = io.now();
         let blk = &mut self.blocks[index];
         blk.encoder
@@ -384,6 +408,7 @@ impl NcSource {
             block_size: blk.size,
             sources: len,
             closed: blk.closed,
+            echo,
         };
         let size = coded_size(self.header_bytes, &header, blk.longest);
         io.send_coded(header, size, &self.coded.payload);
@@ -422,7 +447,7 @@ impl NcSource {
                 .filter(|&&b| b == req.block)
                 .count();
         for _ in 0..missing.saturating_sub(on_the_way + withheld) {
-            self.send_repair(i, io);
+            self.send_repair(i, req.sent_at, io);
             self.stats.repairs_requested += 1;
         }
     }
@@ -444,14 +469,20 @@ impl NcSource {
             // for good once the withheld segments outnumbered the repairs let through.
             return;
         }
+        self.withhold_for(coded.block);
+    }
+
+    /// Withholds the newest segment TCP has not seen acknowledged (or the next new one) for a
+    /// degree of freedom of `dof_block` lost to congestion; nothing once [`MAX_WITHHELD`] are.
+    fn withhold_for(&mut self, dof_block: u64) {
         if self.withheld.len() + self.withhold_next.len() >= MAX_WITHHELD {
             return;
         }
         self.compute_view(false);
         let lowest = self.floor.max(self.told_cum);
         match self.newest_unacknowledged(lowest) {
-            Some(seq) => self.withhold(seq, coded.block),
-            None => self.withhold_next.push_back(coded.block),
+            Some(seq) => self.withhold(seq, dof_block),
+            None => self.withhold_next.push_back(dof_block),
         }
     }
 
@@ -496,8 +527,9 @@ impl NcSource {
         None
     }
 
-    /// An NC-ACK arrived: the ACK to hand to TCP, if TCP's view changed.
-    pub fn on_ack(&mut self, ack: &NcAck) -> Option<AckHeader> {
+    /// An NC-ACK arrived at `now`: the ACK to hand to TCP, if TCP's view changed. `rtt` is the
+    /// flow's smoothed round-trip time, which spaces the congestion signals of echoed marks.
+    pub fn on_ack(&mut self, ack: &NcAck, rtt: Time, now: Time) -> Option<AckHeader> {
         self.stats.nc_acks += 1;
         if let Some(i) = self.index_of_block(ack.block) {
             let blk = &mut self.blocks[i];
@@ -531,6 +563,9 @@ impl NcSource {
             }
             keep
         });
+        if ack.ece {
+            self.on_mark_echoed(ack.block, rtt, now);
+        }
         while let Some(front) = self.blocks.front() {
             let pinned = self
                 .withheld_seqs
@@ -545,6 +580,21 @@ impl NcSource {
             self.spare.push(blk);
         }
         self.tcp_ack()
+    }
+
+    /// An NC-ACK of `block` echoed a relay's congestion mark: with `relay_congestion: signal`,
+    /// withhold a segment as an edge drop does, unless one was withheld for a mark within the
+    /// last round trip (the mark and its siblings report one congestion episode). The withheld
+    /// segment's retransmission becomes a repair of `block` if that block is still incomplete,
+    /// and stands in for a repair the receiver asks for there (the relay's drop cost it one).
+    fn on_mark_echoed(&mut self, block: u64, rtt: Time, now: Time) {
+        self.stats.ece_received += 1;
+        if self.relay_congestion == RelayCongestion::Mask || now < self.next_signal {
+            return;
+        }
+        self.next_signal = now.saturating_add(rtt);
+        self.stats.congestion_signals += 1;
+        self.withhold_for(block);
     }
 
     /// The ACK for TCP if its view changed since the last one.

@@ -21,6 +21,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::config::RelayCongestion;
 use super::header::{NcCoded, NcHeader, MISSING_ALL};
 use super::sink::{Delivered, NcSink};
 use super::source::NcSource;
@@ -51,7 +52,8 @@ fn segment_bytes(seq: u64, len: u32) -> Vec<u8> {
 
 enum Ev {
     AtRelay(NcCoded, Vec<u8>),
-    AtReceiver(NcCoded, Vec<u8>),
+    /// With R's congestion mark if `true`.
+    AtReceiver(NcCoded, Vec<u8>, bool),
     AtSource(NcHeader),
     SenderTimer(u32),
     SinkTimer(u32),
@@ -137,6 +139,10 @@ struct Chain {
     lose: BTreeMap<(u64, u32), u32>,
     /// (block, packet id) -> transmissions still to drop in A's queue.
     edge: BTreeMap<(u64, u32), u32>,
+    /// (block, packet id) -> transmissions still to drop in R's queue.
+    relay_drops: BTreeMap<(u64, u32), u32>,
+    /// R dropped a packet and has not marked one since.
+    relay_owes_mark: bool,
     link_free: [Time; 3],
     timer_gen: [u32; 2],
     trace: String,
@@ -174,6 +180,8 @@ impl Chain {
             bytes: mode == PayloadMode::Bytes,
             lose: BTreeMap::new(),
             edge: BTreeMap::new(),
+            relay_drops: BTreeMap::new(),
+            relay_owes_mark: false,
             link_free: [0; 3],
             timer_gen: [0; 2],
             trace: String::new(),
@@ -195,6 +203,15 @@ impl Chain {
     fn dropping_at_source(mut self, packets: &[(u64, u32)]) -> Self {
         for &p in packets {
             *self.edge.entry(p).or_insert(0) += 1;
+        }
+        self
+    }
+
+    /// Drops the first transmission of each listed coded packet in R's queue; R marks the next
+    /// packet it forwards (`net`'s congestion marks).
+    fn dropping_at_relay(mut self, packets: &[(u64, u32)]) -> Self {
+        for &p in packets {
+            *self.relay_drops.entry(p).or_insert(0) += 1;
         }
         self
     }
@@ -247,8 +264,11 @@ impl Chain {
         for (h, _size) in out.feedback {
             match h {
                 NcHeader::Ack(a) => self.log(format!(
-                    "B NC-ACK b{} r{} (decoded below b{})",
-                    a.block, a.rank, a.decoded_below
+                    "B NC-ACK b{} r{} (decoded below b{}){}",
+                    a.block,
+                    a.rank,
+                    a.decoded_below,
+                    if a.ece { " ECE" } else { "" }
                 )),
                 NcHeader::Repair(r) if r.missing == MISSING_ALL => {
                     self.log(format!("B repair-request b{} missing all", r.block))
@@ -299,20 +319,39 @@ impl Chain {
                 Ev::AtRelay(h, payload) => {
                     let start = self.link_free[1].max(now);
                     self.link_free[1] = start + SERIALISE;
+                    if Self::take(&mut self.relay_drops, &h) {
+                        // R's full buffer: the next packet R forwards carries its mark.
+                        self.log(format!(
+                            "R b{} p{} DROPPED in R's full queue",
+                            h.block, h.packet_id
+                        ));
+                        self.relay_owes_mark = true;
+                        continue;
+                    }
                     let lost = Self::take(&mut self.lose, &h);
+                    let marked = std::mem::take(&mut self.relay_owes_mark);
                     if lost {
                         self.log(format!("R>B b{} p{} LOST", h.block, h.packet_id));
                     } else {
                         self.q.schedule(
                             start + SERIALISE + HOP,
                             EventClass::Arrival,
-                            Ev::AtReceiver(h, payload),
+                            Ev::AtReceiver(h, payload, marked),
                         );
                     }
                 }
-                Ev::AtReceiver(h, payload) => {
-                    self.sink
-                        .on_coded(&h, &payload, &self.source, &mut out, &mut self.delivered);
+                Ev::AtReceiver(h, payload, marked) => {
+                    if marked {
+                        self.log(format!("B b{} p{} carries R's mark", h.block, h.packet_id));
+                    }
+                    self.sink.on_coded(
+                        &h,
+                        &payload,
+                        marked,
+                        &self.source,
+                        &mut out,
+                        &mut self.delivered,
+                    );
                     let delivered = std::mem::take(&mut self.delivered);
                     if let (Some(first), Some(last)) = (delivered.first(), delivered.last()) {
                         let (a, b) = (first.segment.seq, last.segment.seq);
@@ -331,7 +370,8 @@ impl Chain {
                     self.flush(out);
                 }
                 Ev::AtSource(NcHeader::Ack(a)) => {
-                    let Some(ack) = self.source.on_ack(&a) else {
+                    let rtt = self.sender.srtt().unwrap_or(self.sender.rto());
+                    let Some(ack) = self.source.on_ack(&a, rtt, now) else {
                         self.log(format!("A NC-ACK b{} r{} (TCP not told)", a.block, a.rank));
                         continue;
                     };
@@ -410,6 +450,15 @@ impl Chain {
         );
     }
 
+    /// The cwnd before and after its first cut.
+    fn first_window_cut(&self) -> [f64; 2] {
+        self.cwnd
+            .windows(2)
+            .find(|w| w[1].1 < w[0].1)
+            .map(|w| [w[0].1, w[1].1])
+            .unwrap_or_else(|| panic!("cwnd never went down:\n{}", self.trace))
+    }
+
     /// cwnd never went down.
     fn assert_cwnd_never_shrank(&self) {
         for w in self.cwnd.windows(2) {
@@ -460,13 +509,13 @@ fn wireless_losses_are_repaired_and_tcp_never_sees_them() {
     c.assert_trace("B repair-request b0 missing 1");
     // ... and its ACK stands for eta_1 of block 1, so TCP's ACK passes block 0's hole.
     c.assert_trace("A NC-ACK b1 r1 -> TCP ack 5");
-    c.assert_trace("A>R repair b0 p5 (4 src, 1056 B)");
+    c.assert_trace("A>R repair b0 p5 (4 src, 1060 B)");
     // Block 1's repair is lost too: the receiver asks again after the repair interval, and the
     // source answers (its first repair left more than a round trip before).
     c.assert_trace("    38.080ms B repair-request b1 missing 1");
-    c.assert_trace("    48.200ms A>R repair b1 p5 (4 src, 1056 B)");
+    c.assert_trace("    48.200ms A>R repair b1 p5 (4 src, 1060 B)");
     c.assert_trace("    68.080ms B repair-request b1 missing 1");
-    c.assert_trace("    78.160ms A>R repair b1 p6 (4 src, 1056 B)");
+    c.assert_trace("    78.160ms A>R repair b1 p6 (4 src, 1060 B)");
     c.assert_trace("B decoded -> TCP segments 4..=16");
     c.assert_trace("A>R b4 p1 (1 src, closed, 1053 B)");
     let s = &c.sender.stats;
@@ -491,7 +540,7 @@ fn a_lost_tail_is_left_to_tcp_and_its_retransmission_becomes_a_repair() {
     c.run(10_000 * MILLIS);
     c.assert_complete(17);
     c.assert_trace("R>B b4 p1 LOST");
-    c.assert_trace("A>R repair b4 p5 (1 src, closed, 1053 B)");
+    c.assert_trace("A>R repair b4 p5 (1 src, closed, 1057 B)");
     assert_eq!(c.sender.stats.timeouts, 1, "{}", c.trace);
     assert_eq!(c.source.stats.repairs_retransmitted, 1, "{}", c.trace);
     assert_eq!(c.sink.stats.requests_sent, 0, "{}", c.trace);
@@ -512,13 +561,9 @@ fn a_congestion_drop_at_the_source_makes_tcp_back_off() {
     // Halved: with ssthresh_basis cwnd, ssthresh is half the window at the loss, and cwnd
     // drops to it.
     let peak = c.cwnd.iter().map(|&(_, w)| w).fold(0.0, f64::max);
-    let drop = c
-        .cwnd
-        .windows(2)
-        .find(|w| w[1].1 < w[0].1)
-        .unwrap_or_else(|| panic!("cwnd never went down:\n{}", c.trace));
-    assert_eq!(drop[1].1, (drop[0].1 / 2.0).max(2.0), "{}", c.trace);
-    assert_eq!(drop[0].1, peak, "{}", c.trace);
+    let drop = c.first_window_cut();
+    assert_eq!(drop[1], (drop[0] / 2.0).max(2.0), "{}", c.trace);
+    assert_eq!(drop[0], peak, "{}", c.trace);
     // No repair on the dropped packet's behalf: the receiver's request for block 2 is answered
     // by TCP's retransmission, which becomes a repair packet of block 2.
     c.assert_trace("B repair-request b2 missing 1");
@@ -628,4 +673,71 @@ fn the_two_payload_modes_run_the_same_protocol() {
     b.run(10_000 * MILLIS);
     a.assert_complete(40);
     assert_eq!(a.trace, b.trace);
+}
+
+#[test]
+fn each_repair_round_is_timed_from_the_request_it_answers() {
+    // Block 1's a_2 and its first three repairs are lost on R->B: four rounds of requests. A
+    // round trip (request back to A, repair out to B) takes about 22 ms. Each repair echoes the
+    // send time of the request it answers, so the round that succeeds is timed alone; timing
+    // from the block's first unanswered request counted the three lost rounds into the sample
+    // (about 110 ms) and spaced the next requests twice that.
+    let mut c = Chain::new(NcBlock::Fixed(4), PayloadMode::CoefficientsOnly, 17_000).losing(&[
+        (1, 2),
+        (1, 5),
+        (1, 6),
+        (1, 7),
+    ]);
+    c.run(10_000 * MILLIS);
+    c.assert_complete(17);
+    c.assert_trace("R>B b1 p7 LOST");
+    c.assert_trace("A>R repair b1 p8 (4 src, 1060 B)");
+    let rtt = c.sink.repair_rtt().expect("a round was timed");
+    assert!(
+        (20 * MILLIS..=25 * MILLIS).contains(&rtt),
+        "request-to-repair delay {rtt} ns:\n{}",
+        c.trace
+    );
+    assert_eq!(c.sink.repeat_interval(), 2 * rtt, "{}", c.trace);
+}
+
+#[test]
+fn a_relay_drop_is_signalled_to_tcp_once_per_round_trip() {
+    // R's full queue drops a_3 and a_5 of block 2 (H = cwnd, so block 2 is large); R marks the
+    // packet after each, and B echoes the marks on its NC-ACKs (ECE). Both drops are one
+    // congestion episode: A withholds one segment, TCP sees duplicate ACKs, retransmits once
+    // and halves its window once. The lost degrees of freedom come back through B's request and
+    // TCP's retransmission, which becomes a repair packet.
+    let run = |relay_congestion| {
+        let mut c = Chain::new(NcBlock::Cwnd, PayloadMode::CoefficientsOnly, 60_000)
+            .dropping_at_relay(&[(2, 3), (2, 5)]);
+        c.source.relay_congestion = relay_congestion;
+        c.run(10_000 * MILLIS);
+        c.assert_complete(60);
+        c
+    };
+    let c = run(RelayCongestion::Signal);
+    c.assert_trace("R b2 p3 DROPPED in R's full queue");
+    c.assert_trace("B b2 p4 carries R's mark");
+    c.assert_trace("B b2 p6 carries R's mark");
+    assert!(c.trace.contains(") ECE"), "{}", c.trace);
+    assert_eq!(c.sink.stats.marks_received, 2, "{}", c.trace);
+    assert_eq!(c.source.stats.ece_received, 2, "{}", c.trace);
+    assert_eq!(c.source.stats.congestion_signals, 1, "{}", c.trace);
+    let s = &c.sender.stats;
+    assert_eq!(
+        (s.recoveries, s.timeouts, s.retransmissions),
+        (1, 0, 1),
+        "{}",
+        c.trace
+    );
+    let drop = c.first_window_cut();
+    assert_eq!(drop[1], (drop[0] / 2.0).max(2.0), "{}", c.trace);
+
+    // Masked, as paper 000's layer hides every loss but the source's: TCP never hears of it.
+    let c = run(RelayCongestion::Mask);
+    assert_eq!(c.source.stats.ece_received, 2, "{}", c.trace);
+    assert_eq!(c.source.stats.congestion_signals, 0, "{}", c.trace);
+    assert_eq!(c.sender.stats.retransmissions, 0, "{}", c.trace);
+    c.assert_cwnd_never_shrank();
 }
