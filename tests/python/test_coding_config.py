@@ -35,6 +35,8 @@ DEFAULTS = {
     "retry_limit": 3,
     "code_acks": True,
     "max_report": 32,
+    "ordering": True,
+    "ordering_hold": 200_000_000,
 }
 
 
@@ -76,12 +78,13 @@ def test_an_empty_block_is_cope_with_its_defaults() -> None:
 def test_every_field_is_read_and_round_trips() -> None:
     block = {"scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": "0.9",
              "pool_lifetime": "1s", "report_idle": "5ms", "ack_delay": "2500us", "ack_timeout": "50ms",
-             "retry_limit": 0, "code_acks": False, "max_report": "8"}
+             "retry_limit": 0, "code_acks": False, "max_report": "8", "ordering": False, "ordering_hold": "50ms"}
     scenario = load_scenario(chain(block))
     assert to_core_dict(scenario)["coding"] == {
         "scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": 0.9,
         "pool_lifetime": 1_000_000_000, "report_idle": 5_000_000, "ack_delay": 2_500_000,
         "ack_timeout": 50_000_000, "retry_limit": 0, "code_acks": False, "max_report": 8,
+        "ordering": False, "ordering_hold": 50_000_000,
     }
     user = to_user_dict(scenario)
     assert user["coding"]["ack_delay"] == "2500us" and user["coding"]["pool_lifetime"] == "1s"
@@ -150,7 +153,7 @@ BAD_CODING: list[tuple[str, Any, dict[str, Any], str]] = [
     ("threshold negative", {"threshold": -0.25}, {},
      "coding.threshold: must be within (0, 1], got -0.25"),
     *((f"{field} zero", {field: 0}, {}, f"coding.{field}: must be greater than 0, got 0")
-      for field in ("pool_lifetime", "report_idle", "ack_delay", "ack_timeout")),
+      for field in ("pool_lifetime", "report_idle", "ack_delay", "ack_timeout", "ordering_hold")),
     ("max_report zero", {"max_report": 0}, {}, "coding.max_report: must be at least 1, got 0"),
     ("recovery without bfly", {"recovery": "none"}, {}, "coding.recovery: is BFLY's recovery rule; it needs scheme: bfly"),
     ("no radios", {}, WIRED, "coding: coding runs over radios; this scenario has none"),
@@ -180,6 +183,7 @@ BAD_VALUES: list[tuple[str, Any, str]] = [
     ("negative retry limit", {"retry_limit": -1}, "coding.retry_limit: must not be negative, got -1"),
     ("retry limit too large", {"retry_limit": 2**32}, "coding.retry_limit: is too large (at most 4294967295)"),
     ("code_acks not a boolean", {"code_acks": "yes"}, "coding.code_acks: "),
+    ("ordering not a boolean", {"ordering": "agent"}, "coding.ordering: "),
     ("unknown field", {"thresold": 0.5}, "coding.thresold: unknown field (did you mean 'threshold'?)"),
     ("not a mapping", [], "coding: "),
 ]

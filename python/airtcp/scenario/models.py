@@ -803,6 +803,13 @@ class CodingConfig(Model):
     code_acks: StrictBool = True
     # The most natives one reception report lists (>= 1); the rest wait for the next header.
     max_report: integer(None, minimum=1, maximum=U32_MAX) = 32
+    # COPE's ordering agent at every TCP flow's destination node (`transport::ordering`): it holds
+    # data segments that arrive out of order and hands them up in order, so that the reordering
+    # coding and COPE's retransmissions cause does not look like loss to TCP. `false`: TCP's
+    # receiver sees the packets as they come.
+    ordering: StrictBool = True
+    # The longest the ordering agent holds a segment waiting for the gap below it, ns (> 0).
+    ordering_hold: integer('duration', minimum=1, maximum=U64_MAX) = 200000000
 
 
 class FailureConfig(Model):

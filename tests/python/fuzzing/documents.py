@@ -376,6 +376,8 @@ CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "retry_limit": rarely(st.integers(0, 5), st.sampled_from([100, 2**32 - 1])),
     "code_acks": st.booleans(),
     "max_report": rarely(st.sampled_from([32, 1, 8, 64]), st.sampled_from([10_000, 2**32 - 1])),
+    "ordering": st.booleans(),
+    "ordering_hold": rarely(st.sampled_from(["200ms", "50ms", "1s"]), st.sampled_from(["1ns", "1000s"])),
 }
 
 

@@ -51,6 +51,16 @@ pub fn capacity(cfg: &ScenarioConfig) -> Option<usize> {
     Some(cfg.radio.as_ref()?.queue.capacity())
 }
 
+/// The shim the `coding:` block puts on a TCP flow: COPE's ordering agent at its destination
+/// (`transport::ordering`), unless `ordering: false` or there is no block. The one place a
+/// transport shim of the coding block is registered.
+pub fn transport_shim(cfg: &ScenarioConfig) -> Option<Box<dyn crate::transport::shim::Shim>> {
+    let coding = cfg.coding.as_ref().filter(|c| c.ordering)?;
+    Some(Box::new(crate::transport::ordering::OrderingAgent::new(
+        coding.ordering_hold,
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -225,11 +225,17 @@ pub(super) fn fit_to_paths(cfg: &ScenarioConfig, flows: &mut [Flow], flow_paths:
             transport.fit_to_paths(flow_paths.paths(i as u32).len());
         }
     }
-    // A shim the routing block puts on every TCP flow (one that needs the flows' paths).
+    // A shim the routing block puts on every TCP flow (one that needs the flows' paths), else
+    // the coding block's ordering agent on every TCP flow without a shim of its own (a flow
+    // over the NC layer needs none: the layer hands up whole decoded blocks in order).
     for (i, flow) in flows.iter_mut().enumerate() {
         if let Endpoints::Tcp { shim, .. } = &mut flow.endpoints {
             if let Some(s) = cfg.routing.transport_shim(cfg, flow_paths, i) {
                 *shim = Some(Box::new(ShimSlot::new(s)));
+            } else if shim.is_none() {
+                if let Some(s) = super::coding::transport_shim(cfg) {
+                    *shim = Some(Box::new(ShimSlot::new(s)));
+                }
             }
         }
     }

@@ -4,6 +4,7 @@
 //! transports beside them plug into (TCP-RLC, paper 004).
 pub mod horizon;
 pub mod nc_layer;
+pub mod ordering;
 pub mod seam;
 pub mod shim;
 pub mod tcp;

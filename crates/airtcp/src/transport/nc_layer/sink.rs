@@ -5,9 +5,10 @@
 //!   elimination.
 //! - **NC-ACKs.** Every innovative packet is answered with an NC-ACK carrying the block and its new
 //!   rank (the source turns it into TCP's ACK of segment `eta_rank`), and the lowest block not yet
-//!   decoded. A packet of a block the receiver already has (a TCP retransmission turned repair
-//!   packet, a late repair) is answered too, like TCP answers a duplicate segment, so that the
-//!   source can give TCP the ACK of its retransmission.
+//!   decoded. A packet that is not innovative (a TCP retransmission turned repair packet, a late
+//!   repair, a packet of a block already delivered) is answered too, with the block's rank, like
+//!   TCP answers a duplicate segment, so that the source can give TCP the ACK of its
+//!   retransmission even when the NC-ACKs that carried that rank were lost.
 //! - **Delivery.** A block is complete when its rank reaches `H` (or, for a block closed early by
 //!   the transfer's last segment, the number of its sources); complete blocks are decoded and
 //!   their segments handed to TCP's receiver in order, whole blocks at a time, as in the paper.
@@ -205,7 +206,6 @@ impl NcSink {
             blk.sources = blk.sources.max(h.sources);
         }
         let rank = blk.rank();
-        let was_complete = blk.complete;
         blk.complete = blk.target().is_some_and(|t| rank >= t);
         match reception {
             Reception::Innovative { rank } => {
@@ -214,10 +214,12 @@ impl NcSink {
                 self.send_ack(h.block, rank as u16, io);
             }
             Reception::NotInnovative => {
+                // Answered with the block's rank, as TCP answers a duplicate segment: the packet
+                // may be TCP's retransmission after the NC-ACKs of this rank were lost, and only
+                // an answer gives TCP its ACK (unanswered, a window that had sent all it could
+                // waited for timeouts that never ended; paper 000's grid, placement 2, seed 2).
                 self.stats.non_innovative += 1;
-                if was_complete {
-                    self.send_ack(h.block, rank, io);
-                }
+                self.send_ack(h.block, rank, io);
             }
         }
         self.check_repairs(now, io);

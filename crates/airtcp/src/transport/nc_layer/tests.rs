@@ -50,6 +50,24 @@ fn segment_bytes(seq: u64, len: u32) -> Vec<u8> {
         .collect()
 }
 
+/// What the loss lists are keyed by: (block, packet id) of a coded packet, (block, rank) of an
+/// NC-ACK.
+trait Key {
+    fn key(&self) -> (u64, u32);
+}
+
+impl Key for NcCoded {
+    fn key(&self) -> (u64, u32) {
+        (self.block, self.packet_id)
+    }
+}
+
+impl Key for (u64, u32) {
+    fn key(&self) -> (u64, u32) {
+        *self
+    }
+}
+
 enum Ev {
     AtRelay(NcCoded, Vec<u8>),
     /// With R's congestion mark if `true`.
@@ -143,6 +161,8 @@ struct Chain {
     relay_drops: BTreeMap<(u64, u32), u32>,
     /// R dropped a packet and has not marked one since.
     relay_owes_mark: bool,
+    /// (block, rank) -> NC-ACKs still to lose on B->A.
+    lose_acks: BTreeMap<(u64, u32), u32>,
     link_free: [Time; 3],
     timer_gen: [u32; 2],
     trace: String,
@@ -182,6 +202,7 @@ impl Chain {
             edge: BTreeMap::new(),
             relay_drops: BTreeMap::new(),
             relay_owes_mark: false,
+            lose_acks: BTreeMap::new(),
             link_free: [0; 3],
             timer_gen: [0; 2],
             trace: String::new(),
@@ -216,12 +237,20 @@ impl Chain {
         self
     }
 
+    /// Loses the first NC-ACK of each listed (block, rank) on B->A.
+    fn losing_acks(mut self, acks: &[(u64, u32)]) -> Self {
+        for &a in acks {
+            *self.lose_acks.entry(a).or_insert(0) += 1;
+        }
+        self
+    }
+
     fn log(&mut self, line: String) {
         let _ = writeln!(self.trace, "{:>10.3}ms {line}", self.q.now() as f64 / 1e6);
     }
 
-    fn take(map: &mut BTreeMap<(u64, u32), u32>, h: &NcCoded) -> bool {
-        map.get_mut(&(h.block, h.packet_id)).is_some_and(|n| {
+    fn take(map: &mut BTreeMap<(u64, u32), u32>, key: &impl Key) -> bool {
+        map.get_mut(&key.key()).is_some_and(|n| {
             let hit = *n > 0;
             *n = n.saturating_sub(1);
             hit
@@ -262,6 +291,12 @@ impl Chain {
             );
         }
         for (h, _size) in out.feedback {
+            if let NcHeader::Ack(a) = h {
+                if Self::take(&mut self.lose_acks, &(a.block, a.rank as u32)) {
+                    self.log(format!("B NC-ACK b{} r{} LOST on B>A", a.block, a.rank));
+                    continue;
+                }
+            }
             match h {
                 NcHeader::Ack(a) => self.log(format!(
                     "B NC-ACK b{} r{} (decoded below b{}){}",
@@ -740,4 +775,22 @@ fn a_relay_drop_is_signalled_to_tcp_once_per_round_trip() {
     assert_eq!(c.source.stats.congestion_signals, 0, "{}", c.trace);
     assert_eq!(c.sender.stats.retransmissions, 0, "{}", c.trace);
     c.assert_cwnd_never_shrank();
+}
+
+#[test]
+fn a_retransmission_the_receiver_already_has_is_answered_so_tcp_gets_its_ack() {
+    // Blocks of 8, TCP's first window of 4: block 0 gets sources 0-3 and B decodes all four
+    // degrees of freedom, but the four NC-ACKs are lost on B->A. TCP's window is full and it
+    // times out; its retransmission of segment 0 becomes a repair of block 0, which adds
+    // nothing at B. B answers it anyway with block 0's rank, as TCP answers a duplicate
+    // segment, and TCP's ACK 4 follows. Unanswered, TCP timed out again and again, for good.
+    let mut c = Chain::new(NcBlock::Fixed(8), PayloadMode::CoefficientsOnly, 12_000)
+        .losing_acks(&[(0, 1), (0, 2), (0, 3), (0, 4)]);
+    c.run(10_000 * MILLIS);
+    c.assert_complete(12);
+    c.assert_trace("B NC-ACK b0 r4 LOST on B>A");
+    c.assert_trace("A>R repair b0 p9 (4 src, 1060 B)");
+    c.assert_trace("A NC-ACK b0 r4 -> TCP ack 4");
+    assert_eq!(c.sender.stats.timeouts, 1, "{}", c.trace);
+    assert_eq!(c.sink.stats.non_innovative, 1, "{}", c.trace);
 }

@@ -64,6 +64,16 @@ pub struct CodingConfig {
     #[serde(default = "default_cope_max_report")]
     #[schemars(range(min = 1))]
     pub max_report: u32,
+    /// COPE's ordering agent at every TCP flow's destination node (`transport::ordering`): it
+    /// holds data segments that arrive out of order and hands them up in order, so that the
+    /// reordering coding and COPE's retransmissions cause does not look like loss to TCP.
+    /// `false`: TCP's receiver sees the packets as they come.
+    #[serde(default = "default_cope_ordering")]
+    pub ordering: bool,
+    /// The longest the ordering agent holds a segment waiting for the gap below it, ns (> 0).
+    #[serde(default = "default_cope_ordering_hold")]
+    #[schemars(transform = crate::quantity::duration, range(min = 1))]
+    pub ordering_hold: Time,
 }
 
 impl Default for CodingConfig {
@@ -81,6 +91,8 @@ impl Default for CodingConfig {
             retry_limit: default_cope_retry_limit(),
             code_acks: default_cope_code_acks(),
             max_report: default_cope_max_report(),
+            ordering: default_cope_ordering(),
+            ordering_hold: default_cope_ordering_hold(),
         }
     }
 }
@@ -166,6 +178,12 @@ fn default_cope_code_acks() -> bool {
 fn default_cope_max_report() -> u32 {
     32
 }
+fn default_cope_ordering() -> bool {
+    true
+}
+fn default_cope_ordering_hold() -> Time {
+    200_000_000
+}
 
 impl CodingConfig {
     /// The block's own checks, worded as the Python front end words them, for the values as the
@@ -183,6 +201,7 @@ impl CodingConfig {
             ("report_idle", self.report_idle),
             ("ack_delay", self.ack_delay),
             ("ack_timeout", self.ack_timeout),
+            ("ordering_hold", self.ordering_hold),
         ] {
             if value == 0 {
                 return Err(ConfigError::new(
