@@ -229,3 +229,26 @@ fn each_path_controllers_packets_cross_only_its_router() {
     let total: u64 = (0..3).map(through).sum();
     assert!((0..3).all(|l| through(l) * 5 > total), "{total}");
 }
+
+#[test]
+fn a_single_path_flow_reports_its_decode_delay() {
+    // Frames wait at least the 150 ms wired link for their blocks; the percentiles lie above
+    // the mean and within the run.
+    let r = run(&single(
+        MBPS,
+        channel(0.7, 0.5),
+        rlc(2),
+        pairs(150, 150),
+        100 * S,
+    ));
+    let f = &r.flows[0];
+    let (mean, p95) = (
+        f.decode_delay_mean_s.unwrap(),
+        f.decode_delay_p95_s.unwrap(),
+    );
+    let p99 = f.decode_delay_p99_s.unwrap();
+    assert!(
+        mean > 0.15 && mean <= p95 && p95 <= p99 && p99 < 100.0,
+        "{mean} {p95} {p99}"
+    );
+}

@@ -64,7 +64,7 @@ impl Pair {
     /// Packet `i` of those sent arrives, 10 ms later than the last event.
     fn arrive(&mut self, i: usize) -> RlcFeedback {
         self.io.now += 10 * MILLIS;
-        let fb = self.rx.on_data(&self.io.sent[i]).feedback;
+        let fb = self.rx.on_data(&self.io.sent[i], self.io.now).feedback;
         self.feedback.push(fb);
         self.tx.on_feedback(&fb, &mut self.io);
         fb
@@ -149,6 +149,27 @@ fn fig3a_coded_packets_stand_in_for_lost_frames_and_the_window_moves() {
     // The pseudo-ACKs slid the window: frames up to 8 (ack point 4 + W 5 - 1) are out.
     assert_eq!(p.tx.source().snd_nxt(), 9);
     assert_eq!(p.rx.stats.blocks_decoded, 1);
+}
+
+#[test]
+fn the_decode_delay_runs_from_a_blocks_first_packet_to_each_frames_delivery() {
+    // Fig. 3(a)'s trace: block [0, 4) goes out at 0; P1 arrives at 10 ms and is delivered at
+    // once; three coded packets arrive at 20, 30 and 40 ms and decode P2-P4 then. Per frame:
+    // 10, 40, 40, 40 ms.
+    let mut p = Pair::new(4, 1, false);
+    assert_eq!(p.rx.delays.mean_s(), None);
+    p.arrive(p.frame(0));
+    let mut coded = p.coded(0, Priority::Low);
+    coded.reverse();
+    for &i in &coded[..3] {
+        p.arrive(i);
+    }
+    let delays = &p.rx.delays;
+    assert_eq!(delays.frames(), 4);
+    assert!((delays.mean_s().unwrap() - 0.0325).abs() < 1e-12);
+    let near = |got: Option<f64>, want: f64| (got.unwrap() / want - 1.0).abs() < 0.006;
+    assert!(near(delays.quantile_s(0.25), 0.010));
+    assert!(near(delays.quantile_s(0.95), 0.040));
 }
 
 #[test]
@@ -387,7 +408,7 @@ mod multipath {
         assert_eq!(per_path, [5, 5]);
         let mut last = None;
         for d in &io.sent {
-            last = Some(rx.on_data(d).feedback);
+            last = Some(rx.on_data(d, io.now).feedback);
         }
         assert_eq!(rx.next_expected(), 10);
         assert_eq!(last.map(|f| (f.cum, f.count)), Some((10, 5)));
