@@ -46,6 +46,7 @@ fn config(cwnd: u32, r: u32) -> RlcSenderConfig {
         dupthresh: 3,
         initial_rto: 1_000 * MILLIS,
         frames: None,
+        source_window: Default::default(),
     }
 }
 
@@ -328,10 +329,24 @@ fn lossless_feedback_grows_w_by_one_per_block() {
 mod multipath {
     use super::*;
     use crate::sim::header::rlc::PathMark;
+    use crate::transport::tcp_rlc::config::SourceWindow;
     use crate::transport::tcp_rlc::multipath::MultipathSender;
 
     fn sender(paths: usize, cwnd: u32, r: u32) -> (MultipathSender, Recorder) {
-        let mut tx = MultipathSender::new(config(cwnd, r), paths, Rng::stream(2, "mp"));
+        sender_with(paths, cwnd, r, SourceWindow::default())
+    }
+
+    fn sender_with(
+        paths: usize,
+        cwnd: u32,
+        r: u32,
+        window: SourceWindow,
+    ) -> (MultipathSender, Recorder) {
+        let cfg = RlcSenderConfig {
+            source_window: window,
+            ..config(cwnd, r)
+        };
+        let mut tx = MultipathSender::new(cfg, paths, Rng::stream(2, "mp"));
         let mut io = Recorder::default();
         tx.start(&mut io);
         (tx, io)
@@ -393,6 +408,31 @@ mod multipath {
         assert_eq!(tx.paths()[0].round(), 5);
         // The other path heard nothing: still in its first round.
         assert_eq!((tx.paths()[1].round(), tx.paths()[1].window()), (1, 1));
+    }
+
+    #[test]
+    fn a_new_block_takes_every_pull_and_an_older_blocks_unsent_frames_are_skipped() {
+        // Two paths of window 1, r = 0, block [0, 10): path 0 sends frame 0, path 1 frame 1.
+        // Frame 0 arrives; its feedback acknowledges the block's first frame, so block [10, 21)
+        // opens, and, as path 0's first feedback of its round, starts path 0's round 2. Per round,
+        // that round pulls the new block's first frame (frames 2-9 are never sent: block
+        // [0, 10) decodes from coded packets or a repair); per block, the old block's frame 2.
+        for (window, pulled) in [(SourceWindow::PerRound, 10), (SourceWindow::PerBlock, 2)] {
+            let (mut tx, mut io) = sender_with(2, 10, 0, window);
+            let mut rx = RlcReceiver::new(RlcField::Gf8191, DecoderMode::Exact, false);
+            io.now += 10 * MILLIS;
+            let fb = rx.on_data(&io.sent[0], io.now).feedback;
+            tx.on_feedback(&fb, &mut io);
+            let blocks: Vec<(u64, u32)> = tx.source().blocks().map(|b| (b.start, b.size)).collect();
+            assert_eq!(blocks, [(0, 10), (10, 11)]);
+            let frames: Vec<(u8, u32, u64)> = io
+                .sent
+                .iter()
+                .map(|d| (d.mark.path, d.mark.round, d.frame))
+                .collect();
+            assert_eq!(frames, [(0, 1, 0), (1, 1, 1), (0, 2, pulled)], "{window:?}");
+            assert!(!io.sent[2].is_coded() && io.sent[2].priority == Priority::High);
+        }
     }
 
     #[test]
