@@ -53,7 +53,13 @@ _FLOW_COLUMNS: dict[str, str] = {
     "mean_rtt_s": "float64",
 }
 # Columns a flow has only in some scenarios (docs/results.md), typed whenever they are there.
-_FLOW_OPTIONAL_COLUMNS = {"mean_window": "float64", "paths": "text_lists"}
+_FLOW_OPTIONAL_COLUMNS = {
+    "mean_window": "float64",
+    "decode_delay_mean_s": "float64",
+    "decode_delay_p95_s": "float64",
+    "decode_delay_p99_s": "float64",
+    "paths": "text_lists",
+}
 # The NC layer's counters (docs/nc_layer.md, "Counters in the results"), by side of the core's
 # `nc` object; column `nc_<counter>`. The names do not repeat across the two sides.
 _NC_COUNTERS = {

@@ -59,6 +59,7 @@ BAD_ROUTERS = [
     ("routing={kind: aodv}", "routing.kind: aodv routes over radios only; this scenario has routers"),
     ("flows[0].transport.redundancy=5000", "flows[0].transport.redundancy: must be between 0 and 1000"),
     ("flows[0].transport.initial_cwnd=0", "flows[0].transport.initial_cwnd: "),
+    ("flows[0].transport.source_window=per_packet", "flows[0].transport.source_window: "),
     (["flows[0].transport.decoder=exact", "flows[0].transport.max_cwnd=5000"],
      "flows[0].transport.max_cwnd: the exact decoder keeps B^2 coefficients per block"),
     ("flows[0].app={kind: cbr, rate: 1Mbps, packet_size: 200}",

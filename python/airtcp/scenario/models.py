@@ -138,6 +138,7 @@ __all__ = [
     "UdpTransport",
     "FieldConfig",
     "DecoderConfig",
+    "SourceWindow",
     "TcpRlcTransport",
     "TransportConfig",
     "ReverseConfig",
@@ -1430,6 +1431,11 @@ FieldConfig = Literal["gf8191", "gf256"]
 # The decoder, as a scenario names it.
 DecoderConfig = Literal["counting", "exact"]
 
+# How a multipath flow's source window W (the coding block) keeps pace with its paths
+# (docs/tcp_rlc.md, "Multipath"). A flow with one path has the single-path sender, whose send rule
+# does this, and ignores the choice.
+SourceWindow = Literal["per_round", "per_block"]
+
 class TcpRlcTransport(Model):
     """TCP-RLC (paper 004): TCP with feed-forward random linear coding."""
 
@@ -1451,6 +1457,9 @@ class TcpRlcTransport(Model):
     # Answer packets of decoded blocks with duplicates too (the literal reading the spec's A3
     # rejects; an ablation).
     literal_dup: StrictBool = False
+    # With several paths, how the source's window keeps pace with what they deliver (default
+    # `per_round`).
+    source_window: SourceWindow = "per_round"
 
 
 # Transports. (TCP's parameter blocks make its variant large; a configuration is parsed once per

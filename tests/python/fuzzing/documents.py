@@ -3,7 +3,7 @@
 Two sources: every shipped scenario under scenarios/, with its run shortened, and scenarios
 composed from the schema's building blocks (docs/scenario-schema.md): wired links, generated and
 named topologies with a radio, the routing kinds, flows of every app over TCP (with its options
-and the NC layer) or UDP, with paths or without, link errors, failures, a coding block, metrics,
+and the NC layer), TCP-RLC or UDP, with paths or without, link errors, failures, a coding block, metrics,
 limits and a downlink.
 
 Runs are kept short (at most 2 s simulated) and networks small, so that a run takes well under
@@ -417,6 +417,34 @@ TCP_OPTIONS: dict[str, list[Any]] = {
 }
 
 
+# TCP-RLC's options (docs/tcp_rlc.md); some pairs are refused (the exact decoder with blocks
+# over 2048, an initial window over the largest).
+RLC_OPTIONS: dict[str, list[Any]] = {
+    "field": ["gf8191", "gf256"],
+    "decoder": ["counting", "exact"],
+    "initial_cwnd": [1, 10, 300],
+    "max_cwnd": [300, 2048, 10_000],
+    "dupthresh": [1, 3, 10],
+    "initial_rto": ["1s", "1ms"],
+    "literal_dup": [True, False],
+    "source_window": ["per_round", "per_block"],
+}
+
+
+@st.composite
+def rlc_transports(draw: st.DrawFn) -> Doc:
+    rlc: Doc = {"kind": "tcp_rlc", "redundancy": draw(st.sampled_from([0, 1, 3, 19]))}
+    for option in draw(st.lists(st.sampled_from(sorted(RLC_OPTIONS)), max_size=4, unique=True)):
+        rlc[option] = draw(st.sampled_from(RLC_OPTIONS[option]))
+    return rlc
+
+
+@st.composite
+def bulk_transports(draw: st.DrawFn) -> Doc:
+    """TCP mostly, TCP-RLC now and then."""
+    return draw(rlc_transports()) if draw(st.integers(1, 5)) == 1 else draw(tcp_transports())
+
+
 @st.composite
 def tcp_transports(draw: st.DrawFn) -> Doc:
     cc = draw(st.sampled_from(CCS))
@@ -477,7 +505,7 @@ def flows(draw: st.DrawFn, names: list[str], duration_ms: int, tcp_only: bool = 
         src, dst = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
         app_kind = "bulk" if tcp_only else draw(st.sampled_from(["bulk", "bulk", "cbr", "poisson", "utility"]))
         flow: Doc = {"id": f"f{i}", "src": src, "dst": dst, "app": draw(apps(app_kind)),
-                     "transport": draw(tcp_transports()) if app_kind == "bulk" else {"kind": "udp"}}
+                     "transport": draw(bulk_transports()) if app_kind == "bulk" else {"kind": "udp"}}
         start = draw(st.integers(0, duration_ms - 1))
         flow["start"] = milliseconds(start)
         if draw(st.integers(1, 4)) == 1:
@@ -549,7 +577,7 @@ def downlink_scenario(draw: st.DrawFn, doc: Doc, duration_ms: int) -> Doc:
     for i, (server, user) in enumerate(pairs[: draw(st.integers(1, len(pairs)))]):
         app_kind = draw(st.sampled_from(["bulk", "cbr"]))
         made.append({"id": f"d{i}", "src": server, "dst": user, "start": milliseconds(draw(st.integers(0, duration_ms - 1))),
-                     "app": draw(apps(app_kind)), "transport": draw(tcp_transports()) if app_kind == "bulk" else {"kind": "udp"}})
+                     "app": draw(apps(app_kind)), "transport": draw(bulk_transports()) if app_kind == "bulk" else {"kind": "udp"}})
     doc["flows"] = made
     return doc
 

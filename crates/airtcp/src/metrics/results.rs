@@ -79,6 +79,17 @@ pub struct FlowResult {
     /// run, packets (the source's W, paper 004's E[W]); absent from the JSON for other flows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_window: Option<f64>,
+    /// A TCP-RLC flow's decode delay, s: per frame delivered in order, the time from the sending
+    /// of its block's first packet to the delivery, averaged over the frames (docs/tcp_rlc.md);
+    /// absent from the JSON for other flows and before a frame is delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_delay_mean_s: Option<f64>,
+    /// The same delay's 95th percentile over the frames, s (to 0.5 %).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_delay_p95_s: Option<f64>,
+    /// The same delay's 99th percentile over the frames, s (to 0.5 %).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_delay_p99_s: Option<f64>,
     /// The paths the flow's packets were pinned to (`flows[].paths`), as node names from the
     /// source to the destination; absent from the JSON for a flow without paths.
     #[serde(skip_serializing_if = "Option::is_none")]

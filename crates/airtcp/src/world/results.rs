@@ -95,6 +95,9 @@ fn flow_rows(
             timeouts: 0,
             mean_rtt_s: None,
             mean_window: None,
+            decode_delay_mean_s: None,
+            decode_delay_p95_s: None,
+            decode_delay_p99_s: None,
             paths: None,
             shim: None,
         };

@@ -172,6 +172,21 @@ fn fragments() -> Vec<(Slot, Value)> {
             tcp(json!({"nc": {"block": 16, "relay_congestion": "mask"}})),
         ),
         (Transport, tcp(json!({"mss": 100, "nc": {"block": 4096}}))),
+        // TCP-RLC, its multipath source window either way (a flow with one path ignores it).
+        (
+            Transport,
+            json!({"kind": "tcp_rlc", "redundancy": 3, "source_window": "per_block"}),
+        ),
+        (
+            Transport,
+            json!({"kind": "tcp_rlc", "redundancy": 19, "source_window": "per_round",
+                   "initial_cwnd": 1000, "dupthresh": 1}),
+        ),
+        (
+            Transport,
+            json!({"kind": "tcp_rlc", "redundancy": 0, "source_window": "per_block",
+                   "decoder": "exact", "initial_cwnd": 2048, "max_cwnd": 2048}),
+        ),
         (Routing, json!({"kind": "static", "metric": "etx"})),
         (Routing, json!({"kind": "static", "metric": "ett"})),
         // The delivery threshold at its ends: every link, and only perfect links.

@@ -37,6 +37,26 @@ pub enum DecoderConfig {
     Exact,
 }
 
+/// How a multipath flow's source window W (the coding block) keeps pace with its paths
+/// (docs/tcp_rlc.md, "Multipath"). A flow with one path has the single-path sender, whose send
+/// rule does this, and ignores the choice.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceWindow {
+    /// One block per round trip (the default): the paths serve the newest block only, so each
+    /// block gets one round's deliveries. A block still missing degrees of freedom when the next
+    /// block's packets arrive draws duplicates, which halve W and repair it; a block decoded in
+    /// time lets W grow by one.
+    #[default]
+    PerRound,
+    /// The paths serve the oldest block with frames unsent, so a block may take several round
+    /// trips and seldom comes up short: W grows by one per block for as long as the run lasts
+    /// (the earlier rule, kept for comparison).
+    PerBlock,
+}
+
 /// TCP-RLC's parameters (spec §2.4, §2.9).
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -70,6 +90,10 @@ pub struct TcpRlcConfig {
     /// rejects; an ablation).
     #[serde(default)]
     pub literal_dup: bool,
+    /// With several paths, how the source's window keeps pace with what they deliver
+    /// (default `per_round`).
+    #[serde(default)]
+    pub source_window: SourceWindow,
 }
 
 fn default_initial_cwnd() -> u32 {
@@ -130,6 +154,7 @@ impl TcpRlcConfig {
             dupthresh: self.dupthresh,
             initial_rto: self.initial_rto,
             frames,
+            source_window: self.source_window,
         }
     }
 

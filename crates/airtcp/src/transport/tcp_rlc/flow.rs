@@ -79,7 +79,7 @@ impl RlcFlow {
     /// A data-direction packet reached the destination: decode it, count what it decoded, answer
     /// it.
     fn on_data(&mut self, h: &RlcData, io: &mut dyn TransportIo) {
-        let got = self.receiver.on_data(h);
+        let got = self.receiver.on_data(h, io.now());
         if got.frames > 0 {
             // A finite transfer counts its last partial packet whole: the paper's throughput is
             // decoded packets (spec A17).
@@ -150,5 +150,9 @@ impl FlowTransport for RlcFlow {
         row.timeouts = s.timeouts;
         row.mean_rtt_s = (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 * 1e-9);
         row.mean_window = self.sender.source().mean_window(duration);
+        let delays = &self.receiver.delays;
+        row.decode_delay_mean_s = delays.mean_s();
+        row.decode_delay_p95_s = delays.quantile_s(0.95);
+        row.decode_delay_p99_s = delays.quantile_s(0.99);
     }
 }

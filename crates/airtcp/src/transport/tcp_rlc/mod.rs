@@ -15,6 +15,7 @@
 //! - [`flow`]: the flow's two endpoints behind the transport seam (`transport::seam`), and its
 //!   config's registration there.
 //! - [`receiver`]: decoding (exact or counting) and the feedback rules.
+//! - [`decode_delay`]: the receiver's measure of how long frames wait for their blocks.
 //! - [`rtt`]: the paper's 0.9/0.1 round-trip filter and 3 x srtt timeout.
 //! - [`slotted`]: the RTT-slotted model of §II that Theorems 1-3 are proved in, as a Monte Carlo
 //!   simulation.
@@ -23,6 +24,7 @@
 //! docs/tcp_rlc.md.
 
 pub mod config;
+pub mod decode_delay;
 pub mod endpoint;
 pub mod flow;
 pub mod multipath;

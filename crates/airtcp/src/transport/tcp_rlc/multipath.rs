@@ -4,11 +4,23 @@
 //! One source controller ([`super::source`]: blocks, source-level W and its AIMD, repairs, the
 //! timer) feeds M path controllers, one per path of the flow (packets are pinned to their path,
 //! so each path's packets cross only its own router). Coded packets from every path count toward
-//! the same block: the source's W grows to about the sum over paths of what each delivers.
+//! the same block: the source's W follows the sum over paths of what each delivers per round.
 //!
 //! - The source is a *service queue* [P]: asked for a packet it gives (1) a pending repair's coded
-//!   packet, (2) the next unsent frame of the oldest open block, else (3) a fresh coded packet of
-//!   the newest block.
+//!   packet, (2) the next unsent frame of the newest block, else (3) a fresh coded packet of the
+//!   newest block. Serving the newest block makes the source's W round-synchronous, as in the
+//!   paper's model [P §II-E, §II-F: the source takes W(t) data packets and codes them "in t-th RTT
+//!   slot"; W(t+1) = W(t) + 1 if W(t) of them arrive, else halved]: a block opens about once per
+//!   round trip (at the first feedback on the one before, §III-A2), takes every pull until the
+//!   next opens, and so gets one round of the paths' deliveries. A block still short when the next
+//!   block's packets reach the receiver draws duplicates, which halve W and repair it
+//!   ([`super::source`]); a block delivered in time lets W grow by one at the next opening. W thus
+//!   tracks what the paths deliver per round. Frames of an older block left unsent when a newer
+//!   one opens are never sent: that block decodes from its coded packets or its repair [I].
+//!   `source_window: per_block` keeps the earlier rule [I]: (2) is the next unsent frame of the
+//!   *oldest* open block, so a block larger than a round's deliveries is served for as many
+//!   rounds as it takes and seldom comes up short; W then grows by one per block with the run
+//!   (3.4 x the data delivered per round trip after 1000 s of Fig. 4(b), docs/tcp_rlc.md).
 //! - Path l works in rounds [P: "block number and block size = cwnd_i" per path]: round b pulls
 //!   w_l packets and marks them high, then r more per high one, low (coded packets of the same
 //!   block) [P: "for each high priority packet sent out, the path controller obtains r packets
@@ -26,6 +38,7 @@
 
 use std::collections::VecDeque;
 
+use super::config::SourceWindow;
 use super::rtt::RlcRtt;
 use super::source::{Block, Repair, RlcSenderConfig, RlcSenderStats, Source};
 use super::{emit, RlcIo};
@@ -261,8 +274,9 @@ impl MultipathSender {
         }
     }
 
-    /// The service queue: a pending repair's packet, the next unsent frame, else a fresh coded
-    /// packet of the newest block.
+    /// The service queue: a pending repair's packet, the next unsent frame (of the newest block,
+    /// or per block of the oldest with frames unsent), else a fresh coded packet of the newest
+    /// block.
     fn pull(&mut self) -> Option<(Block, u64, Payload)> {
         while let Some(repair) = self.repairs.front_mut() {
             let block = repair.block;
@@ -276,6 +290,9 @@ impl MultipathSender {
                 let (payload, number) = self.source.fresh_coded();
                 return Some((block, number, payload));
             }
+        }
+        if self.source.cfg.source_window == SourceWindow::PerRound {
+            self.source.skip_to_newest();
         }
         if let Some((block, frame)) = self.source.next_frame(None) {
             return Some((block, frame, Payload::Systematic));

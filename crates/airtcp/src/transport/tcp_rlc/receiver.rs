@@ -13,6 +13,9 @@
 //! - multipath: the packet's path and round, echoed, with the packets of that path and round
 //!   received so far (the path controller's success test, `multipath`).
 //!
+//! - the decode delay of every frame delivered in order: from the earliest send time among its
+//!   block's packets that arrived to the delivery ([`super::decode_delay`]).
+//!
 //! A packet of a block already decoded is *stale*: counted, answered with `dup` = 0, and nothing
 //! else [I, A3]. Every good round trip ends with C - W surplus coded packets of a decoded block
 //! (the router fills its capacity with them); read literally, "does not help" would make each of
@@ -31,6 +34,9 @@ use crate::coding::exact_decoder::ExactDecoder;
 use crate::coding::field::{coefficients_from_seed, uniform_from_seed, Field, Gf256, Gf8191};
 use crate::coding::rank_tally::RankTally;
 use crate::sim::header::rlc::{Payload, RlcData, RlcFeedback, PACKET_BYTES};
+use crate::sim::Time;
+
+use super::decode_delay::DecodeDelays;
 
 /// The field coded packets are combined over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +84,8 @@ struct RxBlock {
     systematic: Vec<bool>,
     /// Frames from the start that arrived systematic, in a row.
     prefix: u32,
+    /// The earliest send time among the packets of the block that arrived.
+    first_sent: Time,
 }
 
 /// Reused coefficient rows for the exact decoders.
@@ -123,10 +131,12 @@ impl RxBlock {
         self.systematic.clear();
         self.systematic.resize(n, false);
         self.prefix = 0;
+        self.first_sent = Time::MAX;
     }
 
     /// Takes one packet of this block; whether it was innovative.
     fn receive(&mut self, h: &RlcData, scratch: &mut Scratch) -> bool {
+        self.first_sent = self.first_sent.min(h.sent_at);
         match h.payload {
             Payload::Systematic => {
                 let i = (h.frame - self.start) as usize;
@@ -219,6 +229,8 @@ pub struct RlcReceiver {
     scratch: Scratch,
     /// Per path, the last rounds' (round, packets received), indexed round % 4.
     rounds: Vec<[(u32, u32); 4]>,
+    /// The decode delays of the frames delivered in order.
+    pub delays: DecodeDelays,
     /// The counters.
     pub stats: RlcReceiverStats,
 }
@@ -236,6 +248,7 @@ impl RlcReceiver {
             spare: Vec::new(),
             scratch: Scratch::default(),
             rounds: Vec::new(),
+            delays: DecodeDelays::default(),
             stats: RlcReceiverStats::default(),
         }
     }
@@ -275,6 +288,7 @@ impl RlcReceiver {
         let slots = (self.blocks.capacity() + self.spare.capacity()) as u64 * each;
         blocks
             + slots
+            + self.delays.heap_bytes()
             + self.scratch.gf8191.capacity() as u64 * 2
             + self.scratch.gf256.capacity() as u64
     }
@@ -284,8 +298,8 @@ impl RlcReceiver {
         self.next_expected
     }
 
-    /// Takes one data-direction packet and says what to answer.
-    pub fn on_data(&mut self, h: &RlcData) -> Reception {
+    /// Takes one data-direction packet arriving at `now` and says what to answer.
+    pub fn on_data(&mut self, h: &RlcData, now: Time) -> Reception {
         self.stats.packets += 1;
         let mut frames = 0;
         let dup = if h.block_end() <= self.next_expected {
@@ -301,7 +315,7 @@ impl RlcReceiver {
                     let innovative = self.blocks[i].receive(h, &mut self.scratch);
                     self.stats.innovative += u64::from(innovative);
                     let current = h.block_start <= self.next_expected;
-                    frames = self.advance();
+                    frames = self.advance(now);
                     !(current && innovative)
                 }
             }
@@ -372,6 +386,7 @@ impl RlcReceiver {
             },
             systematic: Vec::new(),
             prefix: 0,
+            first_sent: Time::MAX,
         });
         block.reset(start, size);
         if self.mode == DecoderMode::Exact {
@@ -385,18 +400,22 @@ impl RlcReceiver {
         block
     }
 
-    /// Moves `next_expected` over what is decoded, through following blocks already decodable;
-    /// returns the frames it moved over.
-    fn advance(&mut self) -> u64 {
+    /// Moves `next_expected` over what is decoded at `now`, through following blocks already
+    /// decodable, recording the frames' decode delays; returns the frames it moved over.
+    fn advance(&mut self, now: Time) -> u64 {
         let before = self.next_expected;
         while let Some(b) = self.blocks.front() {
             if b.start > self.next_expected {
                 break;
             }
+            let delay = now.saturating_sub(b.first_sent);
             if !b.tally().is_complete() {
-                self.next_expected = self.next_expected.max(b.start + b.decoded() as u64);
+                let decoded = self.next_expected.max(b.start + b.decoded() as u64);
+                self.delays.record(delay, decoded - self.next_expected);
+                self.next_expected = decoded;
                 break;
             }
+            self.delays.record(delay, b.end() - self.next_expected);
             self.next_expected = b.end();
             self.stats.blocks_decoded += 1;
             let done = self.blocks.pop_front().expect("front");

@@ -19,12 +19,14 @@
 //!   max(cum, seen), RTO = 3 srtt restarted then; on expiry W <- 1, the timeout doubles until the
 //!   next sample and the oldest undecoded block is repaired [I, A6].
 //! - Frames are sent once, in order; a block decoded before all its frames went out skips them
-//!   (`snd_nxt >= cum`) [I].
+//!   (`snd_nxt >= cum`) [I]. A multipath sender serving the newest block moves `snd_nxt` to its
+//!   start, so an older block's unsent frames are skipped too ([`Source::skip_to_newest`]).
 //! - The source keeps W's time average from `start` ([`Source::mean_window`]): the E[W] of
 //!   Theorems 1-3, measured in the packet simulator rather than in the slotted model.
 
 use std::collections::VecDeque;
 
+use super::config::SourceWindow;
 use super::rtt::RlcRtt;
 use crate::sim::header::rlc::Payload;
 use crate::sim::{Rng, Time};
@@ -44,6 +46,8 @@ pub struct RlcSenderConfig {
     pub initial_rto: Time,
     /// Frames to send in all (None: a bulk source).
     pub frames: Option<u64>,
+    /// With several paths, which block the paths serve (`multipath`).
+    pub source_window: SourceWindow,
 }
 
 /// A block as the source opened it.
@@ -342,6 +346,14 @@ impl Source {
         self.snd_nxt += 1;
         self.stats.frames_sent += 1;
         Some((block, frame))
+    }
+
+    /// Gives up sending the unsent frames of every block but the newest: those blocks decode
+    /// from the coded packets already sent, or from repairs.
+    pub fn skip_to_newest(&mut self) {
+        if let Some(newest) = self.blocks.back() {
+            self.snd_nxt = self.snd_nxt.max(newest.start);
+        }
     }
 
     /// The newest opened block.

@@ -46,6 +46,7 @@ fn config(cwnd: u32, r: u32) -> RlcSenderConfig {
         dupthresh: 3,
         initial_rto: 1_000 * MILLIS,
         frames: None,
+        source_window: Default::default(),
     }
 }
 
@@ -64,7 +65,7 @@ impl Pair {
     /// Packet `i` of those sent arrives, 10 ms later than the last event.
     fn arrive(&mut self, i: usize) -> RlcFeedback {
         self.io.now += 10 * MILLIS;
-        let fb = self.rx.on_data(&self.io.sent[i]).feedback;
+        let fb = self.rx.on_data(&self.io.sent[i], self.io.now).feedback;
         self.feedback.push(fb);
         self.tx.on_feedback(&fb, &mut self.io);
         fb
@@ -149,6 +150,27 @@ fn fig3a_coded_packets_stand_in_for_lost_frames_and_the_window_moves() {
     // The pseudo-ACKs slid the window: frames up to 8 (ack point 4 + W 5 - 1) are out.
     assert_eq!(p.tx.source().snd_nxt(), 9);
     assert_eq!(p.rx.stats.blocks_decoded, 1);
+}
+
+#[test]
+fn the_decode_delay_runs_from_a_blocks_first_packet_to_each_frames_delivery() {
+    // Fig. 3(a)'s trace: block [0, 4) goes out at 0; P1 arrives at 10 ms and is delivered at
+    // once; three coded packets arrive at 20, 30 and 40 ms and decode P2-P4 then. Per frame:
+    // 10, 40, 40, 40 ms.
+    let mut p = Pair::new(4, 1, false);
+    assert_eq!(p.rx.delays.mean_s(), None);
+    p.arrive(p.frame(0));
+    let mut coded = p.coded(0, Priority::Low);
+    coded.reverse();
+    for &i in &coded[..3] {
+        p.arrive(i);
+    }
+    let delays = &p.rx.delays;
+    assert_eq!(delays.frames(), 4);
+    assert!((delays.mean_s().unwrap() - 0.0325).abs() < 1e-12);
+    let near = |got: Option<f64>, want: f64| (got.unwrap() / want - 1.0).abs() < 0.006;
+    assert!(near(delays.quantile_s(0.25), 0.010));
+    assert!(near(delays.quantile_s(0.95), 0.040));
 }
 
 #[test]
@@ -307,10 +329,24 @@ fn lossless_feedback_grows_w_by_one_per_block() {
 mod multipath {
     use super::*;
     use crate::sim::header::rlc::PathMark;
+    use crate::transport::tcp_rlc::config::SourceWindow;
     use crate::transport::tcp_rlc::multipath::MultipathSender;
 
     fn sender(paths: usize, cwnd: u32, r: u32) -> (MultipathSender, Recorder) {
-        let mut tx = MultipathSender::new(config(cwnd, r), paths, Rng::stream(2, "mp"));
+        sender_with(paths, cwnd, r, SourceWindow::default())
+    }
+
+    fn sender_with(
+        paths: usize,
+        cwnd: u32,
+        r: u32,
+        window: SourceWindow,
+    ) -> (MultipathSender, Recorder) {
+        let cfg = RlcSenderConfig {
+            source_window: window,
+            ..config(cwnd, r)
+        };
+        let mut tx = MultipathSender::new(cfg, paths, Rng::stream(2, "mp"));
         let mut io = Recorder::default();
         tx.start(&mut io);
         (tx, io)
@@ -375,6 +411,31 @@ mod multipath {
     }
 
     #[test]
+    fn a_new_block_takes_every_pull_and_an_older_blocks_unsent_frames_are_skipped() {
+        // Two paths of window 1, r = 0, block [0, 10): path 0 sends frame 0, path 1 frame 1.
+        // Frame 0 arrives; its feedback acknowledges the block's first frame, so block [10, 21)
+        // opens, and, as path 0's first feedback of its round, starts path 0's round 2. Per round,
+        // that round pulls the new block's first frame (frames 2-9 are never sent: block
+        // [0, 10) decodes from coded packets or a repair); per block, the old block's frame 2.
+        for (window, pulled) in [(SourceWindow::PerRound, 10), (SourceWindow::PerBlock, 2)] {
+            let (mut tx, mut io) = sender_with(2, 10, 0, window);
+            let mut rx = RlcReceiver::new(RlcField::Gf8191, DecoderMode::Exact, false);
+            io.now += 10 * MILLIS;
+            let fb = rx.on_data(&io.sent[0], io.now).feedback;
+            tx.on_feedback(&fb, &mut io);
+            let blocks: Vec<(u64, u32)> = tx.source().blocks().map(|b| (b.start, b.size)).collect();
+            assert_eq!(blocks, [(0, 10), (10, 11)]);
+            let frames: Vec<(u8, u32, u64)> = io
+                .sent
+                .iter()
+                .map(|d| (d.mark.path, d.mark.round, d.frame))
+                .collect();
+            assert_eq!(frames, [(0, 1, 0), (1, 1, 1), (0, 2, pulled)], "{window:?}");
+            assert!(!io.sent[2].is_coded() && io.sent[2].priority == Priority::High);
+        }
+    }
+
+    #[test]
     fn coded_packets_from_two_paths_decode_one_block() {
         // Block [0, 10), two paths of window 1, r = 4: each path sends a frame and four coded
         // packets of the block; five from each path decode it.
@@ -387,7 +448,7 @@ mod multipath {
         assert_eq!(per_path, [5, 5]);
         let mut last = None;
         for d in &io.sent {
-            last = Some(rx.on_data(d).feedback);
+            last = Some(rx.on_data(d, io.now).feedback);
         }
         assert_eq!(rx.next_expected(), 10);
         assert_eq!(last.map(|f| (f.cum, f.count)), Some((10, 5)));
