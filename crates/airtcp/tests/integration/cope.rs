@@ -123,6 +123,67 @@ fn saturated_udp_gains_from_coding_at_the_relay() {
     }
 }
 
+/// The X, lossless, where only S1 (n1) sends: a 460-byte UDP packet every 20 ms to R1 (n3)
+/// through I (n0) for 2 s, under `coding`. R2 (n4) overhears each and has nothing to send.
+fn one_slow_flow_through_the_x(block: Value) -> Vec<Value> {
+    let mut v = scenario_for("x", Some(block), 0.0, true, 2 * S, 1);
+    v["flows"] = json!([{"id": "a", "src": "n1", "dst": "n3", "start": 0,
+                         "app": {"kind": "cbr", "rate": 184_000, "packet_size": 460},
+                         "transport": {"kind": "udp"}}]);
+    coding(&run(&v))
+}
+
+#[test]
+fn an_idle_node_sends_at_most_one_control_packet_a_period() {
+    let control = |rows: &[Value], i: usize| rows[i]["control_packets"].as_u64().expect("count");
+    // COPE's periodic control (period Ta / 2 = 50 ms): R2 reports the ~100 natives it overhears
+    // in at most 2 s / 50 ms = 40 control packets (one more for the last partial period), and
+    // so does every other node.
+    let periodic = one_slow_flow_through_the_x(json!({}));
+    for i in 0..5 {
+        assert!(control(&periodic, i) <= 41, "{}", periodic[i]);
+    }
+    assert!(control(&periodic, 4) >= 30, "R2 reports: {}", periodic[4]);
+    assert!(periodic[4]["natives_reported"].as_u64().unwrap() >= 95);
+    // A longer period, fewer control packets, the same natives reported.
+    let slow =
+        one_slow_flow_through_the_x(json!({"control": {"kind": "periodic", "period": 200 * MS}}));
+    assert!(control(&slow, 4) <= 11, "{}", slow[4]);
+    assert_eq!(slow[4]["natives_reported"], periodic[4]["natives_reported"]);
+    // The idle timer (10 ms) reports each overheard native alone, about one control packet per
+    // packet S1 sends.
+    let idle = one_slow_flow_through_the_x(json!({"control": {"kind": "idle_timer"}}));
+    assert!(control(&idle, 4) >= 90, "{}", idle[4]);
+    // The airtime of R2's control packets: its broadcast reports at 1 Mbps, preamble included.
+    let air = periodic[4]["control_airtime_s"].as_f64().expect("seconds");
+    let bytes = periodic[4]["control_bytes"].as_u64().expect("bytes") as f64;
+    let frames = control(&periodic, 4) as f64;
+    let expected = frames * 192e-6 + (bytes + 36.0 * frames) * 8.0 / 1e6;
+    assert!(
+        (air - expected).abs() < 1e-5 * frames,
+        "{air} vs {expected}"
+    );
+}
+
+#[test]
+fn the_acks_of_next_hops_with_nothing_to_send_beat_ta() {
+    // Saturated UDP through the lossless X: R1 and R2 send no data, so every COPE ACK they owe
+    // goes in a control packet. Within Ta / 2 of the decoding, few natives time out; a period of
+    // 2 Ta makes nearly every coded native wait past Ta and go again.
+    let retransmitted = |coding: Value| {
+        let r = run(&scenario("x", Some(coding), 0.0, true));
+        let relay = &self::coding(&r)[0];
+        relay["retransmissions"].as_f64().unwrap() / relay["natives_coded"].as_f64().unwrap()
+    };
+    let default = retransmitted(json!({}));
+    let late = retransmitted(json!({"control": {"kind": "periodic", "period": 200 * MS}}));
+    assert!(default < 0.1, "{default}");
+    assert!(late > 0.5, "{late}");
+    // The period follows Ta when not given: Ta = 300 ms with a 150-ms period works too.
+    let both_longer = retransmitted(json!({"ack_timeout": 300 * MS}));
+    assert!(both_longer < 0.1, "{both_longer}");
+}
+
 #[test]
 fn three_and_four_way_codes_need_reception_reports() {
     let frames_over_two = |knowledge: &str, frame_error: f64| {
@@ -567,6 +628,95 @@ fn tcp_over_bfly_conserves_packets_and_repeats_bit_for_bit() {
         } else {
             assert_eq!(dropped(&once, "undecodable"), 0, "{block}");
             assert!(sum(&rows, "relayed_acks") > 0, "{block}");
+        }
+    }
+}
+
+/// A scenario the reproduction runs, as the core reads it: `001_ncaqm/<name>` from the shipped
+/// scenarios' normalised forms (`tests/fuzz_seeds/`), or the random grid of placement k from
+/// `$GRID_SCENARIOS/grid-<k>.json` (written by `airtcp.papers.paper001.grid.grid_scenario(k)`
+/// through `airtcp.scenario.schema.to_core_dict`; the grid is generated in Python).
+fn reproduction_scenario(name: &str, seed: u64) -> Option<Value> {
+    let path = match name.strip_prefix("grid") {
+        Some(_) => std::path::PathBuf::from(std::env::var("GRID_SCENARIOS").ok()?)
+            .join(format!("grid-{seed}.json")),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/fuzz_seeds/001_ncaqm__{name}_nonc.json")),
+    };
+    let text = std::fs::read_to_string(&path).ok()?;
+    let mut v: Value = serde_json::from_str(&text).expect("a scenario");
+    v["seed"] = json!(seed);
+    Some(v)
+}
+
+/// The reproduction's X, cross and random grid (seeds, placements 1-5, 60 s, 15 % loss) without
+/// coding and with COPE under each way of timing control packets: improvement over noNC (ratio
+/// of the mean totals), control packets per second and their airtime as a share of the run (all
+/// nodes; the largest node's over the runs), decode failures and COPE retransmissions per run (`GRID_SCENARIOS`
+/// as in [`reproduction_scenario`]; the grid is skipped without it):
+/// `cargo test -p airtcp --release --test integration cope::print_control_timing -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_control_timing() {
+    let periodic = |ms: u64| json!({"control": {"kind": "periodic", "period": ms * MS}});
+    let idle = |ms: u64| json!({"control": {"kind": "idle_timer", "report_idle": ms * MS, "ack_delay": ms * MS}});
+    let variants: Vec<(&str, Option<Value>)> = vec![
+        ("noNC", None),
+        ("periodic, Ta / 2 (default)", Some(json!({}))),
+        ("periodic 25 ms", Some(periodic(25))),
+        ("periodic 100 ms", Some(periodic(100))),
+        ("idle timers 5 ms", Some(idle(5))),
+        ("idle timers 10 ms (before)", Some(idle(10))),
+        ("idle timers 20 ms", Some(idle(20))),
+        ("guessing only", Some(json!({"knowledge": "guessing"}))),
+    ];
+    for topology in ["x", "cross", "grid"] {
+        let mut base = 0.0;
+        for (name, block) in &variants {
+            let (mut total, mut control, mut failures, mut retx) = (0.0, 0, 0, 0);
+            let (mut air, mut largest) = (0.0, 0.0f64);
+            let mut runs = 0;
+            for seed in 1..=5 {
+                let Some(mut v) = reproduction_scenario(topology, seed) else {
+                    continue;
+                };
+                if let Some(b) = block {
+                    v["coding"] = b.clone();
+                }
+                let r = run(&v);
+                runs += 1;
+                total += total_goodput_over(&r, 60.0);
+                if block.is_some() {
+                    let rows = coding(&r);
+                    control += sum(&rows, "control_packets");
+                    failures += sum(&rows, "decode_failures");
+                    retx += sum(&rows, "retransmissions");
+                    for row in &rows {
+                        let seconds = row["control_airtime_s"].as_f64().expect("seconds");
+                        air += seconds;
+                        largest = largest.max(seconds);
+                    }
+                }
+            }
+            if runs == 0 {
+                println!("{topology}: skipped (GRID_SCENARIOS not set)");
+                break;
+            }
+            let mean = total / runs as f64;
+            if block.is_none() {
+                base = mean;
+            }
+            let n = runs as f64;
+            println!(
+                "{topology} {name}: {:.1} kbit/s ({:+.1} %), control {:.1}/s, their airtime {:.2} % of the run (largest node {:.2} %), decode failures {:.0}, retransmissions {:.0} per run",
+                mean / 1e3,
+                100.0 * (mean / base - 1.0),
+                control as f64 / n / 60.0,
+                100.0 * air / n / 60.0,
+                100.0 * largest / 60.0,
+                failures as f64 / n,
+                retx as f64 / n
+            );
         }
     }
 }

@@ -147,6 +147,7 @@ impl Forwarding for Cope {
         } else {
             st.row.control_packets += 1;
             st.row.control_bytes += u64::from(size);
+            st.row.control_airtime_s += st.airtime_s(size, to);
         }
         // Natives the MAC settles: a frame of one native; a BFLY pair without recovery.
         let by_mac = chosen.len() == 1 || (pair && self.params.recovery == Recovery::None);

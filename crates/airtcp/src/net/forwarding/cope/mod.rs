@@ -8,7 +8,10 @@
 //!    not, [`Frames::ReceivedAndOverheard`]); the natives it learns join its pool, kept
 //!    `pool_lifetime` (T = 0.5 s).
 //! 2. *Reception reports*: the natives a node adds to its pool are listed in the COPE header of
-//!    its next frame; if it sends nothing for `report_idle` it sends a report alone.
+//!    its next frame. Under COPE's periodic control (`control`, [`ControlTiming`]) what a node
+//!    owes waits a period [I: Ta / 2] for a frame; then, only if the node has nothing to send,
+//!    a control packet carries it (the `idle_timer` option sends one after `report_idle` whatever
+//!    the node holds).
 //! 3. *Guessing*: without a report, a neighbour holds a native with the delivery probability of
 //!    the link from the native's previous hop to it (what ETX probes converge to: the
 //!    configured error processes, [`crate::net::wireless::Wireless::delivery`]); for sure if it
@@ -25,7 +28,8 @@
 //!    again, acknowledged again. Any node that holds all but one native of a frame learns the
 //!    last one.
 //! 7. *ACKs and retransmission*: a frame of several natives is settled per native by COPE ACKs
-//!    (last number and a bitmap of the ones before it, in the next frame's header or alone after `ack_delay`);
+//!    (last number and a bitmap of the ones before it, in the next frame's header or in a
+//!    control packet timed as the reports are);
 //!    each native waits `ack_timeout` (Ta) and then goes back to the head of the queue, at most
 //!    `retry_limit` times before it is dropped (`cope_retry_limit`). A frame of one native is
 //!    settled by its MAC ACK, as without coding [I].
@@ -50,7 +54,9 @@ pub mod params;
 pub mod queue;
 
 pub use node::{CodingRow, CopeNode, ACCEPTED_LIFETIME_FACTOR};
-pub use params::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
+pub use params::{
+    default_control_period, ControlTiming, CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme,
+};
 
 use bfly::PendingPair;
 use node::NEVER;
@@ -242,17 +248,27 @@ impl Cope {
                     .copied()
                     .unwrap_or(NO_RADIO);
                 if r == NO_RADIO {
-                    return CopeNode::new(NO_RADIO, Vec::new(), Vec::new(), &params);
+                    return CopeNode::new(NO_RADIO, Vec::new(), Vec::new(), None, &params);
                 }
-                let mut nbs: Vec<(NodeId, f64)> = w.radios[r as usize]
+                let mut nbs: Vec<(NodeId, f64, u64)> = w.radios[r as usize]
                     .neighbors
                     .iter()
-                    .map(|nb| (w.radios[nb.radio as usize].node, w.delivery(r, nb.radio)))
+                    .map(|nb| {
+                        let n = w.radios[nb.radio as usize].node;
+                        (n, w.delivery(r, nb.radio), w.link_rate(r, nb))
+                    })
                     .collect();
-                nbs.sort_by_key(|&(n, _)| n);
-                nbs.dedup_by_key(|&mut (n, _)| n);
-                let (ids, delivery) = nbs.into_iter().unzip();
-                CopeNode::new(r, ids, delivery, &params)
+                nbs.sort_by_key(|&(n, _, _)| n);
+                nbs.dedup_by_key(|&mut (n, _, _)| n);
+                let ids = nbs.iter().map(|&(n, _, _)| n).collect();
+                let delivery = nbs.iter().map(|&(_, d, _)| d).collect();
+                let mac = &w.macs[r as usize];
+                let air = node::Airtime {
+                    timing: *mac.timing(),
+                    mac_bytes: mac.mac_overhead(),
+                    rates: nbs.iter().map(|&(_, _, rate)| rate).collect(),
+                };
+                CopeNode::new(r, ids, delivery, Some(air), &params)
             })
             .collect();
         Cope {
@@ -481,9 +497,7 @@ impl Cope {
                 }
             }
         }
-        if st.knowledge.unreported() > 0 && st.report_since == NEVER {
-            st.report_since = now;
-        }
+        st.note_unreported(now);
         self.scratch.heard = heard;
         self.arm(me, &mut |at, token| ctx.set_timer(at, token));
     }
@@ -535,7 +549,8 @@ impl Cope {
     }
 
     /// `node`'s timer: natives whose ACK timed out go back to the head of its queue (or are
-    /// dropped past the limit), and a control packet falls due if something is owed too long.
+    /// dropped past the limit), and a control packet falls due if something is owed too long
+    /// (under periodic control, only if the node has nothing else to send).
     fn on_node_timer(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
         let now = ctx.now();
         let mut expired = std::mem::take(&mut self.scratch.expired);
@@ -589,10 +604,10 @@ impl Cope {
             }
         }
         self.scratch.expired = expired;
+        let idle = self.queues[node as usize].is_empty() && self.in_mac[r as usize].is_none();
         let st = &mut self.nodes[node as usize];
         if !st.control_due && st.control_deadline(&self.params) <= now {
-            st.control_due = true;
-            wake = true;
+            wake |= st.control_check(&self.params, idle, now);
         }
         if wake {
             ctx.wake(r);
