@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use airtcp::metrics::results::RunResults;
+use airtcp::phy::fading::RayleighSuccess;
 use serde_json::{json, Value};
 
 fn scenario(topology: &str, coding: Option<Value>, frame_error: f64, udp: bool) -> Value {
@@ -182,6 +183,94 @@ fn the_acks_of_next_hops_with_nothing_to_send_beat_ta() {
     // The period follows Ta when not given: Ta = 300 ms with a 150-ms period works too.
     let both_longer = retransmitted(json!({"ack_timeout": 300 * MS}));
     assert!(both_longer < 0.1, "{both_longer}");
+}
+
+#[test]
+fn the_guess_under_rayleigh_fading_is_what_a_neighbour_overhears() {
+    // S1 (n1) sends R1 (n3) a packet every 20 ms through I (n0) for 20 s under Rayleigh fading
+    // (no other loss, no RTS/CTS, nobody else on the air: no reports, one flow, nothing coded).
+    // R2 (n4) overhears S1's frames: the share it decodes is what COPE's guess must take,
+    // which is the delivery averaged over the fading, well below the one at the mean power.
+    let mut v = scenario_for(
+        "x",
+        Some(json!({"knowledge": "guessing"})),
+        0.0,
+        true,
+        20 * S,
+        1,
+    );
+    v["radio"]["fading"] = json!({"kind": "rayleigh"});
+    v["radio"]["rts_cts"] = json!(false);
+    v["flows"] = json!([{"id": "a", "src": "n1", "dst": "n3", "start": 0,
+                         "app": {"kind": "cbr", "rate": 184_000, "packet_size": 460},
+                         "transport": {"kind": "udp"}}]);
+    let cfg = serde_json::from_value(v).expect("valid scenario");
+    let world = airtcp::scenario::build::build(&cfg).expect("builds");
+    let w = &world.net.wireless;
+    let (s1, r2) = (w.radio_of_node[1], w.radio_of_node[4]);
+    let guess = w.faded_delivery(s1, r2, &mut RayleighSuccess::default());
+    let at_mean = w.delivery(s1, r2);
+    let r = world.run().expect("runs");
+    let link = |from: &str, to: &str| {
+        r.links
+            .iter()
+            .find(|l| l.from == from && l.to == to)
+            .map_or((0, 0), |l| (l.attempts, l.overheard))
+    };
+    let (frames, _) = link("n1", "n0");
+    let (_, overheard) = link("n1", "n4");
+    let share = overheard as f64 / frames as f64;
+    assert!(frames > 1000, "{frames}");
+    assert!(
+        (share - guess).abs() < 0.04,
+        "overheard {share}, guessed {guess}"
+    );
+    assert!(
+        at_mean - guess > 0.2,
+        "at the mean power {at_mean}, faded {guess}"
+    );
+}
+
+#[test]
+fn a_native_older_than_the_pool_lifetime_is_not_guessed_held() {
+    // Both flows of the lossless X saturated, guessing only, pools kept 30 ms: a native waits
+    // far longer than that in the relay's queue of 10 (the relay gets about a third of the
+    // air), so when it is sent the sources and the overhearing sinks have forgotten what
+    // it could be coded with. The relay sends such natives alone.
+    let mut v = scenario(
+        "x",
+        Some(json!({"knowledge": "guessing", "pool_lifetime": 30 * MS})),
+        0.0,
+        true,
+    );
+    let rows = coding(&run(&v));
+    let relay = &rows[0];
+    assert!(
+        relay["natives_coded"].as_u64().unwrap() * 20 < relay["natives_sent"].as_u64().unwrap(),
+        "{relay}"
+    );
+    assert!(sum(&rows, "decode_failures") * 100 < relay["natives_sent"].as_u64().unwrap());
+    // With pools kept 0.5 s (COPE's T) the same queue codes most of them.
+    v["coding"]["pool_lifetime"] = json!(500 * MS);
+    let relay = &coding(&run(&v))[0];
+    assert!(relay["frames_2"].as_u64().unwrap() > 500, "{relay}");
+}
+
+#[test]
+fn a_coder_guessing_under_rayleigh_fading_does_not_count_on_the_mean_power() {
+    // Both flows of the X saturated, guessing only, Rayleigh fading: R2 overhears S1 (and R1
+    // S2) about two frames in three (above), under G = 0.8, so the relay codes nothing and no
+    // next hop fails to decode. At the mean power the guess was 1: it coded, and the next hops
+    // missed a third of the side natives.
+    let mut v = scenario("x", Some(json!({"knowledge": "guessing"})), 0.0, true);
+    v["radio"]["fading"] = json!({"kind": "rayleigh"});
+    let rows = coding(&run(&v));
+    assert_eq!(rows[0]["natives_coded"], 0, "{}", rows[0]);
+    assert_eq!(sum(&rows, "decode_failures"), 0);
+    // With a threshold below two in three, it codes again.
+    v["coding"]["threshold"] = json!(0.5);
+    let rows = coding(&run(&v));
+    assert!(rows[0]["frames_2"].as_u64().unwrap() > 100, "{}", rows[0]);
 }
 
 #[test]
@@ -718,5 +807,41 @@ fn print_control_timing() {
                 retx as f64 / n
             );
         }
+    }
+}
+/// The reproduction's X with queues of 50 packets, without loss (seeds 1-5, 60 s), without
+/// coding and with COPE (`BLOCK`, JSON, default `{}`): total goodput, and per run the decode
+/// failures at the relay's next hops and the relay's COPE retransmissions:
+/// `cargo test -p airtcp --release --test integration cope::print_long_queue_decoding -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_long_queue_decoding() {
+    let block: Value = std::env::var("BLOCK").map_or(json!({}), |b| {
+        serde_json::from_str(&b).expect("BLOCK is JSON")
+    });
+    for coding in [None, Some(block)] {
+        let (mut total, mut failures, mut retx) = (0.0, 0, 0);
+        for seed in 1..=5 {
+            let mut v = reproduction_scenario("x", seed).expect("the X");
+            v["radio"]["queue"]["packets"] = json!(50);
+            v["radio"]["frame_error"] = json!(0.0);
+            if let Some(b) = &coding {
+                v["coding"] = b.clone();
+            }
+            let r = run(&v);
+            total += total_goodput_over(&r, 60.0) / 5.0;
+            if coding.is_some() {
+                let rows = self::coding(&r);
+                failures += sum(&rows, "decode_failures");
+                retx += rows[0]["retransmissions"].as_u64().expect("a count");
+            }
+        }
+        println!(
+            "{:?}: {:.1} kbit/s, decode failures {:.1}, relay retransmissions {:.1} per run",
+            coding,
+            total / 1e3,
+            failures as f64 / 5.0,
+            retx as f64 / 5.0
+        );
     }
 }

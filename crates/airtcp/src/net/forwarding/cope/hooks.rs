@@ -49,6 +49,7 @@ impl Forwarding for Cope {
         } else {
             NO_NODE
         };
+        let arrived = ctx.now();
         let p = ctx.packet_mut(id);
         p.next_hop = hop.node;
         let ack = matches!(p.header, Header::TcpAck(_));
@@ -56,6 +57,7 @@ impl Forwarding for Cope {
         *self.meta_mut(id) = NativeMeta {
             uid,
             previous,
+            arrived,
             retries: 0,
             stream: p.flow.wrapping_mul(2) | u32::from(ack),
             solo: ack && !self.params.code_acks,

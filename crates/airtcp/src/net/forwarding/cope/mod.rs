@@ -13,9 +13,10 @@
 //!    a control packet carries it (the `idle_timer` option sends one after `report_idle` whatever
 //!    the node holds).
 //! 3. *Guessing*: without a report, a neighbour holds a native with the delivery probability of
-//!    the link from the native's previous hop to it (what ETX probes converge to: the
-//!    configured error processes, [`crate::net::wireless::Wireless::delivery`]); for sure if it
-//!    is that previous hop.
+//!    the link from the native's previous hop to it (what probes converge to: the configured
+//!    error processes, averaged over the radios' fading,
+//!    [`crate::net::wireless::Wireless::faded_delivery`]); for sure if it is that previous hop;
+//!    and neither once the native came in a pool lifetime ago (their pools have forgotten it).
 //! 4. *Coding* at each transmit opportunity ([`crate::coding::cope_rule::choose`]): the head
 //!    native, plus the head of each other neighbour's virtual queue (same size class first) while
 //!    every next hop can decode with probability at least G = 0.8; at most
@@ -69,6 +70,7 @@ use crate::coding::cope_state::{header_bytes, report_entries};
 use crate::mac::frame::{RadioId, UnitId};
 use crate::net::forwarding::ncaqm::queue::Decodability;
 use crate::net::wireless::NO_RADIO;
+use crate::phy::fading::RayleighSuccess;
 use crate::sim::packet::DropReason;
 use crate::sim::{NodeId, PacketId, Time};
 
@@ -116,6 +118,9 @@ pub(super) struct NativeMeta {
     uid: u64,
     /// The neighbour it came from (the node itself: it originated here).
     previous: NodeId,
+    /// When it came to this node: its previous hop's copy and what the neighbours overheard of
+    /// it date from then at the latest (the guess ages from it).
+    arrived: Time,
     /// COPE retransmissions so far.
     retries: u32,
     /// Its stream (NCAQM's flow): its flow's data or its flow's ACKs.
@@ -221,9 +226,14 @@ fn holds(
                     nodes[u as usize].delivery_to(n)
                 }
             };
-            nodes[coder as usize]
-                .knowledge
-                .holds(r, m.uid, m.previous, now, &mut delivery)
+            nodes[coder as usize].knowledge.holds(
+                r,
+                m.uid,
+                m.previous,
+                m.arrived,
+                now,
+                &mut delivery,
+            )
         }
     }
 }
@@ -240,6 +250,7 @@ impl Cope {
     /// The layer for the network `setup` describes (one radio per node).
     pub fn new(params: CopeParams, setup: &LayerSetup<'_>) -> Self {
         let w = setup.wireless;
+        let mut faded = RayleighSuccess::default();
         let nodes = (0..setup.nodes as NodeId)
             .map(|node| {
                 let r = w
@@ -255,7 +266,11 @@ impl Cope {
                     .iter()
                     .map(|nb| {
                         let n = w.radios[nb.radio as usize].node;
-                        (n, w.delivery(r, nb.radio), w.link_rate(r, nb))
+                        (
+                            n,
+                            w.faded_delivery(r, nb.radio, &mut faded),
+                            w.link_rate(r, nb),
+                        )
                     })
                     .collect();
                 nbs.sort_by_key(|&(n, _, _)| n);
