@@ -126,6 +126,7 @@ _CODING_COLUMNS = {
     "retry_drops": "uint64",
     "control_packets": "uint64",
     "control_bytes": "uint64",
+    "control_airtime_s": "float64",
     "header_bytes": "uint64",
     "natives_reported": "uint64",
     "ack_blocks": "uint64",

@@ -29,8 +29,7 @@ DEFAULTS = {
     "knowledge": "reports_and_guessing",
     "threshold": 0.8,
     "pool_lifetime": 500_000_000,
-    "report_idle": 10_000_000,
-    "ack_delay": 10_000_000,
+    "control": {"kind": "periodic"},
     "ack_timeout": 100_000_000,
     "retry_limit": 3,
     "code_acks": True,
@@ -77,17 +76,20 @@ def test_an_empty_block_is_cope_with_its_defaults() -> None:
 
 def test_every_field_is_read_and_round_trips() -> None:
     block = {"scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": "0.9",
-             "pool_lifetime": "1s", "report_idle": "5ms", "ack_delay": "2500us", "ack_timeout": "50ms",
-             "retry_limit": 0, "code_acks": False, "max_report": "8", "ordering": False, "ordering_hold": "50ms"}
+             "pool_lifetime": "1s", "control": {"kind": "idle_timer", "report_idle": "5ms", "ack_delay": "2500us"},
+             "ack_timeout": "50ms",
+             "retry_limit": 0, "code_acks": False, "max_report": "8",
+             "ordering": False, "ordering_hold": "50ms"}
     scenario = load_scenario(chain(block))
     assert to_core_dict(scenario)["coding"] == {
         "scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "guessing", "threshold": 0.9,
-        "pool_lifetime": 1_000_000_000, "report_idle": 5_000_000, "ack_delay": 2_500_000,
+        "pool_lifetime": 1_000_000_000,
+        "control": {"kind": "idle_timer", "report_idle": 5_000_000, "ack_delay": 2_500_000},
         "ack_timeout": 50_000_000, "retry_limit": 0, "code_acks": False, "max_report": 8,
         "ordering": False, "ordering_hold": 50_000_000,
     }
     user = to_user_dict(scenario)
-    assert user["coding"]["ack_delay"] == "2500us" and user["coding"]["pool_lifetime"] == "1s"
+    assert user["coding"]["control"]["ack_delay"] == "2500us" and user["coding"]["pool_lifetime"] == "1s"
     again = load_scenario(user)
     assert again == scenario
     assert to_core_json(again) == to_core_json(scenario)
@@ -97,6 +99,7 @@ def test_every_field_is_read_and_round_trips() -> None:
 
 def test_the_core_accepts_the_block() -> None:
     for block in ({}, {"queue": "fifo", "knowledge": "oracle", "threshold": 1, "retry_limit": 0},
+                  {"control": {"kind": "periodic", "period": "20ms"}}, {"control": {"kind": "idle_timer"}},
                   {"scheme": "bfly", "queue": "ncaqm", "recovery": "coder_ack"}):
         scenario = load_scenario(chain(block))
         api.check(scenario)
@@ -130,7 +133,10 @@ def test_the_documented_examples_load() -> None:
     fields = FIELDS_DOC.read_text(encoding="utf-8").split("\n## CodingConfig\n", 1)[1].split("\n## ", 1)[0]
     scenario = load_scenario(chain({}))
     for field, value in to_user_dict(scenario)["coding"].items():
-        text = value if isinstance(value, str) else json.dumps(value)  # true, 0.8, 3
+        if isinstance(value, dict):  # {kind: periodic}, as the page writes a mapping
+            text = "{" + ", ".join(f"{key}: {inner}" for key, inner in value.items()) + "}"
+        else:
+            text = value if isinstance(value, str) else json.dumps(value)  # true, 0.8, 3
         assert re.search(rf"^\| `{field}` \|[^\n]*\| `{re.escape(text)}` \|", fields, re.MULTILINE), field
 
 
@@ -153,7 +159,10 @@ BAD_CODING: list[tuple[str, Any, dict[str, Any], str]] = [
     ("threshold negative", {"threshold": -0.25}, {},
      "coding.threshold: must be within (0, 1], got -0.25"),
     *((f"{field} zero", {field: 0}, {}, f"coding.{field}: must be greater than 0, got 0")
-      for field in ("pool_lifetime", "report_idle", "ack_delay", "ack_timeout", "ordering_hold")),
+      for field in ("pool_lifetime", "ack_timeout", "ordering_hold")),
+    *((f"{field} zero", {"control": {"kind": kind, field: 0}}, {},
+       f"coding.control.{field}: must be greater than 0, got 0")
+      for kind, field in (("periodic", "period"), ("idle_timer", "report_idle"), ("idle_timer", "ack_delay"))),
     ("max_report zero", {"max_report": 0}, {}, "coding.max_report: must be at least 1, got 0"),
     ("recovery without bfly", {"recovery": "none"}, {}, "coding.recovery: is BFLY's recovery rule; it needs scheme: bfly"),
     ("no radios", {}, WIRED, "coding: coding runs over radios; this scenario has none"),
@@ -185,6 +194,9 @@ BAD_VALUES: list[tuple[str, Any, str]] = [
     ("code_acks not a boolean", {"code_acks": "yes"}, "coding.code_acks: "),
     ("ordering not a boolean", {"ordering": "agent"}, "coding.ordering: "),
     ("unknown field", {"thresold": 0.5}, "coding.thresold: unknown field (did you mean 'threshold'?)"),
+    ("a timer of the other kind", {"control": {"kind": "periodic", "report_idle": "10ms"}},
+     "coding.control.report_idle: unknown field"),
+    ("the old place of the timers", {"report_idle": "10ms"}, "coding.report_idle: unknown field"),
     ("not a mapping", [], "coding: "),
 ]
 ALL_BAD = [*BAD_CODING, *((name, block, {}, expected) for name, block, expected in BAD_VALUES)]

@@ -133,10 +133,10 @@ def test_paper_001_quick_reproduction_runs_its_sweeps_and_checks_the_num(tmp_pat
     # Appendix A: the six exact optima and the distributed iteration hold (hard claims).
     num = [t for t in record["targets"] if t["section"].startswith("Fig. 1")]
     assert len(num) == 6 * 3 and all(t["ok"] for t in num), [t for t in num if not t["ok"]]
-    # COPE's inferred constants at half and twice their defaults (and Ta = 25 ms), both queues,
-    # on the three small networks: reported, not judged.
+    # COPE's inferred constants at half and twice their defaults (and Ta = 25 ms; the idle timers
+    # at half, once and twice), both queues, on the three small networks: reported, not judged.
     sensitivity = [t for t in record["targets"] if t["section"] == "Sensitivity"]
-    assert len(sensitivity) == 3 * 14 * 2 and all(t["ok"] is None and t["n"] == 5 for t in sensitivity)
+    assert len(sensitivity) == 3 * 15 * 2 and all(t["ok"] is None and t["n"] == 5 for t in sensitivity)
     # Example 1, under both queues: a share of the run.
     example = [t for t in record["targets"] if t["section"] == "Example 1"]
     assert len(example) == 2 and all(0 < t["airtcp"] < 100 and t["n"] == 5 for t in example)

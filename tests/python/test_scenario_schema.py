@@ -181,10 +181,18 @@ def test_a_model_has_the_schemas_fields(path: str, model: type[BaseModel], schem
     assert required == schema.get("required", []), path
 
 
+def _absent(info: Any, value: Any) -> bool:
+    """Whether a field is an optional one left unset: the core does not write it, so a default
+    holding the field's model (`control: {kind: periodic}`) has no key for it."""
+    return value is None and info.exclude_if is not None and bool(info.exclude_if(None))
+
+
 def _dumped(value: Any) -> Any:
-    """`value` as plain data with every field, also those the normalised form leaves out."""
+    """`value` as plain data with every field, also those the normalised form leaves out at a
+    default other than absent."""
     if isinstance(value, BaseModel):
-        return {info.alias or name: _dumped(getattr(value, name)) for name, info in type(value).model_fields.items()}
+        return {info.alias or name: _dumped(getattr(value, name)) for name, info in type(value).model_fields.items()
+                if not _absent(info, getattr(value, name))}
     if isinstance(value, list):
         return [_dumped(item) for item in value]
     if isinstance(value, dict):

@@ -79,6 +79,9 @@ __all__ = [
     "CodingRecovery",
     "CodingQueue",
     "CodingKnowledge",
+    "PeriodicCodingControl",
+    "IdleTimerCodingControl",
+    "CodingControl",
     "CodingConfig",
     "FailureConfig",
     "BernoulliLoss",
@@ -771,6 +774,32 @@ CodingQueue = Literal["fifo", "ncaqm"]
 # How a coder learns what its neighbours hold ([`KnowledgeModel`]).
 CodingKnowledge = Literal["reports_and_guessing", "reports", "guessing", "oracle"]
 
+class PeriodicCodingControl(Model):
+    """COPE's: what a node owes waits `period` for a frame of its own; then, if the node has nothing to
+    send, a control packet carries it, else it looks again a period later."""
+
+    kind: Literal["periodic"]
+    # The period, ns (> 0); absent: half of `ack_timeout`.
+    period: Optional[integer('duration', minimum=1, maximum=U64_MAX)] = Field(
+        default=None,
+        exclude_if=at_default(None),
+    )
+
+
+class IdleTimerCodingControl(Model):
+    """A node that owes reports (ACKs) and sends nothing for `report_idle` (`ack_delay`) sends a
+    control packet, whatever it holds (airtcp's timers before COPE's periodic ones)."""
+
+    kind: Literal["idle_timer"]
+    # How long unreported natives wait for a frame, ns (> 0).
+    report_idle: integer('duration', minimum=1, maximum=U64_MAX) = 10000000
+    # How long natives to acknowledge wait for a frame, ns (> 0).
+    ack_delay: integer('duration', minimum=1, maximum=U64_MAX) = 10000000
+
+
+# When reports and ACKs go in control packets of their own ([`ControlTiming`]).
+CodingControl = Annotated[Union[PeriodicCodingControl, IdleTimerCodingControl], Field(discriminator="kind")]
+
 class CodingConfig(Model):
     """Inter-session coding at the relays (the scenario's `coding:` block). Every field has a default,
     so `coding: {}` asks for COPE as the paper runs it."""
@@ -789,12 +818,11 @@ class CodingConfig(Model):
     threshold: real(None, exclusive_minimum=0, maximum=1) = 0.8
     # How long a native stays in a node's pool (and a report about it stays valid), T, ns (> 0).
     pool_lifetime: integer('duration', minimum=1, maximum=U64_MAX) = 500000000
-    # A node with natives to report that sends nothing for this long sends a reception report alone,
-    # ns (> 0).
-    report_idle: integer('duration', minimum=1, maximum=U64_MAX) = 10000000
-    # A next hop with natives to acknowledge that sends nothing for this long sends a COPE ACK
-    # alone, ns (> 0).
-    ack_delay: integer('duration', minimum=1, maximum=U64_MAX) = 10000000
+    # When reception reports and COPE ACKs go in control packets of their own (every frame carries
+    # them besides): COPE's `periodic` (default) or the `idle_timer`s.
+    control: CodingControl = Field(
+        default_factory=lambda: PeriodicCodingControl.model_validate({"kind": "periodic"}),
+    )
     # How long a coder waits for a native's COPE ACK before it queues the native again, Ta, ns (>
     # 0).
     ack_timeout: integer('duration', minimum=1, maximum=U64_MAX) = 100000000

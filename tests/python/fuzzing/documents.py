@@ -370,8 +370,15 @@ CODING_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "knowledge": st.sampled_from(["reports_and_guessing", "reports", "guessing", "oracle"]),
     "threshold": rarely(st.sampled_from([0.8, 0.5, 1, "0.9"]), st.sampled_from([1e-9, 5e-324, 0.999999])),
     "pool_lifetime": rarely(st.sampled_from(["500ms", "100ms", "2s"]), st.sampled_from(["1ns", "1000s"])),
-    "report_idle": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
-    "ack_delay": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
+    "control": st.one_of(
+        st.fixed_dictionaries({"kind": st.just("periodic")}, optional={
+            "period": rarely(st.sampled_from(["50ms", "10ms", "200ms"]), st.sampled_from(["1ns", "1000s"])),
+        }),
+        st.fixed_dictionaries({"kind": st.just("idle_timer")}, optional={
+            "report_idle": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
+            "ack_delay": rarely(st.sampled_from(["10ms", "1ms", "100ms"]), st.sampled_from(["1ns", "1000s"])),
+        }),
+    ),
     "ack_timeout": rarely(st.sampled_from(["100ms", "20ms", "1s"]), st.sampled_from(["1ns", "1000s"])),
     "retry_limit": rarely(st.integers(0, 5), st.sampled_from([100, 2**32 - 1])),
     "code_acks": st.booleans(),

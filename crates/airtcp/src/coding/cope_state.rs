@@ -182,22 +182,37 @@ impl Knowledge {
     }
 
     /// The probability that neighbour `r` holds native `id` at `now`, whose previous hop was
-    /// `previous`: 1 if `r` sent it or reported it, else `delivery(previous, r)` (the guess).
+    /// `previous` and which this node received at `heard_at`: 1 if `r` reported it; otherwise,
+    /// while the native is younger than the pool lifetime, 1 if `r` sent it and
+    /// `delivery(previous, r)` (the guess) if not; 0 once it is that old.
+    ///
+    /// The age: the previous hop put the native in its pool when it sent it or got it, and a
+    /// neighbour that overheard it when the previous hop sent it, both no later than the frame
+    /// this node received it in; each pool forgets it T after (COPE's pools keep natives for T,
+    /// "XORs in the air" §3.1), so by `heard_at + T` nobody holds it from that transmission. No
+    /// decay before [I]: the pool forgets at once, and the gap between the overhearing and this
+    /// node's reception (a MAC retry) is milliseconds against T. For a native the previous hop
+    /// relayed, its copy may be older than that (it waited in its queue): the guess may still
+    /// count on a copy forgotten.
     pub fn holds(
         &self,
         r: u32,
         id: u64,
         previous: u32,
+        heard_at: Time,
         now: Time,
         delivery: &mut impl FnMut(u32, u32) -> f64,
     ) -> f64 {
-        if r == previous {
-            return 1.0;
-        }
         if let Ok(i) = self.neighbours.binary_search(&r) {
             if self.reported[i].contains(id, now) {
                 return 1.0;
             }
+        }
+        if now >= heard_at.saturating_add(self.pool.lifetime) {
+            return 0.0;
+        }
+        if r == previous {
+            return 1.0;
         }
         delivery(previous, r).clamp(0.0, 1.0)
     }
@@ -226,21 +241,43 @@ mod tests {
     fn reports_are_certain_and_guesses_are_the_link_s_delivery() {
         let mut k = Knowledge::new(&[3, 1, 2], POOL_LIFETIME);
         let mut delivery = |from: u32, to: u32| if (from, to) == (1, 2) { 0.85 } else { 0.0 };
-        // Native 40 came from neighbour 1: 1 holds it (it sent it), 2 overheard it with
+        // Native 40 came from neighbour 1 at t = 0: 1 holds it (it sent it), 2 overheard it with
         // probability 0.85, 3 cannot have.
-        assert_eq!(k.holds(1, 40, 1, 0, &mut delivery), 1.0);
-        assert_eq!(k.holds(2, 40, 1, 0, &mut delivery), 0.85);
-        assert_eq!(k.holds(3, 40, 1, 0, &mut delivery), 0.0);
+        assert_eq!(k.holds(1, 40, 1, 0, 0, &mut delivery), 1.0);
+        assert_eq!(k.holds(2, 40, 1, 0, 0, &mut delivery), 0.85);
+        assert_eq!(k.holds(3, 40, 1, 0, 0, &mut delivery), 0.0);
         k.on_report(3, [40], 10 * MILLIS);
-        assert_eq!(k.holds(3, 40, 1, 20 * MILLIS, &mut delivery), 1.0);
+        assert_eq!(k.holds(3, 40, 1, 0, 20 * MILLIS, &mut delivery), 1.0);
         // Reports expire with the pool's lifetime.
         assert_eq!(
-            k.holds(3, 40, 1, 10 * MILLIS + POOL_LIFETIME, &mut delivery),
+            k.holds(3, 40, 1, 0, 10 * MILLIS + POOL_LIFETIME, &mut delivery),
             0.0
         );
         // A report from a node that is not a neighbour is ignored.
         k.on_report(9, [41], 0);
-        assert_eq!(k.holds(9, 41, 1, 0, &mut delivery), 0.0);
+        assert_eq!(k.holds(9, 41, 1, 0, 0, &mut delivery), 0.0);
+    }
+
+    #[test]
+    fn guesses_age_with_the_pool() {
+        let mut k = Knowledge::new(&[1, 2, 3], POOL_LIFETIME);
+        let mut delivery = |from: u32, to: u32| if (from, to) == (1, 2) { 1.0 } else { 0.0 };
+        // t = 0: this node receives native 40 from 1; 2 overhears it (a perfect link). It waits
+        // in this node's queue.
+        let just_before = POOL_LIFETIME - 1;
+        assert_eq!(k.holds(1, 40, 1, 0, just_before, &mut delivery), 1.0);
+        assert_eq!(k.holds(2, 40, 1, 0, just_before, &mut delivery), 1.0);
+        // t = T: 1 and 2 put it in their pools at t = 0 at the latest; both have forgotten it.
+        assert_eq!(k.holds(1, 40, 1, 0, POOL_LIFETIME, &mut delivery), 0.0);
+        assert_eq!(k.holds(2, 40, 1, 0, POOL_LIFETIME, &mut delivery), 0.0);
+        // A report says more: 3 reported it at 100 ms (it may have decoded it later than t = 0),
+        // and that stands for T from the report.
+        k.on_report(3, [40], 100 * MILLIS);
+        assert_eq!(k.holds(3, 40, 1, 0, POOL_LIFETIME, &mut delivery), 1.0);
+        assert_eq!(
+            k.holds(3, 40, 1, 0, 100 * MILLIS + POOL_LIFETIME, &mut delivery),
+            0.0
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
-use crate::phy::fading::Fading;
+use crate::phy::fading::{Fading, RayleighSuccess};
 use crate::phy::link_error::LinkError;
 use crate::phy::success_memo::SuccessMemo;
 use crate::phy::{Arrival, FrameId, Phy};
@@ -638,6 +638,42 @@ impl Wireless {
         self.neighbour_delivery(rf, &neighbors[i])
     }
 
+    /// [`Wireless::delivery`] under the radios' fading: what the link delivers over many frames
+    /// when each sees its Exp(1) power gain (Rayleigh, per frame or per coherence block alike),
+    /// the success averaged over the gain ([`crate::phy::fading::rayleigh_average`], `memo`
+    /// keeping it per link budget), a frame below the receive threshold never locked onto;
+    /// without fading, [`Wireless::delivery`]. Interference is left out, as there.
+    pub fn faded_delivery(&self, rf: RadioId, rt: RadioId, memo: &mut RayleighSuccess) -> f64 {
+        let neighbors = &self.radios[rf as usize].neighbors;
+        let Ok(i) = neighbors.binary_search_by_key(&rt, |n| n.radio) else {
+            return 0.0;
+        };
+        let nb = &neighbors[i];
+        if !self.fading.is_faded() {
+            return self.neighbour_delivery(rf, nb);
+        }
+        let receiver = &self.radios[nb.radio as usize];
+        let noise = receiver.phy.noise_mw();
+        let phy = memo.success(
+            self.error_model,
+            nb.mean_mw / noise,
+            receiver.phy.rx_mw() / noise,
+            self.link_rate(rf, nb),
+            ETX_FRAME_BYTES,
+        );
+        phy * self.extra_delivery(rf, receiver)
+    }
+
+    /// The mean delivery of the error process on frames from radio `rf` at `receiver`: its
+    /// `link_errors` entry, else the global `frame_error`.
+    fn extra_delivery(&self, rf: RadioId, receiver: &RadioState) -> f64 {
+        receiver
+            .link_errors
+            .iter()
+            .find(|(src, _)| *src == rf)
+            .map_or(1.0 - self.frame_error, |(_, e)| e.mean_delivery())
+    }
+
     /// [`Wireless::delivery`] for a neighbour entry of radio `rf`'s list.
     pub fn neighbour_delivery(&self, rf: RadioId, nb: &Neighbor) -> f64 {
         self.neighbour_delivery_of(rf, nb, ETX_FRAME_BYTES)
@@ -665,12 +701,7 @@ impl Wireless {
             self.link_rate(rf, nb),
             bytes,
         );
-        let extra = receiver
-            .link_errors
-            .iter()
-            .find(|(src, _)| *src == rf)
-            .map_or(1.0 - self.frame_error, |(_, e)| e.mean_delivery());
-        phy * extra
+        phy * self.extra_delivery(rf, receiver)
     }
 
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.

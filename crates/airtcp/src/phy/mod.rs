@@ -31,7 +31,7 @@ pub mod success_memo;
 use crate::sim::Time;
 
 /// The error curves a radio's frames follow: the standard's modulation family.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ErrorModel {
     /// 802.11b DSSS/CCK ([`error_rate`]).
     #[default]

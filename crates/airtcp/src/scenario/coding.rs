@@ -64,7 +64,9 @@ pub fn transport_shim(cfg: &ScenarioConfig) -> Option<Box<dyn crate::transport::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::forwarding::cope::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
+    use crate::net::forwarding::cope::{
+        ControlTiming, CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme,
+    };
     use crate::scenario::config::CodingConfig;
 
     fn params(cfg: &ScenarioConfig) -> Option<CopeParams> {
@@ -135,7 +137,8 @@ mod tests {
         let cfg = chain(
             json!({"scheme": "bfly", "recovery": "none", "queue": "fifo", "knowledge": "oracle",
                    "threshold": 1.0,
-                   "pool_lifetime": 1, "report_idle": 2, "ack_delay": 3, "ack_timeout": 4,
+                   "pool_lifetime": 1, "ack_timeout": 4,
+                   "control": {"kind": "idle_timer", "report_idle": 2, "ack_delay": 3},
                    "retry_limit": 0, "code_acks": false, "max_report": 1}),
             json!({}),
         );
@@ -151,12 +154,41 @@ mod tests {
                 knowledge: KnowledgeModel::Oracle,
                 threshold: 1.0,
                 pool_lifetime: 1,
-                report_idle: 2,
-                ack_delay: 3,
+                control: ControlTiming::IdleTimer {
+                    report_idle: 2,
+                    ack_delay: 3
+                },
                 ack_timeout: 4,
                 retry_limit: 0,
                 code_acks: false,
                 max_report: 1,
+            }
+        );
+        // Periodic control: the period given, or half of Ta.
+        for (control, ack_timeout, period) in [
+            (json!({"kind": "periodic", "period": 7}), 100, 7),
+            (json!({"kind": "periodic"}), 100, 50),
+            (json!({}), 100, 50),
+            (json!({}), 1, 1),
+        ] {
+            let mut block = json!({ "ack_timeout": ack_timeout });
+            if control != json!({}) {
+                block["control"] = control.clone();
+            }
+            let cfg = chain(block, json!({}));
+            assert_eq!(
+                params(&cfg).unwrap().control,
+                ControlTiming::Periodic { period },
+                "{control} with Ta {ack_timeout}"
+            );
+        }
+        // The idle timers keep their old defaults.
+        let cfg = chain(json!({"control": {"kind": "idle_timer"}}), json!({}));
+        assert_eq!(
+            params(&cfg).unwrap().control,
+            ControlTiming::IdleTimer {
+                report_idle: 10_000_000,
+                ack_delay: 10_000_000
             }
         );
         for (name, model) in [
@@ -176,6 +208,10 @@ mod tests {
             json!({"scheme": "xor"}),
             json!({"queue": "lifo"}),
             json!({"knowledge": "all"}),
+            json!({"report_idle": 10}),
+            json!({"control": {"kind": "idle"}}),
+            json!({"control": {"kind": "periodic", "report_idle": 10}}),
+            json!({"control": {"kind": "idle_timer", "period": 10}}),
         ] {
             let mut scenario = serde_json::to_value(chain(json!({}), json!({}))).unwrap();
             scenario["coding"] = coding.clone();
@@ -201,11 +237,24 @@ mod tests {
                 "must be within (0, 1], got 1.5".into()
             )
         );
-        for field in ["pool_lifetime", "report_idle", "ack_delay", "ack_timeout"] {
+        for field in ["pool_lifetime", "ack_timeout"] {
             assert_eq!(
                 refusal(json!({ field: 0 }), json!({})),
                 (
                     format!("coding.{field}"),
+                    "must be greater than 0, got 0".into()
+                )
+            );
+        }
+        for (kind, field) in [
+            ("periodic", "period"),
+            ("idle_timer", "report_idle"),
+            ("idle_timer", "ack_delay"),
+        ] {
+            assert_eq!(
+                refusal(json!({"control": {"kind": kind, field: 0}}), json!({})),
+                (
+                    format!("coding.control.{field}"),
                     "must be greater than 0, got 0".into()
                 )
             );

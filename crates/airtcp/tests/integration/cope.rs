@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use airtcp::metrics::results::RunResults;
+use airtcp::phy::fading::RayleighSuccess;
 use serde_json::{json, Value};
 
 fn scenario(topology: &str, coding: Option<Value>, frame_error: f64, udp: bool) -> Value {
@@ -121,6 +122,155 @@ fn saturated_udp_gains_from_coding_at_the_relay() {
             "no table without coding"
         );
     }
+}
+
+/// The X, lossless, where only S1 (n1) sends: a 460-byte UDP packet every 20 ms to R1 (n3)
+/// through I (n0) for 2 s, under `coding`. R2 (n4) overhears each and has nothing to send.
+fn one_slow_flow_through_the_x(block: Value) -> Vec<Value> {
+    let mut v = scenario_for("x", Some(block), 0.0, true, 2 * S, 1);
+    v["flows"] = json!([{"id": "a", "src": "n1", "dst": "n3", "start": 0,
+                         "app": {"kind": "cbr", "rate": 184_000, "packet_size": 460},
+                         "transport": {"kind": "udp"}}]);
+    coding(&run(&v))
+}
+
+#[test]
+fn an_idle_node_sends_at_most_one_control_packet_a_period() {
+    let control = |rows: &[Value], i: usize| rows[i]["control_packets"].as_u64().expect("count");
+    // COPE's periodic control (period Ta / 2 = 50 ms): R2 reports the ~100 natives it overhears
+    // in at most 2 s / 50 ms = 40 control packets (one more for the last partial period), and
+    // so does every other node.
+    let periodic = one_slow_flow_through_the_x(json!({}));
+    for i in 0..5 {
+        assert!(control(&periodic, i) <= 41, "{}", periodic[i]);
+    }
+    assert!(control(&periodic, 4) >= 30, "R2 reports: {}", periodic[4]);
+    assert!(periodic[4]["natives_reported"].as_u64().unwrap() >= 95);
+    // A longer period, fewer control packets, the same natives reported.
+    let slow =
+        one_slow_flow_through_the_x(json!({"control": {"kind": "periodic", "period": 200 * MS}}));
+    assert!(control(&slow, 4) <= 11, "{}", slow[4]);
+    assert_eq!(slow[4]["natives_reported"], periodic[4]["natives_reported"]);
+    // The idle timer (10 ms) reports each overheard native alone, about one control packet per
+    // packet S1 sends.
+    let idle = one_slow_flow_through_the_x(json!({"control": {"kind": "idle_timer"}}));
+    assert!(control(&idle, 4) >= 90, "{}", idle[4]);
+    // The airtime of R2's control packets: its broadcast reports at 1 Mbps, preamble included.
+    let air = periodic[4]["control_airtime_s"].as_f64().expect("seconds");
+    let bytes = periodic[4]["control_bytes"].as_u64().expect("bytes") as f64;
+    let frames = control(&periodic, 4) as f64;
+    let expected = frames * 192e-6 + (bytes + 36.0 * frames) * 8.0 / 1e6;
+    assert!(
+        (air - expected).abs() < 1e-5 * frames,
+        "{air} vs {expected}"
+    );
+}
+
+#[test]
+fn the_acks_of_next_hops_with_nothing_to_send_beat_ta() {
+    // Saturated UDP through the lossless X: R1 and R2 send no data, so every COPE ACK they owe
+    // goes in a control packet. Within Ta / 2 of the decoding, few natives time out; a period of
+    // 2 Ta makes nearly every coded native wait past Ta and go again.
+    let retransmitted = |coding: Value| {
+        let r = run(&scenario("x", Some(coding), 0.0, true));
+        let relay = &self::coding(&r)[0];
+        relay["retransmissions"].as_f64().unwrap() / relay["natives_coded"].as_f64().unwrap()
+    };
+    let default = retransmitted(json!({}));
+    let late = retransmitted(json!({"control": {"kind": "periodic", "period": 200 * MS}}));
+    assert!(default < 0.1, "{default}");
+    assert!(late > 0.5, "{late}");
+    // The period follows Ta when not given: Ta = 300 ms with a 150-ms period works too.
+    let both_longer = retransmitted(json!({"ack_timeout": 300 * MS}));
+    assert!(both_longer < 0.1, "{both_longer}");
+}
+
+#[test]
+fn the_guess_under_rayleigh_fading_is_what_a_neighbour_overhears() {
+    // S1 (n1) sends R1 (n3) a packet every 20 ms through I (n0) for 20 s under Rayleigh fading
+    // (no other loss, no RTS/CTS, nobody else on the air: no reports, one flow, nothing coded).
+    // R2 (n4) overhears S1's frames: the share it decodes is what COPE's guess must take,
+    // which is the delivery averaged over the fading, well below the one at the mean power.
+    let mut v = scenario_for(
+        "x",
+        Some(json!({"knowledge": "guessing"})),
+        0.0,
+        true,
+        20 * S,
+        1,
+    );
+    v["radio"]["fading"] = json!({"kind": "rayleigh"});
+    v["radio"]["rts_cts"] = json!(false);
+    v["flows"] = json!([{"id": "a", "src": "n1", "dst": "n3", "start": 0,
+                         "app": {"kind": "cbr", "rate": 184_000, "packet_size": 460},
+                         "transport": {"kind": "udp"}}]);
+    let cfg = serde_json::from_value(v).expect("valid scenario");
+    let world = airtcp::scenario::build::build(&cfg).expect("builds");
+    let w = &world.net.wireless;
+    let (s1, r2) = (w.radio_of_node[1], w.radio_of_node[4]);
+    let guess = w.faded_delivery(s1, r2, &mut RayleighSuccess::default());
+    let at_mean = w.delivery(s1, r2);
+    let r = world.run().expect("runs");
+    let link = |from: &str, to: &str| {
+        r.links
+            .iter()
+            .find(|l| l.from == from && l.to == to)
+            .map_or((0, 0), |l| (l.attempts, l.overheard))
+    };
+    let (frames, _) = link("n1", "n0");
+    let (_, overheard) = link("n1", "n4");
+    let share = overheard as f64 / frames as f64;
+    assert!(frames > 1000, "{frames}");
+    assert!(
+        (share - guess).abs() < 0.04,
+        "overheard {share}, guessed {guess}"
+    );
+    assert!(
+        at_mean - guess > 0.2,
+        "at the mean power {at_mean}, faded {guess}"
+    );
+}
+
+#[test]
+fn a_native_older_than_the_pool_lifetime_is_not_guessed_held() {
+    // Both flows of the lossless X saturated, guessing only, pools kept 30 ms: a native waits
+    // far longer than that in the relay's queue of 10 (the relay gets about a third of the
+    // air), so when it is sent the sources and the overhearing sinks have forgotten what
+    // it could be coded with. The relay sends such natives alone.
+    let mut v = scenario(
+        "x",
+        Some(json!({"knowledge": "guessing", "pool_lifetime": 30 * MS})),
+        0.0,
+        true,
+    );
+    let rows = coding(&run(&v));
+    let relay = &rows[0];
+    assert!(
+        relay["natives_coded"].as_u64().unwrap() * 20 < relay["natives_sent"].as_u64().unwrap(),
+        "{relay}"
+    );
+    assert!(sum(&rows, "decode_failures") * 100 < relay["natives_sent"].as_u64().unwrap());
+    // With pools kept 0.5 s (COPE's T) the same queue codes most of them.
+    v["coding"]["pool_lifetime"] = json!(500 * MS);
+    let relay = &coding(&run(&v))[0];
+    assert!(relay["frames_2"].as_u64().unwrap() > 500, "{relay}");
+}
+
+#[test]
+fn a_coder_guessing_under_rayleigh_fading_does_not_count_on_the_mean_power() {
+    // Both flows of the X saturated, guessing only, Rayleigh fading: R2 overhears S1 (and R1
+    // S2) about two frames in three (above), under G = 0.8, so the relay codes nothing and no
+    // next hop fails to decode. At the mean power the guess was 1: it coded, and the next hops
+    // missed a third of the side natives.
+    let mut v = scenario("x", Some(json!({"knowledge": "guessing"})), 0.0, true);
+    v["radio"]["fading"] = json!({"kind": "rayleigh"});
+    let rows = coding(&run(&v));
+    assert_eq!(rows[0]["natives_coded"], 0, "{}", rows[0]);
+    assert_eq!(sum(&rows, "decode_failures"), 0);
+    // With a threshold below two in three, it codes again.
+    v["coding"]["threshold"] = json!(0.5);
+    let rows = coding(&run(&v));
+    assert!(rows[0]["frames_2"].as_u64().unwrap() > 100, "{}", rows[0]);
 }
 
 #[test]
@@ -607,4 +757,129 @@ fn the_ordering_agent_holds_what_coding_reorders_and_can_be_switched_off() {
     let (a, b) = (total_goodput(&with), total_goodput(&without));
     eprintln!("cross, COPE: ordering agent {a:.0} b/s ({held} segments held), without {b:.0} b/s");
     assert!(held > 0, "COPE reordered nothing on the cross");
+}
+
+/// A scenario the reproduction runs, as the core reads it: `001_ncaqm/<name>` from the shipped
+/// scenarios' normalised forms (`tests/fuzz_seeds/`), or the random grid of placement k from
+/// `$GRID_SCENARIOS/grid-<k>.json` (written by `airtcp.papers.paper001.grid.grid_scenario(k)`
+/// through `airtcp.scenario.schema.to_core_dict`; the grid is generated in Python).
+fn reproduction_scenario(name: &str, seed: u64) -> Option<Value> {
+    let path = match name.strip_prefix("grid") {
+        Some(_) => std::path::PathBuf::from(std::env::var("GRID_SCENARIOS").ok()?)
+            .join(format!("grid-{seed}.json")),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/fuzz_seeds/001_ncaqm__{name}_nonc.json")),
+    };
+    let text = std::fs::read_to_string(&path).ok()?;
+    let mut v: Value = serde_json::from_str(&text).expect("a scenario");
+    v["seed"] = json!(seed);
+    Some(v)
+}
+
+/// The reproduction's X, cross and random grid (seeds, placements 1-5, 60 s, 15 % loss) without
+/// coding and with COPE under each way of timing control packets: improvement over noNC (ratio
+/// of the mean totals), control packets per second and their airtime as a share of the run (all
+/// nodes; the largest node's over the runs), decode failures and COPE retransmissions per run (`GRID_SCENARIOS`
+/// as in [`reproduction_scenario`]; the grid is skipped without it):
+/// `cargo test -p airtcp --release --test integration cope::print_control_timing -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_control_timing() {
+    let periodic = |ms: u64| json!({"control": {"kind": "periodic", "period": ms * MS}});
+    let idle = |ms: u64| json!({"control": {"kind": "idle_timer", "report_idle": ms * MS, "ack_delay": ms * MS}});
+    let variants: Vec<(&str, Option<Value>)> = vec![
+        ("noNC", None),
+        ("periodic, Ta / 2 (default)", Some(json!({}))),
+        ("periodic 25 ms", Some(periodic(25))),
+        ("periodic 100 ms", Some(periodic(100))),
+        ("idle timers 5 ms", Some(idle(5))),
+        ("idle timers 10 ms (before)", Some(idle(10))),
+        ("idle timers 20 ms", Some(idle(20))),
+        ("guessing only", Some(json!({"knowledge": "guessing"}))),
+    ];
+    for topology in ["x", "cross", "grid"] {
+        let mut base = 0.0;
+        for (name, block) in &variants {
+            let (mut total, mut control, mut failures, mut retx) = (0.0, 0, 0, 0);
+            let (mut air, mut largest) = (0.0, 0.0f64);
+            let mut runs = 0;
+            for seed in 1..=5 {
+                let Some(mut v) = reproduction_scenario(topology, seed) else {
+                    continue;
+                };
+                if let Some(b) = block {
+                    v["coding"] = b.clone();
+                }
+                let r = run(&v);
+                runs += 1;
+                total += total_goodput_over(&r, 60.0);
+                if block.is_some() {
+                    let rows = coding(&r);
+                    control += sum(&rows, "control_packets");
+                    failures += sum(&rows, "decode_failures");
+                    retx += sum(&rows, "retransmissions");
+                    for row in &rows {
+                        let seconds = row["control_airtime_s"].as_f64().expect("seconds");
+                        air += seconds;
+                        largest = largest.max(seconds);
+                    }
+                }
+            }
+            if runs == 0 {
+                println!("{topology}: skipped (GRID_SCENARIOS not set)");
+                break;
+            }
+            let mean = total / runs as f64;
+            if block.is_none() {
+                base = mean;
+            }
+            let n = runs as f64;
+            println!(
+                "{topology} {name}: {:.1} kbit/s ({:+.1} %), control {:.1}/s, their airtime {:.2} % of the run (largest node {:.2} %), decode failures {:.0}, retransmissions {:.0} per run",
+                mean / 1e3,
+                100.0 * (mean / base - 1.0),
+                control as f64 / n / 60.0,
+                100.0 * air / n / 60.0,
+                100.0 * largest / 60.0,
+                failures as f64 / n,
+                retx as f64 / n
+            );
+        }
+    }
+}
+/// The reproduction's X with queues of 50 packets, without loss (seeds 1-5, 60 s), without
+/// coding and with COPE (`BLOCK`, JSON, default `{}`): total goodput, and per run the decode
+/// failures at the relay's next hops and the relay's COPE retransmissions:
+/// `cargo test -p airtcp --release --test integration cope::print_long_queue_decoding -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_long_queue_decoding() {
+    let block: Value = std::env::var("BLOCK").map_or(json!({}), |b| {
+        serde_json::from_str(&b).expect("BLOCK is JSON")
+    });
+    for coding in [None, Some(block)] {
+        let (mut total, mut failures, mut retx) = (0.0, 0, 0);
+        for seed in 1..=5 {
+            let mut v = reproduction_scenario("x", seed).expect("the X");
+            v["radio"]["queue"]["packets"] = json!(50);
+            v["radio"]["frame_error"] = json!(0.0);
+            if let Some(b) = &coding {
+                v["coding"] = b.clone();
+            }
+            let r = run(&v);
+            total += total_goodput_over(&r, 60.0) / 5.0;
+            if coding.is_some() {
+                let rows = self::coding(&r);
+                failures += sum(&rows, "decode_failures");
+                retx += rows[0]["retransmissions"].as_u64().expect("a count");
+            }
+        }
+        println!(
+            "{:?}: {:.1} kbit/s, decode failures {:.1}, relay retransmissions {:.1} per run",
+            coding,
+            total / 1e3,
+            failures as f64 / 5.0,
+            retx as f64 / 5.0
+        );
+    }
 }

@@ -67,6 +67,8 @@ enum Slot {
     LinkLoss,
     Topology,
     Radio,
+    /// The `coding:` block's `control` (the block made if there is none).
+    CodingControl,
 }
 
 /// One fragment of every variant the schema has, with ordinary and odd values.
@@ -363,6 +365,17 @@ fn fragments() -> Vec<(Slot, Value)> {
         (Topology, json!({"kind": "wheel", "n": 6})),
         (Topology, json!({"kind": "diamond"})),
         (Topology, json!({"kind": "butterfly", "spacing": 1e-300})),
+        (CodingControl, json!({"kind": "periodic"})),
+        (CodingControl, json!({"kind": "periodic", "period": 1})),
+        (
+            CodingControl,
+            json!({"kind": "periodic", "period": u64::MAX}),
+        ),
+        (CodingControl, json!({"kind": "idle_timer"})),
+        (
+            CodingControl,
+            json!({"kind": "idle_timer", "report_idle": 1, "ack_delay": u64::MAX}),
+        ),
     ]
 }
 
@@ -579,6 +592,10 @@ fn splice(v: &mut Value, slot: Slot, frag: Value, i: usize) {
                 }
             }
         }
+        Slot::CodingControl => match v.get_mut("coding") {
+            Some(coding @ Value::Object(_)) => set_key(coding, "control", frag),
+            _ => set_key(v, "coding", json!({ "control": frag })),
+        },
         Slot::Topology => {
             set_key(v, "topology", frag);
             if v.get("radio").is_none_or(Value::is_null) {

@@ -333,15 +333,18 @@ def capacity_targets(experiments: Mapping[str, Experiment], figures_dir: Path) -
 
 
 # COPE's constants the papers leave open (spec §5 item 5), each at half and twice its default,
-# and Ta at 25 ms (the one public ns-3 COPE module's retransmission timeout).
+# and Ta at 25 ms (the one public ns-3 COPE module's retransmission timeout). The control period
+# (default Ta / 2) at half and twice; the idle timers airtcp ran before (reports and ACKs alone
+# after 10 ms without a frame, whatever the node holds) at half, once and twice.
 SENSITIVITY: dict[str, dict[str, Any]] = {
     "defaults": {},
     "pool_lifetime 250ms": {"pool_lifetime": "250ms"},
     "pool_lifetime 1s": {"pool_lifetime": "1s"},
-    "report_idle 5ms": {"report_idle": "5ms"},
-    "report_idle 20ms": {"report_idle": "20ms"},
-    "ack_delay 5ms": {"ack_delay": "5ms"},
-    "ack_delay 20ms": {"ack_delay": "20ms"},
+    "control period 25ms": {"control": {"kind": "periodic", "period": "25ms"}},
+    "control period 100ms": {"control": {"kind": "periodic", "period": "100ms"}},
+    "idle timers 5ms": {"control": {"kind": "idle_timer", "report_idle": "5ms", "ack_delay": "5ms"}},
+    "idle timers 10ms": {"control": {"kind": "idle_timer", "report_idle": "10ms", "ack_delay": "10ms"}},
+    "idle timers 20ms": {"control": {"kind": "idle_timer", "report_idle": "20ms", "ack_delay": "20ms"}},
     "ack_timeout 25ms": {"ack_timeout": "25ms"},
     "ack_timeout 50ms": {"ack_timeout": "50ms"},
     "ack_timeout 200ms": {"ack_timeout": "200ms"},

@@ -6,7 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Cope, CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
+use super::{
+    default_control_period, ControlTiming, Cope, CopeParams, KnowledgeModel, QueueKind, Recovery,
+    Scheme,
+};
 use crate::error::ConfigError;
 use crate::net::forwarding::{Forwarding, LayerSetup};
 use crate::sim::Time;
@@ -39,16 +42,10 @@ pub struct CodingConfig {
     #[serde(default = "default_cope_pool_lifetime")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub pool_lifetime: Time,
-    /// A node with natives to report that sends nothing for this long sends a reception report
-    /// alone, ns (> 0).
-    #[serde(default = "default_cope_report_idle")]
-    #[schemars(transform = crate::quantity::duration, range(min = 1))]
-    pub report_idle: Time,
-    /// A next hop with natives to acknowledge that sends nothing for this long sends a COPE ACK
-    /// alone, ns (> 0).
-    #[serde(default = "default_cope_ack_delay")]
-    #[schemars(transform = crate::quantity::duration, range(min = 1))]
-    pub ack_delay: Time,
+    /// When reception reports and COPE ACKs go in control packets of their own (every frame
+    /// carries them besides): COPE's `periodic` (default) or the `idle_timer`s.
+    #[serde(default)]
+    pub control: CodingControl,
     /// How long a coder waits for a native's COPE ACK before it queues the native again, Ta, ns
     /// (> 0).
     #[serde(default = "default_cope_ack_timeout")]
@@ -85,14 +82,77 @@ impl Default for CodingConfig {
             knowledge: CodingKnowledge::default(),
             threshold: default_cope_threshold(),
             pool_lifetime: default_cope_pool_lifetime(),
-            report_idle: default_cope_report_idle(),
-            ack_delay: default_cope_ack_delay(),
+            control: CodingControl::default(),
             ack_timeout: default_cope_ack_timeout(),
             retry_limit: default_cope_retry_limit(),
             code_acks: default_cope_code_acks(),
             max_report: default_cope_max_report(),
             ordering: default_cope_ordering(),
             ordering_hold: default_cope_ordering_hold(),
+        }
+    }
+}
+
+/// When reports and ACKs go in control packets of their own ([`ControlTiming`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CodingControl {
+    /// COPE's: what a node owes waits `period` for a frame of its own; then, if the node has
+    /// nothing to send, a control packet carries it, else it looks again a period later.
+    Periodic {
+        /// The period, ns (> 0); absent: half of `ack_timeout`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        #[schemars(extend("x-omit-default" = true))]
+        period: Option<Time>,
+    },
+    /// A node that owes reports (ACKs) and sends nothing for `report_idle` (`ack_delay`) sends a
+    /// control packet, whatever it holds (airtcp's timers before COPE's periodic ones).
+    IdleTimer {
+        /// How long unreported natives wait for a frame, ns (> 0).
+        #[serde(default = "default_cope_report_idle")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        report_idle: Time,
+        /// How long natives to acknowledge wait for a frame, ns (> 0).
+        #[serde(default = "default_cope_ack_delay")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        ack_delay: Time,
+    },
+}
+
+impl Default for CodingControl {
+    fn default() -> Self {
+        CodingControl::Periodic { period: None }
+    }
+}
+
+impl CodingControl {
+    /// The timing this block asks for, with a retransmission timer `ack_timeout`.
+    fn timing(&self, ack_timeout: Time) -> ControlTiming {
+        match *self {
+            CodingControl::Periodic { period } => ControlTiming::Periodic {
+                period: period.unwrap_or_else(|| default_control_period(ack_timeout)),
+            },
+            CodingControl::IdleTimer {
+                report_idle,
+                ack_delay,
+            } => ControlTiming::IdleTimer {
+                report_idle,
+                ack_delay,
+            },
+        }
+    }
+
+    /// Its durations by field name (each must be positive).
+    fn durations(&self) -> Vec<(&'static str, Time)> {
+        match *self {
+            CodingControl::Periodic { period } => {
+                period.map(|p| ("period", p)).into_iter().collect()
+            }
+            CodingControl::IdleTimer {
+                report_idle,
+                ack_delay,
+            } => vec![("report_idle", report_idle), ("ack_delay", ack_delay)],
         }
     }
 }
@@ -196,18 +256,20 @@ impl CodingConfig {
                 format!("must be within (0, 1], got {threshold}"),
             ));
         }
-        for (field, value) in [
+        let own = [
             ("pool_lifetime", self.pool_lifetime),
-            ("report_idle", self.report_idle),
-            ("ack_delay", self.ack_delay),
             ("ack_timeout", self.ack_timeout),
             ("ordering_hold", self.ordering_hold),
-        ] {
+        ]
+        .map(|(field, value)| (format!("coding.{field}"), value));
+        let control = self
+            .control
+            .durations()
+            .into_iter()
+            .map(|(field, value)| (format!("coding.control.{field}"), value));
+        for (path, value) in own.into_iter().chain(control) {
             if value == 0 {
-                return Err(ConfigError::new(
-                    format!("coding.{field}"),
-                    "must be greater than 0, got 0",
-                ));
+                return Err(ConfigError::new(path, "must be greater than 0, got 0"));
             }
         }
         if self.max_report == 0 {
@@ -250,8 +312,7 @@ impl CodingConfig {
             },
             threshold: self.threshold,
             pool_lifetime: self.pool_lifetime,
-            report_idle: self.report_idle,
-            ack_delay: self.ack_delay,
+            control: self.control.timing(self.ack_timeout),
             ack_timeout: self.ack_timeout,
             retry_limit: self.retry_limit,
             code_acks: self.code_acks,

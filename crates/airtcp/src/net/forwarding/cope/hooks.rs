@@ -49,6 +49,7 @@ impl Forwarding for Cope {
         } else {
             NO_NODE
         };
+        let arrived = ctx.now();
         let p = ctx.packet_mut(id);
         p.next_hop = hop.node;
         let ack = matches!(p.header, Header::TcpAck(_));
@@ -56,6 +57,7 @@ impl Forwarding for Cope {
         *self.meta_mut(id) = NativeMeta {
             uid,
             previous,
+            arrived,
             retries: 0,
             stream: p.flow.wrapping_mul(2) | u32::from(ack),
             solo: ack && !self.params.code_acks,
@@ -147,6 +149,7 @@ impl Forwarding for Cope {
         } else {
             st.row.control_packets += 1;
             st.row.control_bytes += u64::from(size);
+            st.row.control_airtime_s += st.airtime_s(size, to);
         }
         // Natives the MAC settles: a frame of one native; a BFLY pair without recovery.
         let by_mac = chosen.len() == 1 || (pair && self.params.recovery == Recovery::None);

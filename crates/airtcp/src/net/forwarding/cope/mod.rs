@@ -8,11 +8,15 @@
 //!    not, [`Frames::ReceivedAndOverheard`]); the natives it learns join its pool, kept
 //!    `pool_lifetime` (T = 0.5 s).
 //! 2. *Reception reports*: the natives a node adds to its pool are listed in the COPE header of
-//!    its next frame; if it sends nothing for `report_idle` it sends a report alone.
+//!    its next frame. Under COPE's periodic control (`control`, [`ControlTiming`]) what a node
+//!    owes waits a period [I: Ta / 2] for a frame; then, only if the node has nothing to send,
+//!    a control packet carries it (the `idle_timer` option sends one after `report_idle` whatever
+//!    the node holds).
 //! 3. *Guessing*: without a report, a neighbour holds a native with the delivery probability of
-//!    the link from the native's previous hop to it (what ETX probes converge to: the
-//!    configured error processes, [`crate::net::wireless::Wireless::delivery`]); for sure if it
-//!    is that previous hop.
+//!    the link from the native's previous hop to it (what probes converge to: the configured
+//!    error processes, averaged over the radios' fading,
+//!    [`crate::net::wireless::Wireless::faded_delivery`]); for sure if it is that previous hop;
+//!    and neither once the native came in a pool lifetime ago (their pools have forgotten it).
 //! 4. *Coding* at each transmit opportunity ([`crate::coding::cope_rule::choose`]): the head
 //!    native, plus the head of each other neighbour's virtual queue (same size class first) while
 //!    every next hop can decode with probability at least G = 0.8; at most
@@ -25,7 +29,8 @@
 //!    again, acknowledged again. Any node that holds all but one native of a frame learns the
 //!    last one.
 //! 7. *ACKs and retransmission*: a frame of several natives is settled per native by COPE ACKs
-//!    (last number and a bitmap of the ones before it, in the next frame's header or alone after `ack_delay`);
+//!    (last number and a bitmap of the ones before it, in the next frame's header or in a
+//!    control packet timed as the reports are);
 //!    each native waits `ack_timeout` (Ta) and then goes back to the head of the queue, at most
 //!    `retry_limit` times before it is dropped (`cope_retry_limit`). A frame of one native is
 //!    settled by its MAC ACK, as without coding [I].
@@ -50,7 +55,9 @@ pub mod params;
 pub mod queue;
 
 pub use node::{CodingRow, CopeNode, ACCEPTED_LIFETIME_FACTOR};
-pub use params::{CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme};
+pub use params::{
+    default_control_period, ControlTiming, CopeParams, KnowledgeModel, QueueKind, Recovery, Scheme,
+};
 
 use bfly::PendingPair;
 use node::NEVER;
@@ -63,6 +70,7 @@ use crate::coding::cope_state::{header_bytes, report_entries};
 use crate::mac::frame::{RadioId, UnitId};
 use crate::net::forwarding::ncaqm::queue::Decodability;
 use crate::net::wireless::NO_RADIO;
+use crate::phy::fading::RayleighSuccess;
 use crate::sim::packet::DropReason;
 use crate::sim::{NodeId, PacketId, Time};
 
@@ -110,6 +118,9 @@ pub(super) struct NativeMeta {
     uid: u64,
     /// The neighbour it came from (the node itself: it originated here).
     previous: NodeId,
+    /// When it came to this node: its previous hop's copy and what the neighbours overheard of
+    /// it date from then at the latest (the guess ages from it).
+    arrived: Time,
     /// COPE retransmissions so far.
     retries: u32,
     /// Its stream (NCAQM's flow): its flow's data or its flow's ACKs.
@@ -215,9 +226,14 @@ fn holds(
                     nodes[u as usize].delivery_to(n)
                 }
             };
-            nodes[coder as usize]
-                .knowledge
-                .holds(r, m.uid, m.previous, now, &mut delivery)
+            nodes[coder as usize].knowledge.holds(
+                r,
+                m.uid,
+                m.previous,
+                m.arrived,
+                now,
+                &mut delivery,
+            )
         }
     }
 }
@@ -234,6 +250,7 @@ impl Cope {
     /// The layer for the network `setup` describes (one radio per node).
     pub fn new(params: CopeParams, setup: &LayerSetup<'_>) -> Self {
         let w = setup.wireless;
+        let mut faded = RayleighSuccess::default();
         let nodes = (0..setup.nodes as NodeId)
             .map(|node| {
                 let r = w
@@ -242,17 +259,31 @@ impl Cope {
                     .copied()
                     .unwrap_or(NO_RADIO);
                 if r == NO_RADIO {
-                    return CopeNode::new(NO_RADIO, Vec::new(), Vec::new(), &params);
+                    return CopeNode::new(NO_RADIO, Vec::new(), Vec::new(), None, &params);
                 }
-                let mut nbs: Vec<(NodeId, f64)> = w.radios[r as usize]
+                let mut nbs: Vec<(NodeId, f64, u64)> = w.radios[r as usize]
                     .neighbors
                     .iter()
-                    .map(|nb| (w.radios[nb.radio as usize].node, w.delivery(r, nb.radio)))
+                    .map(|nb| {
+                        let n = w.radios[nb.radio as usize].node;
+                        (
+                            n,
+                            w.faded_delivery(r, nb.radio, &mut faded),
+                            w.link_rate(r, nb),
+                        )
+                    })
                     .collect();
-                nbs.sort_by_key(|&(n, _)| n);
-                nbs.dedup_by_key(|&mut (n, _)| n);
-                let (ids, delivery) = nbs.into_iter().unzip();
-                CopeNode::new(r, ids, delivery, &params)
+                nbs.sort_by_key(|&(n, _, _)| n);
+                nbs.dedup_by_key(|&mut (n, _, _)| n);
+                let ids = nbs.iter().map(|&(n, _, _)| n).collect();
+                let delivery = nbs.iter().map(|&(_, d, _)| d).collect();
+                let mac = &w.macs[r as usize];
+                let air = node::Airtime {
+                    timing: *mac.timing(),
+                    mac_bytes: mac.mac_overhead(),
+                    rates: nbs.iter().map(|&(_, _, rate)| rate).collect(),
+                };
+                CopeNode::new(r, ids, delivery, Some(air), &params)
             })
             .collect();
         Cope {
@@ -481,9 +512,7 @@ impl Cope {
                 }
             }
         }
-        if st.knowledge.unreported() > 0 && st.report_since == NEVER {
-            st.report_since = now;
-        }
+        st.note_unreported(now);
         self.scratch.heard = heard;
         self.arm(me, &mut |at, token| ctx.set_timer(at, token));
     }
@@ -535,7 +564,8 @@ impl Cope {
     }
 
     /// `node`'s timer: natives whose ACK timed out go back to the head of its queue (or are
-    /// dropped past the limit), and a control packet falls due if something is owed too long.
+    /// dropped past the limit), and a control packet falls due if something is owed too long
+    /// (under periodic control, only if the node has nothing else to send).
     fn on_node_timer(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
         let now = ctx.now();
         let mut expired = std::mem::take(&mut self.scratch.expired);
@@ -589,10 +619,10 @@ impl Cope {
             }
         }
         self.scratch.expired = expired;
+        let idle = self.queues[node as usize].is_empty() && self.in_mac[r as usize].is_none();
         let st = &mut self.nodes[node as usize];
         if !st.control_due && st.control_deadline(&self.params) <= now {
-            st.control_due = true;
-            wake = true;
+            wake |= st.control_check(&self.params, idle, now);
         }
         if wake {
             ctx.wake(r);

@@ -4,10 +4,11 @@
 
 use serde::Serialize;
 
-use super::params::CopeParams;
+use super::params::{ControlTiming, CopeParams};
 use crate::coding::cope_ack::{AckBlock, AckState, Retransmissions};
 use crate::coding::cope_state::{Knowledge, Pool};
 use crate::mac::frame::RadioId;
+use crate::mac::timing::Timing;
 use crate::sim::{NodeId, Time};
 
 /// How long a next hop remembers the natives it took, to tell a retransmission of one (its
@@ -57,6 +58,10 @@ pub struct CodingRow {
     pub control_packets: u64,
     /// Their bytes.
     pub control_bytes: u64,
+    /// Seconds on the air of their data frames: first attempts, preamble included, at the rates
+    /// the run starts with (broadcasts at the basic rate); RTS/CTS, MAC ACKs, retries and
+    /// backoff not counted.
+    pub control_airtime_s: f64,
     /// COPE header bytes on every frame it sent (data and control).
     pub header_bytes: u64,
     /// Natives it listed in reception reports.
@@ -98,6 +103,18 @@ impl CodingRow {
     }
 }
 
+/// What a node's frames take on the air: its radio's timing and the bytes its MAC adds, and the
+/// rate of its unicast frames to each neighbour (indexed like its neighbours).
+#[derive(Debug, Clone)]
+pub struct Airtime {
+    /// The radio's DCF timing.
+    pub timing: Timing,
+    /// Bytes the MAC adds to a packet.
+    pub mac_bytes: u32,
+    /// Data rate of unicast frames to each neighbour, bit/s.
+    pub rates: Vec<u64>,
+}
+
 /// One node's COPE state.
 #[derive(Debug, Clone)]
 pub struct CopeNode {
@@ -107,6 +124,8 @@ pub struct CopeNode {
     pub neighbours: Vec<NodeId>,
     /// Delivery probability from this node to each neighbour (indexed like `neighbours`).
     pub delivery: Vec<f64>,
+    /// What its frames take on the air (`None`: no radio).
+    pub air: Option<Airtime>,
     /// Pool, reports to send, neighbours' reports (native ids are packet uids).
     pub knowledge: Knowledge,
     /// Natives taken as next hop (uids), to recognise retransmissions.
@@ -125,6 +144,9 @@ pub struct CopeNode {
     pub ack_since: Time,
     /// A control packet is due at the next transmit opportunity.
     pub control_due: bool,
+    /// Under periodic control, when the node last looked whether to send a control packet
+    /// (what is owed waits a period from this or from when it became owed, the later).
+    pub control_checked: Time,
     /// When the node's timer is armed for ([`NEVER`]: not armed).
     pub timer_at: Time,
     /// Natives held: queued, waiting for a COPE ACK, or in the MAC alone.
@@ -140,11 +162,13 @@ pub struct CopeNode {
 }
 
 impl CopeNode {
-    /// A node with `radio`, its `neighbours` (sorted) and the delivery to each.
+    /// A node with `radio`, its `neighbours` (sorted), the delivery to each and what its frames
+    /// take on the air.
     pub fn new(
         radio: RadioId,
         neighbours: Vec<NodeId>,
         delivery: Vec<f64>,
+        air: Option<Airtime>,
         p: &CopeParams,
     ) -> Self {
         let n = neighbours.len();
@@ -162,9 +186,11 @@ impl CopeNode {
             ack_owed: vec![false; n],
             neighbours,
             delivery,
+            air,
             report_since: NEVER,
             ack_since: NEVER,
             control_due: false,
+            control_checked: 0,
             timer_at: NEVER,
             held: 0,
             row: CodingRow::default(),
@@ -218,18 +244,51 @@ impl CopeNode {
         self.neighbour_index(n).map_or(0.0, |i| self.delivery[i])
     }
 
-    /// When a control packet becomes due if nothing carries what is owed before (NEVER: nothing
-    /// owed, or already due).
+    /// Since when unreported natives wait ([`NEVER`]: none, or the node sends no reports).
+    fn report_owed_since(&self, p: &CopeParams) -> Time {
+        if p.knowledge.reports() {
+            self.report_since
+        } else {
+            NEVER
+        }
+    }
+
+    /// When the node next decides on a control packet if nothing carries what is owed before
+    /// (NEVER: nothing owed, or one already due): under idle timers a control packet is then
+    /// due; under periodic control, if the node has nothing to send ([`Self::control_check`]).
     pub fn control_deadline(&self, p: &CopeParams) -> Time {
         if self.control_due {
             return NEVER;
         }
-        let report = if p.knowledge.reports() {
-            self.report_since.saturating_add(p.report_idle)
-        } else {
-            NEVER
+        let report = self.report_owed_since(p);
+        match p.control {
+            ControlTiming::IdleTimer {
+                report_idle,
+                ack_delay,
+            } => report
+                .saturating_add(report_idle)
+                .min(self.ack_since.saturating_add(ack_delay)),
+            ControlTiming::Periodic { period } => {
+                let owed = report.min(self.ack_since);
+                if owed == NEVER {
+                    return NEVER;
+                }
+                owed.max(self.control_checked).saturating_add(period)
+            }
+        }
+    }
+
+    /// The control deadline has come at `now`; `idle`: the node has nothing to send (its output
+    /// queue is empty and the MAC holds no frame of it). Whether a control packet is now due.
+    pub fn control_check(&mut self, p: &CopeParams, idle: bool, now: Time) -> bool {
+        self.control_checked = now;
+        let due = match p.control {
+            ControlTiming::IdleTimer { .. } => true,
+            // Not idle: its next frame carries what is owed.
+            ControlTiming::Periodic { .. } => idle,
         };
-        report.min(self.ack_since.saturating_add(p.ack_delay))
+        self.control_due = due;
+        due
     }
 
     /// When the node's timer should next fire: the earliest retransmission deadline or
@@ -239,6 +298,19 @@ impl CopeNode {
             .next_deadline()
             .unwrap_or(NEVER)
             .min(self.control_deadline(p))
+    }
+
+    /// Seconds on the air of a frame of `bytes` (the MAC's bytes not included) to `to`
+    /// (`NodeId::MAX`: a broadcast, at the basic rate); 0 without a radio.
+    pub fn airtime_s(&self, bytes: u32, to: NodeId) -> f64 {
+        let Some(air) = &self.air else {
+            return 0.0;
+        };
+        let rate = match self.neighbour_index(to) {
+            Some(i) => air.rates[i],
+            None => air.timing.basic_rate,
+        };
+        air.timing.airtime(bytes + air.mac_bytes, rate) as f64 * 1e-9
     }
 
     /// The ACK blocks owed, into `out` (cleared): one per neighbour owed one, then none is owed.
@@ -254,6 +326,14 @@ impl CopeNode {
         self.ack_since = NEVER;
     }
 
+    /// The node may have learned natives at `now`: if some are unreported, a report is owed from
+    /// now (or since earlier).
+    pub fn note_unreported(&mut self, now: Time) {
+        if self.knowledge.unreported() > 0 && self.report_since == NEVER {
+            self.report_since = now;
+        }
+    }
+
     /// Native `seq` of coder `coder` was decoded here (or again): an ACK is owed from `now`.
     pub fn owe_ack(&mut self, coder: NodeId, seq: u32, now: Time) {
         if let Some(i) = self.neighbour_index(coder) {
@@ -263,5 +343,106 @@ impl CopeNode {
                 self.ack_since = now;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::MILLIS;
+
+    /// A node with neighbours 1 and 2 under `control`, sending reports.
+    fn node(control: ControlTiming) -> (CopeNode, CopeParams) {
+        let p = CopeParams {
+            control,
+            ..CopeParams::default()
+        };
+        (CopeNode::new(0, vec![1, 2], vec![1.0, 1.0], None, &p), p)
+    }
+
+    #[test]
+    fn periodic_control_waits_a_period_and_goes_only_when_the_node_is_idle() {
+        let (mut n, p) = node(ControlTiming::Periodic {
+            period: 50 * MILLIS,
+        });
+        assert_eq!(n.control_deadline(&p), NEVER, "nothing owed");
+        // t = 3 ms: it overhears native 40 of flow 1; a report is owed.
+        n.knowledge.heard(40, 1, 3 * MILLIS);
+        n.note_unreported(3 * MILLIS);
+        assert_eq!(n.control_deadline(&p), 53 * MILLIS);
+        // t = 20 ms: it decodes native 7 of coder 1; the ACK is owed too, the deadline stays.
+        n.owe_ack(1, 7, 20 * MILLIS);
+        assert_eq!(n.control_deadline(&p), 53 * MILLIS);
+        // t = 53 ms: it has a packet queued, whose frame will carry both: no control packet;
+        // it looks again a period later.
+        assert!(!n.control_check(&p, false, 53 * MILLIS));
+        assert!(!n.control_due);
+        assert_eq!(n.control_deadline(&p), 103 * MILLIS);
+        // t = 103 ms: nothing to send: a control packet is due, and nothing else is timed.
+        assert!(n.control_check(&p, true, 103 * MILLIS));
+        assert!(n.control_due);
+        assert_eq!(n.control_deadline(&p), NEVER);
+        // It goes (the header takes the report and the ACK): nothing owed.
+        let mut acks = Vec::new();
+        n.take_acks(&mut acks);
+        let mut report = Vec::new();
+        n.knowledge.take_report(32, &mut report);
+        n.report_since = NEVER;
+        n.control_due = false;
+        assert_eq!((acks.len(), report.len()), (1, 1));
+        assert_eq!(n.control_deadline(&p), NEVER);
+        // t = 110 ms: a new native: its report waits a period from now, not from the last check.
+        n.knowledge.heard(41, 1, 110 * MILLIS);
+        n.note_unreported(110 * MILLIS);
+        assert_eq!(n.control_deadline(&p), 160 * MILLIS);
+    }
+
+    #[test]
+    fn idle_timers_make_a_control_packet_due_whatever_the_node_holds() {
+        let (mut n, p) = node(ControlTiming::IdleTimer {
+            report_idle: 10 * MILLIS,
+            ack_delay: 4 * MILLIS,
+        });
+        n.knowledge.heard(40, 1, 3 * MILLIS);
+        n.note_unreported(3 * MILLIS);
+        assert_eq!(n.control_deadline(&p), 13 * MILLIS);
+        n.owe_ack(2, 0, 5 * MILLIS);
+        assert_eq!(
+            n.control_deadline(&p),
+            9 * MILLIS,
+            "the ACK's timer is sooner"
+        );
+        // Busy or not, it is due (the MAC's next pull sends data if there is some).
+        assert!(n.control_check(&p, false, 9 * MILLIS));
+        assert_eq!(n.control_deadline(&p), NEVER);
+    }
+
+    #[test]
+    fn a_node_that_sends_no_reports_owes_none() {
+        let p = CopeParams {
+            knowledge: crate::net::forwarding::cope::KnowledgeModel::Guessing,
+            ..CopeParams::default()
+        };
+        let mut n = CopeNode::new(0, vec![1], vec![1.0], None, &p);
+        n.knowledge.heard(40, 1, 0);
+        n.note_unreported(0);
+        assert_eq!(n.control_deadline(&p), NEVER);
+        n.owe_ack(1, 0, MILLIS);
+        assert_eq!(n.control_deadline(&p), 51 * MILLIS, "its ACKs still go");
+    }
+
+    #[test]
+    fn a_control_frame_s_airtime_is_at_the_link_s_rate_or_the_basic_rate() {
+        let p = CopeParams::default();
+        let timing = Timing::dot11b(2_000_000, 1_000_000, crate::mac::config::Preamble::Long);
+        let air = Airtime {
+            timing,
+            mac_bytes: 36,
+            rates: vec![2_000_000],
+        };
+        let n = CopeNode::new(0, vec![1], vec![1.0], Some(air), &p);
+        // 64 + 36 bytes: 400 us at 2 Mbps, 800 us at 1 Mbps, after the 192-us long preamble.
+        assert!((n.airtime_s(64, 1) - 592e-6).abs() < 1e-12);
+        assert!((n.airtime_s(64, NodeId::MAX) - 992e-6).abs() < 1e-12);
     }
 }

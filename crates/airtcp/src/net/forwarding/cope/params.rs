@@ -64,6 +64,54 @@ pub enum Recovery {
     None,
 }
 
+/// When a node sends what it owes its neighbours (reception reports, COPE ACKs) in a control
+/// packet of its own. Both ways put everything owed in the COPE header of every frame the node
+/// sends (Katti et al., "Learning neighbor state" and "Hop-by-hop ACKs and retransmissions");
+/// they differ in when a frame carries nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControlTiming {
+    /// COPE's: "a node that has no data packets to transmit periodically sends the reception
+    /// reports in special control packets"; ACKs likewise go in periodic control packets when
+    /// no data carries them (the same sections).
+    /// What is owed waits `period` for a frame to carry it; a control packet goes only if the
+    /// node then has nothing to send (its output queue empty, no frame of its own in the MAC),
+    /// else it looks again a period later. So an idle node sends at most one control packet a
+    /// period. The period is not in the papers [I].
+    Periodic {
+        /// How long what is owed waits for a frame, and the least time between control packets.
+        period: Time,
+    },
+    /// The timers airtcp ran before [I]: a node with natives to report that sends nothing for
+    /// `report_idle`, or with natives to acknowledge that sends nothing for `ack_delay`, sends a
+    /// control packet, whatever it holds.
+    IdleTimer {
+        /// Unreported natives wait this long for a frame.
+        report_idle: Time,
+        /// Unacknowledged natives wait this long for a frame.
+        ack_delay: Time,
+    },
+}
+
+impl ControlTiming {
+    /// COPE's periodic control packets with the period of [`default_control_period`] for a
+    /// retransmission timer `ack_timeout`.
+    pub fn periodic_for(ack_timeout: Time) -> Self {
+        ControlTiming::Periodic {
+            period: default_control_period(ack_timeout),
+        }
+    }
+}
+
+/// The control period when none is given: half the retransmission timer Ta [I]. An ACK owed by
+/// a node with nothing to send then leaves at most Ta / 2 after the native was decoded, which
+/// leaves the other half for the control packet to win the channel (a data frame's exchange is
+/// about 6 ms at 1 Mbps, tens of ms with a few contenders) before the coder sends the native
+/// again. A report serves the coder only while the native waits in its queue, tens of ms at
+/// L = 10, the same order. At least 1 ns.
+pub fn default_control_period(ack_timeout: Time) -> Time {
+    (ack_timeout / 2).max(1)
+}
+
 /// The COPE layer's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CopeParams {
@@ -81,11 +129,8 @@ pub struct CopeParams {
     pub threshold: f64,
     /// How long a native stays in a pool (and a report about it stays valid), T.
     pub pool_lifetime: Time,
-    /// A node with natives to report that sends nothing for this long sends a report alone [I].
-    pub report_idle: Time,
-    /// A next hop with natives to acknowledge that sends nothing for this long sends an ACK
-    /// alone [I].
-    pub ack_delay: Time,
+    /// When reports and ACKs go in control packets of their own.
+    pub control: ControlTiming,
     /// How long a coder waits for a native's COPE ACK before re-queueing it, Ta [I].
     pub ack_timeout: Time,
     /// COPE retransmissions of a native before it is dropped [I].
@@ -95,6 +140,9 @@ pub struct CopeParams {
     /// The most natives one reception report lists; the rest wait for the next header [I].
     pub max_report: usize,
 }
+
+/// Ta's default [I].
+const DEFAULT_ACK_TIMEOUT: Time = 100 * MILLIS;
 
 impl Default for CopeParams {
     fn default() -> Self {
@@ -106,9 +154,8 @@ impl Default for CopeParams {
             knowledge: KnowledgeModel::ReportsAndGuessing,
             threshold: COPE_THRESHOLD,
             pool_lifetime: POOL_LIFETIME,
-            report_idle: 10 * MILLIS,
-            ack_delay: 10 * MILLIS,
-            ack_timeout: 100 * MILLIS,
+            control: ControlTiming::periodic_for(DEFAULT_ACK_TIMEOUT),
+            ack_timeout: DEFAULT_ACK_TIMEOUT,
             retry_limit: 3,
             code_acks: true,
             max_report: 32,
