@@ -47,6 +47,17 @@ pub struct HorizonConfig {
     /// Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
     #[serde(default)]
     pub refresh_priority: HzRefreshPriorityConfig,
+    /// When refreshments go besides every `refresh_every` receptions: `paced` (for price changes
+    /// and by the liveness timers only within `refresh_budget`, the timers only once the
+    /// upstream link has gone quiet) or `eager` (the earlier rule: every `refresh_every` update
+    /// events, and by the timers whenever the advertised state changed, without a budget).
+    #[serde(default)]
+    pub refresh_rule: HzRefreshRuleConfig,
+    /// The share of its time a node's paced refreshments (for price changes, and timed) may keep
+    /// the air busy (`refresh_rule: paced` only; a token bucket holding a second's worth).
+    #[serde(default = "default_hz_refresh_budget")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
+    pub refresh_budget: f64,
     /// A changed price goes upstream after this long without anything sent there, ns.
     #[serde(default = "default_hz_refresh_idle")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
@@ -135,6 +146,25 @@ pub enum HzRefreshPriorityConfig {
     Fifo,
 }
 
+/// When Horizon sends refreshments besides every `refresh_every` receptions (§5.2.2, spec A7,
+/// A8).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HzRefreshRuleConfig {
+    /// After `refresh_every` update events with fewer receptions among them (price changes),
+    /// and by the liveness timers once nothing came from the upstream neighbour for
+    /// `refresh_every` of its usual gaps (at least `refresh_idle`): each only within the node's
+    /// `refresh_budget`.
+    #[default]
+    Paced,
+    /// After every `refresh_every` update events, and by the timers whenever the advertised
+    /// state changed and nothing went upstream for `refresh_idle` (and the repeat while packets
+    /// come); no budget.
+    Eager,
+}
+
 /// Horizon's congestion signal to an unmodified TCP sender.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
@@ -191,6 +221,9 @@ fn default_hz_threshold() -> u32 {
 }
 fn default_hz_refresh_every() -> u32 {
     5
+}
+fn default_hz_refresh_budget() -> f64 {
+    0.002
 }
 fn default_hz_refresh_idle() -> Time {
     20_000_000

@@ -7,19 +7,20 @@
 use std::collections::BTreeMap;
 
 use super::layer::{Commodity, HorizonLayer, NONE};
-use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, UpLink};
-use super::HorizonParams;
+use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, RefreshRule, UpLink};
+use super::{HorizonParams, HEADER_BYTES};
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, Way};
 use crate::net::forwarding::{Forwarding, LayerSetup, RoutingScheme, Surroundings};
 use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
+    HzRefreshRuleConfig,
 };
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Iface;
 use crate::net::routing::{Edge, RouteMetric};
 use crate::net::wireless::Wireless;
-use crate::sim::{NodeId, Rng};
+use crate::sim::{NodeId, Rng, Time};
 
 /// The largest custody threshold: PLIDs are one byte, compared in serial arithmetic (fewer than
 /// 128 outstanding).
@@ -38,6 +39,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
         refresh_every,
         refresh_idle,
         refresh_repeat,
+        refresh_budget,
         buffer,
         sample_interval,
         k,
@@ -98,6 +100,12 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
             format!("must be a non-negative number, got {min_window}"),
         ));
     }
+    if !(refresh_budget.is_finite() && refresh_budget > 0.0 && refresh_budget <= 1.0) {
+        return Err(err(
+            "routing.refresh_budget",
+            format!("must be within (0, 1], got {refresh_budget}"),
+        ));
+    }
     for (field, value) in [("alpha", reorder.alpha), ("beta", reorder.beta)] {
         if !(value.is_finite() && value > 0.0 && value <= 1.0) {
             return Err(err(
@@ -118,6 +126,8 @@ pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
         next_hop,
         mac,
         refresh_priority,
+        refresh_rule,
+        refresh_budget,
         refresh_idle,
         refresh_repeat,
         buffer,
@@ -138,6 +148,11 @@ pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
         },
         push: mac == HzMacConfig::Push,
         refresh_first: refresh_priority == HzRefreshPriorityConfig::Head,
+        refresh_rule: match refresh_rule {
+            HzRefreshRuleConfig::Paced => RefreshRule::Paced,
+            HzRefreshRuleConfig::Eager => RefreshRule::Eager,
+        },
+        refresh_budget,
         refresh_idle,
         refresh_repeat,
         buffer: buffer as usize,
@@ -289,8 +304,19 @@ fn add_down(f: &mut FlowAt, next: NodeId, radio: u32, rate: f64, hops: u32) {
     });
 }
 
-/// Adds `f`'s upstream neighbour `prev` (if new) at a node.
-fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32) {
+/// The air time of one refreshment from radio `r` to radio `to`: its frame (Horizon's header
+/// and the MAC's overhead) at the link's rate, SIFS, and the MAC ACK at its rate.
+fn refresh_airtime(wireless: &Wireless, r: u32, to: u32) -> Time {
+    let mac = &wireless.macs[r as usize];
+    let timing = mac.timing();
+    let rate = wireless.rate_to(r, to).unwrap_or_else(|| mac.data_rate());
+    timing.airtime(HEADER_BYTES + mac.mac_overhead(), rate)
+        + timing.sifs
+        + timing.ack_time_for(rate)
+}
+
+/// Adds `f`'s upstream neighbour `prev` (if new) at a node; `airtime`: of a refreshment to it.
+fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32, airtime: Time) {
     if f.up.iter().any(|u| u.node == prev) {
         return;
     }
@@ -299,9 +325,13 @@ fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32) {
         radio,
         highest: None,
         events: 0,
+        receptions: 0,
+        held: false,
         sent: None,
         last_up: 0,
         last_rx: None,
+        gap: 0,
+        airtime,
     });
 }
 
@@ -358,7 +388,8 @@ pub fn layer(params: HorizonParams, setup: &LayerSetup<'_>) -> HorizonLayer {
                     let back_radio = wireless
                         .peer_radio(b, wireless.channel_of[radio as usize])
                         .expect("a path hop links two radios on one channel");
-                    add_up(flow_at(&mut flows, b, c, dst), a, back_radio);
+                    let airtime = refresh_airtime(wireless, back_radio, radio);
+                    add_up(flow_at(&mut flows, b, c, dst), a, back_radio, airtime);
                 }
             }
         }
