@@ -1,8 +1,9 @@
 //! Horizon's forwarding layer (paper 003 §5.2) on small scenarios: the custody gate closing at T
 //! and reopening on a refreshment, one refreshment per `refresh_every` receptions at the last
 //! hop, the refreshments of a slow 802.11b chain under both refresh rules and their air time,
-//! custody released by the MAC's give-ups and never by its ACKs, the header's bytes,
-//! determinism and conservation (every run below checks it, `common::run`).
+//! custody released by the MAC's give-ups and never by its ACKs, the header's bytes, the paths
+//! on the testbed under both path choices, determinism and conservation (every run below checks
+//! it, `common::run`).
 
 use crate::common::*;
 use serde_json::{json, Value};
@@ -271,6 +272,7 @@ fn every_variant_carries_the_flow() {
         json!({"refresh_rule": "eager"}),
         json!({"refresh_budget": 1.0}),
         json!({"refresh_budget": 1e-9}),
+        json!({"path_choice": "lightest"}),
     ] {
         let r = run(&chain(routing.clone(), 2_000_000, 2 * S, json!([])));
         assert!(delivered(&r) > 450, "{routing}: {}", delivered(&r));
@@ -349,9 +351,10 @@ fn testbed(routing: Value, flows: Vec<Value>) -> Value {
     })
 }
 
-/// §6.3's premise, on every ordered pair of the testbed: the path single-path TCP takes (the
-/// least-ETT path, `paths: {kind: disjoint, k: 1, metric: ett}` under static routing, its ACKs
-/// back along it) is Horizon's first, and Horizon's second shares no node with it but the ends.
+/// §6.3's premise, on every ordered pair of the testbed and under both path choices: the path
+/// single-path TCP takes (the least-ETT path, `paths: {kind: disjoint, k: 1, metric: ett}` under
+/// static routing, its ACKs back along it) is Horizon's first, and Horizon's second shares no
+/// node with it but the ends.
 #[test]
 fn the_single_path_route_is_one_of_horizons_two() {
     let names: Vec<String> = ["n", "s"]
@@ -383,17 +386,109 @@ fn the_single_path_route_is_one_of_horizons_two() {
         json!({"kind": "static", "metric": "ett"}),
         flows(Some(json!({"kind": "disjoint", "k": 1, "metric": "ett"}))),
     );
-    let horizon = build(json!({"kind": "horizon"}), flows(None));
-    for (i, f) in horizon.flows.iter().enumerate() {
-        let paths = horizon.net.flow_paths.paths(i as u32);
-        assert_eq!(paths.len(), 2, "two disjoint paths for {}", f.name);
-        let baseline = single.net.flow_paths.paths(i as u32);
-        assert_eq!(paths[0].nodes(), baseline[0].nodes(), "{}", f.name);
-        let (p, q) = (paths[0].nodes(), paths[1].nodes());
-        for v in &q[1..q.len() - 1] {
-            assert!(!p.contains(v), "{}: node {v} on both paths", f.name);
+    for choice in ["interference_aware", "lightest"] {
+        let horizon = build(
+            json!({"kind": "horizon", "path_choice": choice}),
+            flows(None),
+        );
+        for (i, f) in horizon.flows.iter().enumerate() {
+            let paths = horizon.net.flow_paths.paths(i as u32);
+            assert_eq!(
+                paths.len(),
+                2,
+                "{choice}: two disjoint paths for {}",
+                f.name
+            );
+            let baseline = single.net.flow_paths.paths(i as u32);
+            assert_eq!(
+                paths[0].nodes(),
+                baseline[0].nodes(),
+                "{choice}: {}",
+                f.name
+            );
+            let (p, q) = (paths[0].nodes(), paths[1].nodes());
+            for v in &q[1..q.len() - 1] {
+                assert!(
+                    !p.contains(v),
+                    "{choice}: {}: node {v} on both paths",
+                    f.name
+                );
+            }
         }
     }
+}
+
+/// The paths of one flow from `src` to `dst` on the testbed under `routing`, by node name, and
+/// for each hop of the second path how many hops of the first it contends with
+/// (`net::horizon::paths::hops_contend`: one channel, within the radios' neighbour range).
+fn testbed_paths(routing: Value, src: &str, dst: &str) -> (Vec<Vec<String>>, Vec<usize>) {
+    let flows = vec![
+        json!({"id": "f", "src": src, "dst": dst, "app": {"kind": "bulk"},
+                            "transport": {"kind": "tcp"}}),
+    ];
+    let cfg = serde_json::from_value(testbed(routing, flows)).expect("valid");
+    let world = airtcp::scenario::build::build(&cfg).expect("builds");
+    let (net, wireless) = (&world.net, &world.net.wireless);
+    let hops = |nodes: &[u32]| -> Vec<airtcp::net::routing::Edge> {
+        nodes
+            .windows(2)
+            .map(|w| airtcp::net::routing::Edge {
+                from: w[0],
+                to: w[1],
+                iface: airtcp::net::routing::Iface::Radio(
+                    wireless.radio_towards(w[0], w[1]).expect("a hop"),
+                ),
+            })
+            .collect()
+    };
+    let paths = net.flow_paths.paths(0);
+    let (first, second) = (hops(paths[0].nodes()), hops(paths[1].nodes()));
+    let contended = second
+        .iter()
+        .map(|h| {
+            first
+                .iter()
+                .filter(|g| airtcp::net::horizon::paths::hops_contend(wireless, h, g))
+                .count()
+        })
+        .collect();
+    let named = paths
+        .iter()
+        .map(|p| {
+            p.nodes()
+                .iter()
+                .map(|&n| net.node_names[n as usize].clone())
+                .collect()
+        })
+        .collect();
+    (named, contended)
+}
+
+/// Between the two bridges of the north wing (n0 and n10), the lightest node-disjoint pair stays
+/// on the wing's channel 36, and every hop of its second path contends with its first (n0 and
+/// n10 take part in both; the wing's radios all hear each other). The interference-aware choice
+/// takes the second path round the atrium instead: over the bridge n0-s0 on channel 52, the
+/// south wing on 44 and the bridge s10-n10 on 60, no hop of it contending with the first (the
+/// ring the paper's VRR paths followed, §6.1-6.2).
+#[test]
+fn the_second_path_goes_round_the_ring() {
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let first = names(&["n0", "n2", "n4", "n7", "n10"]);
+    let (lightest, contended) = testbed_paths(
+        json!({"kind": "horizon", "path_choice": "lightest"}),
+        "n0",
+        "n10",
+    );
+    assert_eq!(lightest[0], first);
+    assert_eq!(lightest[1], names(&["n0", "n3", "n6", "n8", "n10"]));
+    assert!(contended.iter().all(|&c| c > 0), "{contended:?}");
+    let (aware, contended) = testbed_paths(json!({"kind": "horizon"}), "n0", "n10");
+    assert_eq!(aware[0], first);
+    assert_eq!(
+        aware[1],
+        names(&["n0", "s0", "s3", "s6", "s8", "s10", "n10"])
+    );
+    assert_eq!(contended, vec![0; 6]);
 }
 
 /// PathIDs (§5.1): every node's random byte from its own stream, XORed along the path from the

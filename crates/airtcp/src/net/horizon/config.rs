@@ -66,6 +66,11 @@ pub struct HorizonConfig {
     #[serde(default = "default_hz_refresh_repeat")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub refresh_repeat: Time,
+    /// How each flow's paths after the first are chosen: `interference_aware` (the lightest
+    /// node-disjoint path, a hop weighing more for every hop of the paths already chosen that
+    /// it contends with) or `lightest` (the lightest node-disjoint path).
+    #[serde(default)]
+    pub path_choice: HzPathChoiceConfig,
     /// Packets a node's queues hold in all.
     #[serde(default = "default_hz_buffer")]
     #[schemars(range(min = 1))]
@@ -163,6 +168,21 @@ pub enum HzRefreshRuleConfig {
     /// state changed and nothing went upstream for `refresh_idle` (and the repeat while packets
     /// come); no budget.
     Eager,
+}
+
+/// How a flow's paths after the first are chosen (§5.4's routing gives two node-disjoint paths).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HzPathChoiceConfig {
+    /// The lightest node-disjoint path, each hop weighing its metric times one plus the number
+    /// of hops of the paths already chosen that it contends with (same channel, within the
+    /// range the radios hear each other's signals).
+    #[default]
+    InterferenceAware,
+    /// The lightest node-disjoint path.
+    Lightest,
 }
 
 /// Horizon's congestion signal to an unmodified TCP sender.

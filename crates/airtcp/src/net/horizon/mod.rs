@@ -5,8 +5,8 @@
 //!
 //! A Horizon flow is an ordered pair of nodes (a TCP flow's data and its ACKs are two; several
 //! transport flows between the same two nodes share one, spec A19). Its next-hop sets `D_i(f)`
-//! are the successors on the flow's paths (two node-disjoint ETT paths by default, §5.4; only the
-//! source branches). Every node keeps per-flow queues and its custody of each flow, prices it,
+//! are the successors on the flow's paths (two node-disjoint ETT paths by default, §5.4, the second
+//! chosen away from the first's channel and neighbourhood; only the source branches). Every node keeps per-flow queues and its custody of each flow, prices it,
 //! advertises prices upstream in refreshment packets or piggybacked on the reverse flow, and
 //! hands packets to its radios' interface queues while the custody gate allows ([`node`] has the
 //! algorithm, [`layer`] the glue). The destination's reorder buffer and the source's congestion
@@ -38,6 +38,9 @@
 //!   its timer refreshed after nearly every packet (docs/horizon.md);
 //! - every refreshment's air time (frame, SIFS, MAC ACK at the link's rate) is counted by cause
 //!   and reported with its share of the run;
+//! - the paths of a flow without a `paths` block ([`paths`]): the lightest first, the second by
+//!   default the lightest node-disjoint path weighed by its contention with the first
+//!   (`path_choice: interference_aware`), or the lightest node-disjoint one (`lightest`);
 //! - refreshments at the head of the interface queue (A9);
 //! - a buffer of 1000 packets per node; on overflow the newest packet of the largest queue is
 //!   dropped and nothing is released;
@@ -50,6 +53,7 @@
 pub mod config;
 pub mod layer;
 pub mod node;
+pub mod paths;
 pub mod setup;
 
 pub use layer::HorizonLayer;

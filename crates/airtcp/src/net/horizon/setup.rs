@@ -16,9 +16,8 @@ use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
     HzRefreshRuleConfig,
 };
-use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Iface;
-use crate::net::routing::{Edge, RouteMetric};
+use crate::net::routing::RouteMetric;
 use crate::net::wireless::Wireless;
 use crate::sim::{NodeId, Rng, Time};
 
@@ -183,69 +182,6 @@ pub fn path_ids(seed: u64, paths: &FlowPaths, flow: u32) -> Vec<u8> {
             n[..n.len() - 1]
                 .iter()
                 .fold(0u8, |id, &v| id ^ byte[v as usize])
-        })
-        .collect()
-}
-
-/// Horizon's `k` paths from `src` to `dst` (§5.4): the lightest path first (the one a flow with
-/// `paths: {kind: disjoint, k: 1}` of the same metric takes: single-path TCP's, both ways on it
-/// as VRR's symmetric routes are), then, one at a time, the lightest path that shares no node but
-/// the ends with those found, so that the baseline's path is one of Horizon's (§6.3: "the default
-/// path for S1-D1 is also the one that overlaps"). The k paths of least total weight
-/// (`node_disjoint_paths`) need not contain the lightest path; where this greedy search finds
-/// fewer paths than that one does (a "trap" topology), that one's paths are taken instead.
-pub fn default_first_paths(
-    n: usize,
-    edges: &[Edge],
-    weight: &dyn Fn(usize) -> f64,
-    src: NodeId,
-    dst: NodeId,
-    k: usize,
-) -> Vec<DisjointPath> {
-    // The single path a flow with `paths: {kind: disjoint, k: 1}` takes: the baseline's.
-    let Some(first) = node_disjoint_paths(n, edges, weight, src, dst, 1).pop() else {
-        return Vec::new();
-    };
-    let first = first.nodes;
-    let mut used = vec![false; n];
-    let mut found = vec![first];
-    while found.len() < k {
-        for p in &found {
-            for &v in &p[1..p.len() - 1] {
-                used[v as usize] = true;
-            }
-        }
-        // A direct hop between the ends is one path at most.
-        let direct = found.iter().any(|p| p.len() == 2);
-        let free = |e: usize| {
-            let edge = &edges[e];
-            if used[edge.from as usize] || used[edge.to as usize] {
-                return f64::INFINITY;
-            }
-            if direct && ((edge.from, edge.to) == (src, dst) || (edge.from, edge.to) == (dst, src))
-            {
-                return f64::INFINITY;
-            }
-            weight(e)
-        };
-        let next = weighted_next_hops(n, edges, &free, &[dst]);
-        match next.path(src, dst) {
-            Some(p) => found.push(p),
-            None => break,
-        }
-    }
-    if found.len() < k {
-        let best = node_disjoint_paths(n, edges, weight, src, dst, k);
-        if best.len() > found.len() {
-            return best;
-        }
-    }
-    found
-        .into_iter()
-        .map(|nodes| DisjointPath {
-            nodes,
-            edges: Vec::new(),
-            weight: 0.0,
         })
         .collect()
 }
