@@ -420,7 +420,7 @@ fn the_single_path_route_is_one_of_horizons_two() {
 
 /// The paths of one flow from `src` to `dst` on the testbed under `routing`, by node name, and
 /// for each hop of the second path how many hops of the first it contends with
-/// (`net::horizon::paths::hops_contend`: one channel, within the radios' neighbour range).
+/// (`Wireless::hops_contend`: one channel, within the radios' neighbour range).
 fn testbed_paths(routing: Value, src: &str, dst: &str) -> (Vec<Vec<String>>, Vec<usize>) {
     let flows = vec![
         json!({"id": "f", "src": src, "dst": dst, "app": {"kind": "bulk"},
@@ -445,12 +445,7 @@ fn testbed_paths(routing: Value, src: &str, dst: &str) -> (Vec<Vec<String>>, Vec
     let (first, second) = (hops(paths[0].nodes()), hops(paths[1].nodes()));
     let contended = second
         .iter()
-        .map(|h| {
-            first
-                .iter()
-                .filter(|g| airtcp::net::horizon::paths::hops_contend(wireless, h, g))
-                .count()
-        })
+        .map(|h| first.iter().filter(|g| wireless.hops_contend(h, g)).count())
         .collect();
     let named = paths
         .iter()

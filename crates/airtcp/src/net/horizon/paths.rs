@@ -17,10 +17,11 @@
 //!     hops of the paths already found that it contends with. A hop contends with another when
 //!     both are on one channel and some radio at one end of the first is one of, or within the
 //!     range the simulator's PHY processes signals from (the radios' neighbour lists: carrier
-//!     sense or interference), the radios at the ends of the second ([`hops_contend`]). With
-//!     ETT as the metric, the weight is the air time a packet takes on the hop plus the air
-//!     time it takes from each hop of the paths already found that must stay silent meanwhile;
-//!     a hop on another channel, or out of range of them, costs its metric alone.
+//!     sense or interference), the radios at the ends of the second
+//!     (`Wireless::hops_contend`). With ETT as the metric, the weight is the air time a packet
+//!     takes on the hop plus the air time it takes from each hop of the paths already found
+//!     that must stay silent meanwhile; a hop on another channel, or out of range of them,
+//!     costs its metric alone.
 //!
 //!   This is the correlation factor of node-disjoint paths (Wu & Harms, "On-demand multipath
 //!   routing for mobile ad hoc networks", EPMCC 2001: the number of links joining the nodes of
@@ -35,8 +36,7 @@
 use std::collections::BTreeMap;
 
 use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
-use crate::net::routing::{Edge, Iface};
-use crate::net::wireless::Wireless;
+use crate::net::routing::Edge;
 use crate::sim::NodeId;
 
 /// How a flow's paths after the first are weighed.
@@ -47,36 +47,6 @@ pub enum PathChoice<'a> {
     /// Each hop's metric times one plus the number of hops already chosen it contends with;
     /// `contend(a, b)` says whether edges `a` and `b` (indices) contend.
     InterferenceAware(&'a dyn Fn(usize, usize) -> bool),
-}
-
-/// Whether two radio hops contend for the air: one channel, and some radio at an end of `a` is
-/// a radio at an end of `b` or within the range where one processes the other's signals (its
-/// neighbour list, which holds every radio it senses or is interfered with by). Hops on wired
-/// channels or other media never do.
-pub fn hops_contend(wireless: &Wireless, a: &Edge, b: &Edge) -> bool {
-    let (Iface::Radio(ra), Iface::Radio(rb)) = (a.iface, b.iface) else {
-        return false;
-    };
-    let channel = wireless.channel_of[ra as usize];
-    if channel != wireless.channel_of[rb as usize] {
-        return false;
-    }
-    let ends =
-        |sender: u32, receiver: NodeId| [Some(sender), wireless.peer_radio(receiver, channel)];
-    let hears = |x: u32, y: u32| {
-        wireless.radios[x as usize]
-            .neighbors
-            .binary_search_by_key(&y, |n| n.radio)
-            .is_ok()
-    };
-    for x in ends(ra, a.to).into_iter().flatten() {
-        for y in ends(rb, b.to).into_iter().flatten() {
-            if x == y || hears(x, y) || hears(y, x) {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// Horizon's `k` paths from `src` to `dst` (see the module header), fewer where fewer exist.
@@ -191,6 +161,7 @@ fn contention_factors(edges: &[Edge], hops: &[usize], choice: PathChoice<'_>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::routing::Iface;
 
     fn radio_edge(from: NodeId, to: NodeId, radio: u32) -> Edge {
         Edge {
