@@ -47,22 +47,25 @@ pub struct HorizonConfig {
     /// Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
     #[serde(default)]
     pub refresh_priority: HzRefreshPriorityConfig,
-    /// When refreshments go besides every `refresh_every` receptions: `paced` (for price changes
-    /// and by the liveness timers only within `refresh_budget`, the timers only once the
-    /// upstream link has gone quiet) or `eager` (the earlier rule: every `refresh_every` update
-    /// events, and by the timers whenever the advertised state changed, without a budget).
+    /// When refreshments go besides every `refresh_every` receptions: `paced` (those telling only
+    /// a new price within `refresh_budget`, the liveness timers only once the upstream link has
+    /// gone quiet) or `eager` (the earlier rule: every `refresh_every` update events, and by the
+    /// timers whenever the advertised state changed, without a budget).
     #[serde(default)]
     pub refresh_rule: HzRefreshRuleConfig,
-    /// The share of its time a node's paced refreshments (for price changes, and timed) may keep
-    /// the air busy (`refresh_rule: paced` only; a token bucket holding a second's worth).
+    /// The share of its time a node's refreshments telling only a new price (counted or timed)
+    /// may keep the air busy (`refresh_rule: paced` only; a token bucket holding a second's
+    /// worth).
     #[serde(default = "default_hz_refresh_budget")]
     #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub refresh_budget: f64,
-    /// A changed price goes upstream after this long without anything sent there, ns.
+    /// A changed price goes upstream after this long without anything sent there (under `paced`,
+    /// once the link has gone quiet), ns.
     #[serde(default = "default_hz_refresh_idle")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub refresh_idle: Time,
-    /// The last refreshment is repeated this often while packets keep coming, ns.
+    /// The last refreshment is repeated this often: while packets keep coming (`eager`), for a
+    /// second after the link went quiet (`paced`), ns.
     #[serde(default = "default_hz_refresh_repeat")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub refresh_repeat: Time,
@@ -158,10 +161,10 @@ pub enum HzRefreshPriorityConfig {
 )]
 #[serde(rename_all = "snake_case")]
 pub enum HzRefreshRuleConfig {
-    /// After `refresh_every` update events with fewer receptions among them (price changes),
-    /// and by the liveness timers once nothing came from the upstream neighbour for
-    /// `refresh_every` of its usual gaps (at least `refresh_idle`): each only within the node's
-    /// `refresh_budget`.
+    /// After `refresh_every` update events with fewer receptions among them (price changes), and
+    /// by the liveness timers once nothing came from the upstream neighbour for `refresh_every`
+    /// of its usual gaps (at least `refresh_idle`); those telling only a new price within the
+    /// node's `refresh_budget`.
     #[default]
     Paced,
     /// After every `refresh_every` update events, and by the timers whenever the advertised
