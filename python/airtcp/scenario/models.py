@@ -71,6 +71,8 @@ __all__ = [
     "HzNextHopConfig",
     "HzMacConfig",
     "HzRefreshPriorityConfig",
+    "HzRefreshRuleConfig",
+    "HzPathChoiceConfig",
     "HzSignalConfig",
     "HzReorderConfig",
     "HorizonRouting",
@@ -695,6 +697,12 @@ HzMacConfig = Literal["push", "pull"]
 # Where refreshments join the interface queue.
 HzRefreshPriorityConfig = Literal["head", "fifo"]
 
+# When Horizon sends refreshments besides every `refresh_every` receptions (§5.2.2, spec A7, A8).
+HzRefreshRuleConfig = Literal["paced", "eager"]
+
+# How a flow's paths after the first are chosen (§5.4's routing gives two node-disjoint paths).
+HzPathChoiceConfig = Literal["interference_aware", "lightest"]
+
 # Horizon's congestion signal to an unmodified TCP sender.
 HzSignalConfig = Literal["fake_dupack", "none"]
 
@@ -737,10 +745,24 @@ class HorizonRouting(Model):
     mac: HzMacConfig = "push"
     # Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
     refresh_priority: HzRefreshPriorityConfig = "head"
-    # A changed price goes upstream after this long without anything sent there, ns.
+    # When refreshments go besides every `refresh_every` receptions: `paced` (those telling only a
+    # new price within `refresh_budget`, the liveness timers only once the upstream link has gone
+    # quiet) or `eager` (the earlier rule: every `refresh_every` update events, and by the timers
+    # whenever the advertised state changed, without a budget).
+    refresh_rule: HzRefreshRuleConfig = "paced"
+    # The share of its time a node's refreshments telling only a new price (counted or timed) may
+    # keep the air busy (`refresh_rule: paced` only; a token bucket holding a second's worth).
+    refresh_budget: real(None, exclusive_minimum=0, maximum=1) = 0.002
+    # A changed price goes upstream after this long without anything sent there (under `paced`, once
+    # the link has gone quiet), ns.
     refresh_idle: integer('duration', minimum=1, maximum=U64_MAX) = 20000000
-    # The last refreshment is repeated this often while packets keep coming, ns.
+    # The last refreshment is repeated this often: while packets keep coming (`eager`), for a second
+    # after the link went quiet (`paced`), ns.
     refresh_repeat: integer('duration', minimum=1, maximum=U64_MAX) = 200000000
+    # How each flow's paths after the first are chosen: `interference_aware` (the lightest node-
+    # disjoint path, a hop weighing more for every hop of the paths already chosen that it contends
+    # with) or `lightest` (the lightest node-disjoint path).
+    path_choice: HzPathChoiceConfig = "interference_aware"
     # Packets a node's queues hold in all.
     buffer: integer(None, minimum=1, maximum=U32_MAX) = 1000
     # Interval of the custody/price samples and the per-path series in the results, ns.

@@ -26,6 +26,7 @@ use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
+use crate::net::routing::{Edge, Iface};
 use crate::phy::fading::{Fading, RayleighSuccess};
 use crate::phy::link_error::LinkError;
 use crate::phy::success_memo::SuccessMemo;
@@ -336,6 +337,35 @@ impl Wireless {
             fallback = fallback.or(Some(r));
         }
         fallback
+    }
+
+    /// Whether two radio hops of the routing graph contend for the air: one channel, and some
+    /// radio at an end of `a` is a radio at an end of `b` or within the range where one processes
+    /// the other's signals (its neighbour list, which holds every radio it senses or is
+    /// interfered with by: a protocol model from the mean powers). Hops over wired channels or
+    /// other media never do. (Multipath routing keeps a flow's paths apart with it.)
+    pub fn hops_contend(&self, a: &Edge, b: &Edge) -> bool {
+        let (Iface::Radio(ra), Iface::Radio(rb)) = (a.iface, b.iface) else {
+            return false;
+        };
+        let channel = self.channel_of[ra as usize];
+        if channel != self.channel_of[rb as usize] {
+            return false;
+        }
+        let ends =
+            |sender: RadioId, receiver: NodeId| [Some(sender), self.peer_radio(receiver, channel)];
+        let hears = |x: RadioId, y: RadioId| {
+            self.radios[x as usize]
+                .neighbors
+                .binary_search_by_key(&y, |n| n.radio)
+                .is_ok()
+        };
+        ends(ra, a.to).into_iter().flatten().any(|x| {
+            ends(rb, b.to)
+                .into_iter()
+                .flatten()
+                .any(|y| x == y || hears(x, y) || hears(y, x))
+        })
     }
 
     /// Runs `f` on radio `r`'s DCF with its context.

@@ -318,6 +318,7 @@ impl LayerInputs<'_> {
                     None => None,
                 },
                 all_edges: &|| usable_links::all_edges(edges, &net.wireless),
+                contend: &|a, b| net.wireless.hops_contend(&edges[a], &edges[b]),
             },
         )?;
         fit_to_paths(cfg, flows, &flow_paths);

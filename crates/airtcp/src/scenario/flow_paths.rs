@@ -38,6 +38,9 @@ pub struct PathsInput<'a> {
     pub unusable: &'a dyn Fn(NodeId, NodeId) -> Option<String>,
     /// Every edge, the links below the delivery threshold included (built to explain an error).
     pub all_edges: &'a dyn Fn() -> Vec<Edge>,
+    /// Whether two edges (indices into `edges`) contend for the air: one channel, within the
+    /// range the radios hear each other (Horizon's interference-aware paths).
+    pub contend: &'a dyn Fn(usize, usize) -> bool,
 }
 
 /// The checks a flow's `paths` block needs before any graph is built: the routing follows paths
@@ -162,6 +165,7 @@ pub fn build(cfg: &ScenarioConfig, input: &PathsInput<'_>) -> Result<FlowPaths, 
                         &weight,
                         (src, dst),
                         *k as usize,
+                        input.contend,
                     )
                 } else {
                     node_disjoint_paths(n, input.edges, &weight, src, dst, *k as usize)

@@ -280,6 +280,19 @@ fn fragments() -> Vec<(Slot, Value)> {
                    "price_cap": 1.0, "min_window": 0.0}),
         ),
         (
+            Routing,
+            json!({"kind": "horizon", "refresh_rule": "eager", "path_choice": "lightest"}),
+        ),
+        (
+            Routing,
+            json!({"kind": "horizon", "refresh_budget": 1e-9, "paths": 3}),
+        ),
+        (
+            Routing,
+            json!({"kind": "horizon", "refresh_budget": 1.0, "refresh_every": 1,
+                   "refresh_idle": 1}),
+        ),
+        (
             LinkError,
             json!({"from": "n0", "to": "n1", "direction": "both",
                            "error": {"kind": "bernoulli", "per": 1.0}}),

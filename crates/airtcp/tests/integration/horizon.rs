@@ -1,7 +1,9 @@
 //! Horizon's forwarding layer (paper 003 §5.2) on small scenarios: the custody gate closing at T
 //! and reopening on a refreshment, one refreshment per `refresh_every` receptions at the last
-//! hop, custody released by the MAC's give-ups and never by its ACKs, the header's bytes,
-//! determinism and conservation (every run below checks it, `common::run`).
+//! hop, the refreshments of a slow 802.11b chain under both refresh rules and their air time,
+//! custody released by the MAC's give-ups and never by its ACKs, the header's bytes, the paths
+//! on the testbed under both path choices, determinism and conservation (every run below checks
+//! it, `common::run`).
 
 use crate::common::*;
 use serde_json::{json, Value};
@@ -67,10 +69,12 @@ fn the_gate_closes_after_t_packets_without_refreshments() {
 }
 
 /// The liveness refreshment after `refresh_idle` acknowledges what arrived and reopens the gate:
-/// T more packets per interval.
+/// T more packets per interval (the eager rule, whose timer does not wait for the link to go
+/// quiet for `refresh_every` gaps: with counted refreshments practically never due, the paced
+/// rule's would wait a second).
 #[test]
 fn a_timed_refreshment_reopens_the_gate() {
-    let routing = json!({"threshold": 4, "refresh_every": 1_000_000,
+    let routing = json!({"threshold": 4, "refresh_every": 1_000_000, "refresh_rule": "eager",
                          "refresh_idle": 100 * MS, "refresh_repeat": 10 * S});
     // 1 s: the gate opens at 0 and after each of the timed refreshments (every 100 ms at both
     // hops); each opening lets 4 more packets through.
@@ -135,28 +139,124 @@ fn the_header_adds_nineteen_bytes() {
 
 /// Liveness under lost refreshments (spec A8): frames from n1 back to n0 are lost eight times in
 /// ten and the MAC tries each only four times, so a refreshment is given up 41 % of the time
-/// (0.8^4). A lost one counts as said: until n1's price changes again nothing but the repeat tells
+/// (0.8^4). A lost one counts as said: until n1's state changes again nothing but the repeat tells
 /// n0 again, and n0's gate stays shut. Without the repeat (`refresh_repeat` 10 s) the flow carries
-/// markedly less (1635 packets in 10 s against 2500, all it offers). With the default 8 attempts
-/// the window n1 grows on that link (the station's retry count, docs/dcf.md) slows n1 itself so
-/// much that its queue, not the gate, limits the flow and the repeat makes no difference.
+/// markedly less: under the eager rule 1635 packets in 10 s against 2500 (all it offers), its
+/// refreshments for every few price changes making up for some; under the paced rule 40 against
+/// 2455, the budget holding back those for prices. With the default 8 attempts the window n1
+/// grows on that link (the station's retry count, docs/dcf.md) slows n1 itself so much that its
+/// queue, not the gate, limits the flow and the repeat makes no difference.
 #[test]
 fn the_repeat_unblocks_a_link_whose_refreshment_was_lost() {
     let errors = json!([{"from": "n1", "to": "n0", "direction": "forward",
                          "error": {"kind": "bernoulli", "per": 0.8}}]);
-    let delivered_with = |repeat: u64| {
-        // The threshold off: the way back delivers 0.2, and n0 - n1 is the only way.
-        let routing = json!({"refresh_repeat": repeat, "min_delivery": 0});
-        let mut v = chain(routing, 2_000_000, 10 * S, errors.clone());
-        v["radio"]["short_retry_limit"] = json!(3);
-        delivered(&run(&v))
+    for rule in ["paced", "eager"] {
+        let delivered_with = |repeat: u64| {
+            // The threshold off: the way back delivers 0.2, and n0 - n1 is the only way.
+            let routing =
+                json!({"refresh_repeat": repeat, "min_delivery": 0, "refresh_rule": rule});
+            let mut v = chain(routing, 2_000_000, 10 * S, errors.clone());
+            v["radio"]["short_retry_limit"] = json!(3);
+            delivered(&run(&v))
+        };
+        let (stuck, live) = (delivered_with(10 * S), delivered_with(200 * MS));
+        assert!(
+            live * 10 > stuck * 13,
+            "{rule}: with the repeat {live}, without {stuck}"
+        );
+        assert!(live > 2000, "{rule}: {live}");
+    }
+}
+
+/// 802.11b chain n0-n1-n2-n3, 200 m hops at 2 Mbit/s (basic rate 1 Mbit/s, long preamble), one
+/// UDP flow n0 -> n3 of 1000-byte packets at `rate` bit/s for 10 s.
+fn slow_chain(routing: Value, rate: u64) -> Value {
+    let mut r = json!({"kind": "horizon"});
+    for (k, v) in routing.as_object().expect("object") {
+        r[k] = v.clone();
+    }
+    json!({
+        "name": "horizon-slow-chain", "duration": 10 * S, "seed": 1,
+        "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+                  "propagation": {"kind": "range", "range": 250.0}},
+        "topology": {"kind": "chain", "hops": 3, "spacing": 200.0},
+        "routing": r,
+        "flows": [{"id": "f", "src": "n0", "dst": "n3", "start": 0,
+                   "app": {"kind": "cbr", "rate": rate, "packet_size": 1000},
+                   "transport": {"kind": "udp"}}],
+        "metrics": {"bin": S}
+    })
+}
+
+/// A refreshment's air time on the slow chain: 19 bytes and the MAC's 36 at 2 Mbit/s after the
+/// 192-us preamble (412 us), SIFS (10 us) and the 14-byte MAC ACK at 1 Mbit/s (304 us).
+const SLOW_REFRESH_NS: u64 = 726_000;
+
+/// The counter `key` of node `node`.
+fn count(r: &airtcp::metrics::results::RunResults, node: &str, key: &str) -> u64 {
+    row(r, node)[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key}"))
+}
+
+/// A packet every 40 ms down the slow chain (200 kbit/s, 250 packets in 10 s). Under the eager
+/// rule the liveness timer fires 20 ms after every packet, the new `R` unsaid: every hop sends a
+/// refreshment per packet (a 726-us exchange per 4.5-ms data frame). Under the paced rule the
+/// link never goes quiet for five of its 40-ms gaps while the flow runs: the last hop sends one
+/// refreshment per five packets received, and the relays, whose price changes with every
+/// packet, add refreshments for price changes only within their budget (0.2 % of the time: 22 ms
+/// of air time in 10 s, counting the full bucket at the start), one timed refreshment at most
+/// after the flow's last packet. The flow gets through whole either way; the reported air time
+/// is the count times the exchange.
+#[test]
+fn refreshments_on_a_slow_chain_are_one_per_five_packets_and_a_budget() {
+    let eager = run(&slow_chain(json!({"refresh_rule": "eager"}), 200_000));
+    let paced = run(&slow_chain(json!({}), 200_000));
+    assert_eq!(delivered(&eager), 250);
+    assert_eq!(delivered(&paced), 250);
+    for r in [&eager, &paced] {
+        for node in ["n1", "n2", "n3"] {
+            let air = row(r, node)["refresh_airtime_s"].as_f64().unwrap();
+            let sent = count(r, node, "refreshes");
+            assert!(
+                (air - (sent * SLOW_REFRESH_NS) as f64 / 1e9).abs() < 1e-12,
+                "{node}"
+            );
+        }
+    }
+    // Eager: one timed refreshment per packet at every hop (nearly: a packet right behind
+    // another is acknowledged with it).
+    for node in ["n1", "n2", "n3"] {
+        let timed = count(&eager, node, "refreshes_idle_ack");
+        assert!(timed >= 240, "eager {node}: {timed} for 250 packets");
+    }
+    // Paced: the destination's refreshments are its counted ones, one per five packets, and a
+    // timed one after the flow's last packet.
+    assert_eq!(count(&paced, "n3", "refreshes_received"), 49);
+    assert_eq!(count(&paced, "n3", "refreshes_timed"), 1);
+    for node in ["n1", "n2"] {
+        let for_prices =
+            count(&paced, node, "refreshes_price") + count(&paced, node, "refreshes_idle_price");
+        let bound = 0.002 * 10.0 * S as f64 + 0.002 * S as f64 + SLOW_REFRESH_NS as f64;
+        assert!(
+            (for_prices * SLOW_REFRESH_NS) as f64 <= bound,
+            "paced {node}: {for_prices} for prices"
+        );
+        assert!(count(&paced, node, "refreshes_timed") <= 2, "paced {node}");
+        assert!(count(&paced, node, "refreshes_held") > 0, "paced {node}");
+    }
+    let total = |r: &airtcp::metrics::results::RunResults| -> u64 {
+        ["n1", "n2", "n3"]
+            .iter()
+            .map(|n| count(r, n, "refreshes"))
+            .sum()
     };
-    let (stuck, live) = (delivered_with(10 * S), delivered_with(200 * MS));
     assert!(
-        live * 10 > stuck * 13,
-        "with the repeat {live}, without {stuck}"
+        total(&paced) * 4 < total(&eager),
+        "paced {} against eager {}",
+        total(&paced),
+        total(&eager)
     );
-    assert!(live > 2000, "{live}");
 }
 
 /// Every option of the layer carries the flow (`mac: pull` hands packets over only when the MAC
@@ -169,6 +269,10 @@ fn every_variant_carries_the_flow() {
         json!({"next_hop": "cheapest_open"}),
         json!({"refresh_priority": "fifo"}),
         json!({"signal": "none", "reorder": {"loss_detection": false}}),
+        json!({"refresh_rule": "eager"}),
+        json!({"refresh_budget": 1.0}),
+        json!({"refresh_budget": 1e-9}),
+        json!({"path_choice": "lightest"}),
     ] {
         let r = run(&chain(routing.clone(), 2_000_000, 2 * S, json!([])));
         assert!(delivered(&r) > 450, "{routing}: {}", delivered(&r));
@@ -192,6 +296,8 @@ fn bad_horizon_blocks_are_refused_with_their_paths() {
         (json!({"paths": 0}), "routing.paths"),
         (json!({"refresh_every": 0}), "routing.refresh_every"),
         (json!({"refresh_idle": 0}), "routing.refresh_idle"),
+        (json!({"refresh_budget": 0.0}), "routing.refresh_budget"),
+        (json!({"refresh_budget": 1.5}), "routing.refresh_budget"),
         (json!({"k": -1.0}), "routing.k"),
         (json!({"min_window": -1.0}), "routing.min_window"),
         (json!({"reorder": {"beta": 0.0}}), "routing.reorder.beta"),
@@ -245,9 +351,10 @@ fn testbed(routing: Value, flows: Vec<Value>) -> Value {
     })
 }
 
-/// §6.3's premise, on every ordered pair of the testbed: the path single-path TCP takes (the
-/// least-ETT path, `paths: {kind: disjoint, k: 1, metric: ett}` under static routing, its ACKs
-/// back along it) is Horizon's first, and Horizon's second shares no node with it but the ends.
+/// §6.3's premise, on every ordered pair of the testbed and under both path choices: the path
+/// single-path TCP takes (the least-ETT path, `paths: {kind: disjoint, k: 1, metric: ett}` under
+/// static routing, its ACKs back along it) is Horizon's first, and Horizon's second shares no
+/// node with it but the ends.
 #[test]
 fn the_single_path_route_is_one_of_horizons_two() {
     let names: Vec<String> = ["n", "s"]
@@ -279,17 +386,104 @@ fn the_single_path_route_is_one_of_horizons_two() {
         json!({"kind": "static", "metric": "ett"}),
         flows(Some(json!({"kind": "disjoint", "k": 1, "metric": "ett"}))),
     );
-    let horizon = build(json!({"kind": "horizon"}), flows(None));
-    for (i, f) in horizon.flows.iter().enumerate() {
-        let paths = horizon.net.flow_paths.paths(i as u32);
-        assert_eq!(paths.len(), 2, "two disjoint paths for {}", f.name);
-        let baseline = single.net.flow_paths.paths(i as u32);
-        assert_eq!(paths[0].nodes(), baseline[0].nodes(), "{}", f.name);
-        let (p, q) = (paths[0].nodes(), paths[1].nodes());
-        for v in &q[1..q.len() - 1] {
-            assert!(!p.contains(v), "{}: node {v} on both paths", f.name);
+    for choice in ["interference_aware", "lightest"] {
+        let horizon = build(
+            json!({"kind": "horizon", "path_choice": choice}),
+            flows(None),
+        );
+        for (i, f) in horizon.flows.iter().enumerate() {
+            let paths = horizon.net.flow_paths.paths(i as u32);
+            assert_eq!(
+                paths.len(),
+                2,
+                "{choice}: two disjoint paths for {}",
+                f.name
+            );
+            let baseline = single.net.flow_paths.paths(i as u32);
+            assert_eq!(
+                paths[0].nodes(),
+                baseline[0].nodes(),
+                "{choice}: {}",
+                f.name
+            );
+            let (p, q) = (paths[0].nodes(), paths[1].nodes());
+            for v in &q[1..q.len() - 1] {
+                assert!(
+                    !p.contains(v),
+                    "{choice}: {}: node {v} on both paths",
+                    f.name
+                );
+            }
         }
     }
+}
+
+/// The paths of one flow from `src` to `dst` on the testbed under `routing`, by node name, and
+/// for each hop of the second path how many hops of the first it contends with
+/// (`Wireless::hops_contend`: one channel, within the radios' neighbour range).
+fn testbed_paths(routing: Value, src: &str, dst: &str) -> (Vec<Vec<String>>, Vec<usize>) {
+    let flows = vec![
+        json!({"id": "f", "src": src, "dst": dst, "app": {"kind": "bulk"},
+                            "transport": {"kind": "tcp"}}),
+    ];
+    let cfg = serde_json::from_value(testbed(routing, flows)).expect("valid");
+    let world = airtcp::scenario::build::build(&cfg).expect("builds");
+    let (net, wireless) = (&world.net, &world.net.wireless);
+    let hops = |nodes: &[u32]| -> Vec<airtcp::net::routing::Edge> {
+        nodes
+            .windows(2)
+            .map(|w| airtcp::net::routing::Edge {
+                from: w[0],
+                to: w[1],
+                iface: airtcp::net::routing::Iface::Radio(
+                    wireless.radio_towards(w[0], w[1]).expect("a hop"),
+                ),
+            })
+            .collect()
+    };
+    let paths = net.flow_paths.paths(0);
+    let (first, second) = (hops(paths[0].nodes()), hops(paths[1].nodes()));
+    let contended = second
+        .iter()
+        .map(|h| first.iter().filter(|g| wireless.hops_contend(h, g)).count())
+        .collect();
+    let named = paths
+        .iter()
+        .map(|p| {
+            p.nodes()
+                .iter()
+                .map(|&n| net.node_names[n as usize].clone())
+                .collect()
+        })
+        .collect();
+    (named, contended)
+}
+
+/// Between the two bridges of the north wing (n0 and n10), the lightest node-disjoint pair stays
+/// on the wing's channel 36, and every hop of its second path contends with its first (n0 and
+/// n10 take part in both; the wing's radios all hear each other). The interference-aware choice
+/// takes the second path round the atrium instead: over the bridge n0-s0 on channel 52, the
+/// south wing on 44 and the bridge s10-n10 on 60, no hop of it contending with the first (the
+/// ring the paper's VRR paths followed, §6.1-6.2).
+#[test]
+fn the_second_path_goes_round_the_ring() {
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let first = names(&["n0", "n2", "n4", "n7", "n10"]);
+    let (lightest, contended) = testbed_paths(
+        json!({"kind": "horizon", "path_choice": "lightest"}),
+        "n0",
+        "n10",
+    );
+    assert_eq!(lightest[0], first);
+    assert_eq!(lightest[1], names(&["n0", "n3", "n6", "n8", "n10"]));
+    assert!(contended.iter().all(|&c| c > 0), "{contended:?}");
+    let (aware, contended) = testbed_paths(json!({"kind": "horizon"}), "n0", "n10");
+    assert_eq!(aware[0], first);
+    assert_eq!(
+        aware[1],
+        names(&["n0", "s0", "s3", "s6", "s8", "s10", "n10"])
+    );
+    assert_eq!(contended, vec![0; 6]);
 }
 
 /// PathIDs (§5.1): every node's random byte from its own stream, XORed along the path from the

@@ -47,14 +47,33 @@ pub struct HorizonConfig {
     /// Refreshments at the `head` of the interface queue, or at its tail (`fifo`).
     #[serde(default)]
     pub refresh_priority: HzRefreshPriorityConfig,
-    /// A changed price goes upstream after this long without anything sent there, ns.
+    /// When refreshments go besides every `refresh_every` receptions: `paced` (those telling only
+    /// a new price within `refresh_budget`, the liveness timers only once the upstream link has
+    /// gone quiet) or `eager` (the earlier rule: every `refresh_every` update events, and by the
+    /// timers whenever the advertised state changed, without a budget).
+    #[serde(default)]
+    pub refresh_rule: HzRefreshRuleConfig,
+    /// The share of its time a node's refreshments telling only a new price (counted or timed)
+    /// may keep the air busy (`refresh_rule: paced` only; a token bucket holding a second's
+    /// worth).
+    #[serde(default = "default_hz_refresh_budget")]
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
+    pub refresh_budget: f64,
+    /// A changed price goes upstream after this long without anything sent there (under `paced`,
+    /// once the link has gone quiet), ns.
     #[serde(default = "default_hz_refresh_idle")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub refresh_idle: Time,
-    /// The last refreshment is repeated this often while packets keep coming, ns.
+    /// The last refreshment is repeated this often: while packets keep coming (`eager`), for a
+    /// second after the link went quiet (`paced`), ns.
     #[serde(default = "default_hz_refresh_repeat")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     pub refresh_repeat: Time,
+    /// How each flow's paths after the first are chosen: `interference_aware` (the lightest
+    /// node-disjoint path, a hop weighing more for every hop of the paths already chosen that
+    /// it contends with) or `lightest` (the lightest node-disjoint path).
+    #[serde(default)]
+    pub path_choice: HzPathChoiceConfig,
     /// Packets a node's queues hold in all.
     #[serde(default = "default_hz_buffer")]
     #[schemars(range(min = 1))]
@@ -135,6 +154,40 @@ pub enum HzRefreshPriorityConfig {
     Fifo,
 }
 
+/// When Horizon sends refreshments besides every `refresh_every` receptions (§5.2.2, spec A7,
+/// A8).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HzRefreshRuleConfig {
+    /// After `refresh_every` update events with fewer receptions among them (price changes), and
+    /// by the liveness timers once nothing came from the upstream neighbour for `refresh_every`
+    /// of its usual gaps (at least `refresh_idle`); those telling only a new price within the
+    /// node's `refresh_budget`.
+    #[default]
+    Paced,
+    /// After every `refresh_every` update events, and by the timers whenever the advertised
+    /// state changed and nothing went upstream for `refresh_idle` (and the repeat while packets
+    /// come); no budget.
+    Eager,
+}
+
+/// How a flow's paths after the first are chosen (§5.4's routing gives two node-disjoint paths).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HzPathChoiceConfig {
+    /// The lightest node-disjoint path, each hop weighing its metric times one plus the number
+    /// of hops of the paths already chosen that it contends with (same channel, within the
+    /// range the radios hear each other's signals).
+    #[default]
+    InterferenceAware,
+    /// The lightest node-disjoint path.
+    Lightest,
+}
+
 /// Horizon's congestion signal to an unmodified TCP sender.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
@@ -191,6 +244,9 @@ fn default_hz_threshold() -> u32 {
 }
 fn default_hz_refresh_every() -> u32 {
     5
+}
+fn default_hz_refresh_budget() -> f64 {
+    0.002
 }
 fn default_hz_refresh_idle() -> Time {
     20_000_000

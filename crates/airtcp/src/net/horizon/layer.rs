@@ -16,13 +16,22 @@
 //!   refreshment. A refreshment (a unicast control packet, `Header::Forwarding`) releases the
 //!   custody the neighbour acknowledges and updates its price.
 //! - The MAC giving a packet up (retry limit) releases its PLID; a MAC ACK releases nothing.
-//! - Timers: per node with upstream neighbours, every `refresh_idle`, the liveness refreshments;
-//!   a node whose custody a MAC give-up changed is served at once through a zero-delay timer (the
-//!   MAC's call lends no context); one sampling timer for the results.
+//! - Refreshments for counted update events (`UpLink::counted_due`) go when they are due, but
+//!   under `refresh_rule: paced` those for price changes (fewer than `refresh_every` receptions
+//!   among the events) are paid from the node's `AirtimeBudget` and held back while it is empty.
+//! - Timers: per node with upstream neighbours, every `refresh_idle`, the liveness refreshments
+//!   (`UpLink::timed_due`; paid from the budget too under `paced`); a node whose custody a MAC give-up
+//!   changed is served at once through a zero-delay timer (the MAC's call lends no context); one
+//!   sampling timer for the results.
+//! - Every refreshment's air time (its frame, SIFS and the MAC ACK at the link's rate, once: the
+//!   MAC's retries are not seen here, so this is a floor) is counted by cause, and reported with
+//!   its share of the run.
 
 use serde::Serialize;
 
-use super::node::{Choice, HorizonNode, UpLink};
+use super::node::{
+    AirtimeBudget, Choice, CountedCause, HorizonNode, RefreshRule, TimedCause, TimerRule, UpLink,
+};
 use super::{HorizonParams, HEADER_BYTES, PATHS_TABLE, SAMPLES_TABLE, TABLE};
 use crate::mac::frame::{Frame, RadioId};
 use crate::metrics::results::LayerTable;
@@ -41,10 +50,6 @@ pub const NONE: u16 = u16::MAX;
 const TICK: u64 = 0;
 const KICK: u64 = 1;
 const SAMPLE: u64 = 2;
-
-/// How long a flow's packets must have stopped coming from a neighbour before the liveness
-/// repeat stops (spec A8).
-const ACTIVE_WINDOW: Time = 1_000_000_000;
 
 /// A Horizon flow: an ordered pair of nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +84,27 @@ pub struct HorizonRow {
     pub node: String,
     /// Refreshment packets it sent.
     pub refreshes: u64,
-    /// Of those, sent by the liveness timers (idle or repeat).
+    /// Of those, sent because `refresh_every` packets had come from the neighbour (§5.2.2).
+    pub refreshes_received: u64,
+    /// Sent because `refresh_every` update events had counted up, fewer of them receptions:
+    /// changes of the node's price.
+    pub refreshes_price: u64,
+    /// Sent by the liveness timers (the three below).
     pub refreshes_timed: u64,
+    /// Of the timed ones, sent to acknowledge packets received since the neighbour was last
+    /// told `R`.
+    pub refreshes_idle_ack: u64,
+    /// Of the timed ones, sent because only the node's price had changed.
+    pub refreshes_idle_price: u64,
+    /// Of the timed ones, repeats of the last one said.
+    pub refreshes_repeat: u64,
+    /// Paced refreshments (for price changes, timed) the air-time budget held back, each
+    /// counted once: it goes later, or a piggyback or another refreshment says it first.
+    pub refreshes_held: u64,
+    /// Air time of its refreshments, s (frame, SIFS and MAC ACK at the link's rate, once each).
+    pub refresh_airtime_s: f64,
+    /// That air time as a share of the run.
+    pub refresh_airtime_share: f64,
     /// Piggybacks its packets carried.
     pub piggybacks: u64,
     /// Refreshments and piggybacks it applied.
@@ -142,7 +166,14 @@ struct Bin {
 #[derive(Debug, Clone, Default)]
 struct Counters {
     refreshes: u64,
+    refreshes_received: u64,
+    refreshes_price: u64,
     refreshes_timed: u64,
+    refreshes_idle_ack: u64,
+    refreshes_idle_price: u64,
+    refreshes_repeat: u64,
+    refreshes_held: u64,
+    refresh_airtime: Time,
     piggybacks: u64,
     updates_heard: u64,
     released_by_refresh: u64,
@@ -170,6 +201,8 @@ pub struct HorizonLayer {
     /// The piggyback of each packet handed to a MAC, by arena slot.
     piggy: Vec<Piggy>,
     counters: Vec<Counters>,
+    /// Per node, the air time its paced refreshments may still take (`refresh_rule: paced`).
+    budgets: Vec<AirtimeBudget>,
     /// Per transport flow and direction, per path, the bins.
     series: Vec<[Vec<Vec<Bin>>; 2]>,
     samples: Vec<SampleRow>,
@@ -200,6 +233,7 @@ impl HorizonLayer {
             .collect();
         HorizonLayer {
             counters: vec![Counters::default(); nodes.len()],
+            budgets: vec![AirtimeBudget::new(p.refresh_budget); nodes.len()],
             next_pkt: vec![[0; 2]; flows.len()],
             p,
             commodities,
@@ -345,17 +379,45 @@ impl HorizonLayer {
         }
     }
 
-    /// Sends every refreshment `node` owes (an upstream neighbour with `refresh_every` update
-    /// events).
+    /// Sends every refreshment `node` owes for counted update events (§5.2.2): always after
+    /// `refresh_every` receptions; for price changes, under `refresh_rule: paced`, only within
+    /// the node's budget.
     fn refresh_due(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
         let every = self.p.refresh_every;
+        let paced = self.p.refresh_rule == RefreshRule::Paced;
+        let now = ctx.now();
         for k in 0..self.nodes[node as usize].flows.len() {
             for u in 0..self.nodes[node as usize].flows[k].up.len() {
-                if self.nodes[node as usize].flows[k].up[u].events >= every {
-                    self.send_refresh(node, k, u, ctx);
+                let up = &self.nodes[node as usize].flows[k].up[u];
+                let Some(cause) = up.counted_due(every) else {
+                    continue;
+                };
+                if paced && cause == CountedCause::Price && !self.pay(node, k, u, now) {
+                    continue;
                 }
+                let counters = &mut self.counters[node as usize];
+                match cause {
+                    CountedCause::Received => counters.refreshes_received += 1,
+                    CountedCause::Price => counters.refreshes_price += 1,
+                }
+                self.send_refresh(node, k, u, ctx);
             }
         }
+    }
+
+    /// Pays for a paced refreshment of `node`'s flow `k` to its upstream neighbour `u` from the
+    /// node's air-time budget; whether it may go. One held back is counted once, however often
+    /// it is tried again.
+    fn pay(&mut self, node: NodeId, k: usize, u: usize, now: Time) -> bool {
+        let up = &mut self.nodes[node as usize].flows[k].up[u];
+        if self.budgets[node as usize].spend(now, up.airtime) {
+            return true;
+        }
+        if !up.held {
+            up.held = true;
+            self.counters[node as usize].refreshes_held += 1;
+        }
+        false
     }
 
     /// `node` sends the refreshment of its flow `k` to upstream neighbour `u`.
@@ -365,7 +427,7 @@ impl HorizonLayer {
         let (commodity, price) = (flow.commodity, flow.price);
         let up: &mut UpLink = &mut flow.up[u];
         up.sent_now(price, now);
-        let (to, radio, highest) = (up.node, up.radio, up.highest);
+        let (to, radio, highest, airtime) = (up.node, up.radio, up.highest, up.airtime);
         let header = LayerWriter::new()
             .u16(commodity)
             .u64(price.to_bits())
@@ -382,7 +444,9 @@ impl HorizonLayer {
         );
         packet.next_hop = to;
         let id = ctx.insert_packet(packet);
-        self.counters[node as usize].refreshes += 1;
+        let counters = &mut self.counters[node as usize];
+        counters.refreshes += 1;
+        counters.refresh_airtime += airtime;
         if self.p.refresh_first {
             ctx.push_radio_front(radio, id);
         } else {
@@ -422,21 +486,34 @@ impl HorizonLayer {
     /// The liveness refreshments of `node` (spec A8).
     fn tick(&mut self, node: NodeId, ctx: &mut ForwardingCtx<'_>) {
         let now = ctx.now();
-        let (idle, repeat) = (self.p.refresh_idle, self.p.refresh_repeat);
+        let timers = TimerRule {
+            rule: self.p.refresh_rule,
+            idle: self.p.refresh_idle,
+            repeat: self.p.refresh_repeat,
+            every: self.p.refresh_every,
+        };
         for k in 0..self.nodes[node as usize].flows.len() {
             for u in 0..self.nodes[node as usize].flows[k].up.len() {
                 let flow = &self.nodes[node as usize].flows[k];
                 let up = &flow.up[u];
-                let quiet = now.saturating_sub(up.last_up);
-                let active = up
-                    .last_rx
-                    .is_some_and(|t| now.saturating_sub(t) <= ACTIVE_WINDOW);
-                let due = (up.last_rx.is_some() && up.stale(flow.price) && quiet >= idle)
-                    || (active && quiet >= repeat);
-                if due {
-                    self.counters[node as usize].refreshes_timed += 1;
-                    self.send_refresh(node, k, u, ctx);
+                let Some(cause) = up.timed_due(flow.price, now, &timers) else {
+                    continue;
+                };
+                // Only price news waits for the budget: acknowledgements and repeats keep the
+                // neighbour's gate open, and are few by construction (one per quiet spell, five
+                // repeats at most).
+                let paced = timers.rule == RefreshRule::Paced;
+                if paced && cause == TimedCause::Price && !self.pay(node, k, u, now) {
+                    continue;
                 }
+                let counters = &mut self.counters[node as usize];
+                counters.refreshes_timed += 1;
+                match cause {
+                    TimedCause::Acknowledge => counters.refreshes_idle_ack += 1,
+                    TimedCause::Price => counters.refreshes_idle_price += 1,
+                    TimedCause::Repeat => counters.refreshes_repeat += 1,
+                }
+                self.send_refresh(node, k, u, ctx);
             }
         }
     }
@@ -690,7 +767,8 @@ impl Forwarding for HorizonLayer {
         }
     }
 
-    fn report(&self, node_names: &[String], _end: Time) -> Vec<LayerTable> {
+    fn report(&self, node_names: &[String], end: Time) -> Vec<LayerTable> {
+        let run_s = end as f64 / 1e9;
         let rows: Vec<HorizonRow> = self
             .nodes
             .iter()
@@ -699,7 +777,19 @@ impl Forwarding for HorizonLayer {
             .map(|(n, c)| HorizonRow {
                 node: node_names[n.node as usize].clone(),
                 refreshes: c.refreshes,
+                refreshes_received: c.refreshes_received,
+                refreshes_price: c.refreshes_price,
                 refreshes_timed: c.refreshes_timed,
+                refreshes_idle_ack: c.refreshes_idle_ack,
+                refreshes_idle_price: c.refreshes_idle_price,
+                refreshes_repeat: c.refreshes_repeat,
+                refreshes_held: c.refreshes_held,
+                refresh_airtime_s: c.refresh_airtime as f64 / 1e9,
+                refresh_airtime_share: if run_s > 0.0 {
+                    c.refresh_airtime as f64 / 1e9 / run_s
+                } else {
+                    0.0
+                },
                 piggybacks: c.piggybacks,
                 updates_heard: c.updates_heard,
                 released_by_refresh: c.released_by_refresh,

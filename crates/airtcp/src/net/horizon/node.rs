@@ -24,6 +24,10 @@
 //!   would leave the last hop (whose downstream price, the destination's 0, never changes)
 //!   blocked at `S − R = T` for good.
 //!
+//! - **Timed refreshments** (spec A8, the simulator's, not the paper's): [`UpLink::timed_due`]
+//!   says whether a liveness refreshment is due under either rule ([`RefreshRule`]), and
+//!   [`AirtimeBudget`] caps what the default rule may spend on the air.
+//!
 //! PLIDs are one byte, as on the paper's wire, compared in serial-number arithmetic: at most
 //! `T ≤ 100` are outstanding per flow and neighbour, well inside the 128 the comparison allows.
 
@@ -48,6 +52,98 @@ pub enum NextHopRule {
     Strict,
     /// The cheapest neighbour whose window is open.
     CheapestOpen,
+}
+
+/// When refreshments go besides every `refresh_every` receptions (spec A7, A8; docs/horizon.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshRule {
+    /// For price changes and by the timers only within the node's air-time budget; the timers
+    /// only once the upstream link has gone quiet.
+    Paced,
+    /// After every `refresh_every` update events; by the timers whenever the advertised state
+    /// changed and nothing went upstream for `refresh_idle`, packets flowing or not, and the
+    /// repeat while they flow; no budget (the earlier rule).
+    Eager,
+}
+
+/// Why a refreshment owed for counted update events is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountedCause {
+    /// `refresh_every` packets came from the neighbour: it needs their acknowledgement `R`
+    /// before its custody gate closes.
+    Received,
+    /// `refresh_every` update events, fewer of them receptions: changes of the node's price.
+    Price,
+}
+
+/// Why a timed refreshment is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimedCause {
+    /// Packets came from the neighbour since it was last told `R`: it needs their
+    /// acknowledgement before its custody gate closes.
+    Acknowledge,
+    /// Only the node's price changed since the neighbour was last told.
+    Price,
+    /// Nothing changed, but the last one said may have been lost.
+    Repeat,
+}
+
+/// The liveness timers' parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct TimerRule {
+    /// Which rule.
+    pub rule: RefreshRule,
+    /// `refresh_idle`: the least quiet before a changed state goes up.
+    pub idle: Time,
+    /// `refresh_repeat`: how often the last refreshment is repeated.
+    pub repeat: Time,
+    /// `refresh_every`: update events per refreshment.
+    pub every: u32,
+}
+
+/// How long after the last packet of a flow from a neighbour the repeat keeps going (spec A8).
+pub const ACTIVE_WINDOW: Time = 1_000_000_000;
+
+/// Gain of the mean gap between packets from an upstream neighbour (TCP's srtt gain, RFC 6298).
+const GAP_GAIN: f64 = 0.125;
+
+/// A node's budget of air time for timed refreshments: a token bucket, in nanoseconds of air
+/// time, filled at `share` of the elapsed time up to a second's worth. A refreshment may go
+/// while the bucket is not empty and takes its air time out of it (the bucket may go below
+/// zero by one refreshment), so some refreshment always goes eventually, and over any interval
+/// the air time spent is at most `share` of it plus a second's worth plus one refreshment.
+#[derive(Debug, Clone)]
+pub struct AirtimeBudget {
+    share: f64,
+    tokens: f64,
+    filled_at: Time,
+}
+
+impl AirtimeBudget {
+    /// A full bucket for `share` of the time (0 < share ≤ 1).
+    pub fn new(share: f64) -> Self {
+        AirtimeBudget {
+            share,
+            tokens: Self::depth(share),
+            filled_at: 0,
+        }
+    }
+
+    fn depth(share: f64) -> f64 {
+        share * ACTIVE_WINDOW as f64
+    }
+
+    /// Whether a refreshment taking `airtime` may go at `now`; if so it is paid for.
+    pub fn spend(&mut self, now: Time, airtime: Time) -> bool {
+        let elapsed = now.saturating_sub(self.filled_at) as f64;
+        self.tokens = (self.tokens + self.share * elapsed).min(Self::depth(self.share));
+        self.filled_at = now;
+        if self.tokens <= 0.0 {
+            return false;
+        }
+        self.tokens -= airtime as f64;
+        true
+    }
 }
 
 /// `a ≤ b` for one-byte sequence numbers less than 128 apart.
@@ -112,12 +208,21 @@ pub struct UpLink {
     pub highest: Option<u8>,
     /// Update events since the last refreshment or piggyback sent to it.
     pub events: u32,
+    /// Of those, packets received from it.
+    pub receptions: u32,
+    /// Whether the refreshment it is owed was held back by the air-time budget (counted once).
+    pub held: bool,
     /// The `(C, R)` last sent to it.
     pub sent: Option<(f64, Option<u8>)>,
     /// When a refreshment or piggyback last went to it.
     pub last_up: Time,
     /// When a packet of the flow last came from it.
     pub last_rx: Option<Time>,
+    /// The mean gap between its packets (0 before the second).
+    pub gap: Time,
+    /// The air time of one refreshment to it: the frame at the link's rate, SIFS and the MAC
+    /// ACK (DIFS and backoff, idle air, not counted).
+    pub airtime: Time,
 }
 
 impl UpLink {
@@ -127,13 +232,35 @@ impl UpLink {
             Some(h) if seq_le(plid, h) => h,
             _ => plid,
         });
+        if let Some(last) = self.last_rx {
+            let sample = now.saturating_sub(last);
+            self.gap = if self.gap == 0 {
+                sample
+            } else {
+                (self.gap as f64 + GAP_GAIN * (sample as f64 - self.gap as f64)) as Time
+            };
+        }
         self.last_rx = Some(now);
         self.events += 1;
+        self.receptions += 1;
+    }
+
+    /// Whether it is owed a refreshment for counted update events (§5.2.2), and why.
+    pub fn counted_due(&self, every: u32) -> Option<CountedCause> {
+        if self.receptions >= every {
+            Some(CountedCause::Received)
+        } else if self.events >= every {
+            Some(CountedCause::Price)
+        } else {
+            None
+        }
     }
 
     /// A refreshment or piggyback carrying `(price, highest)` went to it at `now`.
     pub fn sent_now(&mut self, price: f64, now: Time) {
         self.events = 0;
+        self.receptions = 0;
+        self.held = false;
         self.sent = Some((price, self.highest));
         self.last_up = now;
     }
@@ -141,6 +268,62 @@ impl UpLink {
     /// Whether what it would be told differs from what it was told last.
     pub fn stale(&self, price: f64) -> bool {
         self.sent != Some((price, self.highest))
+    }
+
+    /// What changed since it was last told, given that something did: its packets'
+    /// acknowledgement, or only the price.
+    fn change(&self) -> TimedCause {
+        match self.sent {
+            Some((_, said)) if said == self.highest => TimedCause::Price,
+            _ => TimedCause::Acknowledge,
+        }
+    }
+
+    /// Whether a timed refreshment is due at `now` under `timers`, the node's price being
+    /// `price`, and why.
+    pub fn timed_due(&self, price: f64, now: Time, timers: &TimerRule) -> Option<TimedCause> {
+        match timers.rule {
+            RefreshRule::Eager => self.due_on_any_change(price, now, timers),
+            RefreshRule::Paced => self.due_on_idle_link(price, now, timers),
+        }
+    }
+
+    /// The earlier rule: a changed state after `idle` without anything sent up, a repeat every
+    /// `repeat` while packets came within the last second.
+    fn due_on_any_change(&self, price: f64, now: Time, t: &TimerRule) -> Option<TimedCause> {
+        let last_rx = self.last_rx?;
+        let quiet = now.saturating_sub(self.last_up);
+        if self.stale(price) && quiet >= t.idle {
+            return Some(self.change());
+        }
+        let active = now.saturating_sub(last_rx) <= ACTIVE_WINDOW;
+        (active && quiet >= t.repeat).then_some(TimedCause::Repeat)
+    }
+
+    /// How long the link must have been silent to count as idle: as long as `every` of its
+    /// usual gaps (the next counted refreshment would have been due by then had packets kept
+    /// coming), at least `idle`, at most a second.
+    pub fn idle_after(&self, t: &TimerRule) -> Time {
+        self.gap
+            .saturating_mul(u64::from(t.every))
+            .clamp(t.idle, ACTIVE_WINDOW.max(t.idle))
+    }
+
+    /// The default rule: nothing while packets keep coming (their count sends the refreshments,
+    /// §5.2.2); once the link is idle, a changed state after `idle` without anything sent up,
+    /// and a repeat every `repeat` within a second of the link going idle.
+    fn due_on_idle_link(&self, price: f64, now: Time, t: &TimerRule) -> Option<TimedCause> {
+        let silent = now.saturating_sub(self.last_rx?);
+        let idle_after = self.idle_after(t);
+        if silent < idle_after {
+            return None;
+        }
+        let quiet = now.saturating_sub(self.last_up);
+        if self.stale(price) && quiet >= t.idle {
+            return Some(self.change());
+        }
+        let recent = silent <= idle_after.saturating_add(ACTIVE_WINDOW);
+        (recent && quiet >= t.repeat).then_some(TimedCause::Repeat)
     }
 }
 
@@ -400,9 +583,13 @@ mod tests {
             radio: 0,
             highest: None,
             events: 0,
+            receptions: 0,
+            held: false,
             sent: None,
             last_up: 0,
             last_rx: None,
+            gap: 0,
+            airtime: 0,
         }
     }
 
@@ -574,5 +761,124 @@ mod tests {
         assert_eq!(n.enqueue(0, PacketId(10), 0, 4), None);
         assert_eq!(n.enqueue(0, PacketId(11), 0, 4), Some(PacketId(2)));
         assert_eq!(n.held, 4);
+    }
+
+    /// Of `refresh_every` update events, a refreshment owed for receptions (the neighbour's
+    /// gate waits for their `R`) is told from one owed for price changes (fewer receptions among
+    /// the events); one sent resets both counts.
+    #[test]
+    fn counted_refreshments_tell_receptions_from_price_changes() {
+        let mut u = up(1);
+        for plid in 1..=4u8 {
+            u.received(plid, 0);
+        }
+        assert_eq!(u.counted_due(5), None);
+        u.events += 1; // the node's price changed
+        assert_eq!(u.counted_due(5), Some(CountedCause::Price));
+        u.received(5, 0);
+        assert_eq!(u.counted_due(5), Some(CountedCause::Received));
+        u.sent_now(1.0, 0);
+        assert_eq!((u.events, u.receptions, u.counted_due(5)), (0, 0, None));
+    }
+
+    const MS: Time = 1_000_000;
+
+    fn timers(rule: RefreshRule) -> TimerRule {
+        TimerRule {
+            rule,
+            idle: 20 * MS,
+            repeat: 200 * MS,
+            every: 5,
+        }
+    }
+
+    /// A neighbour sending a packet every 40 ms (0, 40, ..., 400 ms), each unacknowledged when
+    /// the timers look. The earlier rule refreshes 20 ms after the last packet, as it would
+    /// after every one of them; the paced rule waits until five gaps (200 ms) passed without a
+    /// packet, where the counted refreshment would have been due, then repeats every 200 ms
+    /// for a second and stops.
+    #[test]
+    fn the_paced_timer_waits_for_the_link_to_go_quiet() {
+        let mut u = up(1);
+        for k in 0..=10u8 {
+            u.received(k, Time::from(k) * 40 * MS);
+        }
+        assert_eq!(u.gap, 40 * MS);
+        let (eager, paced) = (timers(RefreshRule::Eager), timers(RefreshRule::Paced));
+        assert_eq!(u.idle_after(&paced), 200 * MS);
+        assert_eq!(
+            u.timed_due(0.0, 420 * MS, &eager),
+            Some(TimedCause::Acknowledge)
+        );
+        assert_eq!(u.timed_due(0.0, 420 * MS, &paced), None);
+        assert_eq!(u.timed_due(0.0, 599 * MS, &paced), None);
+        assert_eq!(
+            u.timed_due(0.0, 600 * MS, &paced),
+            Some(TimedCause::Acknowledge)
+        );
+        u.sent_now(0.0, 600 * MS);
+        assert_eq!(u.timed_due(0.0, 700 * MS, &paced), None, "nothing new");
+        assert_eq!(u.timed_due(0.0, 800 * MS, &paced), Some(TimedCause::Repeat));
+        u.sent_now(0.0, 1_600 * MS);
+        // 1.2 s after the last packet: the link went idle at 600 ms, the repeat runs a second.
+        assert_eq!(u.timed_due(0.0, 1_600 * MS, &paced), None, "just sent");
+        assert_eq!(
+            u.timed_due(0.0, 1_800 * MS, &paced),
+            None,
+            "a second after going idle"
+        );
+        assert_eq!(
+            u.timed_due(0.0, 1_800 * MS, &eager),
+            None,
+            "over a second since a packet"
+        );
+        assert_eq!(
+            u.timed_due(3.0, 1_800 * MS, &paced),
+            Some(TimedCause::Price),
+            "a new price"
+        );
+    }
+
+    /// A gap longer than a second (a flow that paused) makes the link idle after a second, not
+    /// after five such gaps; a neighbour heard once counts as idle after `refresh_idle`.
+    #[test]
+    fn the_idle_wait_is_bounded() {
+        let paced = timers(RefreshRule::Paced);
+        let mut u = up(1);
+        u.received(1, 0);
+        assert_eq!(u.idle_after(&paced), 20 * MS);
+        u.received(2, 3_000 * MS);
+        assert_eq!(u.idle_after(&paced), ACTIVE_WINDOW);
+    }
+
+    /// The budget: a share of 1 % holds 10 ms of air time when full; each refreshment goes
+    /// while the bucket is not empty and may take it below zero, and the bucket refills at 1 %
+    /// of the time.
+    #[test]
+    fn the_budget_lets_a_share_of_the_time_through() {
+        let mut b = AirtimeBudget::new(0.01);
+        for _ in 0..5 {
+            assert!(b.spend(0, 2 * MS));
+        }
+        assert!(!b.spend(0, 2 * MS), "10 ms spent");
+        // 1 ms back after 100 ms; a 3-ms refreshment may go and leaves the bucket 2 ms short,
+        // which takes 200 ms to refill.
+        assert!(b.spend(100 * MS, 3 * MS));
+        assert!(!b.spend(300 * MS, MS));
+        assert!(b.spend(301 * MS, MS));
+        // Over a long run, the air time spent is the share of the time, plus a bucket and one.
+        let mut b = AirtimeBudget::new(0.01);
+        let mut spent = 0;
+        for t in 0..10_000 {
+            if b.spend(t * MS, 700_000) {
+                spent += 700_000;
+            }
+        }
+        let share = 0.01 * (10_000 * MS) as f64;
+        assert!(spent as f64 >= share, "{spent}");
+        assert!(
+            spent as f64 <= share + 10.0 * MS as f64 + 700_000.0,
+            "{spent}"
+        );
     }
 }

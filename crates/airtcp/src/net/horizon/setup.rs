@@ -7,19 +7,19 @@
 use std::collections::BTreeMap;
 
 use super::layer::{Commodity, HorizonLayer, NONE};
-use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, UpLink};
-use super::HorizonParams;
+use super::node::{DownLink, FlowAt, HorizonNode, NextHopRule, PriceRule, RefreshRule, UpLink};
+use super::{HorizonParams, HEADER_BYTES};
 use crate::error::ConfigError;
 use crate::net::flow_paths::{FlowPaths, Way};
 use crate::net::forwarding::{Forwarding, LayerSetup, RoutingScheme, Surroundings};
 use crate::net::horizon::config::{
     HorizonConfig, HzMacConfig, HzNextHopConfig, HzPriceConfig, HzRefreshPriorityConfig,
+    HzRefreshRuleConfig,
 };
-use crate::net::paths::{node_disjoint_paths, weighted_next_hops, DisjointPath};
 use crate::net::routing::Iface;
-use crate::net::routing::{Edge, RouteMetric};
+use crate::net::routing::RouteMetric;
 use crate::net::wireless::Wireless;
-use crate::sim::{NodeId, Rng};
+use crate::sim::{NodeId, Rng, Time};
 
 /// The largest custody threshold: PLIDs are one byte, compared in serial arithmetic (fewer than
 /// 128 outstanding).
@@ -38,6 +38,7 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
         refresh_every,
         refresh_idle,
         refresh_repeat,
+        refresh_budget,
         buffer,
         sample_interval,
         k,
@@ -98,6 +99,12 @@ pub fn check(cfg: &HorizonConfig, around: &Surroundings) -> Result<(), ConfigErr
             format!("must be a non-negative number, got {min_window}"),
         ));
     }
+    if !(refresh_budget.is_finite() && refresh_budget > 0.0 && refresh_budget <= 1.0) {
+        return Err(err(
+            "routing.refresh_budget",
+            format!("must be within (0, 1], got {refresh_budget}"),
+        ));
+    }
     for (field, value) in [("alpha", reorder.alpha), ("beta", reorder.beta)] {
         if !(value.is_finite() && value > 0.0 && value <= 1.0) {
             return Err(err(
@@ -118,6 +125,8 @@ pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
         next_hop,
         mac,
         refresh_priority,
+        refresh_rule,
+        refresh_budget,
         refresh_idle,
         refresh_repeat,
         buffer,
@@ -138,6 +147,11 @@ pub fn params(cfg: &HorizonConfig, around: &Surroundings) -> HorizonParams {
         },
         push: mac == HzMacConfig::Push,
         refresh_first: refresh_priority == HzRefreshPriorityConfig::Head,
+        refresh_rule: match refresh_rule {
+            HzRefreshRuleConfig::Paced => RefreshRule::Paced,
+            HzRefreshRuleConfig::Eager => RefreshRule::Eager,
+        },
+        refresh_budget,
         refresh_idle,
         refresh_repeat,
         buffer: buffer as usize,
@@ -168,69 +182,6 @@ pub fn path_ids(seed: u64, paths: &FlowPaths, flow: u32) -> Vec<u8> {
             n[..n.len() - 1]
                 .iter()
                 .fold(0u8, |id, &v| id ^ byte[v as usize])
-        })
-        .collect()
-}
-
-/// Horizon's `k` paths from `src` to `dst` (§5.4): the lightest path first (the one a flow with
-/// `paths: {kind: disjoint, k: 1}` of the same metric takes: single-path TCP's, both ways on it
-/// as VRR's symmetric routes are), then, one at a time, the lightest path that shares no node but
-/// the ends with those found, so that the baseline's path is one of Horizon's (§6.3: "the default
-/// path for S1-D1 is also the one that overlaps"). The k paths of least total weight
-/// (`node_disjoint_paths`) need not contain the lightest path; where this greedy search finds
-/// fewer paths than that one does (a "trap" topology), that one's paths are taken instead.
-pub fn default_first_paths(
-    n: usize,
-    edges: &[Edge],
-    weight: &dyn Fn(usize) -> f64,
-    src: NodeId,
-    dst: NodeId,
-    k: usize,
-) -> Vec<DisjointPath> {
-    // The single path a flow with `paths: {kind: disjoint, k: 1}` takes: the baseline's.
-    let Some(first) = node_disjoint_paths(n, edges, weight, src, dst, 1).pop() else {
-        return Vec::new();
-    };
-    let first = first.nodes;
-    let mut used = vec![false; n];
-    let mut found = vec![first];
-    while found.len() < k {
-        for p in &found {
-            for &v in &p[1..p.len() - 1] {
-                used[v as usize] = true;
-            }
-        }
-        // A direct hop between the ends is one path at most.
-        let direct = found.iter().any(|p| p.len() == 2);
-        let free = |e: usize| {
-            let edge = &edges[e];
-            if used[edge.from as usize] || used[edge.to as usize] {
-                return f64::INFINITY;
-            }
-            if direct && ((edge.from, edge.to) == (src, dst) || (edge.from, edge.to) == (dst, src))
-            {
-                return f64::INFINITY;
-            }
-            weight(e)
-        };
-        let next = weighted_next_hops(n, edges, &free, &[dst]);
-        match next.path(src, dst) {
-            Some(p) => found.push(p),
-            None => break,
-        }
-    }
-    if found.len() < k {
-        let best = node_disjoint_paths(n, edges, weight, src, dst, k);
-        if best.len() > found.len() {
-            return best;
-        }
-    }
-    found
-        .into_iter()
-        .map(|nodes| DisjointPath {
-            nodes,
-            edges: Vec::new(),
-            weight: 0.0,
         })
         .collect()
 }
@@ -289,8 +240,19 @@ fn add_down(f: &mut FlowAt, next: NodeId, radio: u32, rate: f64, hops: u32) {
     });
 }
 
-/// Adds `f`'s upstream neighbour `prev` (if new) at a node.
-fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32) {
+/// The air time of one refreshment from radio `r` to radio `to`: its frame (Horizon's header
+/// and the MAC's overhead) at the link's rate, SIFS, and the MAC ACK at its rate.
+fn refresh_airtime(wireless: &Wireless, r: u32, to: u32) -> Time {
+    let mac = &wireless.macs[r as usize];
+    let timing = mac.timing();
+    let rate = wireless.rate_to(r, to).unwrap_or_else(|| mac.data_rate());
+    timing.airtime(HEADER_BYTES + mac.mac_overhead(), rate)
+        + timing.sifs
+        + timing.ack_time_for(rate)
+}
+
+/// Adds `f`'s upstream neighbour `prev` (if new) at a node; `airtime`: of a refreshment to it.
+fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32, airtime: Time) {
     if f.up.iter().any(|u| u.node == prev) {
         return;
     }
@@ -299,9 +261,13 @@ fn add_up(f: &mut FlowAt, prev: NodeId, radio: u32) {
         radio,
         highest: None,
         events: 0,
+        receptions: 0,
+        held: false,
         sent: None,
         last_up: 0,
         last_rx: None,
+        gap: 0,
+        airtime,
     });
 }
 
@@ -358,7 +324,8 @@ pub fn layer(params: HorizonParams, setup: &LayerSetup<'_>) -> HorizonLayer {
                     let back_radio = wireless
                         .peer_radio(b, wireless.channel_of[radio as usize])
                         .expect("a path hop links two radios on one channel");
-                    add_up(flow_at(&mut flows, b, c, dst), a, back_radio);
+                    let airtime = refresh_airtime(wireless, back_radio, radio);
+                    add_up(flow_at(&mut flows, b, c, dst), a, back_radio, airtime);
                 }
             }
         }

@@ -109,17 +109,29 @@ impl RoutingConfig {
     }
 
     /// The `k` paths of an implied block ([`implied_paths`](Self::implied_paths)) from `src` to
-    /// `dst`, fewer where fewer exist: Horizon's, the least-weight path first
-    /// (`net::horizon::setup::default_first_paths`).
+    /// `dst`, fewer where fewer exist: Horizon's, the least-weight path first, the others by its
+    /// `path_choice` (`net::horizon::paths`); `contend` says whether two edges contend for the
+    /// air.
     pub fn implied_paths_between(
         &self,
         n: usize,
         edges: &[crate::net::routing::Edge],
         weight: &dyn Fn(usize) -> f64,
-        (src, dst): (crate::sim::NodeId, crate::sim::NodeId),
+        ends: (crate::sim::NodeId, crate::sim::NodeId),
         k: usize,
+        contend: &dyn Fn(usize, usize) -> bool,
     ) -> Vec<crate::net::paths::DisjointPath> {
-        horizon::setup::default_first_paths(n, edges, weight, src, dst, k)
+        use horizon::config::HzPathChoiceConfig;
+        use horizon::paths::PathChoice;
+        let choice = match self {
+            RoutingConfig::Horizon(hz)
+                if hz.path_choice == HzPathChoiceConfig::InterferenceAware =>
+            {
+                PathChoice::InterferenceAware(contend)
+            }
+            _ => PathChoice::Lightest,
+        };
+        horizon::paths::flow_paths(n, edges, weight, ends, k, choice)
     }
 
     /// Whether this block puts a shim on TCP flows (then no flow may have the NC layer, which
