@@ -271,6 +271,23 @@ fn out_of_range(
     msg
 }
 
+/// A datagram source sends at most one datagram per nanosecond, the clock's tick: a faster
+/// rate would put every datagram at the same instant and simulated time would never move (a
+/// fuzzer's find: 2^64 - 1 bit/s of 1-byte datagrams).
+fn at_most_one_per_tick(path: String, rate: u64, packet_size: u32) -> Result<(), ConfigError> {
+    let limit = u128::from(packet_size) * 8 * 1_000_000_000;
+    if u128::from(rate) > limit {
+        return Err(err(
+            path,
+            format!(
+                "must be at most {limit} bit/s for {packet_size}-byte datagrams (one per \
+                 nanosecond, the simulator's clock tick), got {rate}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The datagram source of a UDP flow's application (anything but `bulk`).
 fn datagram_source(
     app: &AppConfig,
@@ -282,11 +299,13 @@ fn datagram_source(
         AppConfig::Cbr { rate, packet_size } => {
             positive(p("app.rate"), rate)?;
             positive(p("app.packet_size"), packet_size as u64)?;
+            at_most_one_per_tick(p("app.rate"), rate, packet_size)?;
             DatagramSource::Cbr(CbrSource::new(packet_size, rate, f.start))
         }
         AppConfig::Poisson { rate, packet_size } => {
             positive(p("app.rate"), rate)?;
             positive(p("app.packet_size"), packet_size as u64)?;
+            at_most_one_per_tick(p("app.rate"), rate, packet_size)?;
             let rng = Rng::stream(seed, &format!("flow/{}/poisson", f.id));
             DatagramSource::Poisson(PoissonSource::new(packet_size, rate, f.start, rng))
         }
@@ -299,6 +318,7 @@ fn datagram_source(
         } => {
             positive(p("app.packet_size"), packet_size as u64)?;
             positive(p("app.r_max"), r_max)?;
+            at_most_one_per_tick(p("app.r_max"), r_max, packet_size)?;
             positive(p("app.slot"), slot)?;
             if !(m.is_finite() && m > 0.0) {
                 return Err(err(p("app.m"), format!("must be finite and > 0, got {m}")));

@@ -103,6 +103,19 @@ fn bad_utility_parameters_name_the_field() {
             json!({"kind": "poisson", "rate": 0, "packet_size": 100}),
             "flows[0].app.rate",
         ),
+        // Faster than one datagram per nanosecond: simulated time would stand still.
+        (
+            json!({"kind": "cbr", "rate": u64::MAX, "packet_size": 1}),
+            "flows[0].app.rate",
+        ),
+        (
+            json!({"kind": "poisson", "rate": 8_000_000_001u64, "packet_size": 1}),
+            "flows[0].app.rate",
+        ),
+        (
+            json!({"kind": "utility", "packet_size": 1, "r_max": 8_000_000_001u64, "m": 1.0}),
+            "flows[0].app.r_max",
+        ),
     ];
     for (app, path) in cases {
         let cfg = serde_json::from_value(link(app, 2 * S, 1)).unwrap();
