@@ -25,7 +25,7 @@
 //! ACKs: COPE's agent orders the packets addressed to it, and the ACKs of a TCP flow are addressed
 //! to its source, where reordered ACKs cost TCP nothing but a late window update.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::metrics::results::ShimReport;
 use crate::sim::header::tcp::DataHeader;
@@ -61,8 +61,12 @@ pub struct OrderingAgent {
     hold: Time,
     /// The next sequence number (segment) TCP's receiver is to get.
     next: u64,
-    /// Held segments by sequence number, with their arrival times.
-    held: BTreeMap<u64, (DataHeader, Time)>,
+    /// Held segments by sequence number.
+    held: BTreeMap<u64, DataHeader>,
+    /// The held segments' numbers in arrival order, with their deadlines (arrival + hold):
+    /// arrivals come in time order, so the front is the next to expire. Entries of segments
+    /// already handed up are dropped when they reach the front.
+    deadlines: VecDeque<(Time, u64)>,
     /// The deadline the seam's timer is armed for.
     armed: Option<Time>,
     stats: OrderingStats,
@@ -75,6 +79,7 @@ impl OrderingAgent {
             hold,
             next: 0,
             held: BTreeMap::new(),
+            deadlines: VecDeque::new(),
             armed: None,
             stats: OrderingStats::default(),
         }
@@ -92,7 +97,7 @@ impl OrderingAgent {
 
     /// Hands up the held segments from `next` on while they are consecutive.
     fn release_consecutive(&mut self, io: &mut dyn ShimIo) {
-        while let Some((seg, _)) = self.held.remove(&self.next) {
+        while let Some(seg) = self.held.remove(&self.next) {
             self.stats.released_in_order += 1;
             self.next = seg.seq + 1;
             io.deliver(seg);
@@ -106,7 +111,7 @@ impl OrderingAgent {
             if *entry.key() > upto {
                 break;
             }
-            let (seg, _) = entry.remove();
+            let seg = entry.remove();
             self.stats.released_on_timeout += 1;
             self.next = seg.seq + 1;
             io.deliver(seg);
@@ -114,12 +119,15 @@ impl OrderingAgent {
         self.release_consecutive(io);
     }
 
-    /// The oldest arrival among the held segments' deadline, and the segment's number.
-    fn oldest(&self) -> Option<(Time, u64)> {
-        self.held
-            .iter()
-            .map(|(&seq, &(_, at))| (at.saturating_add(self.hold), seq))
-            .min()
+    /// The deadline of the held segment that arrived first, and its number.
+    fn oldest(&mut self) -> Option<(Time, u64)> {
+        while let Some(&(deadline, seq)) = self.deadlines.front() {
+            if self.held.contains_key(&seq) {
+                return Some((deadline, seq));
+            }
+            self.deadlines.pop_front();
+        }
+        None
     }
 
     fn arm(&mut self, io: &mut dyn ShimIo) {
@@ -154,7 +162,9 @@ impl Shim for OrderingAgent {
         if seq > self.next {
             // A duplicate keeps the first copy's arrival: its hold runs from then.
             if let std::collections::btree_map::Entry::Vacant(e) = self.held.entry(seq) {
-                e.insert((*segment, io.now()));
+                e.insert(*segment);
+                self.deadlines
+                    .push_back((io.now().saturating_add(self.hold), seq));
                 self.stats.held += 1;
             }
             self.stats.max_held = self.stats.max_held.max(self.held.len() as u64);
