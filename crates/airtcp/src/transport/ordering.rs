@@ -4,9 +4,11 @@
 //! segments that arrive out of order and hands them up in order, so that the reordering COPE's
 //! coding and its hop-by-hop retransmissions cause is not read by TCP as loss.
 //!
-//! COPE's agent looks only at TCP packets addressed to its own node (others pass through it); it
-//! keeps the last sequence number handed up and buffers later ones until the gap fills or a timer
-//! gives up on it. Here it is a shim on the seam (`transport::shim`, docs/shim.md) at the
+//! As we read COPE's description, its agent looks only at TCP packets addressed to its own node
+//! (others pass through it), keeps the last sequence number handed up and buffers later ones
+//! until the gap fills or a timer gives up on it. [I]: that reading is not checked against the
+//! paper's text here, and spec 001 (§2.2 item 9) says "at next hops"; the agent sits where the
+//! packets are addressed. Here it is a shim on the seam (`transport::shim`, docs/shim.md) at the
 //! destination end, which sees exactly those packets: TCP's data segments of one flow before
 //! TCP's receiver does.
 //!
