@@ -94,6 +94,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "compound": None,
         "vegas": None,
         "fast": None,
+        "bbr": None,
         "quic_tcp": None,
         "nc": None,
     }
@@ -171,7 +172,7 @@ BAD_SCENARIOS: list[tuple[str, dict[str, Any], str]] = [
                                 "queue": {"kind": "droptail", "packets": 0}}]},
      "links[0].queue.packets: must be at least 1"),
     ("unknown cc", {"flows": [{"id": "f", "src": "A", "dst": "B", "app": {"kind": "bulk"},
-                               "transport": {"kind": "tcp", "cc": "bbr"}}]},
+                               "transport": {"kind": "tcp", "cc": "westwood"}}]},
      "flows[0].transport.cc: must be "),
     ("unknown destination", {"flows": [{"id": "f", "src": "A", "dst": "R9", "app": {"kind": "bulk"},
                                         "transport": {"kind": "tcp"}}]},

@@ -108,7 +108,7 @@ def test_bad_targets_name_the_path(override: str, path: str, fragment: str) -> N
     [
         ("links[0].lossy=1", "links[0].lossy: unknown field"),
         ("links[0].rate=2 Mbs", "links[0].rate: unknown rate unit 'Mbs'"),
-        ("flows[0].transport.cc=bbr", "flows[0].transport.cc: must be 'reno', 'newreno', "),
+        ("flows[0].transport.cc=westwood", "flows[0].transport.cc: must be 'reno', 'newreno', "),
         ("flows[0].dst=R9", "flows[0].dst: no node named 'R9'"),
     ],
 )

@@ -127,10 +127,12 @@ __all__ = [
     "AppConfig",
     "CcKind",
     "SsthreshBasis",
+    "RecoveryWindow",
     "CubicParams",
     "CompoundParams",
     "VegasParams",
     "FastParams",
+    "BbrParams",
     "PerAckQuicCadence",
     "IntervalQuicCadence",
     "FastRoundsQuicCadence",
@@ -1284,11 +1286,14 @@ class UtilityApp(Model):
 AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(discriminator="kind")]
 
 # Congestion control algorithm.
-CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "quic_tcp"]
+CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "bbr", "quic_tcp"]
 
 # What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
 # disagree, and the choice moves goodput under random loss by 20-30 %.
 SsthreshBasis = Literal["flight_size", "cwnd", "pipe"]
+
+# How the window is set during fast recovery.
+RecoveryWindow = Literal["classic", "prr"]
 
 class CubicParams(Model):
     """Cubic's constants (RFC 9438). See `docs/cubic.md`."""
@@ -1339,6 +1344,25 @@ class FastParams(Model):
     # Weight of the new window estimate in each update, in (0, 1] in the FAST paper (0.5); paper 002
     # sweeps this step size beyond 1 (Fig. 7a).
     gamma: real(None, exclusive_minimum=0) = 0.5
+
+
+class BbrParams(Model):
+    """BBR's parameters (`bbr: {...}` beside `cc: bbr`); the defaults are ns-3 3.44's and Linux's."""
+
+    # Startup's pacing and window gain (2/ln 2).
+    high_gain: real(None) = 2.89
+    # ProbeBW's window gain.
+    cwnd_gain: real(None) = 2.0
+    # Length of BtlBw's max filter, round trips.
+    bw_window_rounds: integer(None, minimum=1, maximum=U32_MAX) = 10
+    # Length of RTprop's min filter, ns.
+    min_rtt_window: integer('duration', minimum=1, maximum=U64_MAX) = 10000000000
+    # Time spent in ProbeRTT, ns.
+    probe_rtt_duration: integer('duration', minimum=1, maximum=U64_MAX) = 200000000
+    # Gain of the ACK-aggregation allowance (0: none).
+    extra_acked_gain: real(None) = 1.0
+    # Length of the ACK-aggregation max filter, round trips.
+    extra_acked_window_rounds: integer(None, minimum=1, maximum=U32_MAX) = 5
 
 
 class PerAckQuicCadence(Model):
@@ -1445,6 +1469,11 @@ class TcpTransport(Model):
     dupthresh: integer(None, minimum=1, maximum=U32_MAX) = 3
     # What ssthresh is halved from after a loss or timeout.
     ssthresh_basis: SsthreshBasis = "flight_size"
+    # How the window is set during fast recovery (`prr` needs `sack`).
+    recovery: RecoveryWindow = Field(default="classic", exclude_if=at_default("classic"))
+    # Pace transmissions at Linux's rate (2 x cwnd / srtt in slow start, 1.2 x in congestion
+    # avoidance) for a controller without a rate of its own; BBR always paces at its own.
+    pacing: StrictBool = Field(default=False, exclude_if=at_default(False))
     # Lower bound of the retransmission timeout, ns (RFC 6298 (2.4): 1 s).
     min_rto: integer('duration', minimum=1, maximum=U64_MAX) = 1000000000
     # Upper bound of the retransmission timeout, ns (RFC 6298 (2.5): at least 60 s).
@@ -1461,6 +1490,8 @@ class TcpTransport(Model):
     vegas: Optional[VegasParams] = None
     # FAST parameters (only with `cc: fast`; defaults if absent).
     fast: Optional[FastParams] = None
+    # BBR's parameters (only with `cc: bbr`); ns-3's and Linux's defaults if absent.
+    bbr: Optional[BbrParams] = None
     # QUIC-TCP parameters (only with `cc: quic_tcp`; defaults if absent).
     quic_tcp: Optional[QuicTcpParams] = None
     # The NC layer of paper 000 §4.1.3 between this TCP and the network (absent: none).

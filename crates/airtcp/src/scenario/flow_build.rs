@@ -168,7 +168,9 @@ impl FlowContext<'_> {
                 if *bytes == Some(0) {
                     return Err(err(p("app.bytes"), "must be greater than zero"));
                 }
-                let mut sender = TcpSender::new(t, cc::build(t), *bytes);
+                let mut controller = cc::build(t);
+                controller.set_random(Rng::stream(cfg.seed, &format!("flow/{i}/cc")));
+                let mut sender = TcpSender::new(t, controller, *bytes);
                 if m.trace_rtt {
                     sender.rtt_log = Some(Vec::new());
                 }

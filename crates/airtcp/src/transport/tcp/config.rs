@@ -31,6 +31,21 @@ pub enum SsthreshBasis {
     Pipe,
 }
 
+/// How the window is set during fast recovery.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryWindow {
+    /// cwnd = ssthresh at once with SACK (RFC 6675); window inflation by duplicate ACKs without
+    /// (RFC 6582). ns-3's TcpClassicRecovery.
+    #[default]
+    Classic,
+    /// RFC 9937 Proportional Rate Reduction (SACK only): the reduction spread over the recovery
+    /// round trip, cwnd = ssthresh when it ends. Linux's, and ns-3's default recovery.
+    Prr,
+}
+
 /// TCP parameters. Defaults are listed in `docs/scenario-fields.md`.
 ///
 /// serde does not support `deny_unknown_fields` beside a flattened field (`cc_params`), so an
@@ -80,6 +95,15 @@ pub struct TcpConfig {
     /// What ssthresh is halved from after a loss or timeout.
     #[serde(default)]
     pub ssthresh_basis: SsthreshBasis,
+    /// How the window is set during fast recovery (`prr` needs `sack`).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub recovery: RecoveryWindow,
+    /// Pace transmissions at Linux's rate (2 x cwnd / srtt in slow start, 1.2 x in congestion
+    /// avoidance) for a controller without a rate of its own; BBR always paces at its own.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub pacing: bool,
     /// Lower bound of the retransmission timeout, ns (RFC 6298 (2.4): 1 s).
     #[serde(default = "default_min_rto")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
@@ -206,6 +230,12 @@ impl TcpConfig {
             return Err(ConfigError::new(
                 format!("{p}.max_rto"),
                 "must not be smaller than min_rto",
+            ));
+        }
+        if t.recovery == RecoveryWindow::Prr && !t.sack {
+            return Err(ConfigError::new(
+                format!("{p}.recovery"),
+                "prr needs sack: true (PRR counts the data each ACK delivers from SACK blocks)",
             ));
         }
         if t.initial_ssthresh == Some(0) {

@@ -6,9 +6,15 @@
 //!   (ns-2 Reno, RFC 6582 NewReno, RFC 6675 SACK), RFC 6298 retransmission timer.
 //! - [`receiver`]: cumulative ACKs, delayed ACKs (RFC 5681 §4.2), SACK blocks (RFC 2018).
 //! - [`rtt`]: the RFC 6298 estimator with Karn's rule and exponential backoff.
+//! - [`rate`]: delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation), for BBR.
+//! - [`prr`]: RFC 9937 Proportional Rate Reduction, the window during fast recovery.
+//! - [`pacing`]: spacing transmissions at a rate (BBR's, or Linux's from cwnd and srtt).
 
 pub mod cc;
 pub mod config;
+pub mod pacing;
+pub mod prr;
+pub mod rate;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;

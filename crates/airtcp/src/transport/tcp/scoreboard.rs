@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::rate::{Delivered, RateStamp};
 use crate::sim::header::tcp::SackBlock;
 use crate::sim::Time;
 
@@ -27,6 +28,8 @@ pub struct SegState {
     pub sacked: bool,
     /// Deemed lost (RFC 6675 IsLost, or everything after a timeout).
     pub lost: bool,
+    /// The delivery-rate estimator's record of the latest (re)transmission (`rate`).
+    pub stamp: RateStamp,
 }
 
 /// Outstanding segments and their SACK state.
@@ -48,6 +51,11 @@ pub struct Scoreboard {
     lost_hint: u64,
     /// No segment in `[base, hole_hint)` is un-SACKed and not retransmitted.
     hole_hint: u64,
+    /// The segments newly delivered (cumulatively or by SACK) since the last
+    /// [`Scoreboard::take_delivered`], for the delivery-rate estimator.
+    got: Delivered,
+    /// Segments marked lost over the connection's life (each marking counted once).
+    lost_marked: u64,
 }
 
 impl Scoreboard {
@@ -89,7 +97,29 @@ impl Scoreboard {
             ever_retx: false,
             sacked: false,
             lost: false,
+            stamp: RateStamp::default(),
         });
+    }
+
+    /// Records the delivery-rate stamp of the latest (re)transmission of `seq`.
+    pub fn set_stamp(&mut self, seq: u64, stamp: RateStamp) {
+        self.segs[(seq - self.base) as usize].stamp = stamp;
+    }
+
+    /// The segments newly delivered since the last call (and forgets them).
+    pub fn take_delivered(&mut self) -> Delivered {
+        std::mem::take(&mut self.got)
+    }
+
+    /// Whether more un-SACKed segments are marked lost than retransmitted (Linux's
+    /// `lost_out > retrans_out`): a lost segment still waits for its retransmission.
+    pub fn lost_waiting(&self) -> bool {
+        self.lost_unsacked > self.retx_unsacked
+    }
+
+    /// Segments marked lost over the connection's life.
+    pub fn lost_marked(&self) -> u64 {
+        self.lost_marked
     }
 
     /// Records a retransmission of outstanding segment `seq`.
@@ -114,6 +144,7 @@ impl Scoreboard {
             } else {
                 self.lost_unsacked -= s.lost as u32;
                 self.retx_unsacked -= s.retransmitted as u32;
+                self.got.add(self.base, s.sent_at, s.stamp, s.ever_retx);
             }
             self.base += 1;
             last = Some(s);
@@ -189,6 +220,8 @@ impl Scoreboard {
             self.sacked += 1;
             self.lost_unsacked -= s.lost as u32;
             self.retx_unsacked -= s.retransmitted as u32;
+            let (sent_at, stamp, retx) = (s.sent_at, s.stamp, s.ever_retx);
+            self.got.add(seq, sent_at, stamp, retx);
         }
         end.saturating_sub(start) as u32
     }
@@ -239,6 +272,7 @@ impl Scoreboard {
         if !s.lost && !s.sacked {
             s.lost = true;
             self.lost_unsacked += 1;
+            self.lost_marked += 1;
             self.lost_hint = self.lost_hint.min(seq);
         }
     }
@@ -248,6 +282,7 @@ impl Scoreboard {
     pub fn mark_all_lost(&mut self) {
         for s in self.segs.iter_mut() {
             if !s.sacked {
+                self.lost_marked += !s.lost as u64;
                 s.lost = true;
                 s.retransmitted = false;
             }

@@ -28,15 +28,32 @@
 //! The amount ssthresh is halved from is configurable (`ssthresh_basis`): FlightSize by default
 //! (RFC 5681 eq. 4, RFC 6675 §5 step 4.2), the window (ns-2, Linux) or the pipe (ns-3).
 //!
+//! With `recovery: prr` (SACK only) the window during recovery follows RFC 9937's Proportional
+//! Rate Reduction ([`super::prr`]) instead of dropping to ssthresh at once, and is ssthresh when
+//! recovery ends (Linux's `tcp_end_cwnd_reduction`).
+//!
+//! Every (re)transmission is stamped and every ACK yields a delivery-rate sample
+//! ([`super::rate`]). A controller that sets the window itself (`controls_window`: BBR) gets the
+//! sample on every ACK, in recovery too, and the recovery machinery leaves its window alone
+//! except after a timeout (cwnd = 1, as Linux's `tcp_enter_loss` and ns-3 do for every
+//! controller); this is Linux's `cong_control` hook and ns-3's `HasCongControl`.
+//!
+//! Pacing ([`super::pacing`]) spaces ordinary transmissions at the controller's rate (BBR) or,
+//! with `pacing: true`, at Linux's rate from cwnd and srtt. The pacing deadline and the
+//! retransmission timer share the endpoint's one timer, as Linux multiplexes its timers.
+//!
 //! Deviations: no SYN/FIN; window in whole segments; SACK option bytes are not added to ACK sizes.
 
 use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState};
+use super::pacing::{self, Pacer};
+use super::prr::Prr;
+use super::rate::{CaState, DeliveryRate, RateSample};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::TcpIo;
 use crate::sim::header::tcp::{AckHeader, DataHeader};
 use crate::sim::Time;
-use crate::transport::tcp::config::{CcKind, SsthreshBasis, TcpConfig};
+use crate::transport::tcp::config::{CcKind, RecoveryWindow, SsthreshBasis, TcpConfig};
 
 /// Loss-recovery flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +116,21 @@ pub struct TcpSender {
     recover: Option<u64>,
     partial_seen: bool,
     rto: RtoEstimator,
+    /// The retransmission timer's deadline.
     timer: Option<Time>,
+    /// RFC 9937 PRR sets the window in recovery (`recovery: prr`).
+    use_prr: bool,
+    /// PRR's state during a recovery episode.
+    prr: Option<Prr>,
+    /// The controller sets the window on every ACK from rate samples (BBR).
+    cc_sets_window: bool,
+    /// Delivery-rate estimation.
+    rate: DeliveryRate,
+    /// `pacing: true`: Linux's pacing rate for a controller without its own.
+    pacing: bool,
+    pacer: Pacer,
+    /// After a timeout until the cumulative ACK passes `recover` (Linux's CA_Loss).
+    in_loss: bool,
     /// Counters.
     pub stats: SenderStats,
     /// (time, sample, srtt) of every RTT sample, when tracing.
@@ -116,6 +147,7 @@ impl TcpSender {
             Some(b) if b % mss != 0 => (b % mss) as u32,
             _ => cfg.mss,
         };
+        let cc_sets_window = cc.controls_window();
         TcpSender {
             mss: cfg.mss,
             dupthresh: cfg.dupthresh,
@@ -143,6 +175,13 @@ impl TcpSender {
                 cfg.clock_granularity,
             ),
             timer: None,
+            use_prr: cfg.recovery == RecoveryWindow::Prr,
+            prr: None,
+            cc_sets_window,
+            rate: DeliveryRate::default(),
+            pacing: cfg.pacing,
+            pacer: Pacer::default(),
+            in_loss: false,
             stats: SenderStats::default(),
             rtt_log: None,
         }
@@ -156,6 +195,11 @@ impl TcpSender {
     /// Slow-start threshold, segments.
     pub fn ssthresh(&self) -> f64 {
         self.state.ssthresh
+    }
+
+    /// The congestion control's own variables (BBR's mode, BtlBw, RTprop, gains), for traces.
+    pub fn cc_metrics(&self) -> Vec<(&'static str, f64)> {
+        self.cc.metrics()
     }
 
     /// The congestion control's delay estimates, for a delay-based law (FAST, QUIC-TCP).
@@ -191,6 +235,36 @@ impl TcpSender {
         self.cc.name()
     }
 
+    /// The loss-recovery state (Linux's `icsk_ca_state`).
+    pub fn ca_state(&self) -> CaState {
+        if self.in_recovery {
+            CaState::Recovery
+        } else if self.in_loss {
+            CaState::Loss
+        } else {
+            CaState::Open
+        }
+    }
+
+    /// Segments delivered so far (the delivery-rate estimator's C.delivered).
+    pub fn delivered(&self) -> u64 {
+        self.rate.delivered
+    }
+
+    /// The rate transmissions are paced at, segments per second, if any.
+    pub fn pacing_rate(&self) -> Option<f64> {
+        match self.cc.pacing_rate() {
+            Some(rate) => Some(rate),
+            None if self.pacing => pacing::linux_rate(
+                self.state.cwnd,
+                self.state.ssthresh,
+                self.in_flight(),
+                self.rto.srtt(),
+            ),
+            None => None,
+        }
+    }
+
     /// Smoothed RTT, ns.
     pub fn srtt(&self) -> Option<Time> {
         self.rto.srtt()
@@ -220,18 +294,24 @@ impl TcpSender {
             return; // acknowledges data never sent: ignore, as RFC 9293 requires
         }
         let sack = self.recovery == Recovery::Sack;
+        let before = AckContext {
+            in_flight: self.in_flight(),
+            lost: self.board.lost_marked(),
+        };
         if sack {
             self.board.apply_sack(ack_hdr.sack_blocks());
         }
         if ack > self.board.base() {
-            self.on_new_ack(ack, now, io);
+            self.on_new_ack(ack, now, before, io);
         } else if ack == self.board.base() && self.board.outstanding() > 0 {
-            self.on_dup_ack(io);
+            self.on_dup_ack(now, before, io);
+        } else {
+            // An old ACK: what its SACK blocks delivered counts, but it gives no sample.
+            self.sample(now, before);
         }
     }
 
-    fn on_new_ack(&mut self, ack: u64, now: Time, io: &mut impl TcpIo) {
-        let in_flight_before = self.in_flight();
+    fn on_new_ack(&mut self, ack: u64, now: Time, before: AckContext, io: &mut impl TcpIo) {
         let acked = (ack - self.board.base()) as u32;
         let newest = self.board.advance(ack).expect("ack > snd_una");
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -249,41 +329,62 @@ impl TcpSender {
         if self.recovery == Recovery::Sack {
             self.board.mark_losses(self.dupthresh);
         }
+        let mut rs = self.sample(now, before);
+        if self.in_loss && self.recover.is_none_or(|r| ack > r) {
+            self.in_loss = false;
+        }
+        let sets_window = !self.cc_sets_window;
         let mut restart_timer = true;
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| ack > r);
             match (self.recovery, full) {
                 (Recovery::Reno, _) => {
-                    self.state.cwnd = self.state.ssthresh;
+                    if sets_window {
+                        self.state.cwnd = self.state.ssthresh;
+                    }
                     self.end_recovery(now);
                 }
                 (Recovery::NewReno, true) => {
-                    let flight = self.in_flight() as f64;
-                    self.state.cwnd = self.state.ssthresh.min(flight.max(1.0) + 1.0);
+                    if sets_window {
+                        let flight = self.in_flight() as f64;
+                        self.state.cwnd = self.state.ssthresh.min(flight.max(1.0) + 1.0);
+                    }
                     self.end_recovery(now);
                 }
                 (Recovery::NewReno, false) => {
                     // Partial ACK: retransmit the next hole, deflate, add back one segment.
                     let hole = self.board.base();
                     self.transmit(hole, io);
-                    self.state.cwnd = (self.state.cwnd - acked as f64 + 1.0).max(1.0);
+                    if sets_window {
+                        self.state.cwnd = (self.state.cwnd - acked as f64 + 1.0).max(1.0);
+                    }
                     restart_timer = !self.partial_seen;
                     self.partial_seen = true;
                 }
-                (Recovery::Sack, true) => self.end_recovery(now),
-                (Recovery::Sack, false) => {}
+                (Recovery::Sack, true) => {
+                    if sets_window && self.prr.is_some() {
+                        self.state.cwnd = self.state.ssthresh;
+                    }
+                    self.end_recovery(now);
+                }
+                (Recovery::Sack, false) => {
+                    // A partial ACK advances snd.una: safe unless it revealed a new loss.
+                    let safe = self.board.lost_marked() == before.lost;
+                    self.prr_step(rs.acked_sacked, safe);
+                }
             }
-        } else {
+        } else if sets_window {
             let sample = AckSample {
                 now,
                 acked,
                 rtt,
                 min_rtt: self.rto.min_rtt(),
                 srtt: self.rto.srtt(),
-                in_flight: in_flight_before,
+                in_flight: before.in_flight,
             };
             self.cc.on_ack(&mut self.state, &sample);
         }
+        self.control(&mut rs, before);
         if self.board.outstanding() == 0 {
             self.set_timer(None, io);
         } else if restart_timer {
@@ -292,17 +393,20 @@ impl TcpSender {
         self.send_more(io);
     }
 
-    fn on_dup_ack(&mut self, io: &mut impl TcpIo) {
+    fn on_dup_ack(&mut self, now: Time, before: AckContext, io: &mut impl TcpIo) {
         self.dupacks += 1;
         let sack = self.recovery == Recovery::Sack;
         if sack {
             self.board.mark_losses(self.dupthresh);
         }
+        let mut rs = self.sample(now, before);
         if self.in_recovery {
-            if !sack {
+            if !sack && !self.cc_sets_window {
                 // Each duplicate ACK means a segment left the network (window inflation).
                 self.state.cwnd += 1.0;
             }
+            self.prr_step(rs.acked_sacked, false);
+            self.control(&mut rs, before);
             self.send_more(io);
             return;
         }
@@ -310,13 +414,16 @@ impl TcpSender {
         let loss_detected = self.dupacks >= self.dupthresh
             || (sack && self.board.is_lost(self.board.base(), self.dupthresh));
         if may_enter && loss_detected {
-            self.enter_recovery(io);
-        } else if sack {
-            self.send_more(io);
+            self.enter_recovery(&mut rs, before, io);
+        } else {
+            self.control(&mut rs, before);
+            if sack || self.cc_sets_window {
+                self.send_more(io);
+            }
         }
     }
 
-    fn enter_recovery(&mut self, io: &mut impl TcpIo) {
+    fn enter_recovery(&mut self, rs: &mut RateSample, before: AckContext, io: &mut impl TcpIo) {
         let now = io.now();
         self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
         self.recover = Some(self.board.end() - 1);
@@ -326,15 +433,24 @@ impl TcpSender {
         let first = self.board.base();
         match self.recovery {
             Recovery::Reno | Recovery::NewReno => {
-                self.state.cwnd = self.state.ssthresh + self.dupthresh as f64;
+                if !self.cc_sets_window {
+                    self.state.cwnd = self.state.ssthresh + self.dupthresh as f64;
+                }
             }
             Recovery::Sack => {
-                self.state.cwnd = self.state.ssthresh;
+                let recover_fs = self.board.pipe();
                 self.board.mark_lost(first);
+                if self.use_prr && !self.cc_sets_window {
+                    self.prr = Some(Prr::enter(recover_fs));
+                    self.prr_step(rs.acked_sacked, false);
+                } else if !self.cc_sets_window {
+                    self.state.cwnd = self.state.ssthresh;
+                }
             }
         }
         self.cc
             .on_event(&mut self.state, CongestionEvent::Loss, now);
+        self.control(rs, before);
         // Fast retransmit ignores the window (RFC 5681 §3.2 step 4, RFC 6675 §5 step 4.3).
         self.transmit(first, io);
         self.send_more(io);
@@ -342,14 +458,64 @@ impl TcpSender {
 
     fn end_recovery(&mut self, now: Time) {
         self.in_recovery = false;
+        self.prr = None;
         self.cc
             .on_event(&mut self.state, CongestionEvent::RecoveryEnd, now);
     }
 
-    /// The retransmission timer expired.
+    /// PRR's window for an ACK in recovery that delivered `delivered` segments (nothing without
+    /// PRR).
+    fn prr_step(&mut self, delivered: u32, safe: bool) {
+        if let Some(prr) = self.prr.as_mut() {
+            let pipe = self.board.pipe();
+            self.state.cwnd = prr.on_ack(delivered, safe, pipe, self.state.ssthresh);
+        }
+    }
+
+    /// The delivery-rate sample of the ACK being processed (what it delivered, folded into the
+    /// estimator); the fields about losses, flight and state are filled by [`Self::control`].
+    fn sample(&mut self, now: Time, before: AckContext) -> RateSample {
+        let got = self.board.take_delivered();
+        let mut rs = self.rate.on_ack(now, &got, self.rto.min_rtt());
+        rs.rtt = got.newest_clean_sent_at.map(|t| now - t);
+        rs.prior_in_flight = before.in_flight;
+        rs.mss = self.mss;
+        rs
+    }
+
+    /// Hands a controller that sets the window itself (BBR) the ACK's sample, once the ACK's
+    /// loss detection and recovery state are settled (Linux's `tcp_cong_control` after
+    /// `tcp_fastretrans_alert`).
+    fn control(&mut self, rs: &mut RateSample, before: AckContext) {
+        if !self.cc_sets_window {
+            return;
+        }
+        rs.losses = (self.board.lost_marked() - before.lost) as u32;
+        rs.in_flight = self.in_flight();
+        rs.total_lost = self.board.lost_marked();
+        rs.ca_state = self.ca_state();
+        self.cc.cong_control(&mut self.state, rs);
+        if self.cc.marks_app_limited() {
+            self.rate.mark_app_limited(self.in_flight());
+        }
+    }
+
+    /// The endpoint's timer fired: the pacing deadline, the retransmission timer, or both.
     pub fn on_timer(&mut self, io: &mut impl TcpIo) {
+        let now = io.now();
+        self.pacer.expire(now);
+        if self.timer.is_some_and(|t| t <= now) {
+            self.on_rto(io);
+        } else {
+            self.send_more(io);
+            self.arm(io);
+        }
+    }
+
+    fn on_rto(&mut self, io: &mut impl TcpIo) {
         self.timer = None;
         if self.board.outstanding() == 0 {
+            self.arm(io);
             return;
         }
         let now = io.now();
@@ -361,6 +527,8 @@ impl TcpSender {
         self.rto.back_off();
         self.recover = Some(self.board.end() - 1);
         self.in_recovery = false;
+        self.prr = None;
+        self.in_loss = true;
         self.dupacks = 0;
         self.cc.on_event(&mut self.state, CongestionEvent::Rto, now);
         match self.recovery {
@@ -368,6 +536,7 @@ impl TcpSender {
             _ => self.snd_nxt = self.board.base(),
         }
         self.send_more(io);
+        self.arm(io);
     }
 
     /// The amount ssthresh is computed from at a congestion event (see [`SsthreshBasis`]).
@@ -382,12 +551,19 @@ impl TcpSender {
         }
     }
 
-    /// Sends whatever the window and the application allow.
+    /// Sends whatever the window, the pacing rate and the application allow.
     fn send_more(&mut self, io: &mut impl TcpIo) {
+        let now = io.now();
         match self.recovery {
             Recovery::Sack => {
                 while self.state.cwnd - self.board.pipe() as f64 >= 1.0 {
-                    let Some(seq) = self.next_seg() else { break };
+                    if !self.pacer.ready(now) {
+                        break;
+                    }
+                    let Some(seq) = self.next_seg() else {
+                        self.check_app_limited();
+                        break;
+                    };
                     self.transmit(seq, io);
                 }
             }
@@ -395,10 +571,30 @@ impl TcpSender {
                 let wnd = (self.state.cwnd.floor() as u64).min(self.rwnd).max(1);
                 let limit = self.board.end().max(self.app_limit);
                 while self.snd_nxt < self.board.base() + wnd && self.snd_nxt < limit {
+                    if !self.pacer.ready(now) {
+                        break;
+                    }
                     self.transmit(self.snd_nxt, io);
                     self.snd_nxt += 1;
                 }
+                if self.snd_nxt >= limit && self.snd_nxt < self.board.base() + wnd {
+                    self.check_app_limited();
+                }
             }
+        }
+        if self.pacer.deadline().is_some() {
+            self.arm(io);
+        }
+    }
+
+    /// The draft's `CheckIfApplicationLimited` (§3.4): out of data with window to spare and no
+    /// lost segment waiting for its retransmission.
+    fn check_app_limited(&mut self) {
+        let end = self.board.end().max(self.snd_nxt);
+        let no_data = end >= self.app_limit;
+        let waiting = self.recovery == Recovery::Sack && self.board.lost_waiting();
+        if no_data && (self.in_flight() as f64) < self.state.cwnd && !waiting {
+            self.rate.mark_app_limited(self.in_flight());
         }
     }
 
@@ -420,6 +616,7 @@ impl TcpSender {
 
     fn transmit(&mut self, seq: u64, io: &mut impl TcpIo) {
         let now = io.now();
+        let stamp = self.rate.on_send(now, self.board.outstanding());
         let retransmission = seq < self.board.end();
         if retransmission {
             self.board.mark_retransmitted(seq, now);
@@ -428,9 +625,16 @@ impl TcpSender {
             debug_assert_eq!(seq, self.board.end());
             self.board.push_new(now);
         }
+        self.board.set_stamp(seq, stamp);
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_send();
+        }
         self.stats.packets_sent += 1;
         let last = self.total_segments == Some(seq + 1);
         let len = if last { self.last_len } else { self.mss };
+        if let Some(rate) = self.pacing_rate() {
+            self.pacer.sent(now, len as f64 / self.mss as f64, rate);
+        }
         io.window_hint((self.state.cwnd.floor() as u64).min(self.rwnd).max(1));
         io.send_data(DataHeader {
             seq,
@@ -443,8 +647,27 @@ impl TcpSender {
         }
     }
 
+    /// Sets (or cancels) the retransmission timer.
     fn set_timer(&mut self, at: Option<Time>, io: &mut impl TcpIo) {
         self.timer = at;
+        self.arm(io);
+    }
+
+    /// Arms the endpoint's one timer for the earlier of the retransmission and pacing deadlines.
+    fn arm(&mut self, io: &mut impl TcpIo) {
+        let at = match (self.timer, self.pacer.deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         io.set_timer(at);
     }
+}
+
+/// What the sender knew before an ACK's bookkeeping.
+#[derive(Debug, Clone, Copy)]
+struct AckContext {
+    /// Segments in flight.
+    in_flight: u32,
+    /// Segments marked lost so far.
+    lost: u64,
 }

@@ -9,6 +9,7 @@
 //!
 //! The controllers a scenario can name are listed in [`registry`], one entry each.
 
+pub mod bbr;
 pub mod compound;
 pub mod cubic;
 pub mod fast;
@@ -21,6 +22,7 @@ pub mod vegas;
 use crate::error::ConfigError;
 use crate::sim::Time;
 use crate::transport::tcp::config::TcpConfig;
+use crate::transport::tcp::rate::RateSample;
 
 /// Window state shared by the sender and its algorithm.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +89,28 @@ pub trait CongestionControl: Send {
     fn delay_state(&self) -> Option<DelayState> {
         None
     }
+    /// Whether the algorithm sets the window itself on every ACK from delivery-rate samples
+    /// ([`CongestionControl::cong_control`]), as BBR does: Linux's `cong_control` hook, ns-3's
+    /// `HasCongControl`. The sender then neither calls `on_ack` nor moves the window in loss
+    /// recovery (PRR included), except to one segment after a timeout.
+    fn controls_window(&self) -> bool {
+        false
+    }
+    /// Every ACK's delivery-rate sample, for an algorithm that [`controls_window`]
+    /// (`Self::controls_window`), after the ACK's loss detection; it sets `state.cwnd`.
+    fn cong_control(&mut self, _state: &mut CcState, _rs: &RateSample) {}
+    /// The rate the algorithm paces transmissions at, segments per second (None: the sender's
+    /// `pacing` setting decides).
+    fn pacing_rate(&self) -> Option<f64> {
+        None
+    }
+    /// Whether the sender should mark its delivery-rate samples app-limited now (BBR's
+    /// ProbeRTT, whose low rate says nothing about the path).
+    fn marks_app_limited(&self) -> bool {
+        false
+    }
+    /// Gives the algorithm the flow's own random stream (BBR draws its first ProbeBW phase).
+    fn set_random(&mut self, _rng: crate::sim::rng::Rng) {}
 }
 
 /// What a delay-based window law estimates: each value None until it is first known.

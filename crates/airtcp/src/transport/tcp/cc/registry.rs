@@ -31,6 +31,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bbr::{Bbr, BbrParams};
 use super::compound::{Compound, CompoundParams};
 use super::cubic::{Cubic, CubicParams};
 use super::fast::{Fast, FastParams};
@@ -186,6 +187,15 @@ controllers! {
         params fast: FastParams,
         build: |p| Box::new(Fast::new(p)),
         traces_delay_state: true,
+    }
+    /// BBR v1 (Cardwell et al. 2016, as Linux's tcp_bbr and ns-3's TcpBbr): paced at its
+    /// bottleneck-bandwidth estimate, window from the bandwidth-delay product; parameters in
+    /// `bbr`. Sets the window itself in loss recovery too.
+    Bbr = "bbr" {
+        /// BBR's parameters (only with `cc: bbr`); ns-3's and Linux's defaults if absent.
+        params bbr: BbrParams,
+        build: |p| Box::new(Bbr::new(p)),
+        traces_delay_state: false,
     }
     /// QUIC-TCP, the queueing-control window law of paper 002 (eqs. 8-9; not the IETF QUIC
     /// protocol); parameters in `quic_tcp`.

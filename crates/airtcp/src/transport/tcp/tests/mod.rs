@@ -13,6 +13,8 @@
 //!
 //! and the tests check the trace and the sender's counters; a failing test prints the trace.
 
+mod linux;
+
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -59,6 +61,9 @@ impl TcpIo for Recorder {
     }
 }
 
+/// A test's look at the sender after each event that reached it.
+type Observer = Box<dyn FnMut(Time, &TcpSender)>;
+
 struct Wire {
     q: EventQueue<Ev>,
     sender: TcpSender,
@@ -69,6 +74,8 @@ struct Wire {
     trace: String,
     /// (time, RTO before, RTO after) of every timeout.
     rto_times: Vec<(Time, Time, Time)>,
+    /// Called with the sender after every event that reached it.
+    observer: Option<Observer>,
 }
 
 impl Wire {
@@ -86,6 +93,7 @@ impl Wire {
             timer_gen: [0; 2],
             trace: String::new(),
             rto_times: Vec::new(),
+            observer: None,
         }
     }
 
@@ -174,13 +182,19 @@ impl Wire {
                     let (cwnd, pipe) = (self.sender.cwnd(), self.sender.in_flight());
                     self.log(format!("A cwnd {cwnd:.2} pipe {pipe}"));
                     self.flush(0, rec);
+                    self.observe(now);
                 }
                 Ev::SenderTimer(g) if g == self.timer_gen[0] => {
-                    let before = self.sender.rto();
+                    let (before, timeouts) = (self.sender.rto(), self.sender.stats.timeouts);
                     self.sender.on_timer(&mut rec);
-                    self.rto_times.push((now, before, self.sender.rto()));
-                    self.log(format!("A RTO (rto now {} ms)", self.sender.rto() / MILLIS));
+                    if self.sender.stats.timeouts > timeouts {
+                        self.rto_times.push((now, before, self.sender.rto()));
+                        self.log(format!("A RTO (rto now {} ms)", self.sender.rto() / MILLIS));
+                    } else {
+                        self.log("A pacing timer".to_string());
+                    }
                     self.flush(0, rec);
+                    self.observe(now);
                 }
                 Ev::ReceiverTimer(g) if g == self.timer_gen[1] => {
                     self.receiver.on_timer(&mut rec);
@@ -188,6 +202,12 @@ impl Wire {
                 }
                 _ => {}
             }
+        }
+    }
+
+    fn observe(&mut self, now: Time) {
+        if let Some(f) = self.observer.as_mut() {
+            f(now, &self.sender);
         }
     }
 
