@@ -8,7 +8,14 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.harness import BenchError, compile_ns3_program, json_result, tail, timed
+from airtcp.bench.harness import (
+    TCP_HEADER,
+    BenchError,
+    compile_ns3_program,
+    json_result,
+    tail,
+    timed,
+)
 from airtcp.bench.wired import _mean
 
 from .common import _round, seed_runs
@@ -48,13 +55,15 @@ def build_programs(wifi_dir: Path | None = None, *, force: bool = False) -> dict
     wifi_dir = wifi_dir or find_wifi_dir()
     build_dir = wifi_dir.parent / "ns3" / "build"
     header = wifi_dir / "wifi_common.h"
+    # wifi_chain.cc also includes the TCP pieces it shares with the wired program.
+    tcp_header = wifi_dir.parent / "ns3" / TCP_HEADER
     return {
         name: compile_ns3_program(
             wifi_dir / f"{name}.cc",
             build_dir / "wifi" / name,
             build_dir,
             libs=WIFI_LIBS,
-            depends=(header,),
+            depends=(header, tcp_header) if name == "wifi_chain" else (header,),
             force=force,
         )
         for name in PROGRAMS
