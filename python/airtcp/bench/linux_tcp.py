@@ -710,9 +710,14 @@ NS3_BEHAVIOUR = {
         "bytes off cwnd; on leaving fast recovery TcpBbr restores the cwnd saved on entry "
         "(CA_EVENT_COMPLETE_CWR) but TcpSocketBase then sets cwnd = ssthresh, which TcpBbr "
         "leaves where it set it on leaving startup (1 BDP + 3 segments), from where cwnd "
-        "grows by the bytes each ACK delivers up to the target; a recovery that ends before "
-        "the pipe is full sets cwnd to the initial ssthresh, UINT32_MAX bytes, until the next "
-        "event (the pacing rate alone limits sending then); an RTO saves cwnd",
+        "grows by the bytes each ACK delivers up to the target; an RTO saves cwnd",
+        "a fast recovery that ends before the pipe is full (ssthresh still the initial "
+        "UINT32_MAX) leaves cwnd at UINT32_MAX bytes: in startup TcpBbr only ever raises cwnd, "
+        "so it stays there until the pipe is full or the next recovery, and only the pacing "
+        "rate (startup: HighGain x the largest bandwidth seen, at least the initial HighGain x "
+        "IW / handshake RTT, 5.78 Mbit/s on the p2p case, 28.9 Mbit/s over the 5-hop chain's "
+        "8-ms handshake) and the 1 MiB send buffer limit what is sent: on the chain seed 1 puts "
+        "about 1,000 segments in flight at 2.5 s",
         "bandwidth samples: ns-3's TcpRateLinux delivery-rate estimator, max filter over "
         "BwWindowLength (10) rounds; app-limited samples only when they raise the max",
     ],
@@ -866,8 +871,10 @@ def update_reference(
             "how": "value in force at t = 0, 0.1, ..., 30 s (simulation time): the last report "
             "at or before it, null before the first; cwnd in segments of 1000 bytes, rtt_s the "
             "last RTT sample (ns-3: TcpSocketBase LastRTT, whole milliseconds from the timestamp "
-            "option), pacing_bps TcpBbr's pacing rate; a cwnd of 4294967.295 segments is "
-            "ns-3's UINT32_MAX-byte cwnd after a recovery that ended in BBR's startup",
+            "option; ns-3 samples only ACKs that acknowledge the oldest outstanding segment, so "
+            "a long recovery, frequent on the chain with BBR, has none), pacing_bps TcpBbr's "
+            "pacing rate; a cwnd of 4294967.295 segments is ns-3's UINT32_MAX-byte cwnd after a "
+            "recovery that ended in BBR's startup (settings.ns3_behaviour.bbr)",
         },
         "batches": [batches[name] for name in sorted(batches)],
         "cases": ordered,
