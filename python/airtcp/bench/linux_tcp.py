@@ -716,8 +716,8 @@ NS3_BEHAVIOUR = {
         "so it stays there until the pipe is full or the next recovery, and only the pacing "
         "rate (startup: HighGain x the largest bandwidth seen, at least the initial HighGain x "
         "IW / handshake RTT, 5.78 Mbit/s on the p2p case, 28.9 Mbit/s over the 5-hop chain's "
-        "8-ms handshake) and the 1 MiB send buffer limit what is sent: on the chain seed 1 puts "
-        "about 1,000 segments in flight at 2.5 s",
+        "8-ms handshake) and the 1 MiB send buffer limit what is sent: on the 5-hop chain seed "
+        "1 has cwnd unbounded from 2.48 s and about 1,000 segments in flight by 3 s",
         "bandwidth samples: ns-3's TcpRateLinux delivery-rate estimator, max filter over "
         "BwWindowLength (10) rounds; app-limited samples only when they raise the max",
     ],
