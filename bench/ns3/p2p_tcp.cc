@@ -5,11 +5,17 @@
 // mapping and the known differences. Prints exactly one JSON line on stdout.
 //
 // Usage: p2p_tcp --per=0.01 --duration=200 --seed=1 [--recovery=classic|prr] [--buf=1048576]
-//                [--ssthresh=pipe|flightsize] [--cc=newreno|linuxreno|vegas|cubic]
+//                [--ssthresh=pipe|flightsize] [--cc=newreno|linuxreno|vegas|cubic|bbr]
+//                [--hystart=0|1] [--trace=PATH] [--print-attributes]
 //
-// `--cc` picks the congestion control (ns-3's TcpNewReno, TcpLinuxReno, TcpVegas, TcpCubic);
-// their parameters are ns-3 attributes, set from the command line like any other, e.g.
-// `--ns3::TcpVegas::Alpha=1` (bench/README.md, "Congestion-control variants").
+// `--cc` picks the congestion control (ns-3's TcpNewReno, TcpLinuxReno, TcpVegas, TcpCubic,
+// TcpBbr; BBR runs paced, see tcpbench::ConfigureCc); their parameters are ns-3 attributes, set
+// from the command line like any other, e.g. `--ns3::TcpVegas::Alpha=1` (bench/README.md,
+// "Congestion-control variants"). `--hystart=0|1` switches Cubic's HyStart (ns-3's default is
+// on; `--ns3::TcpCubic::HyStart=false` does the same as `--hystart=0`). `--trace=PATH` writes
+// the sender's cwnd, ssthresh and RTT samples (and BBR's pacing rate and gains) as CSV
+// (tcpbench::SenderTrace). `--print-attributes` prints the TCP attribute values this
+// configuration runs with as one JSON line instead of running (tcpbench::TcpAttributesJson).
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -17,6 +23,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+
+#include "tcp_trace.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +50,7 @@ struct Counters
 };
 
 Counters g_counters;
+tcpbench::SenderTrace g_trace;
 
 void
 OnTxData(Ptr<const Packet>)
@@ -95,6 +104,10 @@ HookSenderSocket()
         "/NodeList/0/$ns3::TcpL4Protocol/SocketList/*/CongState",
         MakeCallback(&OnCongState));
     NS_ABORT_MSG_IF(!ok, "sender socket not found");
+    if (g_trace.IsOpen())
+    {
+        g_trace.Hook();
+    }
 }
 
 } // namespace
@@ -152,6 +165,9 @@ main(int argc, char* argv[])
     uint32_t buf = 1 << 20;
     std::string ssthresh = "pipe";
     std::string cc = "newreno";
+    std::string hystart;
+    std::string trace;
+    bool printAttributes = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("per", "packet error rate on the data direction (A->B)", per);
@@ -162,7 +178,13 @@ main(int argc, char* argv[])
     cmd.AddValue("ssthresh",
                  "pipe (stock ns-3) or flightsize (diagnostic, see TcpNewRenoFlightSize)",
                  ssthresh);
-    cmd.AddValue("cc", "newreno, linuxreno, vegas or cubic", cc);
+    cmd.AddValue("cc", "newreno, linuxreno, vegas, cubic or bbr", cc);
+    cmd.AddValue("hystart", "Cubic's HyStart: 0 or 1 (default: the TcpCubic::HyStart attribute)",
+                 hystart);
+    cmd.AddValue("trace", "write the sender's cwnd/RTT trace to this CSV file", trace);
+    cmd.AddValue("print-attributes",
+                 "print the TCP attribute values of this configuration and exit",
+                 printAttributes);
     cmd.Parse(argc, argv);
 
     // Fixed seed, varying run: the usual ns-3 way to get independent replications.
@@ -191,26 +213,20 @@ main(int argc, char* argv[])
             std::cerr << "--ssthresh=flightsize is a NewReno variant; use it with --cc=newreno\n";
             return 2;
         }
-        TypeId socketType;
-        if (cc == "linuxreno")
+        if (cc != "linuxreno" && cc != "vegas" && cc != "cubic" && cc != "bbr")
         {
-            socketType = TcpLinuxReno::GetTypeId();
-        }
-        else if (cc == "vegas")
-        {
-            socketType = TcpVegas::GetTypeId();
-        }
-        else if (cc == "cubic")
-        {
-            socketType = TcpCubic::GetTypeId();
-        }
-        else
-        {
-            std::cerr << "unknown --cc " << cc << " (newreno|linuxreno|vegas|cubic)\n";
+            std::cerr << "unknown --cc " << cc << " (newreno|linuxreno|vegas|cubic|bbr)\n";
             return 2;
         }
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socketType));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           TypeIdValue(tcpbench::CcTypeId(cc)));
     }
+    if (!hystart.empty() && cc != "cubic")
+    {
+        std::cerr << "--hystart applies to --cc=cubic only\n";
+        return 2;
+    }
+    tcpbench::ConfigureCc(cc, hystart);
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     // ns-3's default is on; airtcp charges its 12 option bytes through header_bytes instead.
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
@@ -241,6 +257,16 @@ main(int argc, char* argv[])
     {
         std::cerr << "unknown --recovery " << recovery << " (classic|prr)\n";
         return 2;
+    }
+    if (printAttributes)
+    {
+        std::cout << tcpbench::TcpAttributesJson() << std::endl;
+        return 0;
+    }
+    if (!trace.empty())
+    {
+        // Segment size 1000 (TcpSocket::SegmentSize above); node 0 is the sender.
+        g_trace.Open(trace, 1000, 0, cc == "bbr");
     }
 
     NodeContainer nodes;
@@ -316,6 +342,7 @@ main(int argc, char* argv[])
     Simulator::Run();
     auto t1 = std::chrono::steady_clock::now();
     double simWall = std::chrono::duration<double>(t1 - t0).count();
+    g_trace.Close();
 
     Ptr<PacketSink> sink = DynamicCast<PacketSink>(sinkApp.Get(0));
     uint64_t rxBytes = sink->GetTotalRx();
@@ -327,6 +354,11 @@ main(int argc, char* argv[])
               << ", \"recovery\": \"" << recovery << "\""
               << ", \"ssthresh\": \"" << ssthresh << "\""
               << ", \"cc\": \"" << cc << "\""
+              << ", \"pacing\": "
+              << tcpbench::AttributeDefault("ns3::TcpSocketState", "EnablePacing")
+              << ", \"hystart\": "
+              << (cc == "cubic" ? tcpbench::AttributeDefault("ns3::TcpCubic", "HyStart")
+                                : std::string("null"))
               << ", \"per\": " << per << ", \"duration_s\": " << duration
               << ", \"seed\": " << seed << ", \"buf_bytes\": " << buf
               << ", \"goodput_bps\": " << (static_cast<double>(rxBytes) * 8.0 / duration)

@@ -1,15 +1,23 @@
 // 802.11b/802.11a chain reference: nodes n0..nN on a line 200 m apart, range model 250 m (only
-// adjacent nodes hear each other), static routes along the line, one bulk TCP NewReno flow
-// n0 -> nN. Prints one JSON line. bench/wifi/README.md has the full configuration.
+// adjacent nodes hear each other), static routes along the line, one bulk TCP flow n0 -> nN
+// (NewReno unless --cc says otherwise). Prints one JSON line. bench/wifi/README.md has the full
+// configuration.
 //
 // Usage: wifi_chain --hops=N [--duration=100] [--start=1] [--seed=1] [--rtscts=0|1]
 //                   [--recovery=classic|prr] [--qdisc=none|default] [--spacing=200]
 //                   [--range=250] [--standard=11b|11a] [--rate=MBPS] [--params=0|1]
+//                   [--cc=newreno|cubic|bbr] [--hystart=0|1] [--trace=PATH]
+//                   [--print-attributes]
 //
 // --standard=11b (the default) sends data at 2 Mbps (DsssRate2Mbps) and RTS at 1 Mbps;
 // --standard=11a at 54 Mbps (OfdmRate54Mbps) and RTS at 6 Mbps. --rate sets the data rate.
+// --cc, --hystart, --trace and --print-attributes are p2p_tcp's (bench/ns3/tcp_trace.h): TcpCubic
+// or TcpBbr (paced) instead of TcpNewReno, the sender's cwnd/RTT trace as CSV, the TCP attribute
+// record. With the default NewReno the output is what it was before --cc existed.
 
 #include "wifi_common.h"
+
+#include "../ns3/tcp_trace.h"
 
 using namespace ns3;
 using namespace wifibench;
@@ -19,6 +27,7 @@ namespace
 
 uint64_t g_recoveries = 0;
 uint64_t g_rtos = 0;
+tcpbench::SenderTrace g_trace;
 
 void
 OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
@@ -41,6 +50,10 @@ HookSenderSocket()
         "/NodeList/0/$ns3::TcpL4Protocol/SocketList/*/CongState",
         MakeCallback(&OnCongState));
     NS_ABORT_MSG_IF(!ok, "sender socket not found");
+    if (g_trace.IsOpen())
+    {
+        g_trace.Hook();
+    }
 }
 
 } // namespace
@@ -60,6 +73,10 @@ main(int argc, char* argv[])
     bool params = false;
     std::string standard = "11b";
     double rate = 0.0;
+    std::string cc = "newreno";
+    std::string hystart;
+    std::string trace;
+    bool printAttributes = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "number of hops N (N+1 nodes)", hops);
@@ -74,14 +91,39 @@ main(int argc, char* argv[])
     cmd.AddValue("params", "add the attribute dump of n0's device to the output", params);
     cmd.AddValue("standard", "11b (DSSS, 2.4 GHz) or 11a (OFDM, 5 GHz)", standard);
     cmd.AddValue("rate", "data rate in Mbps (default 2 for 11b, 54 for 11a)", rate);
+    cmd.AddValue("cc", "newreno (default), cubic or bbr", cc);
+    cmd.AddValue("hystart", "Cubic's HyStart: 0 or 1 (default: the TcpCubic::HyStart attribute)",
+                 hystart);
+    cmd.AddValue("trace", "write the sender's cwnd/RTT trace to this CSV file", trace);
+    cmd.AddValue("print-attributes",
+                 "print the TCP attribute values of this configuration and exit",
+                 printAttributes);
     cmd.Parse(argc, argv);
     CheckStandard(standard);
     NS_ABORT_MSG_IF(hops < 1, "--hops must be at least 1");
     NS_ABORT_MSG_IF(qdisc != "none" && qdisc != "default", "--qdisc is none or default");
+    NS_ABORT_MSG_IF(cc != "newreno" && cc != "cubic" && cc != "bbr",
+                    "--cc is newreno, cubic or bbr");
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
     ConfigureTcp(recovery, 1 << 20);
+    if (cc != "newreno")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           TypeIdValue(tcpbench::CcTypeId(cc)));
+    }
+    tcpbench::ConfigureCc(cc, hystart);
+    if (printAttributes)
+    {
+        std::cout << tcpbench::TcpAttributesJson() << std::endl;
+        return 0;
+    }
+    if (!trace.empty())
+    {
+        // Segment size 1000 (ConfigureTcp); node 0 is the sender.
+        g_trace.Open(trace, 1000, 0, cc == "bbr");
+    }
 
     const uint32_t n = hops + 1;
     NodeContainer nodes;
@@ -155,6 +197,7 @@ main(int argc, char* argv[])
 
     Simulator::Stop(Seconds(duration));
     double simWall = TimedRun();
+    g_trace.Close();
 
     uint64_t rxBytes = DynamicCast<PacketSink>(sinkApp.Get(0))->GetTotalRx();
     Json out;
@@ -165,6 +208,17 @@ main(int argc, char* argv[])
         out.Str("standard", standard)
             .Str("data_mode", wopt.dataMode)
             .Str("control_mode", wopt.controlMode);
+    }
+    if (cc != "newreno")
+    {
+        // NewReno runs print exactly the fields they always did.
+        out.Str("cc", cc)
+            .Bool("pacing", tcpbench::AttributeDefault("ns3::TcpSocketState", "EnablePacing") ==
+                                "true");
+        if (cc == "cubic")
+        {
+            out.Bool("hystart", tcpbench::AttributeDefault("ns3::TcpCubic", "HyStart") == "true");
+        }
     }
     out.Int("hops", hops)
         .Int("seed", seed)

@@ -12,6 +12,9 @@ Each row pairs an airtcp `cc` with an ns-3 socket type and sets their parameters
 TcpCubic runs HyStart by default, which RFC 9438 leaves optional and airtcp does not implement:
 both are set to airtcp's values on the ns-3 command line. Variants airtcp does not have yet are
 skipped with a note.
+
+`--linux` runs the comparison of the Linux TCP pieces instead (BBR v1, PRR, Cubic's HyStart;
+`airtcp.bench.linux_tcp`, which takes the other options).
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def _airtcp_ccs() -> set[str]:
     """The `cc` values this airtcp accepts."""
     from airtcp.scenario import schema as config
 
-    annotation = config.TcpConfig.model_fields["cc"].annotation
+    annotation = config.TcpTransport.model_fields["cc"].annotation
     return set(getattr(annotation, "__args__", ()))
 
 
@@ -164,13 +167,25 @@ def format_table(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if "--linux" in args_in:
+        # BBR v1, PRR and Cubic's HyStart against ns-3 (airtcp.bench.linux_tcp), with its options.
+        from airtcp.bench import linux_tcp
+
+        return linux_tcp.main([a for a in args_in if a != "--linux"])
     parser = argparse.ArgumentParser(prog="python -m airtcp.bench.cc", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--linux",
+        action="store_true",
+        help="compare BBR v1, PRR and Cubic's HyStart instead (airtcp.bench.linux_tcp; the other "
+        "options are then its own: --linux --help lists them)",
+    )
     parser.add_argument("--out", default="bench/out/cc", help="output folder (default bench/out/cc)")
     parser.add_argument("--seeds", type=int, default=5, help="seeds per variant (default 5)")
     parser.add_argument("--duration", type=float, default=200.0, help="simulated seconds (default 200)")
     parser.add_argument("--variants", help="comma-separated subset of " + ",".join(v.name for v in VARIANTS))
     parser.add_argument("--quick", action="store_true", help="20 s, one seed: a smoke run")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     names = None
     if args.variants:
         names = [n.strip() for n in args.variants.split(",") if n.strip()]

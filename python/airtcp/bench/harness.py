@@ -43,6 +43,10 @@ NS3_LIBS = ("applications", "internet", "traffic-control", "point-to-point", "ne
 # headers' inline code must be compiled the same way.
 NS3_DEFINES = ("NS3_BUILD_PROFILE_RELEASE", "NS3_LOG_ENABLE", "NS3_ASSERT_ENABLE")
 
+# Included by p2p_tcp.cc and bench/wifi/wifi_chain.cc (congestion-control choice, the sender's
+# trace, the attribute record); under bench/ns3/.
+TCP_HEADER = "tcp_trace.h"
+
 RUN_TIMEOUT_S = 1800.0
 BUILD_TIMEOUT_S = 900.0
 
@@ -245,7 +249,11 @@ def build_ns3(bench_dir: Path | None = None, *, force: bool = False) -> Path:
     ns3_dir = bench_dir / "ns3"
     build_dir = ns3_dir / "build"
     return compile_ns3_program(
-        ns3_dir / "p2p_tcp.cc", build_dir / "p2p_tcp", build_dir, force=force
+        ns3_dir / "p2p_tcp.cc",
+        build_dir / "p2p_tcp",
+        build_dir,
+        depends=(ns3_dir / TCP_HEADER,),
+        force=force,
     )
 
 

@@ -8,7 +8,14 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.harness import BenchError, compile_ns3_program, json_result, tail, timed
+from airtcp.bench.harness import (
+    TCP_HEADER,
+    BenchError,
+    compile_ns3_program,
+    json_result,
+    tail,
+    timed,
+)
 from airtcp.bench.wired import _mean
 
 from .common import _round, seed_runs
@@ -40,25 +47,31 @@ def find_wifi_dir() -> Path:
 
 
 def build_programs(wifi_dir: Path | None = None, *, force: bool = False) -> dict[str, Path]:
-    """Compiles the three programs once (idempotent); returns their binaries by name.
+    """Compiles the programs once (idempotent); returns their binaries by name.
 
     They share the ns-3 unpacked for the wired benchmark under `bench/ns3/build/` and are
     compiled into `bench/ns3/build/wifi/`, so one `rm -rf bench/ns3/build` removes everything.
     """
     wifi_dir = wifi_dir or find_wifi_dir()
+    return {name: build_program(name, wifi_dir, force=force) for name in PROGRAMS}
+
+
+def build_program(name: str, wifi_dir: Path | None = None, *, force: bool = False) -> Path:
+    """Compiles one of `PROGRAMS` once (idempotent, as `build_programs`); returns its binary."""
+    wifi_dir = wifi_dir or find_wifi_dir()
     build_dir = wifi_dir.parent / "ns3" / "build"
-    header = wifi_dir / "wifi_common.h"
-    return {
-        name: compile_ns3_program(
-            wifi_dir / f"{name}.cc",
-            build_dir / "wifi" / name,
-            build_dir,
-            libs=WIFI_LIBS,
-            depends=(header,),
-            force=force,
-        )
-        for name in PROGRAMS
-    }
+    depends = [wifi_dir / "wifi_common.h"]
+    if name == "wifi_chain":
+        # wifi_chain.cc also includes the TCP pieces it shares with the wired program.
+        depends.append(wifi_dir.parent / "ns3" / TCP_HEADER)
+    return compile_ns3_program(
+        wifi_dir / f"{name}.cc",
+        build_dir / "wifi" / name,
+        build_dir,
+        libs=WIFI_LIBS,
+        depends=depends,
+        force=force,
+    )
 
 
 def run_program(binary: Path, args: Sequence[str]) -> dict[str, Any]:
