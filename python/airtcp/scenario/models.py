@@ -128,6 +128,7 @@ __all__ = [
     "CcKind",
     "SsthreshBasis",
     "RecoveryWindow",
+    "HyStartKind",
     "CubicParams",
     "CompoundParams",
     "VegasParams",
@@ -1295,6 +1296,9 @@ SsthreshBasis = Literal["flight_size", "cwnd", "pipe"]
 # How the window is set during fast recovery.
 RecoveryWindow = Literal["classic", "prr"]
 
+# Which slow-start exit Cubic runs.
+HyStartKind = Literal["none", "linux", "ns3", "rfc9406"]
+
 class CubicParams(Model):
     """Cubic's constants (RFC 9438). See `docs/cubic.md`."""
 
@@ -1306,6 +1310,9 @@ class CubicParams(Model):
     fast_convergence: StrictBool = True
     # The Reno-friendly region (RFC 9438 §4.3).
     reno_friendly: StrictBool = True
+    # How slow start ends before a loss: `none` (RFC 5681), `linux` (Linux's HyStart), `ns3` (ns-3
+    # 3.44 TcpCubic's HyStart) or `rfc9406` (HyStart++).
+    hystart: HyStartKind = Field(default="none", exclude_if=at_default("none"))
 
 
 class CompoundParams(Model):

@@ -264,3 +264,39 @@ proptest! {
         window_is_respected(cc, recovery, pacing, &drops);
     }
 }
+
+/// HyStart on the wire (1000 segments/s, 41 ms RTT, an unbounded queue): plain slow start never
+/// ends without a loss, Linux's HyStart ends it once the queue adds an eighth of the RTT (about
+/// 5 segments beyond the BDP of 41), HyStart++ after its 5 rounds of Conservative Slow Start.
+#[test]
+fn hystart_ends_slow_start_near_the_bdp() {
+    use crate::transport::tcp::cc::hystart::HyStartKind;
+    use crate::transport::tcp::config::CcParams;
+    let exit = |kind: HyStartKind| {
+        let cfg = TcpConfig {
+            cc_params: CcParams {
+                cubic: Some(crate::transport::tcp::cc::cubic::CubicParams {
+                    hystart: kind,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            ..tcp(CcKind::Cubic, true)
+        };
+        let mut w = Wire::new(&cfg, 10_000_000, &[]);
+        w.run(3_000 * MILLIS);
+        assert_eq!(w.sender.stats.retransmissions, 0);
+        w.sender.ssthresh()
+    };
+    assert!(exit(HyStartKind::None).is_infinite());
+    let linux = exit(HyStartKind::Linux);
+    assert!(
+        (41.0..70.0).contains(&linux),
+        "Linux HyStart left at {linux}"
+    );
+    let plus = exit(HyStartKind::Rfc9406);
+    assert!(plus.is_finite() && plus > linux, "HyStart++ left at {plus}");
+    // ns-3's threshold (the RTT doubles) lets the queue reach about a BDP first.
+    let ns3 = exit(HyStartKind::Ns3);
+    assert!(ns3 > linux, "ns-3 HyStart left at {ns3}");
+}
