@@ -125,6 +125,7 @@ __all__ = [
     "UtilityConfig",
     "UtilityApp",
     "AppConfig",
+    "TcpProfile",
     "CcKind",
     "SsthreshBasis",
     "RecoveryWindow",
@@ -1286,6 +1287,9 @@ class UtilityApp(Model):
 # Applications.
 AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(discriminator="kind")]
 
+# A named set of TCP settings.
+TcpProfile = Literal["linux"]
+
 # Congestion control algorithm.
 CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "bbr", "quic_tcp"]
 
@@ -1450,10 +1454,13 @@ class NcConfig(Model):
     relay_congestion: RelayCongestion = "signal"
 
 
-class TcpTransport(Model):
+class TcpTransport(rules.TcpTransportRules, Model):
     """TCP (segment-granular)."""
 
     kind: Literal["tcp"]
+    # A named set of settings this block starts from (`linux`: Linux's defaults, see docs/tcp.md);
+    # the block's own fields override it. Absent: the fields' own defaults.
+    profile: Optional[TcpProfile] = Field(default=None, exclude_if=at_default(None))
     # Congestion control.
     cc: CcKind = "newreno"
     # Use the SACK option and RFC 6675 loss recovery.

@@ -13,6 +13,7 @@
 pub mod cc;
 pub mod config;
 pub mod pacing;
+pub mod profile;
 pub mod prr;
 pub mod rate;
 pub mod receiver;
