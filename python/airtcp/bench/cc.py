@@ -2,7 +2,8 @@
 
 One bulk flow over 2 Mbps / 20 ms with a 1 % packet error rate on the data direction for 200 s
 (bench/p2p_bench.yaml and bench/ns3/p2p_tcp.cc, as in `airtcp.bench.wired`), once per congestion
-control that both simulators have, seeds 1..N each, both run in this benchmark run. It prints
+control that both simulators have, seeds 1..N each, both run in this benchmark run, with the same
+loss recovery on both sides (PRR, ns-3's default, unless `--recovery classic`). It prints
 each variant's mean goodput in both and their ratio against the ±15 % target, and the speed
 ratio. A missed target is reported, not an error; the exit code is non-zero only if a run failed
 or an option was wrong.
@@ -75,9 +76,14 @@ def _mean(values: Sequence[float | None]) -> float | None:
 
 
 def run(
-    out: Path, seeds: int, duration_s: float, names: Sequence[str] | None, recovery: str = "classic"
+    out: Path,
+    seeds: int,
+    duration_s: float,
+    names: Sequence[str] | None,
+    recovery: str = bench.DEFAULT_RECOVERY,
 ) -> dict[str, Any]:
-    """Runs the comparison; returns the report (also written to OUT/bench_cc.json)."""
+    """Runs the comparison with `recovery` (`prr` or `classic`) in both simulators; returns the
+    report (also written to OUT/bench_cc.json)."""
     bench_dir = bench.find_bench_dir()
     binary = bench.build_ns3(bench_dir)
     scenario = bench_dir / "p2p_bench.yaml"
@@ -108,6 +114,7 @@ def run(
                     duration_s,
                     seed,
                     sets=[f"flows[0].transport.cc={variant.airtcp_cc}", *variant.airtcp_sets],
+                    recovery=recovery,
                 )
             )
         a = _mean([r["goodput_bps"] for r in airtcp_runs])
@@ -132,7 +139,8 @@ def run(
             }
         )
     report = {
-        "case": f"p2p 2 Mbps / 20 ms, PER {PER}, {duration_s:g} s, seeds 1..{seeds}, ns-3 recovery {recovery}",
+        "case": f"p2p 2 Mbps / 20 ms, PER {PER}, {duration_s:g} s, seeds 1..{seeds}, {recovery} recovery in both",
+        "recovery": recovery,
         "target": f"goodput ratio within 1 ± {TARGET}",
         "rows": rows,
     }
@@ -185,6 +193,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=200.0, help="simulated seconds (default 200)")
     parser.add_argument("--variants", help="comma-separated subset of " + ",".join(v.name for v in VARIANTS))
     parser.add_argument("--quick", action="store_true", help="20 s, one seed: a smoke run")
+    parser.add_argument(
+        "--recovery",
+        choices=bench.RECOVERIES,
+        default=bench.DEFAULT_RECOVERY,
+        help="loss recovery in both simulators: prr (ns-3's default TcpPrrRecovery, airtcp "
+        "recovery=prr; the default) or classic (TcpClassicRecovery, airtcp recovery=classic)",
+    )
     args = parser.parse_args(args_in)
     names = None
     if args.variants:
@@ -196,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seeds must be >= 1 and --duration > 0")
     seeds, duration = (1, 20.0) if args.quick else (args.seeds, args.duration)
     try:
-        report = run(Path(args.out), seeds, duration, names)
+        report = run(Path(args.out), seeds, duration, names, args.recovery)
     except bench.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
