@@ -58,3 +58,12 @@ def test_both_simulators_run_prr_unless_classic_is_asked_for(monkeypatch: pytest
 
 def test_the_stored_ns3_figures_name_every_variant() -> None:
     assert set(bench_cc.REFERENCE_NS3_KBPS) == {v.name for v in bench_cc.VARIANTS}
+
+
+def test_linux_reno_and_cubic_take_ssthresh_from_cwnd_as_ns3_does() -> None:
+    by_name = {v.name: v for v in bench_cc.VARIANTS}
+    for name in ("linuxreno", "cubic"):
+        assert "flows[0].transport.ssthresh_basis=cwnd" in by_name[name].airtcp_sets, name
+    for name in ("newreno", "vegas"):
+        # NewReno halves the pipe in ns-3 (the benchmark's ssthresh_basis: pipe); Vegas has its own rule.
+        assert not any("ssthresh_basis" in s for s in by_name[name].airtcp_sets), name
