@@ -243,13 +243,15 @@ main(int argc, char* argv[])
     }
     if (recovery == "classic")
     {
-        // airtcp implements NewReno/SACK loss recovery (RFC 6582 / RFC 6675), not Proportional
-        // Rate Reduction, so the benchmark compares like with like.
+        // cwnd = ssthresh on entering fast recovery (RFC 6675): airtcp's `recovery: classic`, the
+        // benchmarks' --recovery classic.
         Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                            TypeIdValue(TcpClassicRecovery::GetTypeId()));
     }
     else if (recovery == "prr")
     {
+        // Proportional Rate Reduction, ns-3's default: airtcp's `recovery: prr`, what the
+        // benchmarks run by default (airtcp.bench.wired passes --recovery=prr).
         Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                            TypeIdValue(TcpPrrRecovery::GetTypeId()));
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from airtcp.bench import cc as bench_cc
@@ -36,3 +38,32 @@ def test_unknown_variants_are_refused() -> None:
     with pytest.raises(SystemExit) as exit_info:
         bench_cc.main(["--variants", "newreno,bbr"])
     assert exit_info.value.code == 2
+
+
+def test_both_simulators_run_prr_unless_classic_is_asked_for(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seen: list[tuple] = []
+
+    def fake_run(out: Path, seeds: int, duration_s: float, names: object, recovery: str = "?") -> dict:
+        seen.append((seeds, duration_s, recovery))
+        return {"case": "p2p", "target": "within 15 %", "rows": []}
+
+    monkeypatch.setattr(bench_cc, "run", fake_run)
+    assert bench_cc.main(["--quick", "--out", str(tmp_path)]) == 0
+    assert bench_cc.main(["--quick", "--recovery", "classic", "--out", str(tmp_path)]) == 0
+    assert seen == [(1, 20.0, "prr"), (1, 20.0, "classic")]
+    with pytest.raises(SystemExit) as exit_info:
+        bench_cc.main(["--recovery", "rfc6937"])
+    assert exit_info.value.code == 2
+
+
+def test_the_stored_ns3_figures_name_every_variant() -> None:
+    assert set(bench_cc.REFERENCE_NS3_KBPS) == {v.name for v in bench_cc.VARIANTS}
+
+
+def test_linux_reno_and_cubic_take_ssthresh_from_cwnd_as_ns3_does() -> None:
+    by_name = {v.name: v for v in bench_cc.VARIANTS}
+    for name in ("linuxreno", "cubic"):
+        assert "flows[0].transport.ssthresh_basis=cwnd" in by_name[name].airtcp_sets, name
+    for name in ("newreno", "vegas"):
+        # NewReno halves the pipe in ns-3 (the benchmark's ssthresh_basis: pipe); Vegas has its own rule.
+        assert not any("ssthresh_basis" in s for s in by_name[name].airtcp_sets), name

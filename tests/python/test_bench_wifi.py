@@ -132,11 +132,15 @@ def test_compare_marks_the_targets() -> None:
 
 def test_ns3_figures_from_the_reference_select_seeds() -> None:
     reference = json.loads((WIFI / "ns3_reference.json").read_text(encoding="utf-8"))
-    row = next(r for r in reference["chain"]["variants"]["basic_classic"] if r["hops"] == 3)
+    # By default basic access with PRR, what the benchmark compares airtcp's templates with.
+    row = next(r for r in reference["chain"]["variants"]["basic_prr"] if r["hops"] == 3)
     one = bw.ns3_chain_figures(reference["chain"], 3, seeds=1)
     assert one is not None
     assert one["goodput_kbps"] == row["goodput_kbps_per_seed"][0]
     assert one["sim_wall_s"] == row["sim_wall_s"]
+    classic = next(r for r in reference["chain"]["variants"]["basic_classic"] if r["hops"] == 3)
+    three = bw.ns3_chain_figures(reference["chain"], 3, seeds=3, variant="basic_classic")
+    assert three is not None and three["goodput_kbps_per_seed"] == classic["goodput_kbps_per_seed"]
     assert bw.ns3_chain_figures(reference["chain"], 99, seeds=3) is None
     grid = bw.ns3_grid_figures(reference["grid"], seeds=3)
     assert grid["goodput_kbps"] == pytest.approx(reference["grid"]["total_goodput_kbps"], abs=0.01)
@@ -149,7 +153,66 @@ def test_option_errors_exit_2_without_running_anything(tmp_path: Path) -> None:
     assert bw.main(["--cases", "scale", "--ns3-only", "--out", str(out)]) == 2
     assert bw.main(["--ns3-from-reference", "--update-reference", "--out", str(out)]) == 2
     assert bw.main(["--cases", "nonsense"]) == 2
+    assert bw.main(["--recovery", "rfc6937", "--out", str(out)]) == 2
+    # The reference runs fix their own recoveries.
+    assert bw.main(["--ns3-only", "--recovery", "classic", "--out", str(out)]) == 2
+    assert bw.main(["--update-reference", "--recovery", "prr", "--out", str(out)]) == 2
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------------------------
+# TCP loss recovery: PRR (ns-3's default) in both simulators, or classic in both
+
+
+def test_templates_run_prr_as_ns3_does_by_default() -> None:
+    for name in ("airtcp_chain.yaml", "airtcp_chain_11a.yaml", "airtcp_grid.yaml", "airtcp_mesh.yaml"):
+        flows = to_core_dict(load_scenario(WIFI / name))["flows"]
+        assert {f["transport"]["recovery"] for f in flows} == {"prr"}, name
+    data = to_core_dict(load_scenario(WIFI / "airtcp_chain.yaml"))
+    del data["flows"][0]["transport"]["recovery"]  # airtcp's default, classic, as normalised
+    problems = bw.template_problems("chain", data)
+    assert any(p.startswith("flows[0].transport.recovery is None") for p in problems), problems
+
+
+def test_the_benchmark_sets_the_recovery_on_both_sides() -> None:
+    from airtcp.bench.wifi.chain import (
+        CHAIN_VARIANTS,
+        _chain_args,
+        airtcp_chain_sets,
+        chain11a_variants,
+        chain_variant,
+    )
+    from airtcp.bench.wifi.grid import airtcp_grid_sets
+
+    assert [v.name for v in CHAIN_VARIANTS] == ["basic_prr", "basic_classic", "rtscts_prr"]
+    assert chain_variant().name == "basic_prr"
+    classic = chain_variant("classic")
+    assert (classic.name, classic.rtscts) == ("basic_classic", False)
+    assert "--recovery=classic" in _chain_args(3, 20.0, 1, classic, "11b")
+    assert {v.recovery for v in chain11a_variants([54, 24])} == {"prr"}
+    assert [v.name for v in chain11a_variants([54], "classic")] == ["54Mbps"]
+    assert airtcp_chain_sets(3, 20.0, recovery="classic")[-1] == "flows[0].transport.recovery=classic"
+    grid = airtcp_grid_sets(100.0, "classic")
+    assert grid[0] == "duration=100s"
+    assert grid[1:] == [f"flows[{i}].transport.recovery=classic" for i in range(10)]
+    assert airtcp_grid_sets(20.0) == ["duration=20s"]
+    # airtcp accepts them: every flow of the grid runs classic recovery.
+    normalised = to_core_dict(load_scenario(WIFI / "airtcp_grid.yaml", overrides=grid))
+    assert all("recovery" not in f["transport"] for f in normalised["flows"])
+
+
+def test_stored_figures_are_refused_for_a_recovery_they_were_not_run_with() -> None:
+    from airtcp.bench.wifi.benchmark import _check_reference
+
+    reference = json.loads((WIFI / "ns3_reference.json").read_text(encoding="utf-8"))
+    assert reference["grid"]["settings"]["recovery"] == "prr"
+    _check_reference(reference, ["chain", "chain11a", "grid"], 3, [1, 8], [1, 4], [54, 24], "prr")
+    # The 802.11b chain is stored with both recoveries, the grid and 802.11a chains with PRR.
+    _check_reference(reference, ["chain"], 3, [1, 8], [1, 4], [54, 24], "classic")
+    with pytest.raises(bw.BenchError, match="grid ran with prr recovery"):
+        _check_reference(reference, ["grid"], 3, [3], [1], [54], "classic")
+    with pytest.raises(bw.BenchError, match="802.11a chains ran with prr recovery"):
+        _check_reference(reference, ["chain11a"], 3, [3], [1], [54], "classic")
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,6 +363,7 @@ def test_11a_reference_has_the_chains_saturation_and_parameters() -> None:
 
     chain = reference["chain11a"]
     assert list(chain["variants"]) == ["54Mbps", "24Mbps"]
+    assert {v["recovery"] for v in chain["settings"]["variants"]} == {"prr"}
     for name, rows in chain["variants"].items():
         assert [r["hops"] for r in rows] == [1, 2, 3, 4]
         # ns-3 answers 54 and 24 Mbps data with 24 Mbps ACKs (highest mandatory rate not above).

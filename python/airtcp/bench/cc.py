@@ -2,7 +2,8 @@
 
 One bulk flow over 2 Mbps / 20 ms with a 1 % packet error rate on the data direction for 200 s
 (bench/p2p_bench.yaml and bench/ns3/p2p_tcp.cc, as in `airtcp.bench.wired`), once per congestion
-control that both simulators have, seeds 1..N each, both run in this benchmark run. It prints
+control that both simulators have, seeds 1..N each, both run in this benchmark run, with the same
+loss recovery on both sides (PRR, ns-3's default, unless `--recovery classic`). It prints
 each variant's mean goodput in both and their ratio against the ±15 % target, and the speed
 ratio. A missed target is reported, not an error; the exit code is non-zero only if a run failed
 or an option was wrong.
@@ -10,8 +11,9 @@ or an option was wrong.
 Each row pairs an airtcp `cc` with an ns-3 socket type and sets their parameters alike
 (`VARIANTS`). ns-3's TcpVegas defaults to alpha 2, beta 4 (ns-2 and airtcp: 1 and 3), and its
 TcpCubic runs HyStart by default, which RFC 9438 leaves optional and airtcp does not implement:
-both are set to airtcp's values on the ns-3 command line. Variants airtcp does not have yet are
-skipped with a note.
+both are set to airtcp's values on the ns-3 command line. ns-3's TcpLinuxReno and TcpCubic take
+ssthresh from cwnd, as Linux does, so airtcp runs them with `ssthresh_basis: cwnd` (NewReno and
+Vegas keep the benchmark's `pipe`). Variants airtcp does not have yet are skipped with a note.
 
 `--linux` runs the comparison of the Linux TCP pieces instead (BBR v1, PRR, Cubic's HyStart;
 `airtcp.bench.linux_tcp`, which takes the other options).
@@ -41,24 +43,30 @@ class Variant:
     airtcp_sets: tuple[str, ...] = ()
 
 
+# ns-3's TcpLinuxReno and TcpCubic compute ssthresh from cwnd (max(cwnd / 2, 2 segments) and
+# max(cwnd x beta, 2 segments), as Linux does), not from the bytes in flight TcpNewReno halves:
+# airtcp's `ssthresh_basis: cwnd` is that rule (the benchmark's default, `pipe`, is NewReno's).
+CWND_BASIS = ("flows[0].transport.ssthresh_basis=cwnd",)
+
 VARIANTS = (
     Variant("newreno", "newreno", "newreno"),
-    Variant("linuxreno", "linux_reno", "linuxreno"),
+    Variant("linuxreno", "linux_reno", "linuxreno", airtcp_sets=CWND_BASIS),
     Variant(
         "vegas",
         "vegas",
         "vegas",
         ("--ns3::TcpVegas::Alpha=1", "--ns3::TcpVegas::Beta=3", "--ns3::TcpVegas::Gamma=1"),
     ),
-    Variant("cubic", "cubic", "cubic", ("--ns3::TcpCubic::HyStart=false",)),
+    Variant("cubic", "cubic", "cubic", ("--ns3::TcpCubic::HyStart=false",), CWND_BASIS),
 )
 
 TARGET = 0.15
 PER = 0.01
 
-# ns-3 3.44's mean goodputs (kbit/s) for VARIANTS on this case, seeds 1-5 x 200 s, as measured by
-# this benchmark on 2026-11-22 (bench/README.md): the stored reference of docs/validation.md.
-REFERENCE_NS3_KBPS = {"newreno": 1115.6, "linuxreno": 1738.4, "vegas": 959.9, "cubic": 1684.7}
+# ns-3 3.44's mean goodputs (kbit/s) for VARIANTS on this case with its default PRR recovery, seeds
+# 1-5 x 200 s, as measured by this benchmark on 2026-11-29 (bench/README.md): the stored reference
+# of docs/validation.md. With classic recovery (2026-11-22): 1115.6, 1738.4, 959.9 and 1684.7.
+REFERENCE_NS3_KBPS = {"newreno": 1153.2, "linuxreno": 1782.0, "vegas": 959.4, "cubic": 1706.0}
 
 
 def _airtcp_ccs() -> set[str]:
@@ -75,9 +83,14 @@ def _mean(values: Sequence[float | None]) -> float | None:
 
 
 def run(
-    out: Path, seeds: int, duration_s: float, names: Sequence[str] | None, recovery: str = "classic"
+    out: Path,
+    seeds: int,
+    duration_s: float,
+    names: Sequence[str] | None,
+    recovery: str = bench.DEFAULT_RECOVERY,
 ) -> dict[str, Any]:
-    """Runs the comparison; returns the report (also written to OUT/bench_cc.json)."""
+    """Runs the comparison with `recovery` (`prr` or `classic`) in both simulators; returns the
+    report (also written to OUT/bench_cc.json)."""
     bench_dir = bench.find_bench_dir()
     binary = bench.build_ns3(bench_dir)
     scenario = bench_dir / "p2p_bench.yaml"
@@ -108,6 +121,7 @@ def run(
                     duration_s,
                     seed,
                     sets=[f"flows[0].transport.cc={variant.airtcp_cc}", *variant.airtcp_sets],
+                    recovery=recovery,
                 )
             )
         a = _mean([r["goodput_bps"] for r in airtcp_runs])
@@ -132,7 +146,8 @@ def run(
             }
         )
     report = {
-        "case": f"p2p 2 Mbps / 20 ms, PER {PER}, {duration_s:g} s, seeds 1..{seeds}, ns-3 recovery {recovery}",
+        "case": f"p2p 2 Mbps / 20 ms, PER {PER}, {duration_s:g} s, seeds 1..{seeds}, {recovery} recovery in both",
+        "recovery": recovery,
         "target": f"goodput ratio within 1 ± {TARGET}",
         "rows": rows,
     }
@@ -185,6 +200,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=200.0, help="simulated seconds (default 200)")
     parser.add_argument("--variants", help="comma-separated subset of " + ",".join(v.name for v in VARIANTS))
     parser.add_argument("--quick", action="store_true", help="20 s, one seed: a smoke run")
+    parser.add_argument(
+        "--recovery",
+        choices=bench.RECOVERIES,
+        default=bench.DEFAULT_RECOVERY,
+        help="loss recovery in both simulators: prr (ns-3's default TcpPrrRecovery, airtcp "
+        "recovery=prr; the default) or classic (TcpClassicRecovery, airtcp recovery=classic)",
+    )
     args = parser.parse_args(args_in)
     names = None
     if args.variants:
@@ -196,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seeds must be >= 1 and --duration > 0")
     seeds, duration = (1, 20.0) if args.quick else (args.seeds, args.duration)
     try:
-        report = run(Path(args.out), seeds, duration, names)
+        report = run(Path(args.out), seeds, duration, names, args.recovery)
     except bench.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -2,12 +2,14 @@
 
 One bulk NewReno/SACK flow over a 2 Mbps / 20 ms point-to-point link with a 100-packet drop-tail
 queue and a packet error rate on the data direction (`bench/p2p_bench.yaml` for airtcp,
-`bench/ns3/p2p_tcp.cc` for ns-3; `bench/README.md` maps one onto the other). For every packet
-error rate both simulators run as separate commands, so that the wall time of the whole command is
-comparable, and each reports the wall time of its own simulation loop; `airtcp validate` and
-`airtcp --help` are timed beside each airtcp run (`airtcp.bench.startup`). This is a benchmark,
-not a test: the targets are printed beside the numbers, and only a run that fails makes the exit
-code non-zero.
+`bench/ns3/p2p_tcp.cc` for ns-3; `bench/README.md` maps one onto the other), with the same loss
+recovery on both sides: Proportional Rate Reduction by default (ns-3's default
+`TcpPrrRecovery`, airtcp's `recovery: prr`), or the classic RFC 6675 rule, cwnd = ssthresh at
+once (`--recovery classic`). For every packet error rate both simulators run as separate
+commands, so that the wall time of the whole command is comparable, and each reports the wall
+time of its own simulation loop; `airtcp validate` and `airtcp --help` are timed beside each
+airtcp run (`airtcp.bench.startup`). This is a benchmark, not a test: the targets are printed
+beside the numbers, and only a run that fails makes the exit code non-zero.
 
     python -m airtcp.bench.wired [--quick] [--out DIR] [--cases 0,0.01] [--seeds N]
     airtcp bench [same options]
@@ -65,6 +67,10 @@ SPEED_TARGET = 20.0
 # Goodput (kbps) of the shared reference, measured with ns-3 3.44 defaults (PRR recovery), 200 s.
 REFERENCE_NS3_KBPS = {0.0: 1896.8, 0.005: 1538.8, 0.01: 1165.4, 0.02: 737.2, 0.05: 349.9}
 
+# The loss recovery set alike in both simulators: ns-3's `--recovery` (TcpPrrRecovery, its
+# default, or TcpClassicRecovery) and airtcp's `recovery` (`prr` needs SACK, which the case has).
+RECOVERIES = ("prr", "classic")
+DEFAULT_RECOVERY = "prr"
 
 
 def run_ns3(
@@ -127,12 +133,16 @@ def airtcp_scenario_args(
     seed: int,
     ssthresh: str = "pipe",
     sets: Sequence[str] = (),
+    recovery: str | None = None,
 ) -> list[str]:
-    """The scenario with the case's seed and overrides, as `airtcp run` and `validate` take it."""
+    """The scenario with the case's seed and overrides, as `airtcp run` and `validate` take it;
+    `recovery` (`prr` or `classic`) sets `flows[0].transport.recovery`, None leaves the
+    scenario's."""
     overrides = [
         f"links[0].loss.per={per!r}",
         f"duration={_format_seconds(duration_s)}",
         f"flows[0].transport.ssthresh_basis={AIRTCP_SSTHRESH_BASIS[ssthresh]}",
+        *([f"flows[0].transport.recovery={recovery}"] if recovery is not None else []),
         *sets,
     ]
     return [str(scenario), "--seed", str(seed), *(item for o in overrides for item in ("--set", o))]
@@ -147,10 +157,11 @@ def run_airtcp(
     seed: int,
     ssthresh: str = "pipe",
     sets: Sequence[str] = (),
+    recovery: str | None = None,
 ) -> dict[str, Any]:
-    """One airtcp run through its command line (`sets`: more `--set` overrides); the figures the
-    comparison needs."""
-    args = airtcp_scenario_args(scenario, per, duration_s, seed, ssthresh, sets)
+    """One airtcp run through its command line (`sets`: more `--set` overrides; `recovery` as in
+    `airtcp_scenario_args`); the figures the comparison needs."""
+    args = airtcp_scenario_args(scenario, per, duration_s, seed, ssthresh, sets, recovery)
     proc, cmd_wall, cmd_cpu = timed(
         [*command, "run", *args, "--out", str(out_dir), "--force", "--quiet"]
     )
@@ -237,7 +248,6 @@ def summarise_case(
     per: float,
     airtcp_runs: list[dict[str, Any]],
     ns3_runs: list[dict[str, Any]],
-    prr_runs: list[dict[str, Any]],
     errors: list[str],
     short_runs: Mapping[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
@@ -260,7 +270,6 @@ def summarise_case(
         "goodput_airtcp_sd_kbps": _div(_sd(r["goodput_bps"] for r in airtcp_runs), 1e3),
         "goodput_ns3_kbps": n_good / 1e3 if n_good is not None else None,
         "goodput_ns3_sd_kbps": _div(_sd(r["goodput_bps"] for r in ns3_runs), 1e3),
-        "goodput_ns3_prr_kbps": _div(_mean(r["goodput_bps"] for r in prr_runs), 1e3),
         "goodput_reference_kbps": REFERENCE_NS3_KBPS.get(per),
         "goodput_ratio": goodput_ratio,
         "sim_wall_airtcp_s": a_sim,
@@ -309,7 +318,6 @@ COLUMNS = (
     ("cmd x", "cmd_ratio", ".2f"),
     ("airtcp ns/hop", "ns_per_hop_airtcp", ".0f"),
     ("ns-3 ns/hop", "ns_per_hop_ns3", ".0f"),
-    ("ns-3 PRR kbps", "goodput_ns3_prr_kbps", ".1f"),
 )
 
 
@@ -339,7 +347,7 @@ def format_markdown(report: dict[str, Any]) -> str:
         f"- machine: {env['cpu']}, {env['cores']} cores, {env['platform']}",
         f"- scenario: {cfg['scenario']} / bench/ns3/p2p_tcp.cc (see bench/README.md)",
         f"- simulated time per run: {cfg['duration_s']:g} s; seeds per case: {cfg['seeds']}; "
-        f"ns-3 {NS3_VERSION} with {cfg['ns3_recovery']} recovery, ssthresh from "
+        f"{cfg['recovery']} recovery in both simulators; ns-3 {NS3_VERSION} ssthresh from "
         f"{cfg['ns3_ssthresh']}",
         f"- targets: goodput ratio within 1 ± {GOODPUT_TOLERANCE:.2f}; "
         f"speed (ns-3 / airtcp simulation-loop wall time) >= {SPEED_TARGET:g}x",
@@ -429,13 +437,15 @@ def run_benchmark(
     cases: Iterable[float] | None = None,
     seeds: int | None = None,
     duration_s: float | None = None,
-    recovery: str = "classic",
-    prr: bool | None = None,
+    recovery: str = DEFAULT_RECOVERY,
     ns3_only: bool = False,
     repeat: int = 1,
     ns3_ssthresh: str = "pipe",
 ) -> tuple[dict[str, Any], bool]:
-    """Runs every case in both simulators; returns the report and whether every run succeeded."""
+    """Runs every case in both simulators, each with the loss recovery `recovery` (`prr` or
+    `classic`); returns the report and whether every run succeeded."""
+    if recovery not in RECOVERIES:
+        raise BenchError(f"recovery must be one of {', '.join(RECOVERIES)}, not {recovery!r}")
     bench_dir = find_bench_dir()
     scenario = bench_dir / "p2p_bench.yaml"
     out_dir = Path(out)
@@ -444,10 +454,6 @@ def run_benchmark(
     cases = tuple(float(c) for c in cases)
     seeds = seeds or (QUICK_SEEDS if quick else FULL_SEEDS)
     duration_s = duration_s or (QUICK_DURATION_S if quick else FULL_DURATION_S)
-    # PRR runs are only there to relate the comparison to the shared reference numbers.
-    with_prr = (not quick) if prr is None else prr
-    with_prr = with_prr and recovery != "prr"
-
     mismatches = _check_scenario(scenario)
     for problem in mismatches:
         log(f"warning: {scenario.name}: {problem}")
@@ -462,7 +468,6 @@ def run_benchmark(
     for per in cases:
         a_runs: list[dict[str, Any]] = []
         n_runs: list[dict[str, Any]] = []
-        p_runs: list[dict[str, Any]] = []
         short_runs: dict[str, list[dict[str, Any]]] = {name: [] for name in startup.SHORT_COMMANDS}
         errors: list[str] = []
         for seed in range(1, seeds + 1):
@@ -473,12 +478,6 @@ def run_benchmark(
                         repeat, run_ns3, binary, per, duration_s, seed, recovery, ns3_ssthresh
                     )
                 )
-                if with_prr:
-                    p_runs.append(
-                        _fastest(
-                            repeat, run_ns3, binary, per, duration_s, seed, "prr", ns3_ssthresh
-                        )
-                    )
             except (BenchError, subprocess.TimeoutExpired) as error:
                 errors.append(f"ns-3 seed {seed}: {error}")
             if ns3_only:
@@ -498,10 +497,14 @@ def run_benchmark(
                         duration_s,
                         seed,
                         ns3_ssthresh,
+                        (),
+                        recovery,
                     )
                 )
                 # Timed right after the run they are compared with, under the same load.
-                scenario_args = airtcp_scenario_args(scenario, per, duration_s, seed, ns3_ssthresh)
+                scenario_args = airtcp_scenario_args(
+                    scenario, per, duration_s, seed, ns3_ssthresh, recovery=recovery
+                )
                 for name, fixed in startup.SHORT_COMMANDS.items():
                     argv = fixed if fixed is not None else [name, *scenario_args]
                     timed = _fastest(repeat, run_airtcp_short, command, name, argv)
@@ -509,8 +512,8 @@ def run_benchmark(
             except (BenchError, subprocess.TimeoutExpired) as error:
                 errors.append(f"airtcp seed {seed}: {error}")
         all_ok = all_ok and not errors
-        rows.append(summarise_case(per, a_runs, n_runs, p_runs, errors, short_runs))
-        raw += a_runs + n_runs + p_runs + [run for runs in short_runs.values() for run in runs]
+        rows.append(summarise_case(per, a_runs, n_runs, errors, short_runs))
+        raw += a_runs + n_runs + [run for runs in short_runs.values() for run in runs]
 
     report = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -520,7 +523,8 @@ def run_benchmark(
             "duration_s": duration_s,
             "seeds": seeds,
             "cases": list(cases),
-            "ns3_recovery": recovery,
+            # Set alike in both simulators (ns-3 --recovery, airtcp flows[0].transport.recovery).
+            "recovery": recovery,
             "ns3_ssthresh": ns3_ssthresh,
             "repeat": repeat,
             "ns3_only": ns3_only,
@@ -586,15 +590,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--duration", type=float, help="simulated seconds per run")
     parser.add_argument(
         "--recovery",
-        choices=("classic", "prr"),
-        default="classic",
-        help="ns-3 loss recovery compared against (default classic)",
-    )
-    parser.add_argument(
-        "--prr",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="also run ns-3 with PRR for reference (default: on, off with --quick)",
+        choices=RECOVERIES,
+        default=DEFAULT_RECOVERY,
+        help="loss recovery, set alike in both simulators: prr (Proportional Rate Reduction: "
+        "ns-3's default TcpPrrRecovery, airtcp recovery=prr; the default) or classic (cwnd = "
+        "ssthresh at once, RFC 6675: ns-3's TcpClassicRecovery, airtcp recovery=classic)",
     )
     parser.add_argument(
         "--ns3-ssthresh",
@@ -645,7 +645,6 @@ def main(
             "seeds": args.seeds,
             "duration_s": args.duration,
             "recovery": args.recovery,
-            "prr": args.prr,
             "ns3_only": args.ns3_only,
             "repeat": args.repeat,
             "ns3_ssthresh": args.ns3_ssthresh,
@@ -661,7 +660,7 @@ def main(
 
     cfg = report["config"]
     print(
-        f"airtcp vs ns-{NS3_VERSION} ({cfg['ns3_recovery']} recovery, ssthresh from "
+        f"airtcp vs ns-{NS3_VERSION} ({cfg['recovery']} recovery in both, ssthresh from "
         f"{cfg['ns3_ssthresh']}): {cfg['duration_s']:g} s "
         f"simulated, {cfg['seeds']} seed(s) per case; goodput = mean over seeds, wall = sum"
     )

@@ -13,6 +13,8 @@ airtcp, varied with `--set`):
   fixed seed, for 100 s;
 - `scale` (airtcp only): a connected 10,000-node random mesh with 100 TCP flows for 60 s.
 
+TCP runs with the same loss recovery in both: PRR, ns-3's default (the templates' `recovery:
+prr`), or with `--recovery classic` ns-3's TcpClassicRecovery and airtcp's `recovery: classic`.
 It prints, per case, the goodput of each (mean over seeds), their ratio, the wall time of each
 simulation loop and of each whole command with their ratios, and for the scale case its wall time
 and peak memory, each beside its target. `--ns3-from-reference` takes ns-3's figures from
@@ -20,15 +22,17 @@ and peak memory, each beside its target. `--ns3-from-reference` takes ns-3's fig
 
     python -m airtcp.bench.wifi [--cases chain,chain11a,grid,scale] [--quick] [--out DIR]
                                 [--seeds N] [--hops 3,6] [--rates 54,24] [--ns3-from-reference]
+                                [--recovery prr|classic]
 
 Writes `OUT/bench_wifi.json` (every run of both) and `OUT/bench_wifi.md`.
 
 The ns-3 reference runs alone (`--ns3-only`, or `--update-reference` to rewrite
 `bench/wifi/ns3_reference.json`, the figures airtcp's tests compare against) cover `chain` (basic
-access with classic and with PRR recovery, and RTS/CTS), `grid`, and `saturation` (N = 1, 5, 10,
-20 saturated UDP senders around one receiver, 2 and 11 Mbps, basic access and RTS/CTS, beside
-Bianchi's model evaluated with the DCF parameters ns-3 reports), and for 802.11a `chain11a`
-(N = 1..4 at 54 and 24 Mbps) and `saturation11a` (6, 24 and 54 Mbps, basic access); they write
+access with PRR and with classic recovery, and RTS/CTS with PRR), `grid` (PRR), and `saturation`
+(N = 1, 5, 10, 20 saturated UDP senders around one receiver, 2 and 11 Mbps, basic access and
+RTS/CTS, beside Bianchi's model evaluated with the DCF parameters ns-3 reports), and for 802.11a
+`chain11a` (N = 1..4 at 54 and 24 Mbps, PRR) and `saturation11a` (6, 24 and 54 Mbps, basic
+access); they write
 `OUT/ns3_wifi.json` and `OUT/ns3_wifi.md`. `bench/wifi/README.md` documents the configuration and
 the parameters.
 

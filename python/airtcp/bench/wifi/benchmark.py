@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from airtcp.bench.harness import NS3_VERSION, BenchError, log
-from airtcp.bench.wired import _environment, _format_seconds, _mean, _ratio, airtcp_command
+from airtcp.bench.wired import _environment, _mean, _ratio, airtcp_command
 
 from .airtcp_run import airtcp_seed_runs
 from .chain import (
@@ -18,13 +18,16 @@ from .chain import (
     CHAIN11A_RATES,
     CHAIN_DURATION_S,
     CHAIN_HOPS,
-    CHAIN_VARIANTS,
+    DEFAULT_RECOVERY,
     QUICK_CHAIN_DURATION_S,
+    RECOVERIES,
     airtcp_chain_sets,
     chain11a_variants,
+    chain_variant,
     ns3_chain_figures,
     rate_variant,
     run_chain,
+    variant_recovery,
 )
 from .common import (
     DEFAULT_OUT,
@@ -39,6 +42,7 @@ from .common import (
 from .grid import (
     GRID_DURATION_S,
     QUICK_GRID_DURATION_S,
+    airtcp_grid_sets,
     grid_flow_rows,
     grid_pairs,
     ns3_grid_figures,
@@ -105,13 +109,24 @@ class _Bench:
     seeds, ns-3's programs or stored reference, and the errors met so far."""
 
     # A plain class: `dataclasses` imports `inspect`, milliseconds of every command.
-    __slots__ = ("binaries", "command", "errors", "out_dir", "reference", "seeds", "wifi_dir")
+    __slots__ = (
+        "binaries", "command", "errors", "out_dir", "recovery", "reference", "seeds", "wifi_dir"
+    )
 
-    def __init__(self, wifi_dir: Path, out_dir: Path, seeds: int, reference: dict[str, Any] | None):
+    def __init__(
+        self,
+        wifi_dir: Path,
+        out_dir: Path,
+        seeds: int,
+        reference: dict[str, Any] | None,
+        recovery: str = DEFAULT_RECOVERY,
+    ):
         self.wifi_dir = wifi_dir
         self.out_dir = out_dir
         self.seeds = seeds
         self.reference = reference
+        # TCP loss recovery in both simulators: ns-3's --recovery, airtcp's flows[].transport.
+        self.recovery = recovery
         self.binaries: dict[str, Path] = {}
         self.command = airtcp_command()
         self.errors: list[str] = []
@@ -137,15 +152,20 @@ def run_benchmark(
     hops: Sequence[int] | None = None,
     rates: Sequence[float] | None = None,
     ns3_from_reference: bool = False,
+    recovery: str = DEFAULT_RECOVERY,
 ) -> tuple[dict[str, Any], bool]:
     """airtcp and ns-3 on the chain, chain11a and grid cases, airtcp alone on the scale case.
 
     ns-3 runs in the same benchmark run unless `ns3_from_reference`, which takes its figures from
     `bench/wifi/ns3_reference.json` instead (100 s runs, seeds 1-3; airtcp then runs 100 s too).
     `hops` applies to both chains (default 1..8 for 802.11b, 1..4 for 802.11a), `rates` (Mbps)
-    to the 802.11a chain (default 54 and 24). Returns the report and whether every run
-    succeeded.
+    to the 802.11a chain (default 54 and 24). `recovery` is TCP's loss recovery in both
+    simulators: `prr` (ns-3's default; the templates' `recovery: prr`) or `classic` (ns-3's
+    TcpClassicRecovery; airtcp's flows overridden to `recovery: classic`); the scale case runs
+    its template as it is. Returns the report and whether every run succeeded.
     """
+    if recovery not in RECOVERIES:
+        raise BenchError(f"recovery must be one of {', '.join(RECOVERIES)}, not {recovery!r}")
     wifi_dir = find_wifi_dir()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -160,13 +180,13 @@ def run_benchmark(
 
     reference = load_reference(wifi_dir) if ns3_from_reference else None
     if reference is not None:
-        _check_reference(reference, cases, seeds, hops, hops_11a, rates)
+        _check_reference(reference, cases, seeds, hops, hops_11a, rates, recovery)
         chain_duration = float(reference["chain"]["settings"]["duration_s"])
         grid_duration = float(reference["grid"]["settings"]["duration_s"])
     else:
         chain_duration = QUICK_CHAIN_DURATION_S if quick else CHAIN_DURATION_S
         grid_duration = QUICK_GRID_DURATION_S if quick else GRID_DURATION_S
-    bench = _Bench(wifi_dir, out_dir, seeds, reference)
+    bench = _Bench(wifi_dir, out_dir, seeds, reference, recovery)
     if reference is None and any(case in cases for case in ("chain", "chain11a", "grid")):
         bench.binaries = build_programs(wifi_dir)
 
@@ -193,16 +213,17 @@ def run_benchmark(
 
 def _check_reference(
     reference: dict[str, Any], cases: Sequence[str], seeds: int, hops: list[int], hops_11a: list[int],
-    rates: list[float],
+    rates: list[float], recovery: str = DEFAULT_RECOVERY,
 ) -> None:
-    """The stored ns-3 reference holds every run the benchmark asks of it."""
+    """The stored ns-3 reference holds every run the benchmark asks of it, with `recovery`."""
     stored = int(reference.get("seeds") or 0)
     if seeds > stored:
         raise BenchError(f"the reference holds seeds 1..{stored}; --seeds {seeds} needs live ns-3")
     chain_duration = float(reference["chain"]["settings"]["duration_s"])
-    missing = [n for n in hops if ns3_chain_figures(reference["chain"], n, seeds) is None]
+    variant = chain_variant(recovery).name
+    missing = [n for n in hops if ns3_chain_figures(reference["chain"], n, seeds, variant) is None]
     if "chain" in cases and missing:
-        raise BenchError(f"the reference has no chain of {missing} hops")
+        raise BenchError(f"the reference has no chain of {missing} hops with {recovery} recovery")
     if "chain11a" in cases:
         if "chain11a" not in reference:
             raise BenchError("the reference has no 802.11a chain (chain11a)")
@@ -216,8 +237,21 @@ def _check_reference(
         ]
         if missing_11a:
             raise BenchError(f"the reference has no 802.11a chain of {', '.join(missing_11a)}")
-    if reference["grid"]["settings"]["pairs"] != [list(p) for p in grid_pairs()]:
-        raise BenchError("the reference's grid pairs are not the ones airtcp_grid.yaml uses")
+        stored_11a = {variant_recovery(reference["chain11a"], rate_variant(r)) for r in rates}
+        if stored_11a != {recovery}:
+            raise BenchError(
+                f"the reference's 802.11a chains ran with {', '.join(map(str, stored_11a))} "
+                f"recovery; --recovery {recovery} needs live ns-3"
+            )
+    if "grid" in cases:
+        if reference["grid"]["settings"]["pairs"] != [list(p) for p in grid_pairs()]:
+            raise BenchError("the reference's grid pairs are not the ones airtcp_grid.yaml uses")
+        stored_grid = reference["grid"]["settings"].get("recovery")
+        if stored_grid != recovery:
+            raise BenchError(
+                f"the reference's grid ran with {stored_grid} recovery; --recovery {recovery} "
+                "needs live ns-3"
+            )
 
 
 def _report_head(bench: _Bench, cases: Sequence[str], quick: bool, problems: list[str]) -> dict[str, Any]:
@@ -229,6 +263,8 @@ def _report_head(bench: _Bench, cases: Sequence[str], quick: bool, problems: lis
         "seeds": list(range(1, bench.seeds + 1)),
         "ns3": NS3_VERSION,
         "ns3_source": "reference" if reference else "live",
+        # TCP's loss recovery in both simulators (the scale case runs its template's).
+        "recovery": bench.recovery,
         "environment": _environment(),
         "airtcp_command": bench.command,
         "templates": {case: f"bench/wifi/{BENCH_TEMPLATES[case]}" for case in cases},
@@ -268,15 +304,19 @@ def _ns3_chain(bench: _Bench, key: str, hops: list[int], variants: Any, duration
 
 def _chain(bench: _Bench, rows: list[Any], hops: list[int], duration: float) -> dict[str, Any]:
     """The 802.11b chain of each length, airtcp beside ns-3; its rows join `rows`."""
-    ns3_chain = _ns3_chain(bench, "chain", hops, CHAIN_VARIANTS[:1], duration)
+    variant = chain_variant(bench.recovery)
+    ns3_chain = _ns3_chain(bench, "chain", hops, (variant,), duration)
     airtcp_runs = {}
     for n in hops:
-        runs = bench.airtcp_runs("chain", f"chain-{n}", f"airtcp chain N={n}", airtcp_chain_sets(n, duration))
+        sets = airtcp_chain_sets(n, duration, recovery=bench.recovery)
+        runs = bench.airtcp_runs("chain", f"chain-{n}", f"airtcp chain N={n}", sets)
         airtcp_runs[str(n)] = runs
-        rows.append(compare(f"chain {n}", runs, ns3_chain_figures(ns3_chain, n, bench.seeds)))
+        figures = ns3_chain_figures(ns3_chain, n, bench.seeds, variant.name)
+        rows.append(compare(f"chain {n}", runs, figures))
     return {
         "duration_s": duration,
         "hops": hops,
+        "ns3_variant": variant.name,
         "airtcp_runs": airtcp_runs,
         # Live: every ns-3 run; from the reference: its summary rows.
         "ns3": ns3_chain,
@@ -287,7 +327,8 @@ def _chain11a(
     bench: _Bench, rows: list[Any], hops: list[int], rates: list[float], duration: float
 ) -> dict[str, Any]:
     """The 802.11a chain of each length at each rate, airtcp beside ns-3."""
-    ns3_chain11a = _ns3_chain(bench, "chain11a", hops, chain11a_variants(rates), duration, standard="11a")
+    variants = chain11a_variants(rates, bench.recovery)
+    ns3_chain11a = _ns3_chain(bench, "chain11a", hops, variants, duration, standard="11a")
     airtcp_runs = {}
     for rate in rates:
         for n in hops:
@@ -295,7 +336,7 @@ def _chain11a(
                 "chain11a",
                 f"chain11a-{rate:g}M-{n}",
                 f"airtcp chain 802.11a {rate:g} Mbps N={n}",
-                airtcp_chain_sets(n, duration, rate_mbps=rate),
+                airtcp_chain_sets(n, duration, rate_mbps=rate, recovery=bench.recovery),
             )
             airtcp_runs[f"{rate_variant(rate)} {n}"] = runs
             figures = ns3_chain_figures(ns3_chain11a, n, bench.seeds, rate_variant(rate))
@@ -314,8 +355,14 @@ def _grid(bench: _Bench, rows: list[Any], duration: float) -> dict[str, Any]:
     if bench.reference:
         ns3_grid = bench.reference["grid"]
     else:
-        ns3_grid = run_grid(bench.binaries["wifi_grid"], seeds=bench.seeds, duration_s=duration, errors=bench.errors)
-    runs = bench.airtcp_runs("grid", "grid", "airtcp grid", [f"duration={_format_seconds(duration)}"])
+        ns3_grid = run_grid(
+            bench.binaries["wifi_grid"],
+            seeds=bench.seeds,
+            duration_s=duration,
+            errors=bench.errors,
+            recovery=bench.recovery,
+        )
+    runs = bench.airtcp_runs("grid", "grid", "airtcp grid", airtcp_grid_sets(duration, bench.recovery))
     figures = ns3_grid_figures(ns3_grid, bench.seeds) if ns3_grid.get("flows") else None
     rows.append(compare("grid total", runs, figures))
     return {

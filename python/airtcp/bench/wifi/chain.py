@@ -31,12 +31,18 @@ QUICK_CHAIN_HOPS = (1, 2, 4)
 CHAIN_START_S = 1.0
 CHAIN_DURATION_S = 100.0
 QUICK_CHAIN_DURATION_S = 20.0
-# (name, RTS/CTS, TCP recovery): ns-3's default recovery is PRR; airtcp implements classic
-# NewReno/SACK recovery, so classic is the reference and PRR shows how much the choice matters.
+# The TCP loss recovery of a comparison, set alike in both simulators: PRR, ns-3's default
+# (`--recovery=prr`; airtcp `recovery: prr`, what the templates set), or classic RFC 6675
+# (`--recovery=classic`; airtcp `recovery: classic`).
+RECOVERIES = ("prr", "classic")
+DEFAULT_RECOVERY = "prr"
+# (name, RTS/CTS, TCP recovery): the benchmark compares airtcp with basic access and the recovery
+# it runs (`basic_<recovery>`); RTS/CTS is reference only. The first variant's MAC and cost
+# figures are the ones the reference tables show.
 CHAIN_VARIANTS = (
-    ChainVariant("basic_classic", False, "classic"),
     ChainVariant("basic_prr", False, "prr"),
-    ChainVariant("rtscts_classic", True, "classic"),
+    ChainVariant("basic_classic", False, "classic"),
+    ChainVariant("rtscts_prr", True, "prr"),
 )
 QUICK_CHAIN_VARIANTS = CHAIN_VARIANTS[:1]
 
@@ -44,8 +50,9 @@ QUICK_CHAIN_VARIANTS = CHAIN_VARIANTS[:1]
 ONE_HOP_QUOTED_KBPS = 1402.0
 ONE_HOP_TOLERANCE = 0.10
 
-# 802.11a (`chain11a`): basic access and classic recovery at each data rate (Mbps); the variant
-# of a rate is named "<rate>Mbps".
+# 802.11a (`chain11a`): basic access at each data rate (Mbps), PRR unless a benchmark run asks for
+# classic recovery; the variant of a rate is named "<rate>Mbps" (its recovery is recorded beside
+# it in the settings).
 CHAIN11A_TEMPLATE = "airtcp_chain_11a.yaml"
 CHAIN11A_HOPS = (1, 2, 3, 4)
 CHAIN11A_RATES = (54, 24)
@@ -53,9 +60,16 @@ QUICK_CHAIN11A_RATES = (54,)
 QUICK_CHAIN11A_HOPS = (1, 2)
 
 
-def chain11a_variants(rates: Sequence[float]) -> tuple[ChainVariant, ...]:
-    """The 802.11a chain variants: one per data rate, basic access, classic recovery."""
-    return tuple(ChainVariant(rate_variant(r), False, "classic", r) for r in rates)
+def chain_variant(recovery: str = DEFAULT_RECOVERY) -> ChainVariant:
+    """The 802.11b chain variant the benchmark compares airtcp with: basic access, `recovery`."""
+    return next(v for v in CHAIN_VARIANTS if not v.rtscts and v.recovery == recovery)
+
+
+def chain11a_variants(
+    rates: Sequence[float], recovery: str = DEFAULT_RECOVERY
+) -> tuple[ChainVariant, ...]:
+    """The 802.11a chain variants: one per data rate, basic access, `recovery`."""
+    return tuple(ChainVariant(rate_variant(r), False, recovery, r) for r in rates)
 
 
 def rate_variant(rate_mbps: float) -> str:
@@ -165,22 +179,31 @@ def run_chain(
 
 
 def ns3_chain_figures(
-    chain: dict[str, Any], hops: int, seeds: int, variant: str = "basic_classic"
+    chain: dict[str, Any], hops: int, seeds: int, variant: str = "basic_prr"
 ) -> dict[str, Any] | None:
-    """ns-3's figures for an N-hop chain (by default basic access, classic recovery; for
-    802.11a the variant of a rate, "54Mbps") from `run_chain`'s result or the reference file's
-    `chain` or `chain11a` section; None if that N or variant is not in it."""
+    """ns-3's figures for an N-hop chain (by default basic access, PRR; for 802.11a the variant
+    of a rate, "54Mbps") from `run_chain`'s result or the reference file's `chain` or `chain11a`
+    section; None if that N or variant is not in it."""
     for row in chain["variants"].get(variant, []):
         if row["hops"] == hops:
             return _ns3_figures(row, row["goodput_kbps_per_seed"], seeds)
     return None
 
 
+def variant_recovery(chain: dict[str, Any], variant: str) -> str | None:
+    """The TCP recovery ns-3 ran `variant` of a chain section with (None if not recorded)."""
+    for entry in chain.get("settings", {}).get("variants", []):
+        if entry.get("name") == variant:
+            return entry.get("recovery")
+    return None
+
+
 def airtcp_chain_sets(
-    hops: int, duration_s: float, rate_mbps: float | None = None
+    hops: int, duration_s: float, rate_mbps: float | None = None, recovery: str | None = None
 ) -> list[str]:
     """The `--set` overrides that make the chain template an N-hop chain, flow n0 -> nN (and,
-    for the 802.11a template, set its data rate)."""
+    for the 802.11a template, set its data rate; with `recovery`, the flow's loss recovery,
+    which the templates otherwise set to PRR)."""
     sets = [
         f"topology.hops={hops}",
         f"flows[0].dst=n{hops}",
@@ -188,4 +211,6 @@ def airtcp_chain_sets(
     ]
     if rate_mbps is not None:
         sets.append(f"radio.data_rate={rate_mbps:g}Mbps")
+    if recovery is not None:
+        sets.append(f"flows[0].transport.recovery={recovery}")
     return sets

@@ -12,7 +12,7 @@ from typing import Any
 from airtcp.bench.harness import BenchError, log
 
 from .benchmark import QUICK_BENCH_HOPS, QUICK_BENCH_HOPS_11A, run_benchmark
-from .chain import QUICK_CHAIN_DURATION_S
+from .chain import DEFAULT_RECOVERY, QUICK_CHAIN_DURATION_S, RECOVERIES
 from .common import DEFAULT_OUT, FULL_SEEDS, QUICK_SEEDS
 from .ns3 import build_programs
 from .reference import CASES, run_reference, update_reference_file
@@ -95,6 +95,14 @@ def _parser() -> argparse.ArgumentParser:
         help="do not run ns-3: compare with the figures stored in bench/wifi/ns3_reference.json",
     )
     parser.add_argument(
+        "--recovery",
+        choices=RECOVERIES,
+        help="benchmark: TCP loss recovery in both simulators, prr (ns-3's default "
+        "TcpPrrRecovery; the templates' recovery: prr; the default) or classic (ns-3's "
+        "TcpClassicRecovery; airtcp's flows set to recovery: classic). With "
+        "--ns3-from-reference, classic has stored ns-3 figures for the 802.11b chain only",
+    )
+    parser.add_argument(
         "--ns3-only",
         action="store_true",
         help="run only ns-3's reference cases and write ns3_wifi.json/md (no airtcp)",
@@ -136,6 +144,11 @@ def _main_reference(args: argparse.Namespace) -> int:
     if wrong:
         log(f"error: --ns3-only runs {', '.join(CASES)}; not {', '.join(wrong)}")
         return 2
+    if args.recovery:
+        # The reference's runs are fixed: the chain with both recoveries, the rest with PRR.
+        log("error: --recovery is the benchmark's; the reference runs set their own (chain: PRR "
+            "and classic; grid, chain11a: PRR)")
+        return 2
     reduced = (
         args.quick
         or args.hops
@@ -175,7 +188,9 @@ def _main_bench(args: argparse.Namespace) -> int:
         log("error: --stations is for the saturation case, which only --ns3-only runs")
         return 2
     report, all_ok = run_benchmark(
-        **_run_options(args, cases), ns3_from_reference=args.ns3_from_reference
+        **_run_options(args, cases),
+        ns3_from_reference=args.ns3_from_reference,
+        recovery=args.recovery or DEFAULT_RECOVERY,
     )
     print_bench(report)
     out = Path(args.out)

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from airtcp.bench.wired import _mean, _ratio
+from airtcp.bench.wired import _format_seconds, _mean, _ratio
 
 from .common import _kbps, _round, over_seeds
 from .ns3 import _common_figures, _ns3_figures, program_runs
@@ -49,9 +49,11 @@ def grid_start_s(flow: int) -> float:
     return round(GRID_START_S + flow * GRID_STAGGER_S, 6)
 
 
-def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) -> dict[str, Any]:
-    """ns-3 on the grid for seeds 1..seeds: goodput per flow and in total, MAC and cost figures,
-    and every run."""
+def run_grid(
+    binary: Path, *, seeds: int, duration_s: float, errors: list[str], recovery: str = "prr"
+) -> dict[str, Any]:
+    """ns-3 on the grid for seeds 1..seeds with TCP loss recovery `recovery` (`prr`, ns-3's
+    default, or `classic`): goodput per flow and in total, MAC and cost figures, and every run."""
     pairs = grid_pairs()
     pair_arg = ",".join(f"{s}-{d}" for s, d in pairs)
     runs = program_runs(
@@ -66,6 +68,7 @@ def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) 
             f"--start={GRID_START_S!r}",
             f"--stagger={GRID_STAGGER_S!r}",
             f"--seed={seed}",
+            f"--recovery={recovery}",
             # AODV's attributes ride along with the first run.
             f"--params={int(seed == 1)}",
         ],
@@ -101,7 +104,7 @@ def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) 
             "neighbour table learns MAC addresses, so MAC retry failures break routes)",
             "queue_disc": "none (removed after address assignment)",
             "rtscts": False,
-            "recovery": "classic",
+            "recovery": recovery,
             "seeds": list(range(1, seeds + 1)),
             "aodv_attributes": aodv,
         },
@@ -110,6 +113,15 @@ def run_grid(binary: Path, *, seeds: int, duration_s: float, errors: list[str]) 
         **_common_figures(runs),
         "runs": runs,
     }
+
+
+def airtcp_grid_sets(duration_s: float, recovery: str | None = None) -> list[str]:
+    """The `--set` overrides of the grid template: its duration and, with `recovery`, every
+    flow's loss recovery (the template sets PRR)."""
+    sets = [f"duration={_format_seconds(duration_s)}"]
+    if recovery is not None:
+        sets += [f"flows[{i}].transport.recovery={recovery}" for i in range(GRID_FLOWS)]
+    return sets
 
 
 def ns3_grid_figures(grid: dict[str, Any], seeds: int) -> dict[str, Any]:

@@ -56,6 +56,15 @@ def chain_tables(chain: dict[str, Any], markdown: bool = False) -> str:
     return _table(headers, rows, markdown)
 
 
+def recovery_text(section: dict[str, Any]) -> str:
+    """The TCP recovery a chain or grid section of a reference run ran with: "PRR", "classic"
+    (the settings record it per variant for chains), or both names when they differ."""
+    settings = section.get("settings") or {}
+    found = [v.get("recovery") for v in settings.get("variants") or []] or [settings.get("recovery")]
+    names = sorted({"PRR" if r == "prr" else str(r) for r in found})
+    return "/".join(names)
+
+
 def chain11a_tables(chain: dict[str, Any], markdown: bool = False) -> str:
     """The 802.11a chains: a row per data rate and length, every column for that rate."""
     headers = [
@@ -223,7 +232,8 @@ def format_markdown(report: dict[str, Any]) -> str:
             lines += [hop, ""]
     if "grid" in report:
         lines += [
-            f"## grid ({report['grid']['settings']['duration_s']:g} s)",
+            f"## grid ({report['grid']['settings']['duration_s']:g} s, "
+            f"{recovery_text(report['grid'])} recovery)",
             "",
             grid_tables(report["grid"], markdown=True),
             "",
@@ -238,7 +248,7 @@ def format_markdown(report: dict[str, Any]) -> str:
     if "chain11a" in report:
         lines += [
             f"## chain11a (802.11a, {report['chain11a']['settings']['duration_s']:g} s, basic "
-            "access, classic recovery; means over seeds)",
+            f"access, {recovery_text(report['chain11a'])} recovery; means over seeds)",
             "",
             chain11a_tables(report["chain11a"], markdown=True),
             "",
@@ -271,7 +281,10 @@ def print_report(report: dict[str, Any]) -> None:
         if hop:
             print(hop)
     if "grid" in report:
-        print(f"\ngrid: {report['grid']['settings']['duration_s']:g} s, AODV, 10 TCP flows")
+        print(
+            f"\ngrid: {report['grid']['settings']['duration_s']:g} s, AODV, 10 TCP flows, "
+            f"{recovery_text(report['grid'])} recovery"
+        )
         print(grid_tables(report["grid"]))
     if "saturation" in report:
         print(f"\nsaturation: {report['saturation']['settings']['window_s']:g} s window, UDP")
@@ -279,7 +292,7 @@ def print_report(report: dict[str, Any]) -> None:
     if "chain11a" in report:
         print(
             f"\nchain11a: 802.11a, {report['chain11a']['settings']['duration_s']:g} s, basic "
-            "access, classic recovery"
+            f"access, {recovery_text(report['chain11a'])} recovery"
         )
         print(chain11a_tables(report["chain11a"]))
     if "saturation11a" in report:
@@ -364,10 +377,12 @@ def scale_lines(scale: dict[str, Any]) -> list[str]:
 
 
 def ns3_source_line(report: dict[str, Any]) -> str:
+    recovery = report.get("recovery", "prr")
+    name = "PRR" if recovery == "prr" else recovery
     if report["ns3_source"] == "live":
         return (
-            f"ns-3 {report['ns3']}: run live in this benchmark run (bench/wifi/*.cc; basic access, "
-            "classic recovery)"
+            f"ns-3 {report['ns3']}: run live in this benchmark run (bench/wifi/*.cc; basic access); "
+            f"TCP with {name} recovery in both simulators"
         )
     ref = report["reference"]
     machine = ref.get("machine") or {}
@@ -375,7 +390,8 @@ def ns3_source_line(report: dict[str, Any]) -> str:
     return (
         f"ns-3 {report['ns3']}: NOT run now; stored figures from {ref['file']} ({ref['date']}, "
         f"{machine.get('cpu')}, load {load}); its wall times are means over its seeds "
-        f"{', '.join(str(s) for s in range(1, (ref.get('seeds') or 0) + 1))}"
+        f"{', '.join(str(s) for s in range(1, (ref.get('seeds') or 0) + 1))}; TCP with {name} "
+        "recovery in both simulators"
     )
 
 

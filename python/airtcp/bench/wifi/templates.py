@@ -78,6 +78,8 @@ EXPECTED_TCP: dict[str, Any] = {
     "dupthresh": 3,
     # ns-3 halves the data in flight (the pipe) on a loss.
     "ssthresh_basis": "pipe",
+    # ns-3's default TcpPrrRecovery; the benchmark's --recovery classic overrides both sides.
+    "recovery": "prr",
     "min_rto": 1_000_000_000,
     "max_rto": 60_000_000_000,
     "initial_rto": 1_000_000_000,
