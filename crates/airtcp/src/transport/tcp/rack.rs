@@ -63,12 +63,18 @@
 //! Deviations:
 //! - **No DSACK.** airtcp's receiver sends no DSACK (RFC 2883), so neither the reordering window's
 //!   DSACK growth (§6.2 step 4) nor the TLP's DSACK test (§7.4) gets its signal from the receiver.
-//!   The mechanism is kept and fed by what the sender can infer itself: an ACK that newly delivers
-//!   a retransmitted segment sooner than min_RTT after the retransmission was for the original,
-//!   so the retransmission was spurious. That is taken as the DSACK of §6.2 step 4
-//!   (`reo_wnd_mult` + 1 once per round trip, `reo_wnd_persist` = 16) and as reordering seen
-//!   (Linux's `tcp_check_sack_reordering` when a delayed original fills a hole, in
-//!   `tcp_try_undo_partial`). For TLP the pure-duplicate-ACK test above is the one Linux applies
+//!   The mechanism is kept and fed by what the sender can infer itself. (i) An ACK that newly
+//!   delivers a retransmitted segment sooner than min_RTT after the retransmission was for the
+//!   original, so the retransmission was spurious. (ii) The receiver acknowledges a duplicate
+//!   segment at once (RFC 5681 §4.2) where a DSACK receiver would send the DSACK: an ACK that
+//!   neither advances snd.una nor SACKs anything new while data is outstanding reports a
+//!   duplicate, the block a DSACK would carry missing. Either is taken as the DSACK of §6.2
+//!   step 4 (`reo_wnd_mult` + 1 once per round trip, `reo_wnd_persist` = 16) and as reordering
+//!   seen (Linux's `tcp_check_sack_reordering` when a DSACK reports a segment SACKed before, or
+//!   when a delayed original fills a hole in `tcp_try_undo_partial`). A replayed ACK that is not
+//!   a duplicate's (Horizon's fake triple duplicate ACK, paper 003 §5.3.3) is read the same way;
+//!   RACK-TLP ignores its duplicate count anyway, so Horizon's congestion signal does not reach
+//!   a RACK sender. For TLP the pure-duplicate-ACK test above is the one Linux applies
 //!   without DSACK; a receiver that delays the ACK of an original that arrived before the probe
 //!   sends no duplicate, and the episode then counts as a loss (as Linux without DSACK).
 //! - No undo of a window reduction found spurious (Eifel, DSACK undo); no timestamps.
@@ -168,8 +174,9 @@ impl Rack {
 
     /// §6.2 steps 2 and 3 and the DSACK part of step 4 for the segments one ACK newly
     /// delivered, in any order. `min_rtt` is the sender's minimum RTT (`Time::MAX` before any
-    /// sample), `snd_una` / `snd_nxt` are after the ACK. Returns how many of them were inferred
-    /// spurious retransmissions.
+    /// sample), `snd_una` / `snd_nxt` are after the ACK; `duplicate`: the ACK reports a duplicate
+    /// segment (the stand-in for a DSACK, see the module's deviations). Returns how many of the
+    /// segments were inferred spurious retransmissions.
     pub fn on_delivered(
         &mut self,
         now: Time,
@@ -177,6 +184,7 @@ impl Rack {
         delivered: &[DeliveredSeg],
         snd_una: u64,
         snd_nxt: u64,
+        duplicate: bool,
     ) -> u32 {
         let mut spurious = 0;
         // Step 3 goes up the sequence space; the scoreboard reports each run in order, and a
@@ -215,7 +223,7 @@ impl Rack {
         if self.dsack_round.is_some_and(|r| snd_una >= r) {
             self.dsack_round = None;
         }
-        if spurious > 0 {
+        if spurious > 0 || duplicate {
             self.reordering_seen = true;
             if self.dsack_round.is_none() {
                 self.dsack_round = Some(snd_nxt);
@@ -395,15 +403,16 @@ mod tests {
     fn spurious_retransmission_grows_the_window_once_per_round_and_persists_16_recoveries() {
         let mut r = Rack::default();
         // Segment 3 retransmitted at 100 ms, its ACK at 110 ms with min_rtt 40 ms.
-        let n = r.on_delivered(110 * MS, 40 * MS, &[(3, 100 * MS, true)], 4, 20);
+        let n = r.on_delivered(110 * MS, 40 * MS, &[(3, 100 * MS, true)], 4, 20, false);
         assert_eq!(n, 1);
         assert!(r.reordering_seen());
         assert_eq!(r.reo_wnd_mult(), 2);
         // Another in the same round: no growth.
-        r.on_delivered(111 * MS, 40 * MS, &[(5, 105 * MS, true)], 6, 22);
+        r.on_delivered(111 * MS, 40 * MS, &[(5, 105 * MS, true)], 6, 22, false);
         assert_eq!(r.reo_wnd_mult(), 2);
-        // After snd.una passes the round's snd.nxt, a new one grows it again.
-        r.on_delivered(200 * MS, 40 * MS, &[(21, 190 * MS, true)], 22, 40);
+        // After snd.una passes the round's snd.nxt, a new one (here a duplicate segment's ACK)
+        // grows it again.
+        r.on_delivered(200 * MS, 40 * MS, &[], 22, 40, true);
         assert_eq!(r.reo_wnd_mult(), 3);
         for _ in 0..15 {
             r.on_recovery_end();
@@ -420,7 +429,7 @@ mod tests {
             r.on_send(s, None, s * MS);
         }
         // Segment 2 (sent at 2 ms) is SACKed at 42 ms: RACK.rtt = 40 ms.
-        r.on_delivered(42 * MS, 40 * MS, &[(2, 2 * MS, false)], 0, 4);
+        r.on_delivered(42 * MS, 40 * MS, &[(2, 2 * MS, false)], 0, 4, false);
         let mut lost = Vec::new();
         // reo_wnd 5 ms: segments 0 and 1 are due at 45 and 46 ms.
         r.detect_loss(42 * MS, 5 * MS, |s| lost.push(s));
@@ -439,9 +448,9 @@ mod tests {
     #[test]
     fn reordering_is_a_late_original_below_fack() {
         let mut r = Rack::default();
-        r.on_delivered(50 * MS, 40 * MS, &[(4, 4 * MS, false)], 0, 6);
+        r.on_delivered(50 * MS, 40 * MS, &[(4, 4 * MS, false)], 0, 6, false);
         assert!(!r.reordering_seen());
-        r.on_delivered(52 * MS, 40 * MS, &[(3, 3 * MS, false)], 0, 6);
+        r.on_delivered(52 * MS, 40 * MS, &[(3, 3 * MS, false)], 0, 6, false);
         assert!(r.reordering_seen());
     }
 

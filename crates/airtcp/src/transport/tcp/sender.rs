@@ -329,8 +329,11 @@ impl TcpSender {
             0
         };
         if let Some(rt) = self.rack.as_mut() {
-            let advanced = ack > self.board.base();
-            if rt.tlp.on_ack(ack, advanced, newly_sacked > 0) == TlpVerdict::Loss {
+            let (base, outstanding) = (self.board.base(), self.board.outstanding());
+            // An ACK that tells nothing new while data is out: the receiver's ACK of a
+            // duplicate segment (RACK's DSACK stand-in).
+            rt.duplicate = ack == base && newly_sacked == 0 && outstanding > 0;
+            if rt.tlp.on_ack(ack, ack > base, newly_sacked > 0) == TlpVerdict::Loss {
                 self.tlp_loss_response(now);
             }
         }
@@ -652,7 +655,10 @@ impl TcpSender {
         self.board.take_delivered_segments(&mut rt.scratch);
         let min_rtt = self.rto.min_rtt().unwrap_or(Time::MAX);
         let (una, nxt) = (self.board.base(), self.board.end());
-        let spurious = rt.rack.on_delivered(now, min_rtt, &rt.scratch, una, nxt);
+        let dup = std::mem::take(&mut rt.duplicate);
+        let spurious = rt
+            .rack
+            .on_delivered(now, min_rtt, &rt.scratch, una, nxt, dup);
         self.stats.spurious_inferred += spurious as u64;
         if rt.rack.advanced() {
             self.rack_detect(now);
@@ -897,6 +903,8 @@ struct RackTlp {
     tlp: Tlp,
     /// Scratch: the segments one ACK newly delivered.
     scratch: Vec<DeliveredSeg>,
+    /// The ACK being processed reports a duplicate segment.
+    duplicate: bool,
 }
 
 /// What the sender knew before an ACK's bookkeeping.
