@@ -38,7 +38,7 @@ def test_cases_cover_the_three_groups_as_asked() -> None:
     assert bbr.ns3_args == ("--cc=bbr",) and bbr.ns3_recovery == "prr"
     assert bbr.airtcp_sets == ("flows[0].transport.cc=bbr",)
     assert _case("prr-chain-5hops").airtcp_sets == ("flows[0].transport.recovery=prr",)
-    assert _case("cubic-hystart-p2p-per0").airtcp_sets[-1] == "flows[0].transport.cubic.hystart=linux"
+    assert _case("cubic-hystart-p2p-per0").airtcp_sets[-1] == "flows[0].transport.cubic.hystart=ns3"
     assert _case("cubic-nohystart-p2p-per0.01").ns3_args == ("--cc=cubic", "--hystart=0")
 
 

@@ -107,6 +107,21 @@ def test_cell_and_router_schemes() -> None:
     load_scenario(back)
 
 
+def test_the_linux_scheme_names_the_profile_and_keeps_the_segment_size() -> None:
+    mesh = to_user_dict(_scenario("compare/testbed22"))
+    for flow in mesh["flows"]:
+        flow["transport"] = {"kind": "tcp", "cc": "vegas", "vegas": {"alpha": 1}, "sack": False, "mss": 1200}
+    linux = BY_KEY["tcp_linux"].apply(mesh)
+    for flow in linux["flows"]:
+        assert flow["transport"] == {"kind": "tcp", "mss": 1200, "profile": "linux"}
+    loaded = load_scenario(linux)
+    transport = loaded.flows[0].transport
+    assert (transport.cc, transport.recovery, transport.sack, transport.mss) == ("cubic", "prr", True, 1200)
+    bbr = BY_KEY["tcp_bbr"].apply(mesh)
+    assert {f["transport"]["cc"] for f in bbr["flows"]} == {"bbr"}
+    load_scenario(bbr)
+
+
 def test_scheme_names_are_checked() -> None:
     assert [s.key for s in schemes_named(["horizon", "cope"])] == ["cope", "horizon"]
     with pytest.raises(ScenarioError) as caught:
@@ -122,7 +137,8 @@ def test_scheme_names_are_checked() -> None:
 def test_a_plan_runs_the_schemes_that_apply_with_paired_seeds() -> None:
     plan = plan_scenario("compare/testbed22", SCHEMES, "SCENARIO[0]", set())
     keys = [s.key for s in plan.schemes]
-    assert keys == ["tcp_aodv", "tcp_static", "tcp_vegas", "bp_classical", "bp_tcp_aware", "bp_tcp_aware_nc", "horizon"]
+    assert keys == ["tcp_aodv", "tcp_static", "tcp_vegas", "tcp_bbr", "tcp_linux", "bp_classical", "bp_tcp_aware",
+                    "bp_tcp_aware_nc", "horizon"]
     reasons = dict(plan.not_applicable)
     assert "one radio per node" in reasons["cope"] and "base-station downlink" in reasons["cell_rr_newreno"]
     spec = plan.spec(3, quick=True)

@@ -99,6 +99,17 @@ pub fn downlink_rates_json(config_json: &str) -> Result<String, ConfigError> {
 }
 
 fn parse_config(config_json: &str) -> Result<ScenarioConfig, ConfigError> {
+    // TCP profiles are expanded on the document first: the block's own fields win
+    // (`transport::tcp::profile`).
+    if config_json.contains("\"profile\"") {
+        let mut doc: serde_json::Value =
+            serde_json::from_str(config_json).map_err(|e| ConfigError {
+                path: "<scenario>".into(),
+                message: e.to_string(),
+            })?;
+        transport::tcp::profile::expand_scenario(&mut doc)?;
+        return parse_strict(&doc.to_string(), "<scenario>");
+    }
     parse_strict(config_json, "<scenario>")
 }
 

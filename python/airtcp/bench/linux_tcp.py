@@ -8,7 +8,7 @@ TCP pieces against ns-3"):
   100 s); airtcp `cc: bbr`;
 - `prr`: NewReno/SACK with ns-3's TcpPrrRecovery on the same cases; airtcp `recovery: prr`;
 - `hystart`: TcpCubic with and without HyStart on the wired case at PER 0 and 0.01; airtcp
-  `cubic: {hystart: linux}` and `{hystart: off}`.
+  `cubic: {hystart: ns3}` (ns-3's own HyStart thresholds) and `{hystart: none}`.
 
 ns-3's side comes from the stored reference `bench/ns3/linux_tcp_reference.json` (5 seeds per
 case, made by `--update-reference`), or is run now with `--live`. airtcp runs seeds 1..N (one
@@ -139,7 +139,7 @@ def _cases() -> tuple[Case, ...]:
                      f"Cubic {'with' if on else 'without'} HyStart, p2p PER {per:g}", "classic",
                      ("--cc=cubic", f"--hystart={int(on)}"),
                      ("flows[0].transport.cc=cubic",
-                      f"flows[0].transport.cubic.hystart={'linux' if on else 'off'}"),
+                      f"flows[0].transport.cubic.hystart={'ns3' if on else 'none'}"),
                      per=per)
             )
     return tuple(cases)

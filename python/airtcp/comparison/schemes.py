@@ -46,15 +46,25 @@ class Scheme:
 _CC_BLOCKS = tuple(cc_parameter_blocks(TcpTransport))
 
 
+# `cc=LINUX` asks for the `linux` TCP profile (Cubic with HyStart, PRR, SACK, IW10, Linux's
+# delayed ACK and timers; docs/tcp.md) rather than one window control.
+LINUX = "linux"
+# What the profile decides, so that a scenario's own choice does not override it; the segment
+# size (`mss`, `header_bytes`) stays the scenario's, as for every scheme.
+_PROFILE_FIELDS = ("sack", "recovery", "pacing", "ssthresh_basis", "initial_cwnd", "delayed_ack",
+                   "delayed_ack_timeout", "min_rto", "max_rto", "clock_granularity", "rwnd")
+
+
 def _tcp(transport: Mapping[str, Any], cc: str, nc: bool = False) -> dict[str, Any]:
-    """A TCP transport with window control `cc`, keeping the scenario's segment size, SACK and
-    timers; a parameter block of another window control, and the NC layer unless `nc`, go."""
-    dropped = ("kind", "cc", "nc", *_CC_BLOCKS, "redundancy", "field", "decoder", "max_cwnd", "dupthresh",
-               "initial_rto", "literal_dup")
+    """A TCP transport with window control `cc` (or the `linux` profile), keeping the scenario's
+    segment size, SACK and timers (the profile's own for `linux`); a parameter block of another
+    window control, and the NC layer unless `nc`, go."""
+    dropped = ("kind", "cc", "nc", "profile", *_CC_BLOCKS, "redundancy", "field", "decoder", "max_cwnd",
+               "dupthresh", "initial_rto", "literal_dup", *(_PROFILE_FIELDS if cc == LINUX else ()))
     kept = {key: value for key, value in transport.items() if key not in dropped}
     if transport.get("kind") != "tcp":
         kept = {key: value for key, value in kept.items() if key in ("initial_cwnd",)}
-    out = {"kind": "tcp", **kept, "cc": cc}
+    out = {"kind": "tcp", **kept, **({"profile": LINUX} if cc == LINUX else {"cc": cc})}
     if nc:
         out["nc"] = {"block": "cwnd"}
     return out
@@ -112,10 +122,10 @@ _PRIORITY_PAIRS = {"low_order": "lifo", "low_policy": {"kind": "channel_aware", 
 _RLC_REDUNDANCY = 2
 
 
-def _router(rlc: bool, priority: bool) -> Callable[[Doc], Doc]:
+def _router(rlc: bool, priority: bool, cc: str = "newreno") -> Callable[[Doc], Doc]:
     def transport(t: Mapping[str, Any]) -> dict[str, Any]:
         if not rlc:
-            return _tcp(t, "newreno")
+            return _tcp(t, cc)
         return {"kind": "tcp_rlc", "redundancy": _RLC_REDUNDANCY}
 
     def apply(doc: Doc) -> Doc:
@@ -147,6 +157,11 @@ SCHEMES: tuple[Scheme, ...] = (
            _mesh(_base_static)),
     Scheme("tcp_vegas", "TCP Vegas over static routes", "-", (MESH,), {"routing": "static (the scenario's metric)", "cc": "vegas"},
            _mesh(_base_static, cc="vegas")),
+    Scheme("tcp_bbr", "TCP BBR over static routes", "-", (MESH,), {"routing": "static (the scenario's metric)", "cc": "bbr (v1)"},
+           _mesh(_base_static, cc="bbr")),
+    Scheme("tcp_linux", "Linux TCP over static routes", "-", (MESH,),
+           {"routing": "static (the scenario's metric)", "cc": "linux profile: cubic + hystart, prr, sack"},
+           _mesh(_base_static, cc=LINUX)),
     Scheme("bp_classical", "Classical backpressure", "000", (MESH,),
            {"routing": "backpressure, differential U_i - U_j", "cc": "newreno"},
            _mesh(lambda d: {"kind": "backpressure", "differential": "classical"})),
@@ -167,6 +182,8 @@ SCHEMES: tuple[Scheme, ...] = (
            _mesh(lambda d: {"kind": "horizon"})),
     # --- a base-station cell: window control x downlink scheduler ---------------------------------
     _cell_scheme("cell_rr_newreno", "NewReno, round-robin", "round_robin", "newreno"),
+    _cell_scheme("cell_rr_bbr", "BBR, round-robin", "round_robin", "bbr"),
+    _cell_scheme("cell_rr_linux", "Linux TCP, round-robin", "round_robin", LINUX),
     _cell_scheme("cell_maxsnr_newreno", "NewReno, max-SNR", "max_snr", "newreno"),
     _cell_scheme("cell_mw_newreno", "NewReno, queue-length MaxWeight", "max_weight", "newreno"),
     _cell_scheme("cell_dmw_newreno", "NewReno, delay MaxWeight", "delay_max_weight", "newreno"),
@@ -175,9 +192,15 @@ SCHEMES: tuple[Scheme, ...] = (
     _cell_scheme("cell_dmw_compound", "Compound TCP, delay MaxWeight", "delay_max_weight", "compound"),
     _cell_scheme("cell_dmw_fast", "FAST TCP, delay MaxWeight", "delay_max_weight", "fast"),
     _cell_scheme("cell_dmw_quic", "QUIC-TCP, delay MaxWeight", "delay_max_weight", "quic_tcp"),
+    _cell_scheme("cell_dmw_bbr", "BBR, delay MaxWeight", "delay_max_weight", "bbr"),
     # --- a wireless router with users of varying channels ----------------------------------------
     Scheme("router_newreno", "NewReno through the router", "004", (ROUTER,), {"transport": "tcp newreno", "router": "drop-tail"},
            _router(rlc=False, priority=False), family="router"),
+    Scheme("router_bbr", "BBR through the router", "-", (ROUTER,), {"transport": "tcp bbr (v1)", "router": "drop-tail"},
+           _router(rlc=False, priority=False, cc="bbr"), family="router"),
+    Scheme("router_linux", "Linux TCP through the router", "-", (ROUTER,),
+           {"transport": "tcp, linux profile", "router": "drop-tail"},
+           _router(rlc=False, priority=False, cc=LINUX), family="router"),
     Scheme("router_rlc_fifo", "TCP-RLC, one drop-tail queue", "004", (ROUTER,),
            {"transport": f"tcp_rlc, redundancy {_RLC_REDUNDANCY}", "router": "drop-tail"},
            _router(rlc=True, priority=False), family="router"),

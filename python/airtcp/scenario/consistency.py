@@ -82,6 +82,22 @@ _STANDARD_TABLES = {
 _TABLES: dict[str, Any] = {}
 
 
+def tcp_profiles() -> dict[str, dict[str, Any]]:
+    """Each TCP profile's settings (`transport: {kind: tcp, profile: ...}`), from the schema's
+    `x-profiles` on the TCP transport, read when first asked for."""
+    table = _TABLES.get("TCP_PROFILES")
+    if table is None:
+        kinds = json_schema.definition("TransportConfig")["oneOf"]
+        tcp = next(k for k in kinds if k["properties"]["kind"].get("const") == "tcp")
+        # The core writes durations in ns; a file spells a duration with its unit.
+        durations = {key for key, field in tcp["properties"].items() if field.get("x-unit") == "duration"}
+        table = _TABLES["TCP_PROFILES"] = {
+            name: {key: f"{value}ns" if key in durations else value for key, value in settings.items()}
+            for name, settings in tcp["x-profiles"].items()
+        }
+    return table  # type: ignore[no-any-return]
+
+
 def standard_table(name: str) -> Any:
     """One of the standards' tables (`RATES_OF_STANDARD`, `DOT11B_RATES`, `DOT11A_RATES`,
     `SLOT_NS`, `STANDARD_DEFAULTS`), read from the schema when first asked for."""

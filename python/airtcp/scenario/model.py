@@ -236,10 +236,17 @@ class BaseModel:
         return cls._model_finish(model)
 
     @classmethod
+    def _model_input(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """`data` as the fields will read it: a part whose fields default from another field's
+        value (a TCP block's `profile`) fills them in here, under the ones `data` gives."""
+        return data
+
+    @classmethod
     def _model_fields_of(cls, data: Any) -> dict[str, Any]:
         """The checked value of every field of `data`, a mapping."""
         if type(data) is not dict and not isinstance(data, Mapping):  # the exact type first: faster
             raise problem(messages.expected_mapping(data))
+        data = cls._model_input(data)
         values: dict[str, Any] = {}
         problems: list[tuple[Location, str]] = []
         found = 0

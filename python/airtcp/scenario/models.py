@@ -125,9 +125,11 @@ __all__ = [
     "UtilityConfig",
     "UtilityApp",
     "AppConfig",
+    "TcpProfile",
     "CcKind",
     "SsthreshBasis",
     "RecoveryWindow",
+    "HyStartKind",
     "CubicParams",
     "CompoundParams",
     "VegasParams",
@@ -1285,6 +1287,9 @@ class UtilityApp(Model):
 # Applications.
 AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(discriminator="kind")]
 
+# A named set of TCP settings.
+TcpProfile = Literal["linux"]
+
 # Congestion control algorithm.
 CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "bbr", "quic_tcp"]
 
@@ -1294,6 +1299,9 @@ SsthreshBasis = Literal["flight_size", "cwnd", "pipe"]
 
 # How the window is set during fast recovery.
 RecoveryWindow = Literal["classic", "prr"]
+
+# Which slow-start exit Cubic runs.
+HyStartKind = Literal["none", "linux", "ns3", "rfc9406"]
 
 class CubicParams(Model):
     """Cubic's constants (RFC 9438). See `docs/cubic.md`."""
@@ -1306,6 +1314,9 @@ class CubicParams(Model):
     fast_convergence: StrictBool = True
     # The Reno-friendly region (RFC 9438 §4.3).
     reno_friendly: StrictBool = True
+    # How slow start ends before a loss: `none` (RFC 5681), `linux` (Linux's HyStart), `ns3` (ns-3
+    # 3.44 TcpCubic's HyStart) or `rfc9406` (HyStart++).
+    hystart: HyStartKind = Field(default="none", exclude_if=at_default("none"))
 
 
 class CompoundParams(Model):
@@ -1443,10 +1454,13 @@ class NcConfig(Model):
     relay_congestion: RelayCongestion = "signal"
 
 
-class TcpTransport(Model):
+class TcpTransport(rules.TcpTransportRules, Model):
     """TCP (segment-granular)."""
 
     kind: Literal["tcp"]
+    # A named set of settings this block starts from (`linux`: Linux's defaults, see docs/tcp.md);
+    # the block's own fields override it. Absent: the fields' own defaults.
+    profile: Optional[TcpProfile] = Field(default=None, exclude_if=at_default(None))
     # Congestion control.
     cc: CcKind = "newreno"
     # Use the SACK option and RFC 6675 loss recovery.

@@ -18,7 +18,14 @@ from airtcp.scenario import consistency
 from airtcp.scenario.fields import SerializationInfo, model_validator
 from airtcp.scenario.readers import USER_FORM
 
-__all__ = ["BackpressureRoutingRules", "BlockFadingRules", "QuicTcpParamsRules", "RadioConfigRules", "ScenarioRules"]
+__all__ = [
+    "BackpressureRoutingRules",
+    "BlockFadingRules",
+    "QuicTcpParamsRules",
+    "RadioConfigRules",
+    "ScenarioRules",
+    "TcpTransportRules",
+]
 
 
 class QuicTcpParamsRules:
@@ -76,6 +83,30 @@ class RadioConfigRules:
                 value = defaults[slot.name]
                 out[key] = value if slot.dump is None else slot.dump(value, info)
         return out
+
+
+class TcpTransportRules:
+    """A TCP block's `profile` (`linux`): the profile's settings, from the schema's `x-profiles`
+    (written by the core's `transport::tcp::profile`, which expands them the same way), fill in
+    the fields the block leaves out; a controller's parameter block the profile brings stays out
+    when the block names another controller. The normalised form holds the values used."""
+
+    @classmethod
+    def _model_input(cls, data: Any) -> Any:
+        name = data.get("profile")
+        if name is None:
+            return data
+        profiles = consistency.tcp_profiles()
+        if not isinstance(name, str) or name not in profiles:
+            return data  # the field's own check names the problem
+        own_cc = data.get("cc")
+        blocks = set(consistency.cc_parameter_blocks(cls))
+        merged = dict(data)
+        for key, value in profiles[name].items():
+            if key in blocks and own_cc is not None and own_cc != key:
+                continue
+            merged.setdefault(key, value)
+        return merged
 
 
 class ScenarioRules:

@@ -15,7 +15,9 @@
 //!   (`rx_threshold`, `cs_threshold`, `noise`, `ack_rate`, `preamble`) under each standard,
 //!   from `Standard`'s own functions;
 //! - `x-standards` on the standard: each one's rates (bit/s, lowest first) and slot time (ns),
-//!   which the radio's rates and `cca_time` are checked against.
+//!   which the radio's rates and `cca_time` are checked against;
+//! - `x-profiles` on the TCP transport: each TCP profile's settings (`transport::tcp::profile`),
+//!   which the front end fills in under a block's own fields as the core does.
 //!
 //! A node's name is text of at least one character (`crate::quantity::node_name`).
 //!
@@ -55,6 +57,22 @@ pub fn scenario_schema() -> Value {
         .and_then(Value::as_object_mut)
         .expect("the standard has a definition");
     standard.insert("x-standards".into(), standards());
+    let tcp = object
+        .get_mut("$defs")
+        .and_then(|defs| defs.get_mut("TransportConfig"))
+        .and_then(|t| t.get_mut("oneOf"))
+        .and_then(Value::as_array_mut)
+        .and_then(|kinds| {
+            kinds
+                .iter_mut()
+                .find(|k| k["properties"]["kind"]["const"] == "tcp")
+        })
+        .and_then(Value::as_object_mut)
+        .expect("the TCP transport has a definition");
+    tcp.insert(
+        "x-profiles".into(),
+        crate::transport::tcp::profile::profiles_table(),
+    );
     schema
 }
 

@@ -11,6 +11,7 @@ use crate::sim::Time;
 use crate::transport::nc_layer::config::NcConfig;
 use crate::transport::nc_layer::NcLayer;
 use crate::transport::shim::Shim;
+use crate::transport::tcp::profile::TcpProfile;
 
 pub use super::cc::registry::{CcKind, CcParams};
 
@@ -54,6 +55,11 @@ pub enum RecoveryWindow {
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct TcpConfig {
+    /// A named set of settings this block starts from (`linux`: Linux's defaults, see
+    /// docs/tcp.md); the block's own fields override it. Absent: the fields' own defaults.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub profile: Option<TcpProfile>,
     /// Congestion control.
     #[serde(default = "default_cc")]
     pub cc: CcKind,

@@ -14,6 +14,7 @@
 pub mod cc;
 pub mod config;
 pub mod pacing;
+pub mod profile;
 pub mod prr;
 pub mod rack;
 pub mod rate;

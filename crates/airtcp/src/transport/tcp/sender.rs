@@ -338,7 +338,10 @@ impl TcpSender {
             }
         }
         if ack > self.board.base() {
-            self.on_new_ack(ack, now, before, io);
+            // What the window laws see as "in flight before this ACK" is the pipe after its SACK
+            // blocks (the sample's `prior_in_flight`, as Linux's, is before them).
+            let in_flight = self.in_flight();
+            self.on_new_ack(ack, now, before, in_flight, io);
         } else if ack == self.board.base() && self.board.outstanding() > 0 {
             self.on_dup_ack(now, before, io);
         } else {
@@ -352,7 +355,14 @@ impl TcpSender {
         }
     }
 
-    fn on_new_ack(&mut self, ack: u64, now: Time, before: AckContext, io: &mut impl TcpIo) {
+    fn on_new_ack(
+        &mut self,
+        ack: u64,
+        now: Time,
+        before: AckContext,
+        in_flight_before: u32,
+        io: &mut impl TcpIo,
+    ) {
         let acked = (ack - self.board.base()) as u32;
         let newest = self.board.advance(ack).expect("ack > snd_una");
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -431,7 +441,7 @@ impl TcpSender {
                 rtt,
                 min_rtt: self.rto.min_rtt(),
                 srtt: self.rto.srtt(),
-                in_flight: before.in_flight,
+                in_flight: in_flight_before,
             };
             self.cc.on_ack(&mut self.state, &sample);
         }

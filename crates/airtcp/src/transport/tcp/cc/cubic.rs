@@ -32,7 +32,8 @@
 //! - §4.7: fast convergence: W_max = cwnd (1 + beta) / 2 if cwnd < the previous W_max, else cwnd.
 //! - §4.8: after a timeout the sender slow-starts from one segment (RFC 5681); in the first
 //!   congestion-avoidance stage after it K = 0, and W_max and W_est start at cwnd_epoch.
-//! - §4.10: slow start is Reno's (RFC 5681, +1 segment per ACK, as the simulator's `reno`).
+//! - §4.10: slow start is Reno's (RFC 5681, +1 segment per ACK, as the simulator's `reno`),
+//!   left early by HyStart or HyStart++ if `hystart` asks (`cc/hystart.rs`; off by default).
 //! - §5.8: while the flow is not cwnd-limited cwnd is not grown and t does not advance.
 //!
 //! Deviations and interpretations:
@@ -54,10 +55,12 @@
 //!   ACK, so a gap larger than one segment means the application or rwnd held it back); an ACK
 //!   that finds it not cwnd-limited changes nothing and moves t_epoch forward by the time since
 //!   the previous ACK. Slow start has no such check, like the simulator's `reno`.
-//! - Not implemented: HyStart++ (§4.10 SHOULD; Reno slow start is the RFC's MAY), undo after a
-//!   spurious congestion event (§4.9; the sender detects none), ECN (§4.6; no ECN model), pacing.
+//! - Not implemented: undo after a spurious congestion event (§4.9; the sender detects none),
+//!   ECN (§4.6; no ECN model). HyStart++ (§4.10's SHOULD) is `hystart: rfc9406`, not the default,
+//!   so that results made before it keep their values; pacing is the sender's (`pacing: true`).
 
 use super::check_within;
+use super::hystart::{HyStart, HyStartKind};
 use super::{AckSample, CcState, CongestionControl, CongestionEvent};
 use crate::error::ConfigError;
 use crate::sim::Time;
@@ -81,6 +84,8 @@ pub struct Cubic {
     after_rto: bool,
     /// Time of the previous ACK in congestion avoidance (for §5.8).
     last_ack: Time,
+    /// The slow-start exit (`hystart`).
+    hystart: HyStart,
 }
 
 impl Cubic {
@@ -97,6 +102,7 @@ impl Cubic {
             w_est: 0.0,
             after_rto: false,
             last_ack: 0,
+            hystart: HyStart::new(params.hystart),
         }
     }
 
@@ -160,7 +166,13 @@ impl CongestionControl for Cubic {
             return;
         }
         if state.in_slow_start() {
-            state.cwnd += 1.0;
+            let step = self.hystart.on_ack(state, ack);
+            if step.exit {
+                // HyStart: the pipe is full; congestion avoidance from the next ACK on.
+                state.ssthresh = state.cwnd;
+            } else {
+                state.cwnd += step.growth;
+            }
             return;
         }
         let now = ack.now;
@@ -218,8 +230,14 @@ impl CongestionControl for Cubic {
     fn on_event(&mut self, _state: &mut CcState, event: CongestionEvent, _now: Time) {
         self.t_epoch = None;
         match event {
-            CongestionEvent::Loss => self.after_rto = false,
-            CongestionEvent::Rto => self.after_rto = true,
+            CongestionEvent::Loss => {
+                self.after_rto = false;
+                self.hystart.end();
+            }
+            CongestionEvent::Rto => {
+                self.after_rto = true;
+                self.hystart.reset();
+            }
             CongestionEvent::RecoveryEnd => {}
         }
     }
@@ -252,6 +270,11 @@ pub struct CubicParams {
     /// The Reno-friendly region (RFC 9438 §4.3).
     #[serde(default = "super::default_true")]
     pub reno_friendly: bool,
+    /// How slow start ends before a loss: `none` (RFC 5681), `linux` (Linux's HyStart), `ns3`
+    /// (ns-3 3.44 TcpCubic's HyStart) or `rfc9406` (HyStart++).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub hystart: HyStartKind,
 }
 
 impl CubicParams {

@@ -13,6 +13,7 @@ pub mod bbr;
 pub mod compound;
 pub mod cubic;
 pub mod fast;
+pub mod hystart;
 pub mod linux_reno;
 pub mod quic_tcp;
 pub mod registry;

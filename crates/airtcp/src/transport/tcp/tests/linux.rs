@@ -264,3 +264,83 @@ proptest! {
         window_is_respected(cc, recovery, pacing, &drops);
     }
 }
+
+/// HyStart on the wire (1000 segments/s, 41 ms RTT, an unbounded queue): plain slow start never
+/// ends without a loss, Linux's HyStart ends it once the queue adds an eighth of the RTT (about
+/// 5 segments beyond the BDP of 41), HyStart++ after its 5 rounds of Conservative Slow Start.
+#[test]
+fn hystart_ends_slow_start_near_the_bdp() {
+    use crate::transport::tcp::cc::hystart::HyStartKind;
+    use crate::transport::tcp::config::CcParams;
+    let exit = |kind: HyStartKind| {
+        let cfg = TcpConfig {
+            cc_params: CcParams {
+                cubic: Some(crate::transport::tcp::cc::cubic::CubicParams {
+                    hystart: kind,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            ..tcp(CcKind::Cubic, true)
+        };
+        let mut w = Wire::new(&cfg, 10_000_000, &[]);
+        w.run(3_000 * MILLIS);
+        assert_eq!(w.sender.stats.retransmissions, 0);
+        w.sender.ssthresh()
+    };
+    assert!(exit(HyStartKind::None).is_infinite());
+    let linux = exit(HyStartKind::Linux);
+    assert!(
+        (41.0..70.0).contains(&linux),
+        "Linux HyStart left at {linux}"
+    );
+    let plus = exit(HyStartKind::Rfc9406);
+    assert!(plus.is_finite() && plus > linux, "HyStart++ left at {plus}");
+    // ns-3's threshold (the RTT doubles) lets the queue reach about a BDP first.
+    let ns3 = exit(HyStartKind::Ns3);
+    assert!(ns3 > linux, "ns-3 HyStart left at {ns3}");
+}
+
+/// A window law that records what each ACK's sample says was in flight before it.
+struct FlightRecorder(std::sync::Arc<std::sync::Mutex<Vec<u32>>>);
+
+impl cc::CongestionControl for FlightRecorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+    fn on_ack(&mut self, state: &mut cc::CcState, ack: &cc::AckSample) {
+        self.0.lock().unwrap().push(ack.in_flight);
+        state.cwnd += 1.0 / state.cwnd;
+    }
+    fn ssthresh(&mut self, state: &cc::CcState, _in_flight: f64) -> f64 {
+        state.cwnd / 2.0
+    }
+}
+
+/// The window laws' "in flight before this ACK" is the pipe after the ACK's SACK blocks (what
+/// Vegas and Cubic's cwnd-limited test have always read), not before them: an ACK that advances
+/// and also SACKs segments (its predecessor, which carried the block, was lost on a wireless hop)
+/// reports the pipe without the segments it SACKs.
+#[test]
+fn window_laws_see_the_pipe_after_the_acks_sack_blocks() {
+    let cfg = TcpConfig {
+        initial_cwnd: 10,
+        initial_ssthresh: Some(2),
+        ..tcp(CcKind::Newreno, true)
+    };
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut sender = TcpSender::new(&cfg, Box::new(FlightRecorder(seen.clone())), None);
+    let mut rec = Recorder::default();
+    sender.start(&mut rec);
+    assert_eq!(rec.data.len(), 10);
+    let mut ack = AckHeader::cumulative(2);
+    ack.sack[0] = crate::sim::header::tcp::SackBlock { start: 4, end: 6 };
+    ack.n_sack = 1;
+    let mut rec = Recorder {
+        now: 50 * MILLIS,
+        ..Default::default()
+    };
+    sender.on_ack(&ack, &mut rec);
+    // 10 outstanding, 2 of them SACKed by this ACK: the law sees 8, not 10.
+    assert_eq!(*seen.lock().unwrap(), vec![8]);
+}
