@@ -1485,6 +1485,12 @@ class TcpTransport(rules.TcpTransportRules, Model):
     ssthresh_basis: SsthreshBasis = "flight_size"
     # How the window is set during fast recovery (`prr` needs `sack`).
     recovery: RecoveryWindow = Field(default="classic", exclude_if=at_default("classic"))
+    # RACK-TLP loss detection (RFC 8985, as Linux runs it; needs `sack`): a segment is deemed lost
+    # once a segment sent after it has been delivered and an RTT plus a reordering window has passed
+    # since it was sent, instead of after `dupthresh` duplicate ACKs or SACKed segments, and a Tail
+    # Loss Probe sends one segment 2 SRTT after the last ACK, so that a loss at the end of a flight
+    # is repaired without a retransmission timeout.
+    rack_tlp: StrictBool = Field(default=False, exclude_if=at_default(False))
     # Pace transmissions at Linux's rate (2 x cwnd / srtt in slow start, 1.2 x in congestion
     # avoidance) for a controller without a rate of its own; BBR always paces at its own.
     pacing: StrictBool = Field(default=False, exclude_if=at_default(False))

@@ -105,6 +105,14 @@ pub struct TcpConfig {
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub recovery: RecoveryWindow,
+    /// RACK-TLP loss detection (RFC 8985, as Linux runs it; needs `sack`): a segment is deemed
+    /// lost once a segment sent after it has been delivered and an RTT plus a reordering window
+    /// has passed since it was sent, instead of after `dupthresh` duplicate ACKs or SACKed
+    /// segments, and a Tail Loss Probe sends one segment 2 SRTT after the last ACK, so that a
+    /// loss at the end of a flight is repaired without a retransmission timeout.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub rack_tlp: bool,
     /// Pace transmissions at Linux's rate (2 x cwnd / srtt in slow start, 1.2 x in congestion
     /// avoidance) for a controller without a rate of its own; BBR always paces at its own.
     #[serde(default)]
@@ -242,6 +250,13 @@ impl TcpConfig {
             return Err(ConfigError::new(
                 format!("{p}.recovery"),
                 "prr needs sack: true (PRR counts the data each ACK delivers from SACK blocks)",
+            ));
+        }
+        if t.rack_tlp && !t.sack {
+            return Err(ConfigError::new(
+                format!("{p}.rack_tlp"),
+                "rack_tlp needs sack: true (RACK judges each segment by the SACK blocks that report \
+                 the segments sent after it)",
             ));
         }
         if t.initial_ssthresh == Some(0) {

@@ -9,12 +9,14 @@
 //! - [`rate`]: delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation), for BBR.
 //! - [`prr`]: RFC 9937 Proportional Rate Reduction, the window during fast recovery.
 //! - [`pacing`]: spacing transmissions at a rate (BBR's, or Linux's from cwnd and srtt).
+//! - [`rack`]: RFC 8985 RACK-TLP, time-based loss detection and the tail loss probe.
 
 pub mod cc;
 pub mod config;
 pub mod pacing;
 pub mod profile;
 pub mod prr;
+pub mod rack;
 pub mod rate;
 pub mod receiver;
 pub mod rtt;

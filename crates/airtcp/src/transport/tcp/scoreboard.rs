@@ -56,6 +56,10 @@ pub struct Scoreboard {
     got: Delivered,
     /// Segments marked lost over the connection's life (each marking counted once).
     lost_marked: u64,
+    /// With RACK ([`Scoreboard::track_deliveries`]): each segment newly delivered since the last
+    /// [`Scoreboard::take_delivered_segments`], as (sequence, latest send time, ever
+    /// retransmitted).
+    delivered_segs: Option<Vec<(u64, Time, bool)>>,
 }
 
 impl Scoreboard {
@@ -111,6 +115,24 @@ impl Scoreboard {
         std::mem::take(&mut self.got)
     }
 
+    /// Keeps the list of each newly delivered segment (RACK reads it on every ACK).
+    pub fn track_deliveries(&mut self) {
+        self.delivered_segs = Some(Vec::new());
+    }
+
+    /// The segments newly delivered since the last call, swapped into `into` (cleared first).
+    pub fn take_delivered_segments(&mut self, into: &mut Vec<(u64, Time, bool)>) {
+        into.clear();
+        if let Some(v) = self.delivered_segs.as_mut() {
+            std::mem::swap(v, into);
+        }
+    }
+
+    /// Un-SACKed segments marked lost (Linux's `lost_out`), retransmitted or not.
+    pub fn lost_outstanding(&self) -> u32 {
+        self.lost_unsacked
+    }
+
     /// Whether more un-SACKed segments are marked lost than retransmitted (Linux's
     /// `lost_out > retrans_out`): a lost segment still waits for its retransmission.
     pub fn lost_waiting(&self) -> bool {
@@ -145,6 +167,9 @@ impl Scoreboard {
                 self.lost_unsacked -= s.lost as u32;
                 self.retx_unsacked -= s.retransmitted as u32;
                 self.got.add(self.base, s.sent_at, s.stamp, s.ever_retx);
+                if let Some(v) = self.delivered_segs.as_mut() {
+                    v.push((self.base, s.sent_at, s.ever_retx));
+                }
             }
             self.base += 1;
             last = Some(s);
@@ -222,6 +247,9 @@ impl Scoreboard {
             self.retx_unsacked -= s.retransmitted as u32;
             let (sent_at, stamp, retx) = (s.sent_at, s.stamp, s.ever_retx);
             self.got.add(seq, sent_at, stamp, retx);
+            if let Some(v) = self.delivered_segs.as_mut() {
+                v.push((seq, sent_at, retx));
+            }
         }
         end.saturating_sub(start) as u32
     }
@@ -275,6 +303,26 @@ impl Scoreboard {
             self.lost_marked += 1;
             self.lost_hint = self.lost_hint.min(seq);
         }
+    }
+
+    /// RACK deems the latest transmission of `seq` lost (RFC 8985 §6.2 step 5): the segment is
+    /// lost and, if it had been retransmitted, waits for another retransmission (Linux's
+    /// `tcp_mark_skb_lost`; each marking is counted).
+    pub fn mark_lost_again(&mut self, seq: u64) {
+        let s = &mut self.segs[(seq - self.base) as usize];
+        if s.sacked {
+            return;
+        }
+        if !s.lost {
+            s.lost = true;
+            self.lost_unsacked += 1;
+        }
+        if s.retransmitted {
+            s.retransmitted = false;
+            self.retx_unsacked -= 1;
+        }
+        self.lost_marked += 1;
+        self.lost_hint = self.lost_hint.min(seq);
     }
 
     /// After a retransmission timeout: every un-SACKed segment is lost and none counts as

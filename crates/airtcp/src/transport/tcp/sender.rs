@@ -42,11 +42,18 @@
 //! with `pacing: true`, at Linux's rate from cwnd and srtt. The pacing deadline and the
 //! retransmission timer share the endpoint's one timer, as Linux multiplexes its timers.
 //!
+//! With `rack_tlp: true` (SACK only), RFC 8985 RACK-TLP ([`super::rack`]) detects losses by
+//! time in place of the DupThresh rules, as Linux does: recovery begins when RACK deems a segment
+//! lost (on an ACK or when its reordering timer fires), only segments deemed lost are
+//! retransmitted, and a Tail Loss Probe goes out 2 SRTT after the last ACK or transmission. Both
+//! timers share the endpoint's one timer with the RTO and pacing deadlines.
+//!
 //! Deviations: no SYN/FIN; window in whole segments; SACK option bytes are not added to ACK sizes.
 
 use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState};
 use super::pacing::{self, Pacer};
 use super::prr::Prr;
+use super::rack::{DeliveredSeg, Rack, Tlp, TlpVerdict};
 use super::rate::{CaState, DeliveryRate, RateSample};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
@@ -93,6 +100,16 @@ pub struct SenderStats {
     pub rtt_sum: f64,
     /// Number of RTT samples.
     pub rtt_samples: u64,
+    /// Tail loss probes sent (`rack_tlp`).
+    pub tlp_probes: u64,
+    /// Probes whose ACK showed they repaired a loss (RFC 8985 §7.4), each answered with a window
+    /// reduction.
+    pub tlp_recoveries: u64,
+    /// Expiries of RACK's reordering timer (`rack_tlp`).
+    pub rack_timeouts: u64,
+    /// Retransmissions RACK inferred spurious: the ACK came sooner than min_RTT after them
+    /// (`rack_tlp`).
+    pub spurious_inferred: u64,
 }
 
 /// The sending half of a TCP connection.
@@ -131,6 +148,8 @@ pub struct TcpSender {
     pacer: Pacer,
     /// After a timeout until the cumulative ACK passes `recover` (Linux's CA_Loss).
     in_loss: bool,
+    /// RFC 8985 RACK and TLP (`rack_tlp: true`).
+    rack: Option<Box<RackTlp>>,
     /// Counters.
     pub stats: SenderStats,
     /// (time, sample, srtt) of every RTT sample, when tracing.
@@ -148,6 +167,11 @@ impl TcpSender {
             _ => cfg.mss,
         };
         let cc_sets_window = cc.controls_window();
+        let rack_tlp = cfg.rack_tlp && cfg.sack;
+        let mut board = Scoreboard::default();
+        if rack_tlp {
+            board.track_deliveries();
+        }
         TcpSender {
             mss: cfg.mss,
             dupthresh: cfg.dupthresh,
@@ -159,7 +183,7 @@ impl TcpSender {
                 cwnd: cfg.initial_cwnd as f64,
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
             },
-            board: Scoreboard::default(),
+            board,
             snd_nxt: 0,
             app_limit: 0,
             total_segments,
@@ -182,6 +206,7 @@ impl TcpSender {
             pacing: cfg.pacing,
             pacer: Pacer::default(),
             in_loss: false,
+            rack: rack_tlp.then(Box::default),
             stats: SenderStats::default(),
             rtt_log: None,
         }
@@ -298,8 +323,19 @@ impl TcpSender {
             in_flight: self.in_flight(),
             lost: self.board.lost_marked(),
         };
-        if sack {
-            self.board.apply_sack(ack_hdr.sack_blocks());
+        let newly_sacked = if sack {
+            self.board.apply_sack(ack_hdr.sack_blocks())
+        } else {
+            0
+        };
+        if let Some(rt) = self.rack.as_mut() {
+            let (base, outstanding) = (self.board.base(), self.board.outstanding());
+            // An ACK that tells nothing new while data is out: the receiver's ACK of a
+            // duplicate segment (RACK's DSACK stand-in).
+            rt.duplicate = ack == base && newly_sacked == 0 && outstanding > 0;
+            if rt.tlp.on_ack(ack, ack > base, newly_sacked > 0) == TlpVerdict::Loss {
+                self.tlp_loss_response(now);
+            }
         }
         if ack > self.board.base() {
             // What the window laws see as "in flight before this ACK" is the pipe after its SACK
@@ -310,7 +346,12 @@ impl TcpSender {
             self.on_dup_ack(now, before, io);
         } else {
             // An old ACK: what its SACK blocks delivered counts, but it gives no sample.
+            self.rack_on_ack(now);
             self.sample(now, before);
+        }
+        if self.rack.is_some() {
+            // The reordering timer may have been armed or stopped.
+            self.arm(io);
         }
     }
 
@@ -336,15 +377,21 @@ impl TcpSender {
                 log.push((now, r, self.rto.srtt().unwrap_or(r)));
             }
         }
-        if self.recovery == Recovery::Sack {
+        if self.rack.is_some() {
+            self.rack_on_ack(now);
+        } else if self.recovery == Recovery::Sack {
             self.board.mark_losses(self.dupthresh);
         }
         let mut rs = self.sample(now, before);
         if self.in_loss && self.recover.is_none_or(|r| ack > r) {
             self.in_loss = false;
+            if let Some(rt) = self.rack.as_mut() {
+                rt.rack.on_recovery_end();
+            }
         }
         let sets_window = !self.cc_sets_window;
         let mut restart_timer = true;
+        let mut entered = false;
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| ack > r);
             match (self.recovery, full) {
@@ -383,6 +430,10 @@ impl TcpSender {
                     self.prr_step(rs.acked_sacked, safe);
                 }
             }
+        } else if self.rack_wants_recovery() {
+            // RACK deemed a segment lost: fast recovery (Linux enters it on any ACK).
+            self.enter_recovery(Some((&mut rs, before)), io);
+            entered = true;
         } else if sets_window {
             let sample = AckSample {
                 now,
@@ -394,19 +445,28 @@ impl TcpSender {
             };
             self.cc.on_ack(&mut self.state, &sample);
         }
-        self.control(&mut rs, before);
+        if !entered {
+            self.control(&mut rs, before);
+        }
         if self.board.outstanding() == 0 {
+            if let Some(rt) = self.rack.as_mut() {
+                rt.rack.on_idle();
+            }
             self.set_timer(None, io);
         } else if restart_timer {
             self.set_timer(Some(now.saturating_add(self.rto.rto_ns())), io);
         }
+        // RFC 8985 §7.2: an ACK of new data (re)starts the probe timer.
+        self.schedule_tlp(now);
         self.send_more(io);
     }
 
     fn on_dup_ack(&mut self, now: Time, before: AckContext, io: &mut impl TcpIo) {
         self.dupacks += 1;
         let sack = self.recovery == Recovery::Sack;
-        if sack {
+        if self.rack.is_some() {
+            self.rack_on_ack(now);
+        } else if sack {
             self.board.mark_losses(self.dupthresh);
         }
         let mut rs = self.sample(now, before);
@@ -421,10 +481,16 @@ impl TcpSender {
             return;
         }
         let may_enter = self.recover.is_none_or(|r| self.board.base() > r);
-        let loss_detected = self.dupacks >= self.dupthresh
-            || (sack && self.board.is_lost(self.board.base(), self.dupthresh));
+        let loss_detected = match self.rack {
+            // RACK only, as Linux with RACK: a segment deemed lost.
+            Some(_) => self.board.lost_outstanding() > 0,
+            None => {
+                self.dupacks >= self.dupthresh
+                    || (sack && self.board.is_lost(self.board.base(), self.dupthresh))
+            }
+        };
         if may_enter && loss_detected {
-            self.enter_recovery(&mut rs, before, io);
+            self.enter_recovery(Some((&mut rs, before)), io);
         } else {
             self.control(&mut rs, before);
             if sack || self.cc_sets_window {
@@ -433,8 +499,15 @@ impl TcpSender {
         }
     }
 
-    fn enter_recovery(&mut self, rs: &mut RateSample, before: AckContext, io: &mut impl TcpIo) {
+    /// Fast recovery begins, on an ACK (`ack`: its rate sample and what preceded it) or when
+    /// RACK's reordering timer found a loss (`None`).
+    fn enter_recovery(
+        &mut self,
+        mut ack: Option<(&mut RateSample, AckContext)>,
+        io: &mut impl TcpIo,
+    ) {
         let now = io.now();
+        let delivered = ack.as_ref().map_or(0, |(rs, _)| rs.acked_sacked);
         self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
         self.recover = Some(self.board.end() - 1);
         self.in_recovery = true;
@@ -449,26 +522,45 @@ impl TcpSender {
             }
             Recovery::Sack => {
                 let recover_fs = self.board.pipe();
-                self.board.mark_lost(first);
+                if self.rack.is_none() {
+                    self.board.mark_lost(first);
+                }
                 if self.use_prr && !self.cc_sets_window {
                     self.prr = Some(Prr::enter(recover_fs));
-                    self.prr_step(rs.acked_sacked, false);
+                    self.prr_step(delivered, false);
                 } else if !self.cc_sets_window {
                     self.state.cwnd = self.state.ssthresh;
                 }
             }
         }
+        if let Some(rt) = self.rack.as_mut() {
+            // The recovery is the response: a probe episode ends (Linux's
+            // `tcp_init_cwnd_reduction` clears `tlp_high_seq`).
+            rt.tlp.cancel();
+        }
         self.cc
             .on_event(&mut self.state, CongestionEvent::Loss, now);
-        self.control(rs, before);
-        // Fast retransmit ignores the window (RFC 5681 §3.2 step 4, RFC 6675 §5 step 4.3).
-        self.transmit(first, io);
+        if let Some((rs, before)) = ack.as_mut() {
+            self.control(rs, *before);
+        }
+        // Fast retransmit ignores the window (RFC 5681 §3.2 step 4, RFC 6675 §5 step 4.3); with
+        // RACK it is the first segment deemed lost.
+        let first = match self.rack {
+            Some(_) => self.board.first_lost_unretransmitted(),
+            None => Some(first),
+        };
+        if let Some(seq) = first {
+            self.transmit(seq, io);
+        }
         self.send_more(io);
     }
 
     fn end_recovery(&mut self, now: Time) {
         self.in_recovery = false;
         self.prr = None;
+        if let Some(rt) = self.rack.as_mut() {
+            rt.rack.on_recovery_end();
+        }
         self.cc
             .on_event(&mut self.state, CongestionEvent::RecoveryEnd, now);
     }
@@ -510,10 +602,21 @@ impl TcpSender {
         }
     }
 
-    /// The endpoint's timer fired: the pacing deadline, the retransmission timer, or both.
+    /// The endpoint's timer fired: the pacing deadline, the retransmission timer, RACK's
+    /// reordering timer, the loss probe's, or several. The probe goes before the retransmission
+    /// timer due at the same time (the PTO is capped at it; Linux's slot would hold the probe).
     pub fn on_timer(&mut self, io: &mut impl TcpIo) {
         let now = io.now();
         self.pacer.expire(now);
+        if let Some(rt) = self.rack.as_ref() {
+            let (reo, pto) = (rt.rack.deadline, rt.tlp.deadline);
+            if reo.is_some_and(|t| t <= now) {
+                self.on_reo_timeout(io);
+            }
+            if pto.is_some_and(|t| t <= now) {
+                self.on_pto(io);
+            }
+        }
         if self.timer.is_some_and(|t| t <= now) {
             self.on_rto(io);
         } else {
@@ -540,6 +643,10 @@ impl TcpSender {
         self.prr = None;
         self.in_loss = true;
         self.dupacks = 0;
+        if let Some(rt) = self.rack.as_mut() {
+            rt.rack.on_rto();
+            rt.tlp.cancel();
+        }
         self.cc.on_event(&mut self.state, CongestionEvent::Rto, now);
         match self.recovery {
             Recovery::Sack => self.board.mark_all_lost(),
@@ -547,6 +654,114 @@ impl TcpSender {
         }
         self.send_more(io);
         self.arm(io);
+    }
+
+    /// RFC 8985 §6.2 for one ACK, after its SACK blocks and cumulative point are applied: the
+    /// RACK state from the segments it delivered, then loss detection if that advanced it.
+    fn rack_on_ack(&mut self, now: Time) {
+        let Some(rt) = self.rack.as_mut() else {
+            return;
+        };
+        self.board.take_delivered_segments(&mut rt.scratch);
+        let min_rtt = self.rto.min_rtt().unwrap_or(Time::MAX);
+        let (una, nxt) = (self.board.base(), self.board.end());
+        let dup = std::mem::take(&mut rt.duplicate);
+        let spurious = rt
+            .rack
+            .on_delivered(now, min_rtt, &rt.scratch, una, nxt, dup);
+        self.stats.spurious_inferred += spurious as u64;
+        if rt.rack.advanced() {
+            self.rack_detect(now);
+        }
+    }
+
+    /// RFC 8985 §6.2 steps 4-5: marks what RACK deems lost and arms its reordering timer.
+    fn rack_detect(&mut self, now: Time) {
+        let Some(rt) = self.rack.as_mut() else {
+            return;
+        };
+        let reo_wnd = rt.rack.reo_wnd(
+            self.in_recovery || self.in_loss,
+            self.board.sacked(),
+            self.dupthresh,
+            self.rto.min_rtt().unwrap_or(Time::MAX),
+            self.rto.srtt(),
+        );
+        let board = &mut self.board;
+        rt.rack
+            .detect_loss(now, reo_wnd, |seq| board.mark_lost_again(seq));
+    }
+
+    /// Whether RACK has deemed a segment lost outside recovery, where recovery may begin
+    /// (Linux's `tcp_time_to_recover` with RACK: `lost_out > 0`).
+    fn rack_wants_recovery(&self) -> bool {
+        self.rack.is_some()
+            && !self.in_recovery
+            && !self.in_loss
+            && self.board.lost_outstanding() > 0
+            && self.recover.is_none_or(|r| self.board.base() > r)
+    }
+
+    /// RACK's reordering timer fired (RFC 8985 §6.3, Linux's `tcp_rack_reo_timeout`): the
+    /// segments whose wait is over are lost, and recovery begins if it has not.
+    fn on_reo_timeout(&mut self, io: &mut impl TcpIo) {
+        let now = io.now();
+        self.stats.rack_timeouts += 1;
+        let lost = self.board.lost_marked();
+        self.rack_detect(now);
+        if self.board.lost_marked() > lost && self.rack_wants_recovery() {
+            self.enter_recovery(None, io);
+        }
+    }
+
+    /// RFC 8985 §7.2: (re)starts the probe timer where a probe is allowed, stops it elsewhere.
+    fn schedule_tlp(&mut self, now: Time) {
+        let Some(rt) = self.rack.as_mut() else {
+            return;
+        };
+        let outstanding = self.board.outstanding();
+        let open = !self.in_recovery && !self.in_loss && outstanding > 0;
+        rt.tlp.deadline = (open && rt.tlp.end_seq.is_none()).then(|| {
+            let rto_left = self.timer.map(|t| t.saturating_sub(now));
+            now + Tlp::pto(self.rto.srtt(), outstanding, rto_left)
+        });
+    }
+
+    /// The probe timer fired (RFC 8985 §7.3, Linux's `tcp_send_loss_probe`): one new segment
+    /// if there is one and the receiver window allows (beyond cwnd), else the highest segment
+    /// again; the retransmission timer restarts from now.
+    fn on_pto(&mut self, io: &mut impl TcpIo) {
+        let now = io.now();
+        let Some(rt) = self.rack.as_mut() else {
+            return;
+        };
+        rt.tlp.deadline = None;
+        let outstanding = self.board.outstanding();
+        if outstanding == 0 || self.in_recovery || self.in_loss || rt.tlp.end_seq.is_some() {
+            return;
+        }
+        let end = self.board.end();
+        let new_data = end < self.app_limit && end < self.board.base() + self.rwnd;
+        self.transmit(if new_data { end } else { end - 1 }, io);
+        let rt = self.rack.as_mut().expect("rack_tlp");
+        rt.tlp.end_seq = Some(self.board.end());
+        rt.tlp.is_retrans = !new_data;
+        self.stats.tlp_probes += 1;
+        self.set_timer(Some(now.saturating_add(self.rto.rto_ns())), io);
+    }
+
+    /// The probe repaired a loss (RFC 8985 §7.4): the window is reduced as by a fast recovery
+    /// that ends at once (Linux's CWR: `tcp_init_cwnd_reduction`, `tcp_end_cwnd_reduction`).
+    fn tlp_loss_response(&mut self, now: Time) {
+        self.stats.tlp_recoveries += 1;
+        self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
+        if !self.cc_sets_window {
+            self.state.cwnd = self.state.ssthresh;
+        }
+        self.cc
+            .on_event(&mut self.state, CongestionEvent::Loss, now);
+        self.cc
+            .on_event(&mut self.state, CongestionEvent::RecoveryEnd, now);
     }
 
     /// The amount ssthresh is computed from at a congestion event (see [`SsthreshBasis`]).
@@ -564,6 +779,7 @@ impl TcpSender {
     /// Sends whatever the window, the pacing rate and the application allow.
     fn send_more(&mut self, io: &mut impl TcpIo) {
         let now = io.now();
+        let mut sent_new = false;
         match self.recovery {
             Recovery::Sack => {
                 while self.state.cwnd - self.board.pipe() as f64 >= 1.0 {
@@ -574,6 +790,7 @@ impl TcpSender {
                         self.check_app_limited();
                         break;
                     };
+                    sent_new |= seq == self.board.end();
                     self.transmit(seq, io);
                 }
             }
@@ -592,7 +809,11 @@ impl TcpSender {
                 }
             }
         }
-        if self.pacer.deadline().is_some() {
+        if sent_new && self.rack.is_some() {
+            // RFC 8985 §7.2: new data (re)starts the probe timer.
+            self.schedule_tlp(now);
+            self.arm(io);
+        } else if self.pacer.deadline().is_some() {
             self.arm(io);
         }
     }
@@ -618,7 +839,8 @@ impl TcpSender {
         if end < self.app_limit && end < self.board.base() + self.rwnd {
             return Some(end);
         }
-        if self.in_recovery {
+        // Rule 3 (holes not deemed lost); RACK retransmits only what it deemed lost, as Linux.
+        if self.in_recovery && self.rack.is_none() {
             return self.board.first_hole_unretransmitted();
         }
         None
@@ -628,6 +850,12 @@ impl TcpSender {
         let now = io.now();
         let stamp = self.rate.on_send(now, self.board.outstanding());
         let retransmission = seq < self.board.end();
+        if let Some(rt) = self.rack.as_mut() {
+            let previous = retransmission.then(|| self.board.get(seq));
+            if previous.is_none_or(|p| !p.sacked) {
+                rt.rack.on_send(seq, previous.map(|p| p.sent_at), now);
+            }
+        }
         if retransmission {
             self.board.mark_retransmitted(seq, now);
             self.stats.retransmissions += 1;
@@ -663,14 +891,30 @@ impl TcpSender {
         self.arm(io);
     }
 
-    /// Arms the endpoint's one timer for the earlier of the retransmission and pacing deadlines.
+    /// Arms the endpoint's one timer for the earliest of the retransmission and pacing deadlines
+    /// and, with RACK-TLP, the reordering and probe deadlines.
     fn arm(&mut self, io: &mut impl TcpIo) {
-        let at = match (self.timer, self.pacer.deadline()) {
+        let earliest = |a: Option<Time>, b: Option<Time>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let mut at = earliest(self.timer, self.pacer.deadline());
+        if let Some(rt) = self.rack.as_ref() {
+            at = earliest(at, earliest(rt.rack.deadline, rt.tlp.deadline));
+        }
         io.set_timer(at);
     }
+}
+
+/// RACK-TLP's state beside the sender's (`rack_tlp: true`).
+#[derive(Debug, Default)]
+struct RackTlp {
+    rack: Rack,
+    tlp: Tlp,
+    /// Scratch: the segments one ACK newly delivered.
+    scratch: Vec<DeliveredSeg>,
+    /// The ACK being processed reports a duplicate segment.
+    duplicate: bool,
 }
 
 /// What the sender knew before an ACK's bookkeeping.

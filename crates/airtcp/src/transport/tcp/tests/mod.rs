@@ -1,7 +1,8 @@
 //! Loss-recovery tests that read like packet traces.
 //!
 //! A [`Wire`] connects one sender (A) and one receiver (B) through a serialiser of 1 ms per
-//! packet and 20 ms of propagation each way, losing the data transmissions listed in `drops`.
+//! packet and 20 ms of propagation each way, losing the data transmissions listed in `drops` and
+//! delaying those listed in `delays` (a late segment does not hold the link: it is overtaken).
 //! Every step is written to a trace like
 //!
 //! ```text
@@ -14,6 +15,7 @@
 //! and the tests check the trace and the sender's counters; a failing test prints the trace.
 
 mod linux;
+mod rack;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -69,6 +71,8 @@ struct Wire {
     sender: TcpSender,
     receiver: TcpReceiver,
     drops: BTreeMap<u64, u32>,
+    /// Extra delay of the next transmissions of a segment: (delay, how many transmissions).
+    delays: BTreeMap<u64, (Time, u32)>,
     link_free: [Time; 2],
     timer_gen: [u32; 2],
     trace: String,
@@ -89,11 +93,19 @@ impl Wire {
             sender: TcpSender::new(cfg, cc::build(cfg), Some(bytes)),
             receiver: TcpReceiver::new(cfg),
             drops: d,
+            delays: BTreeMap::new(),
             link_free: [0; 2],
             timer_gen: [0; 2],
             trace: String::new(),
             rto_times: Vec::new(),
             observer: None,
+        }
+    }
+
+    /// Delays the first transmission of each segment of `seqs` by `by`.
+    fn delay(&mut self, seqs: &[u64], by: Time) {
+        for &s in seqs {
+            self.delays.insert(s, (by, 1));
         }
     }
 
@@ -113,14 +125,26 @@ impl Wire {
                 *n = n.saturating_sub(1);
                 hit
             });
+            let late = match self.delays.get_mut(&h.seq) {
+                Some((by, n)) if *n > 0 && !lost => {
+                    *n -= 1;
+                    *by
+                }
+                _ => 0,
+            };
             self.log(format!(
-                "A>B data {}{retx}{}",
+                "A>B data {}{retx}{}{}",
                 h.seq,
-                if lost { " LOST" } else { "" }
+                if lost { " LOST" } else { "" },
+                if late > 0 {
+                    format!(" LATE +{}ms", late / MILLIS)
+                } else {
+                    String::new()
+                }
             ));
             if !lost {
                 self.q.schedule(
-                    start + SERIALISE + DELAY,
+                    start + SERIALISE + DELAY + late,
                     EventClass::Arrival,
                     Ev::ToReceiver(h),
                 );
@@ -186,11 +210,22 @@ impl Wire {
                 }
                 Ev::SenderTimer(g) if g == self.timer_gen[0] => {
                     let (before, timeouts) = (self.sender.rto(), self.sender.stats.timeouts);
+                    let (probes, reo) = (
+                        self.sender.stats.tlp_probes,
+                        self.sender.stats.rack_timeouts,
+                    );
                     self.sender.on_timer(&mut rec);
+                    let st = self.sender.stats.clone();
+                    if st.rack_timeouts > reo {
+                        self.log("A RACK reordering timer".to_string());
+                    }
+                    if st.tlp_probes > probes {
+                        self.log("A TLP probe".to_string());
+                    }
                     if self.sender.stats.timeouts > timeouts {
                         self.rto_times.push((now, before, self.sender.rto()));
                         self.log(format!("A RTO (rto now {} ms)", self.sender.rto() / MILLIS));
-                    } else {
+                    } else if st.rack_timeouts == reo && st.tlp_probes == probes {
                         self.log("A pacing timer".to_string());
                     }
                     self.flush(0, rec);
