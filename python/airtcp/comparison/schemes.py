@@ -51,7 +51,7 @@ _CC_BLOCKS = tuple(cc_parameter_blocks(TcpTransport))
 LINUX = "linux"
 # What the profile decides, so that a scenario's own choice does not override it; the segment
 # size (`mss`, `header_bytes`) stays the scenario's, as for every scheme.
-_PROFILE_FIELDS = ("sack", "recovery", "pacing", "ssthresh_basis", "initial_cwnd", "delayed_ack",
+_PROFILE_FIELDS = ("sack", "recovery", "rack_tlp", "pacing", "ssthresh_basis", "initial_cwnd", "delayed_ack",
                    "delayed_ack_timeout", "min_rto", "max_rto", "clock_granularity", "rwnd")
 
 
@@ -160,7 +160,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("tcp_bbr", "TCP BBR over static routes", "-", (MESH,), {"routing": "static (the scenario's metric)", "cc": "bbr (v1)"},
            _mesh(_base_static, cc="bbr")),
     Scheme("tcp_linux", "Linux TCP over static routes", "-", (MESH,),
-           {"routing": "static (the scenario's metric)", "cc": "linux profile: cubic + hystart, prr, sack"},
+           {"routing": "static (the scenario's metric)", "cc": "linux profile: cubic + hystart, prr, rack-tlp, sack"},
            _mesh(_base_static, cc=LINUX)),
     Scheme("bp_classical", "Classical backpressure", "000", (MESH,),
            {"routing": "backpressure, differential U_i - U_j", "cc": "newreno"},

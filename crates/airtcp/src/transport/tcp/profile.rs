@@ -16,6 +16,7 @@
 //! | `cc` | `cubic` with `hystart: linux` | `tcp_congestion_control` cubic, `hystart` 1, `hystart_detect` 3 |
 //! | `sack` | true | `tcp_sack` 1 |
 //! | `recovery` | `prr` | `tcp_cwnd_reduction` (PRR-SSRB, RFC 9937) |
+//! | `rack_tlp` | true | `tcp_recovery` 1 (RACK, RFC 8985), `tcp_early_retrans` 3 (TLP) |
 //! | `ssthresh_basis` | `cwnd` | Cubic's ssthresh = cwnd x beta (`cubictcp_recalc_ssthresh`) |
 //! | `initial_cwnd` | 10 | `TCP_INIT_CWND` |
 //! | `mss` / `header_bytes` | 1448 / 52 | 1500 MTU - 20 IP - 20 TCP - 12 timestamp option |
@@ -63,6 +64,7 @@ impl TcpProfile {
                 "cubic": {"hystart": "linux"},
                 "sack": true,
                 "recovery": "prr",
+                "rack_tlp": true,
                 "ssthresh_basis": "cwnd",
                 "initial_cwnd": 10,
                 "mss": 1448,
@@ -162,6 +164,7 @@ mod tests {
         let t = read(json!({"profile": "linux"}));
         assert_eq!(t.cc, CcKind::Cubic);
         assert_eq!(t.recovery, RecoveryWindow::Prr);
+        assert!(t.rack_tlp);
         assert_eq!((t.mss, t.header_bytes, t.min_rto), (1448, 52, 200_000_000));
         assert!(t.cc_params.cubic.is_some());
         // The block's own values win.

@@ -48,7 +48,7 @@ pub struct RateStamp {
 /// The newest of the segments one ACK newly delivered, as the scoreboard reports it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Delivered {
-    /// Segments newly acknowledged, cumulatively or by SACK (RFC 6937's DeliveredData).
+    /// Segments newly acknowledged, cumulatively or by SACK (RFC 9937's DeliveredData).
     pub count: u32,
     /// The most recently sent of them: (send time, sequence, stamp).
     pub newest: Option<(Time, u64, RateStamp)>,

@@ -28,8 +28,6 @@ pub struct SegState {
     pub sacked: bool,
     /// Deemed lost (RFC 6675 IsLost, or everything after a timeout).
     pub lost: bool,
-    /// The delivery-rate estimator's record of the latest (re)transmission (`rate`).
-    pub stamp: RateStamp,
 }
 
 /// Outstanding segments and their SACK state.
@@ -60,6 +58,8 @@ pub struct Scoreboard {
     /// [`Scoreboard::take_delivered_segments`], as (sequence, latest send time, ever
     /// retransmitted).
     delivered_segs: Option<Vec<(u64, Time, bool)>>,
+    /// Each outstanding segment's delivery-rate stamp, beside `segs` ([`Scoreboard::track_rates`]).
+    stamps: Option<VecDeque<RateStamp>>,
 }
 
 impl Scoreboard {
@@ -101,18 +101,43 @@ impl Scoreboard {
             ever_retx: false,
             sacked: false,
             lost: false,
-            stamp: RateStamp::default(),
         });
+        if let Some(stamps) = self.stamps.as_mut() {
+            stamps.push_back(RateStamp::default());
+        }
     }
 
     /// Records the delivery-rate stamp of the latest (re)transmission of `seq`.
     pub fn set_stamp(&mut self, seq: u64, stamp: RateStamp) {
-        self.segs[(seq - self.base) as usize].stamp = stamp;
+        if let Some(stamps) = self.stamps.as_mut() {
+            stamps[(seq - self.base) as usize] = stamp;
+        }
+    }
+
+    /// Keeps each segment's delivery-rate stamp and the newest delivered segment of each ACK
+    /// (for a controller that reads rate samples); without it only the delivered segments are
+    /// counted. Called before anything is sent.
+    pub fn track_rates(&mut self) {
+        self.stamps = Some(VecDeque::new());
+    }
+
+    /// What the segment at `index` (from `base`) delivers to the ACK's tally.
+    fn note_delivered(&mut self, seq: u64, sent_at: Time, retransmitted: bool, index: usize) {
+        match self.stamps.as_ref() {
+            Some(stamps) => self.got.add(seq, sent_at, stamps[index], retransmitted),
+            None => self.got.count += 1,
+        }
     }
 
     /// The segments newly delivered since the last call (and forgets them).
     pub fn take_delivered(&mut self) -> Delivered {
         std::mem::take(&mut self.got)
+    }
+
+    /// How many segments were newly delivered since the last call (and forgets them): all a
+    /// sender that does not [`Scoreboard::track_rates`] needs.
+    pub fn take_delivered_count(&mut self) -> u32 {
+        std::mem::take(&mut self.got.count)
     }
 
     /// Keeps the list of each newly delivered segment (RACK reads it on every ACK).
@@ -166,10 +191,13 @@ impl Scoreboard {
             } else {
                 self.lost_unsacked -= s.lost as u32;
                 self.retx_unsacked -= s.retransmitted as u32;
-                self.got.add(self.base, s.sent_at, s.stamp, s.ever_retx);
+                self.note_delivered(self.base, s.sent_at, s.ever_retx, 0);
                 if let Some(v) = self.delivered_segs.as_mut() {
                     v.push((self.base, s.sent_at, s.ever_retx));
                 }
+            }
+            if let Some(stamps) = self.stamps.as_mut() {
+                stamps.pop_front();
             }
             self.base += 1;
             last = Some(s);
@@ -245,8 +273,8 @@ impl Scoreboard {
             self.sacked += 1;
             self.lost_unsacked -= s.lost as u32;
             self.retx_unsacked -= s.retransmitted as u32;
-            let (sent_at, stamp, retx) = (s.sent_at, s.stamp, s.ever_retx);
-            self.got.add(seq, sent_at, stamp, retx);
+            let (sent_at, retx) = (s.sent_at, s.ever_retx);
+            self.note_delivered(seq, sent_at, retx, (seq - self.base) as usize);
             if let Some(v) = self.delivered_segs.as_mut() {
                 v.push((seq, sent_at, retx));
             }

@@ -32,9 +32,9 @@
 //! Rate Reduction ([`super::prr`]) instead of dropping to ssthresh at once, and is ssthresh when
 //! recovery ends (Linux's `tcp_end_cwnd_reduction`).
 //!
-//! Every (re)transmission is stamped and every ACK yields a delivery-rate sample
-//! ([`super::rate`]). A controller that sets the window itself (`controls_window`: BBR) gets the
-//! sample on every ACK, in recovery too, and the recovery machinery leaves its window alone
+//! A controller that sets the window itself (`controls_window`: BBR) gets a delivery-rate sample
+//! ([`super::rate`]) on every ACK, in recovery too (every (re)transmission is stamped for it;
+//! other controllers' flows skip the stamps and samples, which cost 6 % of the loop), and the recovery machinery leaves its window alone
 //! except after a timeout (cwnd = 1, as Linux's `tcp_enter_loss` and ns-3 do for every
 //! controller); this is Linux's `cong_control` hook and ns-3's `HasCongControl`.
 //!
@@ -169,6 +169,9 @@ impl TcpSender {
         let cc_sets_window = cc.controls_window();
         let rack_tlp = cfg.rack_tlp && cfg.sack;
         let mut board = Scoreboard::default();
+        if cc.controls_window() {
+            board.track_rates();
+        }
         if rack_tlp {
             board.track_deliveries();
         }
@@ -577,6 +580,16 @@ impl TcpSender {
     /// The delivery-rate sample of the ACK being processed (what it delivered, folded into the
     /// estimator); the fields about losses, flight and state are filled by [`Self::control`].
     fn sample(&mut self, now: Time, before: AckContext) -> RateSample {
+        if !self.cc_sets_window {
+            // Nothing reads the rate: only what the ACK delivered (PRR's DeliveredData).
+            return RateSample {
+                now,
+                acked_sacked: self.board.take_delivered_count(),
+                prior_in_flight: before.in_flight,
+                mss: self.mss,
+                ..RateSample::default()
+            };
+        }
         let got = self.board.take_delivered();
         let mut rs = self.rate.on_ack(now, &got, self.rto.min_rtt());
         rs.rtt = got.newest_clean_sent_at.map(|t| now - t);
@@ -821,6 +834,9 @@ impl TcpSender {
     /// The draft's `CheckIfApplicationLimited` (§3.4): out of data with window to spare and no
     /// lost segment waiting for its retransmission.
     fn check_app_limited(&mut self) {
+        if !self.cc_sets_window {
+            return;
+        }
         let end = self.board.end().max(self.snd_nxt);
         let no_data = end >= self.app_limit;
         let waiting = self.recovery == Recovery::Sack && self.board.lost_waiting();
@@ -848,7 +864,7 @@ impl TcpSender {
 
     fn transmit(&mut self, seq: u64, io: &mut impl TcpIo) {
         let now = io.now();
-        let stamp = self.rate.on_send(now, self.board.outstanding());
+        let outstanding = self.board.outstanding();
         let retransmission = seq < self.board.end();
         if let Some(rt) = self.rack.as_mut() {
             let previous = retransmission.then(|| self.board.get(seq));
@@ -863,15 +879,21 @@ impl TcpSender {
             debug_assert_eq!(seq, self.board.end());
             self.board.push_new(now);
         }
-        self.board.set_stamp(seq, stamp);
+        if self.cc_sets_window {
+            // Only a controller that reads delivery rates (BBR) pays for stamping segments.
+            let stamp = self.rate.on_send(now, outstanding);
+            self.board.set_stamp(seq, stamp);
+        }
         if let Some(prr) = self.prr.as_mut() {
             prr.on_send();
         }
         self.stats.packets_sent += 1;
         let last = self.total_segments == Some(seq + 1);
         let len = if last { self.last_len } else { self.mss };
-        if let Some(rate) = self.pacing_rate() {
-            self.pacer.sent(now, len as f64 / self.mss as f64, rate);
+        if self.pacing || self.cc_sets_window {
+            if let Some(rate) = self.pacing_rate() {
+                self.pacer.sent(now, len as f64 / self.mss as f64, rate);
+            }
         }
         io.window_hint((self.state.cwnd.floor() as u64).min(self.rwnd).max(1));
         io.send_data(DataHeader {
