@@ -240,6 +240,24 @@ impl Wire {
         }
     }
 
+    /// Watches that no event leaves more in flight than both cwnd (+ the one segment a fast
+    /// retransmit or a tail-loss probe may add) and what was in flight before it (a window cut
+    /// below the pipe stops sending, it does not recall segments): the returned cell holds the
+    /// largest excess seen (<= 0 when the window was respected). `first` is the first window.
+    fn watch_window(&mut self, first: u32) -> std::rc::Rc<std::cell::RefCell<f64>> {
+        let worst: std::rc::Rc<std::cell::RefCell<f64>> = Default::default();
+        let log = worst.clone();
+        let mut before = first;
+        self.observer = Some(Box::new(move |_, s| {
+            let allowed = (s.cwnd().ceil() + 1.0).max(before as f64);
+            let over = s.in_flight() as f64 - allowed;
+            before = s.in_flight();
+            let mut w = log.borrow_mut();
+            *w = w.max(over);
+        }));
+        worst
+    }
+
     fn observe(&mut self, now: Time) {
         if let Some(f) = self.observer.as_mut() {
             f(now, &self.sender);

@@ -4,8 +4,6 @@
 //! by the probe instead of a timeout (§3.3, §7), a lost retransmission found by RACK (§3.4,
 //! §6.2 step 5) and reordering that RACK waits out (§6.2 steps 3-4) where DupThresh retransmits.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 
 use proptest::prelude::*;
 
@@ -291,17 +289,8 @@ fn rack_window_is_respected(
     for &(seq, ms) in late {
         w.delay(&[seq], ms as Time * MILLIS);
     }
-    let worst: Rc<RefCell<f64>> = Rc::default();
-    let log = worst.clone();
     // The first window leaves before any event is observed.
-    let mut before = cfg.initial_cwnd;
-    w.observer = Some(Box::new(move |_, s| {
-        let allowed = (s.cwnd().ceil() + 1.0).max(before as f64);
-        let over = s.in_flight() as f64 - allowed;
-        before = s.in_flight();
-        let mut w = log.borrow_mut();
-        *w = w.max(over);
-    }));
+    let worst = w.watch_window(cfg.initial_cwnd);
     w.run(120_000 * MILLIS);
     w.assert_complete(400);
     assert!(
