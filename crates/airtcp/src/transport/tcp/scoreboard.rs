@@ -56,6 +56,11 @@ pub struct Scoreboard {
     got: Delivered,
     /// Segments marked lost over the connection's life (each marking counted once).
     lost_marked: u64,
+    /// Whether to list the segments newly marked lost (for BBR v3).
+    track_losses: bool,
+    /// With `track_losses`: (stamp, `lost_marked` after the marking) of each segment marked
+    /// lost since the last [`Scoreboard::drain_losses`].
+    newly_lost: Vec<(RateStamp, u64)>,
 }
 
 impl Scoreboard {
@@ -120,6 +125,17 @@ impl Scoreboard {
     /// Segments marked lost over the connection's life.
     pub fn lost_marked(&self) -> u64 {
         self.lost_marked
+    }
+
+    /// Starts listing the segments newly marked lost ([`Scoreboard::drain_losses`]).
+    pub fn track_losses(&mut self) {
+        self.track_losses = true;
+    }
+
+    /// The segments marked lost since the last call, in marking order: the stamp of each and
+    /// `lost_marked` just after it was marked.
+    pub fn drain_losses(&mut self) -> std::vec::Drain<'_, (RateStamp, u64)> {
+        self.newly_lost.drain(..)
     }
 
     /// Records a retransmission of outstanding segment `seq`.
@@ -274,6 +290,9 @@ impl Scoreboard {
             self.lost_unsacked += 1;
             self.lost_marked += 1;
             self.lost_hint = self.lost_hint.min(seq);
+            if self.track_losses {
+                self.newly_lost.push((s.stamp, self.lost_marked));
+            }
         }
     }
 
@@ -282,7 +301,12 @@ impl Scoreboard {
     pub fn mark_all_lost(&mut self) {
         for s in self.segs.iter_mut() {
             if !s.sacked {
-                self.lost_marked += !s.lost as u64;
+                if !s.lost {
+                    self.lost_marked += 1;
+                    if self.track_losses {
+                        self.newly_lost.push((s.stamp, self.lost_marked));
+                    }
+                }
                 s.lost = true;
                 s.retransmitted = false;
             }

@@ -47,7 +47,7 @@
 use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelayState};
 use super::pacing::{self, Pacer};
 use super::prr::Prr;
-use super::rate::{CaState, DeliveryRate, RateSample};
+use super::rate::{CaState, DeliveryRate, LostSegment, RateSample};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::TcpIo;
@@ -159,7 +159,13 @@ impl TcpSender {
                 cwnd: cfg.initial_cwnd as f64,
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
             },
-            board: Scoreboard::default(),
+            board: {
+                let mut board = Scoreboard::default();
+                if cc_sets_window {
+                    board.track_losses();
+                }
+                board
+            },
             snd_nxt: 0,
             app_limit: 0,
             total_segments,
@@ -494,9 +500,24 @@ impl TcpSender {
         rs.in_flight = self.in_flight();
         rs.total_lost = self.board.lost_marked();
         rs.ca_state = self.ca_state();
+        self.report_losses(rs.now);
         self.cc.cong_control(&mut self.state, rs);
         if self.cc.marks_app_limited() {
             self.rate.mark_app_limited(self.in_flight());
+        }
+    }
+
+    /// Hands a controller that sets the window itself each segment newly marked lost.
+    fn report_losses(&mut self, now: Time) {
+        let delivered = self.rate.delivered;
+        for (stamp, total_lost) in self.board.drain_losses() {
+            let lost = LostSegment {
+                now,
+                stamp,
+                total_lost,
+                delivered,
+            };
+            self.cc.on_segment_lost(&lost);
         }
     }
 
@@ -532,7 +553,10 @@ impl TcpSender {
         self.dupacks = 0;
         self.cc.on_event(&mut self.state, CongestionEvent::Rto, now);
         match self.recovery {
-            Recovery::Sack => self.board.mark_all_lost(),
+            Recovery::Sack => {
+                self.board.mark_all_lost();
+                self.report_losses(now);
+            }
             _ => self.snd_nxt = self.board.base(),
         }
         self.send_more(io);
@@ -616,7 +640,9 @@ impl TcpSender {
 
     fn transmit(&mut self, seq: u64, io: &mut impl TcpIo) {
         let now = io.now();
-        let stamp = self.rate.on_send(now, self.board.outstanding());
+        let mut stamp = self.rate.on_send(now, self.board.outstanding());
+        stamp.tx_in_flight = self.in_flight() + 1;
+        stamp.lost = self.board.lost_marked();
         let retransmission = seq < self.board.end();
         if retransmission {
             self.board.mark_retransmitted(seq, now);
