@@ -49,9 +49,12 @@
 //! Not built: Linux's long-term bandwidth sampling for token-bucket policers (`bbr_lt_bw_*`,
 //! absent from ns-3 too), and the restart after an idle period (`CA_EVENT_TX_START`; bulk
 //! transfers never idle).
+//!
+//! BBR v3 (`cc: bbr3`) is [`v3`]; what both versions run is in [`common`] and [`filter`].
 
 pub mod common;
 pub mod filter;
+pub mod v3;
 
 use serde::{Deserialize, Serialize};
 
