@@ -95,6 +95,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "vegas": None,
         "fast": None,
         "bbr": None,
+        "bbr3": None,
         "quic_tcp": None,
         "nc": None,
     }

@@ -135,6 +135,7 @@ __all__ = [
     "VegasParams",
     "FastParams",
     "BbrParams",
+    "Bbr3Params",
     "PerAckQuicCadence",
     "IntervalQuicCadence",
     "FastRoundsQuicCadence",
@@ -1291,7 +1292,7 @@ AppConfig = Annotated[Union[BulkApp, CbrApp, PoissonApp, UtilityApp], Field(disc
 TcpProfile = Literal["linux"]
 
 # Congestion control algorithm.
-CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "bbr", "quic_tcp"]
+CcKind = Literal["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "bbr", "bbr3", "quic_tcp"]
 
 # What the slow-start threshold is halved from at a congestion event. The RFCs, ns-2 and ns-3
 # disagree, and the choice moves goodput under random loss by 20-30 %.
@@ -1374,6 +1375,48 @@ class BbrParams(Model):
     extra_acked_gain: real(None) = 1.0
     # Length of the ACK-aggregation max filter, round trips.
     extra_acked_window_rounds: integer(None, minimum=1, maximum=U32_MAX) = 5
+
+
+class Bbr3Params(Model):
+    """BBR v3's parameters (`bbr3: {...}` beside `cc: bbr3`); the defaults are the draft's."""
+
+    # Startup's pacing gain (4 ln 2).
+    startup_pacing_gain: real(None) = 2.77
+    # Startup's (and Drain's) window gain.
+    startup_cwnd_gain: real(None) = 2.0
+    # Drain's pacing gain.
+    drain_pacing_gain: real(None) = 0.35
+    # ProbeBW's window gain (UP adds 0.25).
+    cwnd_gain: real(None) = 2.0
+    # ProbeBW_DOWN's pacing gain.
+    probe_down_pacing_gain: real(None) = 0.9
+    # ProbeBW_UP's pacing gain.
+    probe_up_pacing_gain: real(None) = 1.25
+    # The loss rate over a round trip above which probing went too far (`BBR.LossThresh`).
+    loss_thresh: real(None) = 0.02
+    # Loss events in a Startup round (with the loss rate above `loss_thresh`) that end Startup
+    # (`BBRStartupFullLossCnt`; 0: never).
+    full_loss_count: integer(None, minimum=0, maximum=U32_MAX) = 6
+    # The short-term bounds are cut to this fraction per round trip with loss (`BBR.Beta`).
+    beta: real(None) = 0.7
+    # Fraction of `inflight_longterm` left free in CRUISE and ProbeRTT (`BBR.Headroom`).
+    headroom: real(None) = 0.15
+    # ProbeRTT is entered when the minimum RTT was not refreshed for this long, ns.
+    probe_rtt_interval: integer('duration', minimum=1, maximum=U64_MAX) = 5000000000
+    # Time spent in ProbeRTT (at least a round trip too), ns.
+    probe_rtt_duration: integer('duration', minimum=1, maximum=U64_MAX) = 200000000
+    # ProbeRTT's window, as a fraction of the BDP (at least 4 segments).
+    probe_rtt_cwnd_gain: real(None) = 0.5
+    # Length of `BBR.min_rtt`'s min filter, ns (at least `probe_rtt_interval`).
+    min_rtt_window: integer('duration', minimum=1, maximum=U64_MAX) = 10000000000
+    # The fixed part of the wall-clock wait between bandwidth probes, ns.
+    probe_wait_base: integer('duration', minimum=1, maximum=U64_MAX) = 2000000000
+    # The random part added to it (uniform in `[0, probe_wait_random)`), ns.
+    probe_wait_random: integer('duration', minimum=0, maximum=U64_MAX) = 1000000000
+    # The Reno-coexistence wait between probes is at most this many round trips.
+    probe_max_rounds: integer(None, minimum=1, maximum=U32_MAX) = 63
+    # Gain of the ACK-aggregation allowance (0: none).
+    extra_acked_gain: real(None) = 1.0
 
 
 class PerAckQuicCadence(Model):
@@ -1512,6 +1555,8 @@ class TcpTransport(rules.TcpTransportRules, Model):
     fast: Optional[FastParams] = None
     # BBR's parameters (only with `cc: bbr`); ns-3's and Linux's defaults if absent.
     bbr: Optional[BbrParams] = None
+    # BBR v3's parameters (only with `cc: bbr3`); the draft's defaults if absent.
+    bbr3: Optional[Bbr3Params] = None
     # QUIC-TCP parameters (only with `cc: quic_tcp`; defaults if absent).
     quic_tcp: Optional[QuicTcpParams] = None
     # The NC layer of paper 000 §4.1.3 between this TCP and the network (absent: none).

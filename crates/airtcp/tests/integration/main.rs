@@ -5,6 +5,7 @@ mod common;
 
 mod aodv_grid;
 mod backpressure;
+mod bbr3_fairness;
 mod compound_response;
 mod cope;
 mod cubic_compound;

@@ -11,7 +11,7 @@
 //! | C.delivered_time          | `delivered_time`                  |
 //! | C.first_sent_time         | `first_sent_time`                 |
 //! | C.app_limited             | `app_limited` (0: not limited)    |
-//! | P.delivered, P.delivered_time, P.first_sent_time, P.is_app_limited | [`RateStamp`] |
+//! | P.delivered, P.delivered_time, P.first_sent_time, P.is_app_limited, P.tx_in_flight, P.lost | [`RateStamp`] |
 //! | rs.prior_delivered, rs.prior_time, rs.send_elapsed, rs.ack_elapsed, rs.interval | [`RateSample`] |
 //!
 //! - §3.2 (on each transmission, retransmissions included): if nothing is in flight, the
@@ -26,6 +26,11 @@
 //!   inflated by ACK compression), as Linux does.
 //! - §3.4 (`CheckIfApplicationLimited`): the sender calls [`DeliveryRate::check_app_limited`]
 //!   when it runs out of data with window to spare and no lost segment waiting.
+//!
+//! BBR v3 also reads, for the newest delivered segment, the data in flight just after it was
+//! sent (`P.tx_in_flight`, the draft-ietf-ccwg-bbr name) and the losses marked since
+//! ([`RateSample::lost`], `RS.lost`), and for every segment newly marked lost the same two
+//! ([`LostSegment`], the draft's `HandleLostPacket(P)`, Linux's `skb_marked_lost`).
 //!
 //! Deviation: a SACKed segment later covered by the cumulative ACK is not counted again (the
 //! scoreboard reports each segment once), which is Linux's `delivered_mstamp = 0` rule.
@@ -43,6 +48,10 @@ pub struct RateStamp {
     pub first_sent_time: Time,
     /// Whether the connection was app-limited at the send.
     pub app_limited: bool,
+    /// Segments in flight just after the send, this one included (P.tx_in_flight).
+    pub tx_in_flight: u32,
+    /// Segments marked lost over the connection's life at the send (P.lost = C.lost).
+    pub lost: u64,
 }
 
 /// The newest of the segments one ACK newly delivered, as the scoreboard reports it.
@@ -99,6 +108,11 @@ pub struct RateSample {
     pub total_delivered: u64,
     /// Segments marked lost over the connection's life, after this ACK.
     pub total_lost: u64,
+    /// Segments in flight just after the newest delivered segment was sent (RS.tx_in_flight);
+    /// 0 when the ACK delivered nothing.
+    pub tx_in_flight: u32,
+    /// `total_lost` when the newest delivered segment was sent (its P.lost).
+    pub prior_lost: u64,
     /// The sender's loss-recovery state after the ACK's bookkeeping.
     pub ca_state: CaState,
     /// Segment payload, bytes (for controllers that size by bytes, as BBR's send quantum).
@@ -109,6 +123,36 @@ impl RateSample {
     /// The delivery rate, segments per second, if the sample is valid.
     pub fn rate(&self) -> Option<f64> {
         (self.interval > 0).then(|| self.delivered as f64 * 1e9 / self.interval as f64)
+    }
+
+    /// Segments marked lost between the send of the newest delivered segment and this ACK
+    /// (RS.lost; 0 when the ACK delivered nothing).
+    pub fn lost(&self) -> u64 {
+        if self.prior_delivered.is_none() {
+            return 0;
+        }
+        self.total_lost.saturating_sub(self.prior_lost)
+    }
+}
+
+/// A segment the sender has just marked lost, as BBR v3 reads it (the draft's
+/// `HandleLostPacket(P)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LostSegment {
+    /// When the loss was marked.
+    pub now: Time,
+    /// The segment's stamp from its latest (re)transmission.
+    pub stamp: RateStamp,
+    /// Segments marked lost over the connection's life, this one included (C.lost).
+    pub total_lost: u64,
+    /// Segments delivered so far (C.delivered).
+    pub delivered: u64,
+}
+
+impl LostSegment {
+    /// Segments marked lost since the segment was sent, itself included (C.lost - P.lost).
+    pub fn lost(&self) -> u64 {
+        self.total_lost.saturating_sub(self.stamp.lost)
     }
 }
 
@@ -136,7 +180,8 @@ pub struct DeliveryRate {
 }
 
 impl DeliveryRate {
-    /// The stamp of a segment sent now with `in_flight` segments outstanding before it (§3.2).
+    /// The stamp of a segment sent now with `in_flight` segments outstanding before it (§3.2);
+    /// the sender fills in the flight and loss counts it keeps (`tx_in_flight`, `lost`).
     pub fn on_send(&mut self, now: Time, in_flight: u32) -> RateStamp {
         if in_flight == 0 {
             self.first_sent_time = now;
@@ -147,6 +192,7 @@ impl DeliveryRate {
             delivered_time: self.delivered_time,
             first_sent_time: self.first_sent_time,
             app_limited: self.app_limited != 0,
+            ..RateStamp::default()
         }
     }
 
@@ -183,6 +229,8 @@ impl DeliveryRate {
         }
         rs.prior_delivered = Some(stamp.delivered);
         rs.is_app_limited = stamp.app_limited;
+        rs.tx_in_flight = stamp.tx_in_flight;
+        rs.prior_lost = stamp.lost;
         rs.total_delivered = self.delivered;
         let interval = send_elapsed.max(ack_elapsed);
         if interval > 0 && min_rtt.is_none_or(|m| interval >= m) {

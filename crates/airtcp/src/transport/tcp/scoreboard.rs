@@ -60,6 +60,11 @@ pub struct Scoreboard {
     delivered_segs: Option<Vec<(u64, Time, bool)>>,
     /// Each outstanding segment's delivery-rate stamp, beside `segs` ([`Scoreboard::track_rates`]).
     stamps: Option<VecDeque<RateStamp>>,
+    /// Whether to list the segments newly marked lost (for BBR v3).
+    track_losses: bool,
+    /// With `track_losses`: (stamp, `lost_marked` after the marking) of each segment marked
+    /// lost since the last [`Scoreboard::drain_losses`].
+    newly_lost: Vec<(RateStamp, u64)>,
 }
 
 impl Scoreboard {
@@ -167,6 +172,17 @@ impl Scoreboard {
     /// Segments marked lost over the connection's life.
     pub fn lost_marked(&self) -> u64 {
         self.lost_marked
+    }
+
+    /// Starts listing the segments newly marked lost ([`Scoreboard::drain_losses`]).
+    pub fn track_losses(&mut self) {
+        self.track_losses = true;
+    }
+
+    /// The segments marked lost since the last call, in marking order: the stamp of each and
+    /// `lost_marked` just after it was marked.
+    pub fn drain_losses(&mut self) -> std::vec::Drain<'_, (RateStamp, u64)> {
+        self.newly_lost.drain(..)
     }
 
     /// Records a retransmission of outstanding segment `seq`.
@@ -324,12 +340,17 @@ impl Scoreboard {
 
     /// Marks one segment lost (the first segment retransmitted on entering recovery).
     pub fn mark_lost(&mut self, seq: u64) {
-        let s = &mut self.segs[(seq - self.base) as usize];
+        let index = (seq - self.base) as usize;
+        let s = &mut self.segs[index];
         if !s.lost && !s.sacked {
             s.lost = true;
             self.lost_unsacked += 1;
             self.lost_marked += 1;
             self.lost_hint = self.lost_hint.min(seq);
+            if self.track_losses {
+                let stamp = self.stamp_at(index);
+                self.newly_lost.push((stamp, self.lost_marked));
+            }
         }
     }
 
@@ -351,14 +372,33 @@ impl Scoreboard {
         }
         self.lost_marked += 1;
         self.lost_hint = self.lost_hint.min(seq);
+        if self.track_losses {
+            let stamp = self.stamp_at((seq - self.base) as usize);
+            self.newly_lost.push((stamp, self.lost_marked));
+        }
+    }
+
+    /// The delivery-rate stamp of the segment at `index` from `base` (a blank one without
+    /// [`Scoreboard::track_rates`]).
+    fn stamp_at(&self, index: usize) -> RateStamp {
+        self.stamps
+            .as_ref()
+            .map_or_else(RateStamp::default, |st| st[index])
     }
 
     /// After a retransmission timeout: every un-SACKed segment is lost and none counts as
     /// retransmitted any more (RFC 6675 §5.1; SACK information is kept).
     pub fn mark_all_lost(&mut self) {
-        for s in self.segs.iter_mut() {
+        let stamps = self.stamps.as_ref();
+        for (index, s) in self.segs.iter_mut().enumerate() {
             if !s.sacked {
-                self.lost_marked += !s.lost as u64;
+                if !s.lost {
+                    self.lost_marked += 1;
+                    if self.track_losses {
+                        let stamp = stamps.map_or_else(RateStamp::default, |st| st[index]);
+                        self.newly_lost.push((stamp, self.lost_marked));
+                    }
+                }
                 s.lost = true;
                 s.retransmitted = false;
             }

@@ -54,7 +54,7 @@ use super::cc::{AckSample, CcState, CongestionControl, CongestionEvent, DelaySta
 use super::pacing::{self, Pacer};
 use super::prr::Prr;
 use super::rack::{DeliveredSeg, Rack, Tlp, TlpVerdict};
-use super::rate::{CaState, DeliveryRate, RateSample};
+use super::rate::{CaState, DeliveryRate, LostSegment, RateSample};
 use super::rtt::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::TcpIo;
@@ -171,6 +171,7 @@ impl TcpSender {
         let mut board = Scoreboard::default();
         if cc.controls_window() {
             board.track_rates();
+            board.track_losses();
         }
         if rack_tlp {
             board.track_deliveries();
@@ -609,9 +610,24 @@ impl TcpSender {
         rs.in_flight = self.in_flight();
         rs.total_lost = self.board.lost_marked();
         rs.ca_state = self.ca_state();
+        self.report_losses(rs.now);
         self.cc.cong_control(&mut self.state, rs);
         if self.cc.marks_app_limited() {
             self.rate.mark_app_limited(self.in_flight());
+        }
+    }
+
+    /// Hands a controller that sets the window itself each segment newly marked lost.
+    fn report_losses(&mut self, now: Time) {
+        let delivered = self.rate.delivered;
+        for (stamp, total_lost) in self.board.drain_losses() {
+            let lost = LostSegment {
+                now,
+                stamp,
+                total_lost,
+                delivered,
+            };
+            self.cc.on_segment_lost(&lost);
         }
     }
 
@@ -662,7 +678,10 @@ impl TcpSender {
         }
         self.cc.on_event(&mut self.state, CongestionEvent::Rto, now);
         match self.recovery {
-            Recovery::Sack => self.board.mark_all_lost(),
+            Recovery::Sack => {
+                self.board.mark_all_lost();
+                self.report_losses(now);
+            }
             _ => self.snd_nxt = self.board.base(),
         }
         self.send_more(io);
@@ -865,6 +884,12 @@ impl TcpSender {
     fn transmit(&mut self, seq: u64, io: &mut impl TcpIo) {
         let now = io.now();
         let outstanding = self.board.outstanding();
+        // BBR v3's RS.tx_in_flight: what was in flight once this segment left.
+        let tx_in_flight = if self.cc_sets_window {
+            self.in_flight() + 1
+        } else {
+            0
+        };
         let retransmission = seq < self.board.end();
         if let Some(rt) = self.rack.as_mut() {
             let previous = retransmission.then(|| self.board.get(seq));
@@ -881,7 +906,9 @@ impl TcpSender {
         }
         if self.cc_sets_window {
             // Only a controller that reads delivery rates (BBR) pays for stamping segments.
-            let stamp = self.rate.on_send(now, outstanding);
+            let mut stamp = self.rate.on_send(now, outstanding);
+            stamp.tx_in_flight = tx_in_flight;
+            stamp.lost = self.board.lost_marked();
             self.board.set_stamp(seq, stamp);
         }
         if let Some(prr) = self.prr.as_mut() {

@@ -23,7 +23,7 @@ pub mod vegas;
 use crate::error::ConfigError;
 use crate::sim::Time;
 use crate::transport::tcp::config::TcpConfig;
-use crate::transport::tcp::rate::RateSample;
+use crate::transport::tcp::rate::{LostSegment, RateSample};
 
 /// Window state shared by the sender and its algorithm.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,6 +100,11 @@ pub trait CongestionControl: Send {
     /// Every ACK's delivery-rate sample, for an algorithm that [`controls_window`]
     /// (`Self::controls_window`), after the ACK's loss detection; it sets `state.cwnd`.
     fn cong_control(&mut self, _state: &mut CcState, _rs: &RateSample) {}
+    /// Each segment the sender newly marks lost (SACK scoreboard or timeout), for an algorithm
+    /// that [`controls_window`](Self::controls_window): on an ACK before its `cong_control`, after
+    /// a timeout at once (the draft-ietf-ccwg-bbr `HandleLostPacket`, Linux's
+    /// `skb_marked_lost`).
+    fn on_segment_lost(&mut self, _lost: &LostSegment) {}
     /// The rate the algorithm paces transmissions at, segments per second (None: the sender's
     /// `pacing` setting decides).
     fn pacing_rate(&self) -> Option<f64> {

@@ -31,6 +31,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bbr::v3::{Bbr3, Bbr3Params};
 use super::bbr::{Bbr, BbrParams};
 use super::compound::{Compound, CompoundParams};
 use super::cubic::{Cubic, CubicParams};
@@ -195,6 +196,16 @@ controllers! {
         /// BBR's parameters (only with `cc: bbr`); ns-3's and Linux's defaults if absent.
         params bbr: BbrParams,
         build: |p| Box::new(Bbr::new(p)),
+        traces_delay_state: false,
+    }
+    /// BBR v3 (draft-ietf-ccwg-bbr, as Linux's v3 tcp_bbr): BBR's model bounded by loss, a
+    /// long-term inflight bound set when a bandwidth probe loses more than 2 % and short-term
+    /// bounds cut by losses between probes; parameters in `bbr3`. Sets the window itself in loss
+    /// recovery too; its loss responses need SACK.
+    Bbr3 = "bbr3" {
+        /// BBR v3's parameters (only with `cc: bbr3`); the draft's defaults if absent.
+        params bbr3: Bbr3Params,
+        build: |p| Box::new(Bbr3::new(p)),
         traces_delay_state: false,
     }
     /// QUIC-TCP, the queueing-control window law of paper 002 (eqs. 8-9; not the IETF QUIC

@@ -114,7 +114,7 @@ fn prr_without_sack_is_refused() {
     assert_eq!(err.path, "flows[0].transport.recovery");
 }
 
-fn metric(s: &TcpSender, name: &str) -> f64 {
+pub(super) fn metric(s: &TcpSender, name: &str) -> f64 {
     s.cc_metrics()
         .into_iter()
         .find(|(n, _)| *n == name)
@@ -245,10 +245,11 @@ proptest! {
     #[test]
     fn no_controller_sends_beyond_its_window(
         drops in proptest::collection::vec(0u64..400, 0..12),
-        which in 0usize..4,
+        which in 0usize..5,
     ) {
         let (cc, recovery, pacing) = [
             (CcKind::Bbr, RecoveryWindow::Classic, false),
+            (CcKind::Bbr3, RecoveryWindow::Classic, false),
             (CcKind::Newreno, RecoveryWindow::Prr, false),
             (CcKind::Cubic, RecoveryWindow::Prr, true),
             (CcKind::Newreno, RecoveryWindow::Classic, true),

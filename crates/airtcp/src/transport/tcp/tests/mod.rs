@@ -13,7 +13,10 @@
 //! ```
 //!
 //! and the tests check the trace and the sender's counters; a failing test prints the trace.
+//! A wire can also hold at most `queue_limit` data packets waiting for the serialiser (drop-tail,
+//! logged `DROPPED`) and lose each data packet with probability `loss` (logged `LOST`).
 
+mod bbr3;
 mod linux;
 mod rack;
 
@@ -26,6 +29,7 @@ use super::sender::TcpSender;
 use super::TcpIo;
 use crate::scenario::config::{CcKind, TcpConfig};
 use crate::sim::header::tcp::{AckHeader, DataHeader};
+use crate::sim::rng::Rng;
 use crate::sim::time::MILLIS;
 use crate::sim::{EventClass, EventQueue, Time};
 
@@ -80,6 +84,13 @@ struct Wire {
     rto_times: Vec<(Time, Time, Time)>,
     /// Called with the sender after every event that reached it.
     observer: Option<Observer>,
+    /// Data packets that may wait for the serialiser (None: unlimited).
+    queue_limit: Option<u64>,
+    /// Each data packet is lost with this probability, drawn from `rng`.
+    loss: f64,
+    rng: Rng,
+    /// Data packets dropped by the queue limit.
+    dropped: u64,
 }
 
 impl Wire {
@@ -99,6 +110,10 @@ impl Wire {
             trace: String::new(),
             rto_times: Vec::new(),
             observer: None,
+            queue_limit: None,
+            loss: 0.0,
+            rng: Rng::stream(1, "wire"),
+            dropped: 0,
         }
     }
 
@@ -118,13 +133,21 @@ impl Wire {
         let now = self.q.now();
         for h in rec.data {
             let retx = if h.retransmission { " (retx)" } else { "" };
+            // Packets ahead of this one, the one being serialised included.
+            let ahead = (self.link_free[0].saturating_sub(now)).div_ceil(SERIALISE);
+            if self.queue_limit.is_some_and(|limit| ahead > limit) {
+                self.dropped += 1;
+                self.log(format!("A>B data {}{retx} DROPPED", h.seq));
+                continue;
+            }
             let start = self.link_free[0].max(now);
             self.link_free[0] = start + SERIALISE;
-            let lost = self.drops.get_mut(&h.seq).is_some_and(|n| {
+            let listed = self.drops.get_mut(&h.seq).is_some_and(|n| {
                 let hit = *n > 0;
                 *n = n.saturating_sub(1);
                 hit
             });
+            let lost = listed || (self.loss > 0.0 && self.rng.bernoulli(self.loss));
             let late = match self.delays.get_mut(&h.seq) {
                 Some((by, n)) if *n > 0 && !lost => {
                     *n -= 1;

@@ -4,7 +4,6 @@
 //! by the probe instead of a timeout (§3.3, §7), a lost retransmission found by RACK (§3.4,
 //! §6.2 step 5) and reordering that RACK waits out (§6.2 steps 3-4) where DupThresh retransmits.
 
-
 use proptest::prelude::*;
 
 use super::*;

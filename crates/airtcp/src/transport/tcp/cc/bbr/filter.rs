@@ -1,7 +1,13 @@
-//! The windowed max filter BBR keeps its bottleneck bandwidth in: Kathleen Nichols' algorithm,
-//! as Linux's `lib/win_minmax.c` (`minmax_running_max`) and ns-3's `WindowedFilter` run it. It
-//! keeps the best, second-best and third-best samples of the window, each younger than the one
-//! before, so that when the best ages out the next is at hand; O(1) per sample.
+//! The max filters BBR keeps its estimates in.
+//!
+//! - [`WindowedMax`]: Kathleen Nichols' windowed max, as Linux's `lib/win_minmax.c`
+//!   (`minmax_running_max`) and ns-3's `WindowedFilter` run it, for BBR v1's BtlBw over 10
+//!   rounds. It keeps the best, second-best and third-best samples of the window, each younger
+//!   than the one before, so that when the best ages out the next is at hand; O(1) per sample.
+//! - [`PairMax`]: the maximum over the current and the previous period (two slots), for the
+//!   ACK-aggregation estimate of both versions (Linux's `extra_acked[2]`) and BBR v3's
+//!   `BBR.max_bw` over the current and the previous ProbeBW cycle (the draft's
+//!   `MaxBwFilterLen` = 2 cycles, Linux v3's `bw_hi[2]`).
 
 /// A running maximum over a window of `window` ticks (BBR: packet-timed round trips).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -56,10 +62,55 @@ impl WindowedMax {
     }
 }
 
+/// The maximum over two periods: the one under way and the one before it. Starting a period
+/// forgets the older one.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PairMax {
+    slots: [f64; 2],
+    current: usize,
+}
+
+impl PairMax {
+    /// The maximum over both periods.
+    pub fn best(&self) -> f64 {
+        self.slots[0].max(self.slots[1])
+    }
+
+    /// The maximum of the period under way.
+    pub fn current(&self) -> f64 {
+        self.slots[self.current]
+    }
+
+    /// Adds a sample to the period under way.
+    pub fn update(&mut self, v: f64) {
+        let slot = &mut self.slots[self.current];
+        *slot = slot.max(v);
+    }
+
+    /// Starts a new period: the one under way becomes the previous one.
+    pub fn advance(&mut self) {
+        self.current ^= 1;
+        self.slots[self.current] = 0.0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_pair_max_remembers_one_period_back() {
+        let mut f = PairMax::default();
+        f.update(5.0);
+        f.update(3.0);
+        assert_eq!((f.best(), f.current()), (5.0, 5.0));
+        f.advance();
+        f.update(2.0);
+        assert_eq!((f.best(), f.current()), (5.0, 2.0));
+        f.advance();
+        assert_eq!(f.best(), 2.0, "the 5 is two periods old");
+    }
 
     #[test]
     fn a_peak_is_remembered_for_the_window_then_forgotten() {

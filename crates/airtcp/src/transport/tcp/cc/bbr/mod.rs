@@ -49,11 +49,17 @@
 //! Not built: Linux's long-term bandwidth sampling for token-bucket policers (`bbr_lt_bw_*`,
 //! absent from ns-3 too), and the restart after an idle period (`CA_EVENT_TX_START`; bulk
 //! transfers never idle).
+//!
+//! BBR v3 (`cc: bbr3`) is [`v3`]; what both versions run is in [`common`] and [`filter`].
 
+pub mod common;
 pub mod filter;
+pub mod v3;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::common::MIN_CWND;
+use self::common::{next_pacing_rate, saved_cwnd, AckAggregation, Rounds, PACING_MARGIN};
 use self::filter::WindowedMax;
 use super::{check_within, CcState, CongestionControl, CongestionEvent};
 use crate::error::ConfigError;
@@ -64,18 +70,12 @@ use crate::transport::tcp::rate::{CaState, RateSample};
 
 /// The ProbeBW pacing-gain cycle (Linux's `bbr_pacing_gain`, ns-3's `PACING_GAIN_CYCLE`).
 pub const GAIN_CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
-/// The smallest window BBR keeps (and ProbeRTT's), segments.
-pub const MIN_CWND: f64 = 4.0;
 /// Startup ends when BtlBw grew less than this factor ...
 const FULL_BW_THRESH: f64 = 1.25;
 /// ... for this many rounds in a row.
 const FULL_BW_COUNT: u32 = 3;
 /// Segments the window allows beyond the BDP for the send quantum (3 quanta of one segment).
 const QUANTA: f64 = 3.0;
-/// The ACK-aggregation allowance is capped at this much of BtlBw, ns.
-const EXTRA_ACKED_MAX: Time = 100 * MILLIS;
-/// Segments acknowledged after which an aggregation epoch starts over (Linux's 2^20 packets).
-const ACK_EPOCH_RESET: u64 = 1 << 20;
 
 /// BBR's parameters (`bbr: {...}` beside `cc: bbr`); the defaults are ns-3 3.44's and Linux's.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -210,9 +210,7 @@ pub struct Bbr {
     min_rtt: Option<Time>,
     min_rtt_stamp: Time,
     /// Packet-timed rounds.
-    round_count: u64,
-    round_start: bool,
-    next_round_delivered: u64,
+    rounds: Rounds,
     /// Startup's full-pipe detector.
     full_bw: f64,
     full_bw_count: u32,
@@ -231,12 +229,8 @@ pub struct Bbr {
     /// as ns-3's 1 ms initial RTT makes it in effect).
     pacing_rate: Option<f64>,
     has_seen_rtt: bool,
-    /// ACK aggregation: the max filter of the two windows and the current epoch.
-    extra_acked: [f64; 2],
-    extra_acked_index: usize,
-    extra_acked_rounds: u32,
-    ack_epoch_start: Time,
-    ack_epoch_acked: u64,
+    /// ACK aggregation.
+    aggregation: AckAggregation,
     /// Set while ProbeRTT asks the sender to mark its samples app-limited.
     app_limited: bool,
     /// The sender's initial window (read at the first ACK).
@@ -255,9 +249,7 @@ impl Bbr {
             bw: WindowedMax::default(),
             min_rtt: None,
             min_rtt_stamp: 0,
-            round_count: 0,
-            round_start: false,
-            next_round_delivered: 0,
+            rounds: Rounds::default(),
             full_bw: 0.0,
             full_bw_count: 0,
             full_bw_reached: false,
@@ -270,11 +262,7 @@ impl Bbr {
             prev_ca_state: CaState::Open,
             pacing_rate: None,
             has_seen_rtt: false,
-            extra_acked: [0.0; 2],
-            extra_acked_index: 0,
-            extra_acked_rounds: 0,
-            ack_epoch_start: 0,
-            ack_epoch_acked: 0,
+            aggregation: AckAggregation::default(),
             app_limited: false,
             initial_cwnd: None,
         }
@@ -334,64 +322,36 @@ impl Bbr {
     }
 
     fn save_cwnd(&mut self, cwnd: f64) {
-        self.prior_cwnd = if self.prev_ca_state == CaState::Open && self.mode != Mode::ProbeRtt {
-            cwnd
-        } else {
-            self.prior_cwnd.max(cwnd)
-        };
+        let good = self.prev_ca_state == CaState::Open && self.mode != Mode::ProbeRtt;
+        self.prior_cwnd = saved_cwnd(self.prior_cwnd, cwnd, good);
     }
 
     fn update_bw(&mut self, rs: &RateSample) {
-        self.round_start = false;
-        let Some(rate) = rs.rate() else { return };
-        if rs
-            .prior_delivered
-            .is_some_and(|p| p >= self.next_round_delivered)
-        {
-            self.next_round_delivered = rs.total_delivered;
-            self.round_count += 1;
-            self.round_start = true;
+        if self.rounds.update(rs) {
             self.packet_conservation = false;
         }
+        let Some(rate) = rs.rate() else { return };
         if !rs.is_app_limited || rate >= self.bw.best() {
             let window = self.params.bw_window_rounds as u64;
-            self.bw.update(window, self.round_count, rate);
+            self.bw.update(window, self.rounds.count(), rate);
         }
     }
 
     fn update_ack_aggregation(&mut self, rs: &RateSample, cwnd: f64) {
-        if self.params.extra_acked_gain <= 0.0 || rs.acked_sacked == 0 || rs.rate().is_none() {
+        if self.params.extra_acked_gain <= 0.0 {
             return;
         }
-        if self.round_start {
-            self.extra_acked_rounds = (self.extra_acked_rounds + 1).min(31);
-            if self.extra_acked_rounds >= self.params.extra_acked_window_rounds {
-                self.extra_acked_rounds = 0;
-                self.extra_acked_index ^= 1;
-                self.extra_acked[self.extra_acked_index] = 0.0;
-            }
-        }
-        let epoch = rs.now.saturating_sub(self.ack_epoch_start) as f64 / 1e9;
-        let mut expected = self.bw.best() * epoch;
-        if self.ack_epoch_acked as f64 <= expected
-            || self.ack_epoch_acked + rs.acked_sacked as u64 >= ACK_EPOCH_RESET
-        {
-            self.ack_epoch_acked = 0;
-            self.ack_epoch_start = rs.now;
-            expected = 0.0;
-        }
-        self.ack_epoch_acked += rs.acked_sacked as u64;
-        let extra = (self.ack_epoch_acked as f64 - expected).min(cwnd);
-        let slot = &mut self.extra_acked[self.extra_acked_index];
-        *slot = slot.max(extra);
+        let window = self.params.extra_acked_window_rounds;
+        let (bw, round_start) = (self.bw.best(), self.rounds.started());
+        self.aggregation.update(rs, bw, cwnd, round_start, window);
     }
 
     fn aggregation_allowance(&self) -> f64 {
         if self.params.extra_acked_gain <= 0.0 || !self.full_bw_reached {
             return 0.0;
         }
-        let cap = self.bw.best() * EXTRA_ACKED_MAX as f64 / 1e9;
-        (self.params.extra_acked_gain * self.extra_acked[0].max(self.extra_acked[1])).min(cap)
+        self.aggregation
+            .allowance(self.params.extra_acked_gain, self.bw.best())
     }
 
     fn check_cycle_phase(&mut self, rs: &RateSample, initial: f64) {
@@ -415,7 +375,7 @@ impl Bbr {
     }
 
     fn check_full_pipe(&mut self, rs: &RateSample) {
-        if self.full_bw_reached || !self.round_start || rs.is_app_limited {
+        if self.full_bw_reached || !self.rounds.started() || rs.is_app_limited {
             return;
         }
         let bw = self.bw.best();
@@ -442,10 +402,13 @@ impl Bbr {
 
     fn update_min_rtt(&mut self, state: &mut CcState, rs: &RateSample) {
         let now = rs.now;
-        let expired = now
-            > self
-                .min_rtt_stamp
-                .saturating_add(self.params.min_rtt_window);
+        // The filter runs from the first sample (Linux stamps it when the connection starts): a
+        // flow starting late must not find it expired at once.
+        let expired = self.min_rtt.is_some()
+            && now
+                > self
+                    .min_rtt_stamp
+                    .saturating_add(self.params.min_rtt_window);
         if let Some(rtt) = rs.rtt {
             if self.min_rtt.is_none_or(|m| rtt < m) || expired {
                 self.min_rtt = Some(rtt);
@@ -468,11 +431,11 @@ impl Bbr {
             None if rs.in_flight as f64 <= MIN_CWND => {
                 self.probe_rtt_done = Some(now.saturating_add(self.params.probe_rtt_duration));
                 self.probe_rtt_round_done = false;
-                self.next_round_delivered = rs.total_delivered;
+                self.rounds.restart(rs.total_delivered);
             }
             None => {}
             Some(done) => {
-                if self.round_start {
+                if self.rounds.started() {
                     self.probe_rtt_round_done = true;
                 }
                 if self.probe_rtt_round_done && now > done {
@@ -499,12 +462,10 @@ impl Bbr {
             let rtt_s = (rtt / MILLIS).max(1) as f64 / 1e3;
             let nominal = state.cwnd / rtt_s;
             self.pacing_rate = Some(self.pacing_gain * nominal);
-            self.bw.reset(self.round_count, nominal);
+            self.bw.reset(self.rounds.count(), nominal);
         }
         let rate = self.pacing_gain * self.bw.best() * (1.0 - PACING_MARGIN);
-        if self.full_bw_reached || self.pacing_rate.is_none_or(|r| rate > r) {
-            self.pacing_rate = Some(rate);
-        }
+        self.pacing_rate = next_pacing_rate(self.pacing_rate, rate, self.full_bw_reached);
     }
 
     /// Linux's `bbr_set_cwnd` with `bbr_set_cwnd_to_recover_or_restore`.
@@ -537,7 +498,7 @@ impl Bbr {
         }
         if now_state == CaState::Recovery && prev != CaState::Recovery {
             self.packet_conservation = true;
-            self.next_round_delivered = rs.total_delivered;
+            self.rounds.restart(rs.total_delivered);
             cwnd = rs.in_flight as f64 + acked;
         } else if prev != CaState::Open && now_state == CaState::Open {
             cwnd = cwnd.max(self.prior_cwnd);
@@ -552,9 +513,6 @@ impl Bbr {
         false
     }
 }
-
-/// BBR's pacing margin: it paces 1 % below BtlBw to drain standing queues.
-const PACING_MARGIN: f64 = 0.01;
 
 impl CongestionControl for Bbr {
     fn name(&self) -> &'static str {
@@ -576,7 +534,7 @@ impl CongestionControl for Bbr {
             // test starts over.
             self.prev_ca_state = CaState::Loss;
             self.full_bw = 0.0;
-            self.round_start = true;
+            self.rounds.force_start();
         }
     }
 

@@ -104,3 +104,17 @@ proptest! {
         }
     }
 }
+
+/// A flow that starts 30 s into a run does not take its first ACK for an expired RTprop
+/// (the filter is 10 s long from the first sample, not from time zero).
+#[test]
+fn a_late_flow_does_not_start_in_probe_rtt() {
+    let mut bbr = Bbr::new(BbrParams::default());
+    let mut state = CcState {
+        cwnd: 10.0,
+        ssthresh: f64::INFINITY,
+    };
+    let rs = sample(30_000 * MILLIS, 10, 0, 200.0, 40 * MILLIS);
+    bbr.cong_control(&mut state, &rs);
+    assert_eq!(bbr.mode(), Mode::Startup);
+}
