@@ -266,3 +266,19 @@ def test_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
         assert stop.value.code == 2
     assert lt.main(["--list", "--cases", "prr-p2p-per0"]) == 0
     assert capsys.readouterr().out.startswith("prr-p2p-per0: NewReno+SACK with PRR, p2p PER 0;")
+
+
+# --------------------------------------------------------------------------------------------
+# The comparison itself, against the stored ns-3 runs (airtcp runs its full form: 5 seeds,
+# 200 s on the p2p case, well under a minute on two cores)
+
+
+def test_airtcp_matches_the_stored_ns3_runs_within_ten_percent(tmp_path: Path) -> None:
+    out = tmp_path / "lt"
+    cases = "bbr-p2p-per0,bbr-p2p-per0.01,bbr-p2p-per0.05,prr-p2p-per0.005,prr-p2p-per0.02,cubic-hystart-p2p-per0.01"
+    assert lt.main(["--cases", cases, "--no-plots", "--out", str(out)]) == 0
+    rows = json.loads((out / "linux_tcp.json").read_text(encoding="utf-8"))["rows"]
+    assert {row["case"] for row in rows} == set(cases.split(","))
+    for row in rows:
+        assert row["skipped"] is None, row
+        assert abs(row["ratio"] - 1) <= 0.10, (row["case"], row["airtcp_kbps"], row["ns3_kbps"])

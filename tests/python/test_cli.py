@@ -40,7 +40,7 @@ BAD_FILES: list[tuple[str, dict[str, Any], str]] = [
     ("negative duration", {"duration": "-10s"}, "duration: must be greater than 0"),
     ("negative delay", {"links": [{**LINK, "delay": "-1ms"}]}, "links[0].delay: must not be negative"),
     ("unknown node", {"flows": [{**FLOW, "dst": "R9"}]}, "flows[0].dst: no node named 'R9'"),
-    ("bad cc", {"flows": [{**FLOW, "transport": {"kind": "tcp", "cc": "bbr"}}]}, "flows[0].transport.cc: must be"),
+    ("bad cc", {"flows": [{**FLOW, "transport": {"kind": "tcp", "cc": "westwood"}}]}, "flows[0].transport.cc: must be"),
     ("per out of range", {"links": [{**LINK, "loss": {"kind": "bernoulli", "per": 2}}]}, "links[0].loss.per: must be between 0 and 1"),
     ("cbr over tcp", {"flows": [{**FLOW, "app": {"kind": "cbr", "rate": "1Mbps", "packet_size": 500}}]},
      "flows[0].transport.kind: a cbr application needs a udp transport"),
