@@ -215,6 +215,19 @@ def ns3_trace(path: Path, until_s: float = TRACE_UNTIL_S) -> dict[str, list[floa
     return trace
 
 
+def _run_record(seed: int, duration_s: float, result: dict[str, Any], recoveries: Any, rtos: Any) -> dict[str, Any]:
+    """What the report keeps of one run of either simulator."""
+    return {
+        "seed": seed,
+        "duration_s": duration_s,
+        "goodput_kbps": float(result["goodput_bps"]) / 1e3,
+        "recoveries": recoveries,
+        "rtos": rtos,
+        "sim_wall_s": result.get("sim_wall_s"),
+        "cmd_wall_s": result.get("cmd_wall_s"),
+    }
+
+
 def airtcp_trace(out_dir: Path, until_s: float = TRACE_UNTIL_S) -> dict[str, list[float | None]]:
     """The same downsampled trace from an airtcp run's cwnd.parquet and rtt.parquet."""
     import pyarrow.parquet as pq
@@ -371,15 +384,7 @@ class Runner:
             result = airtcp_run.run_airtcp(self.airtcp, self.scenario(case), out_dir, seed=seed,
                                            sets=[*self.overrides(case, duration_s), *extra])
             recoveries, rtos = None, (result.get("flows") or [{}])[0].get("timeouts")
-        record = {
-            "seed": seed,
-            "duration_s": duration_s,
-            "goodput_kbps": float(result["goodput_bps"]) / 1e3,
-            "recoveries": recoveries,
-            "rtos": rtos,
-            "sim_wall_s": result.get("sim_wall_s"),
-            "cmd_wall_s": result.get("cmd_wall_s"),
-        }
+        record = _run_record(seed, duration_s, result, recoveries, rtos)
         if trace:
             record["trace"] = airtcp_trace(out_dir, min(TRACE_UNTIL_S, duration_s))
         return record
@@ -407,15 +412,7 @@ class Runner:
             args = _chain_args(case.hops, duration_s, seed, variant, "11b")
             result = run_program(binaries["chain"], [*args, *extra])
             recoveries, rtos = result.get("tcp_recoveries"), result.get("tcp_rtos")
-        record = {
-            "seed": seed,
-            "duration_s": duration_s,
-            "goodput_kbps": float(result["goodput_bps"]) / 1e3,
-            "recoveries": recoveries,
-            "rtos": rtos,
-            "sim_wall_s": result.get("sim_wall_s"),
-            "cmd_wall_s": result.get("cmd_wall_s"),
-        }
+        record = _run_record(seed, duration_s, result, recoveries, rtos)
         if trace_path is not None:
             record["trace"] = ns3_trace(trace_path, min(TRACE_UNTIL_S, duration_s))
         return record

@@ -401,15 +401,25 @@ def codings(draw: st.DrawFn) -> Doc:
 # --- Traffic ---------------------------------------------------------------------------------
 
 CC_BLOCKS: dict[str, dict[str, list[Any]]] = {
-    "cubic": {"c": [0.4, 1e-6, 100], "beta": [0.7, 0.01, 0.99], "fast_convergence": [True, False], "reno_friendly": [True, False]},
+    "cubic": {"c": [0.4, 1e-6, 100], "beta": [0.7, 0.01, 0.99], "fast_convergence": [True, False], "reno_friendly": [True, False],
+              "hystart": ["none", "linux", "ns3", "rfc9406"]},
     "compound": {"alpha": [0.125, 1], "beta": [0.5, 0.9], "k": [0.75, 1], "gamma": [30, 1], "zeta": [1, 0.1]},
     "vegas": {"alpha": [0, 1, 2], "beta": [3, 4], "gamma": [1, 0]},
     "fast": {"alpha": [200, 1], "gamma": [0.5, 1]},
+    "bbr": {"high_gain": [2.89, 1.01, 100], "cwnd_gain": [2, 1, 50], "bw_window_rounds": [10, 1, 1000],
+            "min_rtt_window": ["10s", "1ns", "1ms"], "probe_rtt_duration": ["200ms", "1ns"],
+            "extra_acked_gain": [1, 0, 16], "extra_acked_window_rounds": [5, 1, 31]},
+    "bbr3": {"startup_pacing_gain": [2.77, 1.5], "startup_cwnd_gain": [2, 1], "drain_pacing_gain": [0.35, 0.9],
+             "cwnd_gain": [2, 1], "probe_down_pacing_gain": [0.9, 0.5], "probe_up_pacing_gain": [1.25, 2],
+             "loss_thresh": [0.02, 0.5], "full_loss_count": [6, 0], "beta": [0.7, 0.1], "headroom": [0.15, 0],
+             "probe_rtt_interval": ["5s", "1ms"], "probe_rtt_duration": ["200ms", "1ns"],
+             "probe_rtt_cwnd_gain": [0.5, 1], "min_rtt_window": ["10s", "1ms"], "probe_wait_base": ["2s", "1ns"],
+             "probe_wait_random": ["1s", "0s"], "probe_max_rounds": [63, 1], "extra_acked_gain": [1, 0]},
     "quic_tcp": {"kappa": [0.05, 1], "rho": [0, 0.5, 1], "p_s": [200, 1], "update_interval": ["0s", "20ms"],
                  "cadence": [{"kind": "per_ack"}, {"kind": "interval", "every": "5ms", "cap_double": True},
                              {"kind": "fast_rounds"}, {"kind": "fast_rounds", "cap_double": False}]},
 }
-CCS = ["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "quic_tcp"]
+CCS = ["reno", "newreno", "linux_reno", "cubic", "compound", "vegas", "fast", "quic_tcp", "bbr", "bbr3"]
 
 TCP_OPTIONS: dict[str, list[Any]] = {
     "sack": [True, False],
@@ -424,6 +434,11 @@ TCP_OPTIONS: dict[str, list[Any]] = {
     "max_rto": ["60s", "2s"],
     "initial_rto": ["1s", "3s", "1ms"],
     "clock_granularity": ["1ms", "0s", "10ms"],
+    # prr and rack_tlp are refused without sack (a named error); the profile's fields yield to the block's.
+    "recovery": ["classic", "prr"],
+    "pacing": [True, False],
+    "rack_tlp": [True, False],
+    "profile": ["linux"],
 }
 
 

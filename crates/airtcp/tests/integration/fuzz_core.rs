@@ -143,6 +143,33 @@ fn fragments() -> Vec<(Slot, Value)> {
             Transport,
             tcp(json!({"cc": "quic_tcp", "quic_tcp": {"update_interval": 0}})),
         ),
+        (
+            Transport,
+            tcp(
+                json!({"cc": "bbr", "bbr": {"high_gain": 1e9, "bw_window_rounds": 1,
+                        "min_rtt_window": 1, "probe_rtt_duration": 1, "extra_acked_gain": 16}}),
+            ),
+        ),
+        (
+            Transport,
+            tcp(
+                json!({"cc": "bbr3", "bbr3": {"loss_thresh": 1e-9, "full_loss_count": 0,
+                        "probe_rtt_interval": 1, "probe_wait_base": 1, "probe_wait_random": 0}}),
+            ),
+        ),
+        (Transport, tcp(json!({"cc": "bbr", "sack": false}))),
+        (Transport, tcp(json!({"recovery": "prr", "sack": false}))),
+        (Transport, tcp(json!({"rack_tlp": true, "sack": false}))),
+        (
+            Transport,
+            tcp(json!({"recovery": "prr", "rack_tlp": true, "pacing": true, "dupthresh": 1})),
+        ),
+        (Transport, tcp(json!({"profile": "linux", "cc": "bbr3"}))),
+        (Transport, tcp(json!({"profile": "windows"}))),
+        (
+            Transport,
+            tcp(json!({"cc": "cubic", "cubic": {"hystart": "rfc9406"}, "pacing": true})),
+        ),
         (Transport, tcp(json!({"mss": 1, "initial_cwnd": u32::MAX}))),
         (
             Transport,
