@@ -153,7 +153,7 @@ validation: build
 	$(PY) -m airtcp.bench.validation_page
 
 # This checkout's simulation loop against the build of git revision BASE, same cases, same run
-# (events/s ratios and whether the results are byte for byte the same): make bench-ab BASE=main~1
+# (events/s ratios and whether the results, without the scenario echo, are the same): make bench-ab BASE=main~1
 bench-ab: build
 	$(PY) -m airtcp.bench.ab --baseline $(BASE) $(BENCH_ARGS)
 

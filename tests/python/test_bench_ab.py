@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,16 @@ def test_case_names_may_hold_commas() -> None:
 def test_every_case_names_a_scenario_of_the_checkout() -> None:
     for case in ab.CASES:
         assert (REPO / case.scenario).is_file(), case
+
+
+def test_results_digest_ignores_the_scenario_echo_only(tmp_path: Path) -> None:
+    def digest(summary: dict[str, object]) -> str:
+        path = tmp_path / "summary.json"
+        path.write_text(json.dumps(summary), encoding="utf-8")
+        return ab.results_digest(path)
+
+    run = {"flows": [{"id": "f1", "goodput_bps": 1.0}], "scenario": {"flows": [{"cc": "newreno"}]}}
+    grown = {**run, "scenario": {"flows": [{"cc": "newreno", "bbr": None}]}}
+    moved = {**run, "flows": [{"id": "f1", "goodput_bps": 2.0}]}
+    assert digest(run) == digest(grown)
+    assert digest(run) != digest(moved)

@@ -10,8 +10,9 @@ or an option was wrong.
 
 Each row pairs an airtcp `cc` with an ns-3 socket type and sets their parameters alike
 (`VARIANTS`). ns-3's TcpVegas defaults to alpha 2, beta 4 (ns-2 and airtcp: 1 and 3), and its
-TcpCubic runs HyStart by default, which RFC 9438 leaves optional and airtcp does not implement:
-both are set to airtcp's values on the ns-3 command line. ns-3's TcpLinuxReno and TcpCubic take
+TcpCubic runs HyStart by default, which RFC 9438 leaves optional and airtcp's `cubic` runs only
+when asked (`cubic: {hystart: ...}`): both are set to airtcp's defaults on the ns-3 command line
+(HyStart has its own comparison, `--linux`). ns-3's TcpLinuxReno and TcpCubic take
 ssthresh from cwnd, as Linux does, so airtcp runs them with `ssthresh_basis: cwnd` (NewReno and
 Vegas keep the benchmark's `pipe`). Variants airtcp does not have yet are skipped with a note.
 

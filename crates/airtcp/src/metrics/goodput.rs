@@ -17,6 +17,9 @@ pub struct GoodputMeter {
     /// Bins of the run `[0, duration)`, up to the last one anything was delivered in.
     n_bins: usize,
     bins: Vec<u64>,
+    /// The bin of the latest delivery: its index and span `[from, to)` (deliveries come in time
+    /// order, so most land in it without a division).
+    current: (usize, Time, Time),
     /// Bytes delivered within `[start, stop]`.
     pub bytes: u64,
 }
@@ -31,6 +34,7 @@ impl GoodputMeter {
             bin,
             n_bins: n.max(1),
             bins: Vec::new(),
+            current: (0, 0, 0),
             bytes: 0,
         }
     }
@@ -41,9 +45,18 @@ impl GoodputMeter {
             return;
         }
         self.bytes += bytes;
-        let i = ((now / self.bin) as usize).min(self.n_bins - 1);
-        if i >= self.bins.len() {
-            self.bins.resize(i + 1, 0);
+        let (mut i, from, to) = self.current;
+        if now < from || now >= to {
+            i = ((now / self.bin) as usize).min(self.n_bins - 1);
+            // The last bin also takes deliveries at the run's very end.
+            let to = match i + 1 == self.n_bins {
+                true => Time::MAX,
+                false => (i as Time + 1) * self.bin,
+            };
+            self.current = (i, i as Time * self.bin, to);
+            if i >= self.bins.len() {
+                self.bins.resize(i + 1, 0);
+            }
         }
         self.bins[i] += bytes;
     }
@@ -106,6 +119,25 @@ mod tests {
         assert_eq!(s[1], (1.0, 8000.0));
         assert_eq!(s[2], (2.0, 4000.0));
         assert_eq!(s[3], (3.0, 0.0));
+    }
+
+    #[test]
+    fn bins_match_a_division_per_delivery_in_any_order() {
+        // The remembered bin must not change where a delivery lands: times in order, repeated,
+        // going back, on bin edges and past the run's end (clamped into the last bin).
+        let (bin, duration) = (7, 50);
+        let times = [0, 3, 6, 7, 7, 13, 2, 14, 49, 50, 60, 21, 48, 0, 35];
+        let mut m = GoodputMeter::new(0, Time::MAX, bin, duration);
+        let n = duration.div_ceil(bin) as usize;
+        let mut want = vec![0u64; n];
+        for (k, &t) in times.iter().enumerate() {
+            let bytes = k as u64 + 1;
+            m.record(t, bytes);
+            want[((t / bin) as usize).min(n - 1)] += bytes;
+        }
+        let mut got = m.bins.clone();
+        got.resize(n, 0);
+        assert_eq!(got, want);
     }
 
     #[test]

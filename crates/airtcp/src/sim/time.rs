@@ -27,9 +27,14 @@ pub fn from_secs(s: f64) -> Time {
 /// Serialisation time of `bytes` at `rate_bps`, rounded up to the next nanosecond so that a link
 /// never exceeds its rate.
 pub fn tx_time(bytes: u32, rate_bps: u64) -> Time {
+    let rate = rate_bps.max(1);
+    // Every frame below 2 GB fits 64 bits; the 128-bit division (a library call) is for the rest.
+    if let Some(bits) = (bytes as u64).checked_mul(8 * SECS) {
+        return bits.div_ceil(rate);
+    }
     let bits = bytes as u128 * 8 * SECS as u128;
     // 4 GB at 1 bit/s is longer than Time holds: saturate ("never"), do not truncate.
-    Time::try_from(bits.div_ceil(rate_bps.max(1) as u128)).unwrap_or(Time::MAX)
+    Time::try_from(bits.div_ceil(rate as u128)).unwrap_or(Time::MAX)
 }
 
 #[cfg(test)]
@@ -47,6 +52,9 @@ mod tests {
         assert_eq!(tx_time(1000, 2_000_000), 4 * MILLIS);
         // 1 byte at 3 bps = 2.666.. s -> rounded up.
         assert_eq!(tx_time(1, 3), 2_666_666_667);
+        // Either side of the 64-bit product's limit.
+        assert_eq!(tx_time(1 << 31, 8 * SECS), 1 << 31);
+        assert_eq!(tx_time(u32::MAX, 8 * SECS), u32::MAX as Time);
     }
 
     #[test]

@@ -49,8 +49,8 @@ pub struct Scoreboard {
     lost_hint: u64,
     /// No segment in `[base, hole_hint)` is un-SACKed and not retransmitted.
     hole_hint: u64,
-    /// The segments newly delivered (cumulatively or by SACK) since the last
-    /// [`Scoreboard::take_delivered`], for the delivery-rate estimator.
+    /// With [`Scoreboard::track_rates`]: the segments newly delivered (cumulatively or by SACK)
+    /// since the last [`Scoreboard::take_delivered`], for the delivery-rate estimator.
     got: Delivered,
     /// Segments marked lost over the connection's life (each marking counted once).
     lost_marked: u64,
@@ -120,29 +120,24 @@ impl Scoreboard {
     }
 
     /// Keeps each segment's delivery-rate stamp and the newest delivered segment of each ACK
-    /// (for a controller that reads rate samples); without it only the delivered segments are
-    /// counted. Called before anything is sent.
+    /// (for a controller that reads rate samples). Called before anything is sent.
     pub fn track_rates(&mut self) {
         self.stamps = Some(VecDeque::new());
     }
 
-    /// What the segment at `index` (from `base`) delivers to the ACK's tally.
+    /// What the segment `seq`, at `index` from `base`, delivers to the ACK's tally.
     fn note_delivered(&mut self, seq: u64, sent_at: Time, retransmitted: bool, index: usize) {
-        match self.stamps.as_ref() {
-            Some(stamps) => self.got.add(seq, sent_at, stamps[index], retransmitted),
-            None => self.got.count += 1,
+        if let Some(stamps) = self.stamps.as_ref() {
+            self.got.add(seq, sent_at, stamps[index], retransmitted);
+        }
+        if let Some(v) = self.delivered_segs.as_mut() {
+            v.push((seq, sent_at, retransmitted));
         }
     }
 
     /// The segments newly delivered since the last call (and forgets them).
     pub fn take_delivered(&mut self) -> Delivered {
         std::mem::take(&mut self.got)
-    }
-
-    /// How many segments were newly delivered since the last call (and forgets them): all a
-    /// sender that does not [`Scoreboard::track_rates`] needs.
-    pub fn take_delivered_count(&mut self) -> u32 {
-        std::mem::take(&mut self.got.count)
     }
 
     /// Keeps the list of each newly delivered segment (RACK reads it on every ACK).
@@ -200,6 +195,10 @@ impl Scoreboard {
     /// segment, from which the RTT is sampled.
     pub fn advance(&mut self, ack: u64) -> Option<SegState> {
         let mut last = None;
+        let first = self.base;
+        // Only the rate estimator and RACK need each delivered segment (this loop runs for every
+        // segment a connection sends).
+        let itemise = self.stamps.is_some() || self.delivered_segs.is_some();
         while self.base < ack {
             let s = self.segs.pop_front().expect("ack beyond snd_max");
             if s.sacked {
@@ -207,16 +206,17 @@ impl Scoreboard {
             } else {
                 self.lost_unsacked -= s.lost as u32;
                 self.retx_unsacked -= s.retransmitted as u32;
-                self.note_delivered(self.base, s.sent_at, s.ever_retx, 0);
-                if let Some(v) = self.delivered_segs.as_mut() {
-                    v.push((self.base, s.sent_at, s.ever_retx));
+                if itemise {
+                    let index = (self.base - first) as usize;
+                    self.note_delivered(self.base, s.sent_at, s.ever_retx, index);
                 }
-            }
-            if let Some(stamps) = self.stamps.as_mut() {
-                stamps.pop_front();
             }
             self.base += 1;
             last = Some(s);
+        }
+        let removed = (self.base - first) as u32;
+        if let Some(stamps) = self.stamps.as_mut() {
+            stamps.drain(..removed as usize);
         }
         if self.highest_sacked.is_some_and(|h| h < self.base) {
             self.highest_sacked = None;
@@ -291,9 +291,6 @@ impl Scoreboard {
             self.retx_unsacked -= s.retransmitted as u32;
             let (sent_at, retx) = (s.sent_at, s.ever_retx);
             self.note_delivered(seq, sent_at, retx, (seq - self.base) as usize);
-            if let Some(v) = self.delivered_segs.as_mut() {
-                v.push((seq, sent_at, retx));
-            }
         }
         end.saturating_sub(start) as u32
     }

@@ -33,10 +33,10 @@
 //! recovery ends (Linux's `tcp_end_cwnd_reduction`).
 //!
 //! A controller that sets the window itself (`controls_window`: BBR) gets a delivery-rate sample
-//! ([`super::rate`]) on every ACK, in recovery too (every (re)transmission is stamped for it;
-//! other controllers' flows skip the stamps and samples, which cost 6 % of the loop), and the recovery machinery leaves its window alone
-//! except after a timeout (cwnd = 1, as Linux's `tcp_enter_loss` and ns-3 do for every
-//! controller); this is Linux's `cong_control` hook and ns-3's `HasCongControl`.
+//! ([`super::rate`]) on every ACK, in recovery too (every (re)transmission is stamped for it),
+//! and the recovery machinery leaves its window alone except after a timeout (cwnd = 1, as
+//! Linux's `tcp_enter_loss` and ns-3 do for every controller); this is Linux's `cong_control`
+//! hook and ns-3's `HasCongControl`.
 //!
 //! Pacing ([`super::pacing`]) spaces ordinary transmissions at the controller's rate (BBR) or,
 //! with `pacing: true`, at Linux's rate from cwnd and srtt. The pacing deadline and the
@@ -47,6 +47,11 @@
 //! lost (on an ACK or when its reordering timer fires), only segments deemed lost are
 //! retransmitted, and a Tail Loss Probe goes out 2 SRTT after the last ACK or transmission. Both
 //! timers share the endpoint's one timer with the RTO and pacing deadlines.
+//!
+//! Speed: a sender with none of BBR, PRR, pacing or RACK-TLP (`extras` false) skips their
+//! bookkeeping on its per-segment paths (stamps, rate samples, the multiplexed timer), so the
+//! classic controllers' loop costs what it did before those existed (bench/README.md, "This
+//! build against another").
 //!
 //! Deviations: no SYN/FIN; window in whole segments; SACK option bytes are not added to ACK sizes.
 
@@ -143,6 +148,12 @@ pub struct TcpSender {
     cc_sets_window: bool,
     /// Delivery-rate estimation.
     rate: DeliveryRate,
+    /// The rate sample of the ACK being processed (`cc_sets_window` only).
+    rs: RateSample,
+    /// Any of BBR's bookkeeping, RACK-TLP, PRR or pacing is on. Without them the per-segment
+    /// paths skip those features' checks: the classic senders' loop stays as fast as before
+    /// they existed.
+    extras: bool,
     /// `pacing: true`: Linux's pacing rate for a controller without its own.
     pacing: bool,
     pacer: Pacer,
@@ -207,6 +218,8 @@ impl TcpSender {
             prr: None,
             cc_sets_window,
             rate: DeliveryRate::default(),
+            rs: RateSample::default(),
+            extras: cc_sets_window || rack_tlp || cfg.pacing || cfg.recovery == RecoveryWindow::Prr,
             pacing: cfg.pacing,
             pacer: Pacer::default(),
             in_loss: false,
@@ -342,16 +355,13 @@ impl TcpSender {
             }
         }
         if ack > self.board.base() {
-            // What the window laws see as "in flight before this ACK" is the pipe after its SACK
-            // blocks (the sample's `prior_in_flight`, as Linux's, is before them).
-            let in_flight = self.in_flight();
-            self.on_new_ack(ack, now, before, in_flight, io);
+            self.on_new_ack(ack, now, before, newly_sacked, io);
         } else if ack == self.board.base() && self.board.outstanding() > 0 {
-            self.on_dup_ack(now, before, io);
+            self.on_dup_ack(now, before, newly_sacked, io);
         } else {
             // An old ACK: what its SACK blocks delivered counts, but it gives no sample.
             self.rack_on_ack(now);
-            self.sample(now, before);
+            self.sample(now, before, newly_sacked);
         }
         if self.rack.is_some() {
             // The reordering timer may have been armed or stopped.
@@ -364,11 +374,18 @@ impl TcpSender {
         ack: u64,
         now: Time,
         before: AckContext,
-        in_flight_before: u32,
+        newly_sacked: u32,
         io: &mut impl TcpIo,
     ) {
+        // What the window laws see as "in flight before this ACK" is the pipe after its SACK
+        // blocks (the sample's `prior_in_flight`, as Linux's, is before them).
+        let in_flight_before = self.in_flight();
         let acked = (ack - self.board.base()) as u32;
+        let sacked_before = self.board.sacked();
         let newest = self.board.advance(ack).expect("ack > snd_una");
+        // Segments this ACK delivered (RFC 9937's DeliveredData): those it SACKed, and those it
+        // acknowledged cumulatively that no earlier SACK had reported.
+        let delivered = acked - (sacked_before - self.board.sacked()) + newly_sacked;
         self.snd_nxt = self.snd_nxt.max(ack);
         self.dupacks = 0;
         // Karn's rule: a retransmitted segment's ACK is ambiguous.
@@ -386,7 +403,7 @@ impl TcpSender {
         } else if self.recovery == Recovery::Sack {
             self.board.mark_losses(self.dupthresh);
         }
-        let mut rs = self.sample(now, before);
+        let delivered = self.sample(now, before, delivered);
         if self.in_loss && self.recover.is_none_or(|r| ack > r) {
             self.in_loss = false;
             if let Some(rt) = self.rack.as_mut() {
@@ -431,12 +448,12 @@ impl TcpSender {
                 (Recovery::Sack, false) => {
                     // A partial ACK advances snd.una: safe unless it revealed a new loss.
                     let safe = self.board.lost_marked() == before.lost;
-                    self.prr_step(rs.acked_sacked, safe);
+                    self.prr_step(delivered, safe);
                 }
             }
         } else if self.rack_wants_recovery() {
             // RACK deemed a segment lost: fast recovery (Linux enters it on any ACK).
-            self.enter_recovery(Some((&mut rs, before)), io);
+            self.enter_recovery(Some((delivered, before)), io);
             entered = true;
         } else if sets_window {
             let sample = AckSample {
@@ -450,7 +467,7 @@ impl TcpSender {
             self.cc.on_ack(&mut self.state, &sample);
         }
         if !entered {
-            self.control(&mut rs, before);
+            self.control(before);
         }
         if self.board.outstanding() == 0 {
             if let Some(rt) = self.rack.as_mut() {
@@ -465,7 +482,13 @@ impl TcpSender {
         self.send_more(io);
     }
 
-    fn on_dup_ack(&mut self, now: Time, before: AckContext, io: &mut impl TcpIo) {
+    fn on_dup_ack(
+        &mut self,
+        now: Time,
+        before: AckContext,
+        newly_sacked: u32,
+        io: &mut impl TcpIo,
+    ) {
         self.dupacks += 1;
         let sack = self.recovery == Recovery::Sack;
         if self.rack.is_some() {
@@ -473,14 +496,14 @@ impl TcpSender {
         } else if sack {
             self.board.mark_losses(self.dupthresh);
         }
-        let mut rs = self.sample(now, before);
+        let delivered = self.sample(now, before, newly_sacked);
         if self.in_recovery {
             if !sack && !self.cc_sets_window {
                 // Each duplicate ACK means a segment left the network (window inflation).
                 self.state.cwnd += 1.0;
             }
-            self.prr_step(rs.acked_sacked, false);
-            self.control(&mut rs, before);
+            self.prr_step(delivered, false);
+            self.control(before);
             self.send_more(io);
             return;
         }
@@ -494,24 +517,20 @@ impl TcpSender {
             }
         };
         if may_enter && loss_detected {
-            self.enter_recovery(Some((&mut rs, before)), io);
+            self.enter_recovery(Some((delivered, before)), io);
         } else {
-            self.control(&mut rs, before);
+            self.control(before);
             if sack || self.cc_sets_window {
                 self.send_more(io);
             }
         }
     }
 
-    /// Fast recovery begins, on an ACK (`ack`: its rate sample and what preceded it) or when
-    /// RACK's reordering timer found a loss (`None`).
-    fn enter_recovery(
-        &mut self,
-        mut ack: Option<(&mut RateSample, AckContext)>,
-        io: &mut impl TcpIo,
-    ) {
+    /// Fast recovery begins, on an ACK (`ack`: the segments it delivered and what preceded it)
+    /// or when RACK's reordering timer found a loss (`None`).
+    fn enter_recovery(&mut self, ack: Option<(u32, AckContext)>, io: &mut impl TcpIo) {
         let now = io.now();
-        let delivered = ack.as_ref().map_or(0, |(rs, _)| rs.acked_sacked);
+        let delivered = ack.map_or(0, |(delivered, _)| delivered);
         self.state.ssthresh = self.cc.ssthresh(&self.state, self.loss_basis());
         self.recover = Some(self.board.end() - 1);
         self.in_recovery = true;
@@ -544,8 +563,8 @@ impl TcpSender {
         }
         self.cc
             .on_event(&mut self.state, CongestionEvent::Loss, now);
-        if let Some((rs, before)) = ack.as_mut() {
-            self.control(rs, *before);
+        if let Some((_, before)) = ack {
+            self.control(before);
         }
         // Fast retransmit ignores the window (RFC 5681 §3.2 step 4, RFC 6675 §5 step 4.3); with
         // RACK it is the first segment deemed lost.
@@ -578,40 +597,47 @@ impl TcpSender {
         }
     }
 
-    /// The delivery-rate sample of the ACK being processed (what it delivered, folded into the
-    /// estimator); the fields about losses, flight and state are filled by [`Self::control`].
-    fn sample(&mut self, now: Time, before: AckContext) -> RateSample {
-        if !self.cc_sets_window {
-            // Nothing reads the rate: only what the ACK delivered (PRR's DeliveredData).
-            return RateSample {
-                now,
-                acked_sacked: self.board.take_delivered_count(),
-                prior_in_flight: before.in_flight,
-                mss: self.mss,
-                ..RateSample::default()
-            };
+    /// The segments the ACK being processed delivered (`delivered`); for a controller that sets
+    /// the window, also its delivery-rate sample, folded into the estimator, in `self.rs` (the
+    /// fields about losses, flight and state are filled by [`Self::control`]).
+    #[inline]
+    fn sample(&mut self, now: Time, before: AckContext, delivered: u32) -> u32 {
+        if self.cc_sets_window {
+            self.rate_sample(now, before, delivered)
+        } else {
+            delivered
         }
+    }
+
+    fn rate_sample(&mut self, now: Time, before: AckContext, delivered: u32) -> u32 {
         let got = self.board.take_delivered();
+        debug_assert_eq!(got.count, delivered, "the scoreboard's tally of the ACK");
         let mut rs = self.rate.on_ack(now, &got, self.rto.min_rtt());
         rs.rtt = got.newest_clean_sent_at.map(|t| now - t);
         rs.prior_in_flight = before.in_flight;
         rs.mss = self.mss;
-        rs
+        self.rs = rs;
+        self.rs.acked_sacked
     }
 
     /// Hands a controller that sets the window itself (BBR) the ACK's sample, once the ACK's
     /// loss detection and recovery state are settled (Linux's `tcp_cong_control` after
     /// `tcp_fastretrans_alert`).
-    fn control(&mut self, rs: &mut RateSample, before: AckContext) {
-        if !self.cc_sets_window {
-            return;
+    #[inline]
+    fn control(&mut self, before: AckContext) {
+        if self.cc_sets_window {
+            self.cong_control(before);
         }
-        rs.losses = (self.board.lost_marked() - before.lost) as u32;
-        rs.in_flight = self.in_flight();
-        rs.total_lost = self.board.lost_marked();
-        rs.ca_state = self.ca_state();
-        self.report_losses(rs.now);
-        self.cc.cong_control(&mut self.state, rs);
+    }
+
+    fn cong_control(&mut self, before: AckContext) {
+        let lost = self.board.lost_marked();
+        self.rs.losses = (lost - before.lost) as u32;
+        self.rs.in_flight = self.in_flight();
+        self.rs.total_lost = lost;
+        self.rs.ca_state = self.ca_state();
+        self.report_losses(self.rs.now);
+        self.cc.cong_control(&mut self.state, &self.rs);
         if self.cc.marks_app_limited() {
             self.rate.mark_app_limited(self.in_flight());
         }
@@ -811,7 +837,7 @@ impl TcpSender {
     /// Sends whatever the window, the pacing rate and the application allow.
     fn send_more(&mut self, io: &mut impl TcpIo) {
         let now = io.now();
-        let mut sent_new = false;
+        let end_before = self.board.end();
         match self.recovery {
             Recovery::Sack => {
                 while self.state.cwnd - self.board.pipe() as f64 >= 1.0 {
@@ -822,7 +848,6 @@ impl TcpSender {
                         self.check_app_limited();
                         break;
                     };
-                    sent_new |= seq == self.board.end();
                     self.transmit(seq, io);
                 }
             }
@@ -841,7 +866,10 @@ impl TcpSender {
                 }
             }
         }
-        if sent_new && self.rack.is_some() {
+        if !self.extras {
+            return;
+        }
+        if self.rack.is_some() && self.board.end() > end_before {
             // RFC 8985 §7.2: new data (re)starts the probe timer.
             self.schedule_tlp(now);
             self.arm(io);
@@ -883,44 +911,13 @@ impl TcpSender {
 
     fn transmit(&mut self, seq: u64, io: &mut impl TcpIo) {
         let now = io.now();
-        let outstanding = self.board.outstanding();
-        // BBR v3's RS.tx_in_flight: what was in flight once this segment left.
-        let tx_in_flight = if self.cc_sets_window {
-            self.in_flight() + 1
-        } else {
-            0
-        };
         let retransmission = seq < self.board.end();
-        if let Some(rt) = self.rack.as_mut() {
-            let previous = retransmission.then(|| self.board.get(seq));
-            if previous.is_none_or(|p| !p.sacked) {
-                rt.rack.on_send(seq, previous.map(|p| p.sent_at), now);
-            }
-        }
-        if retransmission {
-            self.board.mark_retransmitted(seq, now);
-            self.stats.retransmissions += 1;
-        } else {
-            debug_assert_eq!(seq, self.board.end());
-            self.board.push_new(now);
-        }
-        if self.cc_sets_window {
-            // Only a controller that reads delivery rates (BBR) pays for stamping segments.
-            let mut stamp = self.rate.on_send(now, outstanding);
-            stamp.tx_in_flight = tx_in_flight;
-            stamp.lost = self.board.lost_marked();
-            self.board.set_stamp(seq, stamp);
-        }
-        if let Some(prr) = self.prr.as_mut() {
-            prr.on_send();
-        }
-        self.stats.packets_sent += 1;
         let last = self.total_segments == Some(seq + 1);
         let len = if last { self.last_len } else { self.mss };
-        if self.pacing || self.cc_sets_window {
-            if let Some(rate) = self.pacing_rate() {
-                self.pacer.sent(now, len as f64 / self.mss as f64, rate);
-            }
+        if self.extras {
+            self.record_send_with_extras(seq, retransmission, len, now);
+        } else {
+            self.record_send(seq, retransmission, now);
         }
         io.window_hint((self.state.cwnd.floor() as u64).min(self.rwnd).max(1));
         io.send_data(DataHeader {
@@ -934,6 +931,65 @@ impl TcpSender {
         }
     }
 
+    /// The scoreboard and the counters record a (re)transmission of `seq`.
+    #[inline]
+    fn record_send(&mut self, seq: u64, retransmission: bool, now: Time) {
+        if retransmission {
+            self.board.mark_retransmitted(seq, now);
+            self.stats.retransmissions += 1;
+        } else {
+            debug_assert_eq!(seq, self.board.end());
+            self.board.push_new(now);
+        }
+        self.stats.packets_sent += 1;
+    }
+
+    /// [`Self::record_send`] with what RACK, BBR, PRR and pacing note of the transmission (out
+    /// of line: the classic senders' path stays short).
+    #[inline(never)]
+    fn record_send_with_extras(&mut self, seq: u64, retransmission: bool, len: u32, now: Time) {
+        let before = self.before_send(seq, retransmission, now);
+        self.record_send(seq, retransmission, now);
+        self.after_send(seq, len, before, now);
+    }
+
+    /// What RACK and BBR note of a (re)transmission of `seq` before the scoreboard records it.
+    fn before_send(&mut self, seq: u64, retransmission: bool, now: Time) -> SendContext {
+        if let Some(rt) = self.rack.as_mut() {
+            let previous = retransmission.then(|| self.board.get(seq));
+            if previous.is_none_or(|p| !p.sacked) {
+                rt.rack.on_send(seq, previous.map(|p| p.sent_at), now);
+            }
+        }
+        if !self.cc_sets_window {
+            return SendContext::default();
+        }
+        SendContext {
+            outstanding: self.board.outstanding(),
+            tx_in_flight: self.in_flight() + 1,
+        }
+    }
+
+    /// The delivery-rate stamp (BBR), PRR's count and the pacing gap of a transmission of `len`
+    /// bytes of `seq`.
+    fn after_send(&mut self, seq: u64, len: u32, before: SendContext, now: Time) {
+        if self.cc_sets_window {
+            // Only a controller that reads delivery rates (BBR) pays for stamping segments.
+            let mut stamp = self.rate.on_send(now, before.outstanding);
+            stamp.tx_in_flight = before.tx_in_flight;
+            stamp.lost = self.board.lost_marked();
+            self.board.set_stamp(seq, stamp);
+        }
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_send();
+        }
+        if self.pacing || self.cc_sets_window {
+            if let Some(rate) = self.pacing_rate() {
+                self.pacer.sent(now, len as f64 / self.mss as f64, rate);
+            }
+        }
+    }
+
     /// Sets (or cancels) the retransmission timer.
     fn set_timer(&mut self, at: Option<Time>, io: &mut impl TcpIo) {
         self.timer = at;
@@ -942,7 +998,17 @@ impl TcpSender {
 
     /// Arms the endpoint's one timer for the earliest of the retransmission and pacing deadlines
     /// and, with RACK-TLP, the reordering and probe deadlines.
+    #[inline]
     fn arm(&mut self, io: &mut impl TcpIo) {
+        if self.extras {
+            self.arm_earliest(io);
+        } else {
+            // Neither pacing nor RACK-TLP: the retransmission timer is the only deadline.
+            io.set_timer(self.timer);
+        }
+    }
+
+    fn arm_earliest(&mut self, io: &mut impl TcpIo) {
         let earliest = |a: Option<Time>, b: Option<Time>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -964,6 +1030,15 @@ struct RackTlp {
     scratch: Vec<DeliveredSeg>,
     /// The ACK being processed reports a duplicate segment.
     duplicate: bool,
+}
+
+/// What BBR's stamp of a transmission needs from before the scoreboard records it.
+#[derive(Debug, Clone, Copy, Default)]
+struct SendContext {
+    /// Segments outstanding.
+    outstanding: u32,
+    /// BBR v3's RS.tx_in_flight: what is in flight once the segment has left.
+    tx_in_flight: u32,
 }
 
 /// What the sender knew before an ACK's bookkeeping.
