@@ -172,6 +172,7 @@ _DOWNLINK_COLUMNS = {
 _GOODPUT_COLUMNS = {"flow": "string", "t_s": "float64", "goodput_bps": "float64"}
 _RTT_COLUMNS = {"flow": "string", "t_s": "float64", "rtt_s": "float64", "srtt_s": "float64"}
 _QUEUE_TRACE_COLUMNS = {"queue": "string", "t_s": "float64", "packets": "uint64"}
+_RATE_TRACE_COLUMNS = {"from": "string", "to": "string", "t_s": "float64", "rate_mbps": "float64"}
 _CWND_COLUMNS = {
     "flow": "string",
     "t_s": "float64",
@@ -203,6 +204,7 @@ TABLES = (
     "rtt",
     "cwnd",
     "queue_trace",
+    "rate_trace",
 )
 
 # Keys of the core's results that are not part of the reproducible summary.
@@ -236,6 +238,7 @@ class Results:
             "rtt": _series_columns(series.get("rtt", {}), _RTT_COLUMNS),
             "cwnd": _series_columns(series.get("cwnd", {}), _CWND_COLUMNS),
             "queue_trace": _series_columns(series.get("queue", {}), _QUEUE_TRACE_COLUMNS),
+            "rate_trace": _series_columns(series.get("rates", {}), _RATE_TRACE_COLUMNS),
         }
         # A forwarding layer's own tables beyond `TABLES` (Horizon's `horizon`, `horizon_paths`,
         # `horizon_samples`): every list of records the core reports is a table.

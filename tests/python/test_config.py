@@ -69,6 +69,7 @@ def test_every_field_is_emitted_with_its_resolved_value() -> None:
         "trace_rtt": False,
         "trace_cwnd": False,
         "trace_queues": False,
+        "trace_rates": False,
         "trace_interval": 100_000_000,
     }
     assert config["links"][0]["queue"] == {"kind": "droptail", "packets": 100}

@@ -46,6 +46,9 @@ __all__ = [
     "Preamble",
     "ConstantRateControl",
     "IdealRateControl",
+    "ArfRateControl",
+    "AarfRateControl",
+    "SnrThresholdRateControl",
     "RateControlConfig",
     "Direction",
     "LinkRateConfig",
@@ -416,8 +419,49 @@ class IdealRateControl(Model):
     frame_bytes: integer(None, minimum=1, maximum=U32_MAX) = 1555
 
 
+class ArfRateControl(Model):
+    """ARF (ns-3's `ArfWifiManager`): per neighbour, from the lowest rate up to `radio.data_rate`, one
+    rate up after `success_threshold` acknowledged data frames in a row or `timer_threshold`
+    attempts at the rate, back at once if the first attempt there fails, one down after every second
+    failure in a row."""
+
+    kind: Literal["arf"]
+    # Acknowledged data frames in a row that raise the rate.
+    success_threshold: integer(None, minimum=1, maximum=U32_MAX) = 10
+    # Data attempts at one rate that raise it.
+    timer_threshold: integer(None, minimum=1, maximum=U32_MAX) = 15
+
+
+class AarfRateControl(Model):
+    """AARF (ns-3's `AarfWifiManager`): ARF whose success and timer thresholds are multiplied after
+    each failed probe of a higher rate (up to `max_success_threshold`) and reset to their minimums
+    after an ordinary fallback."""
+
+    kind: Literal["aarf"]
+    # Success threshold at first and after an ordinary fallback.
+    min_success_threshold: integer(None, minimum=1, maximum=U32_MAX) = 10
+    # Cap of the success threshold.
+    max_success_threshold: integer(None, minimum=1, maximum=U32_MAX) = 60
+    # Timer threshold at first and after an ordinary fallback.
+    min_timer_threshold: integer(None, minimum=1, maximum=U32_MAX) = 15
+    # Factor of the success threshold after a failed probe.
+    success_k: real(None, minimum=1) = 2.0
+    # Factor of the timer threshold after a failed probe.
+    timer_k: real(None, minimum=1) = 2.0
+
+
+class SnrThresholdRateControl(Model):
+    """Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit fails with
+    probability `ber`) is below the SNR the neighbour reported of the latest acknowledged frame
+    (ns-3's `IdealWifiManager`); under fading it follows the channel."""
+
+    kind: Literal["snr_threshold"]
+    # Bit error rate that sets each rate's SNR threshold.
+    ber: real('probability', exclusive_minimum=0, exclusive_maximum=0.5) = 1e-06
+
+
 # How the data rate of each link (sender radio, neighbour radio) is chosen.
-RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl], Field(discriminator="kind")]
+RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
 
 # Direction(s) of a link an error process applies to.
 Direction = Literal["forward", "reverse", "both"]
@@ -1678,6 +1722,9 @@ class MetricsConfig(Model):
     trace_cwnd: StrictBool = False
     # Sample the occupancy of every queue every `trace_interval`.
     trace_queues: StrictBool = False
+    # Record every change of a wireless link's data rate under adaptive rate control
+    # (`radio.rate_control`).
+    trace_rates: StrictBool = False
     # Sampling interval of the cwnd and queue traces, ns.
     trace_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
 
@@ -1728,7 +1775,7 @@ class Scenario(rules.ScenarioRules, Model):
     flows: list[FlowConfig] = Field(default_factory=list)
     # What to record besides the per-flow totals.
     metrics: MetricsConfig = Field(
-        default_factory=lambda: MetricsConfig.model_validate({"bin": "1s", "trace_rtt": False, "trace_cwnd": False, "trace_queues": False, "trace_interval": "100ms"}),
+        default_factory=lambda: MetricsConfig.model_validate({"bin": "1s", "trace_rtt": False, "trace_cwnd": False, "trace_queues": False, "trace_rates": False, "trace_interval": "100ms"}),
     )
     # Resource limits of the run.
     limits: LimitsConfig = Field(

@@ -218,15 +218,29 @@ RADIO_OPTIONS: dict[str, list[Any]] = {
 DOT11A_RATES = ["6Mbps", "9Mbps", "24Mbps", "54Mbps", "11Mbps"]
 
 
+# Each rate-control kind's fields with values to draw (some of them refused).
+RATE_CONTROL_FIELDS: dict[str, dict[str, list[Any]]] = {
+    "constant": {},
+    "ideal": {"max_per": [0.1, 0.5, 1e-6, 0, 1], "frame_bytes": [1, 1555, 65535]},
+    "arf": {"success_threshold": [1, 10, 0], "timer_threshold": [1, 15, 0]},
+    "aarf": {
+        "min_success_threshold": [1, 10, 0, 70],
+        "max_success_threshold": [1, 60, 5],
+        "min_timer_threshold": [1, 15, 0],
+        "success_k": [1, 2.0, 0.5],
+        "timer_k": [1, 2.0, 0],
+    },
+    "snr_threshold": {"ber": [1e-6, 0.1, 0, 0.5, 1e-300]},
+}
+
+
 @st.composite
 def rate_controls(draw: st.DrawFn) -> Doc:
-    if draw(st.booleans()):
-        return {"kind": "constant"}
-    control: Doc = {"kind": "ideal"}
-    if draw(st.booleans()):
-        control["max_per"] = draw(st.sampled_from([0.1, 0.5, 1e-6, 0, 1]))
-    if draw(st.booleans()):
-        control["frame_bytes"] = draw(st.sampled_from([1, 1555, 65535]))
+    kind = draw(st.sampled_from(sorted(RATE_CONTROL_FIELDS)))
+    control: Doc = {"kind": kind}
+    for field, values in RATE_CONTROL_FIELDS[kind].items():
+        if draw(st.booleans()):
+            control[field] = draw(st.sampled_from(values))
     return control
 
 
@@ -560,7 +574,7 @@ def flow_paths(draw: st.DrawFn, names: list[str], src: str, dst: str) -> Doc:
 @st.composite
 def metrics(draw: st.DrawFn) -> Doc:
     return {"bin": draw(bins), "trace_rtt": draw(st.booleans()), "trace_cwnd": draw(st.booleans()),
-            "trace_queues": draw(st.booleans()),
+            "trace_queues": draw(st.booleans()), "trace_rates": draw(st.booleans()),
             "trace_interval": draw(rarely(st.sampled_from(["100ms", "10ms"]), st.sampled_from(["1ns", "1us"])))}
 
 

@@ -19,15 +19,18 @@
 //!   so a forwarding layer can choose what to send then (`net::forwarding`).
 //!
 //! - The data rate of a unicast frame is the one the network layer gives with the packet, from
-//!   the radio's per-neighbour rate table (one rate for every neighbour unless rate control or
-//!   the scenario fills it otherwise); control responses (ACK, CTS) and broadcasts keep the
-//!   timing's rates.
+//!   the radio's per-neighbour rate table (one rate for every neighbour unless static rate
+//!   control or the scenario fills it otherwise), or, with adaptive rate control, the one the
+//!   radio's manager picks for each attempt ([`MacIo::attempt_rate`]; retries may go slower),
+//!   told how each attempt ended ([`MacIo::rate_feedback`]). An ACK (CTS) carries the SNR its
+//!   sender measured of the frame it answers, for the manager. Control responses (ACK, CTS) and
+//!   broadcasts keep the timing's rates.
 //!
-//! Not modelled: fragmentation, the NAV reset after an unanswered RTS, rate adaptation (a rate
-//! controller would fill the rate table).
+//! Not modelled: fragmentation, the NAV reset after an unanswered RTS.
 
 pub use super::config::MacProfile;
 use super::frame::{Frame, FrameKind, RadioId, UnitId, NO_UNIT};
+use super::rate::RateFeedback;
 use super::timing::Timing;
 use crate::sim::{Packet, PacketId, Rng, Time};
 
@@ -72,6 +75,19 @@ pub trait MacIo {
     /// One unicast attempt to `next` (data or RTS) ended: answered (`ok`) or timed out. Feeds
     /// the per-neighbour link statistics estimators read.
     fn attempt(&mut self, next: RadioId, ok: bool);
+    /// The data rate of the next attempt (data frame, or RTS before it) to `next` after
+    /// `retries` failed ones: the adaptive rate control's choice, else `table` (the packet's
+    /// rate from the rate table).
+    fn attempt_rate(&mut self, _next: RadioId, _retries: u32, table: u64) -> u64 {
+        table
+    }
+    /// What adaptive rate control learns of `next` (nothing without it).
+    fn rate_feedback(&mut self, _next: RadioId, _feedback: RateFeedback) {}
+    /// The SNR (linear) of the frame whose reception is being reported ([`Dcf::on_rx`]): what an
+    /// ACK or CTS reports back to the frame's sender.
+    fn rx_snr(&self) -> f64 {
+        0.0
+    }
     /// A data frame addressed to another radio was decoded here (promiscuous overhearing, the
     /// hook COPE-style coding and queue-size piggybacking use).
     fn overheard(&mut self, frame: &Frame);
@@ -390,6 +406,11 @@ impl Dcf {
                 handed_over: false,
             });
         }
+        if let Some(a) = self.current.as_mut() {
+            if let Some(dst) = a.next_hop {
+                a.rate = io.attempt_rate(dst, a.short_retries + a.long_retries, a.rate);
+            }
+        }
         let a = self.current.expect("attempt");
         let t = self.p.timing;
         match a.next_hop {
@@ -413,6 +434,7 @@ impl Dcf {
                     duplicate: false,
                     retry: a.short_retries > 0,
                     continues: false,
+                    snr: 0.0,
                 };
                 self.stats.rts_tx += 1;
                 self.send(rts, io);
@@ -439,6 +461,7 @@ impl Dcf {
             duplicate: a.handed_over,
             retry: a.short_retries + a.long_retries > 0,
             continues: false,
+            snr: 0.0,
         }
     }
 
@@ -524,6 +547,7 @@ impl Dcf {
                         duplicate: false,
                         retry: false,
                         continues: true,
+                        snr: io.rx_snr(),
                     };
                     self.respond(ack, io);
                     io.deliver(frame);
@@ -543,11 +567,13 @@ impl Dcf {
                         duplicate: false,
                         retry: false,
                         continues: true,
+                        snr: io.rx_snr(),
                     };
                     self.respond(cts, io);
                 }
                 FrameKind::Cts if self.state == State::WaitCts => {
                     io.attempt(frame.src, true);
+                    io.rate_feedback(frame.src, RateFeedback::RtsAnswered { snr: frame.snr });
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.expect("attempt awaiting CTS");
@@ -562,6 +588,8 @@ impl Dcf {
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.take().expect("attempt awaiting ACK");
+                    let (rate, snr) = (a.rate, frame.snr);
+                    io.rate_feedback(frame.src, RateFeedback::Acked { rate, snr });
                     self.stats.acked += 1;
                     io.tx_status(a.sent(), true, true);
                     self.cw = t.cw_min;
@@ -623,6 +651,9 @@ impl Dcf {
         let a = self.current.as_mut().expect("attempt awaiting a response");
         if let Some(next) = a.next_hop {
             io.attempt(next, false);
+            if !waiting_cts {
+                io.rate_feedback(next, RateFeedback::Lost { rate: a.rate });
+            }
         }
         let (count, limit) = if long {
             a.long_retries += 1;
@@ -634,6 +665,9 @@ impl Dcf {
         let given_up = count > limit;
         if given_up {
             let a = self.current.take().expect("attempt");
+            if let Some(next) = a.next_hop {
+                io.rate_feedback(next, RateFeedback::GivenUp);
+            }
             self.stats.retry_drops += 1;
             io.tx_status(a.sent(), false, a.handed_over);
         } else {

@@ -6,4 +6,5 @@ pub mod conflict_graph;
 pub mod dcf;
 pub mod downlink;
 pub mod frame;
+pub mod rate;
 pub mod timing;

@@ -25,6 +25,11 @@ pub struct RunResults {
     pub queues: Vec<QueueRow>,
     /// Per directed wireless link: MAC attempts, answers, overheard frames (links with any).
     pub links: Vec<LinkRow>,
+    /// With adaptive rate control: per directed wireless link and rate, the data frames sent
+    /// and acknowledged (rates with any; absent from the JSON of other runs, so that their
+    /// results keep their bytes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub link_rates: Vec<LinkRateRow>,
     /// Per-user statistics of the base station's downlink (empty without one).
     pub downlink: Vec<DownlinkRow>,
     /// The forwarding layer's tables (`net::forwarding::Forwarding::report`), each under its own
@@ -234,8 +239,24 @@ pub struct LinkRow {
     pub delivery_ratio: Option<f64>,
     /// Data frames from `from` to third parties that `to` overheard.
     pub overheard: u64,
-    /// Data rate of `from`'s unicast frames to `to` (its rate table's entry), Mbit/s.
+    /// Data rate of `from`'s unicast frames to `to`, Mbit/s: its rate table's entry, or with
+    /// adaptive rate control the mean over its data frames (`link_rates` has them by rate).
     pub rate_mbps: f64,
+}
+
+/// What one directed wireless link's data frames did at one rate (adaptive rate control).
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkRateRow {
+    /// Transmitting node (named as in `links`).
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// The rate, Mbit/s.
+    pub rate_mbps: f64,
+    /// Data frames sent at it (first attempts and retries).
+    pub attempts: u64,
+    /// Of which acknowledged.
+    pub acked: u64,
 }
 
 /// What one user of the base station's downlink was offered and served.
@@ -296,6 +317,31 @@ pub struct TimeSeries {
     /// results of other runs keep their bytes).
     #[serde(skip_serializing_if = "QueueSeries::is_empty")]
     pub queue: QueueSeries,
+    /// Each change of a link's data rate under adaptive rate control (written only when
+    /// `metrics.trace_rates` is on).
+    #[serde(skip_serializing_if = "RateSeries::is_empty")]
+    pub rates: RateSeries,
+}
+
+/// Changes of links' data rates: row i is the link `from[i]` -> `to[i]`, whose data frames go at
+/// `rate_mbps[i]` from `t_s[i]` on (until its next row).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RateSeries {
+    /// Transmitting node.
+    pub from: Vec<String>,
+    /// Receiving node.
+    pub to: Vec<String>,
+    /// Time of the first data frame at the new rate, s.
+    pub t_s: Vec<f64>,
+    /// The new rate, Mbit/s.
+    pub rate_mbps: Vec<f64>,
+}
+
+impl RateSeries {
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.from.is_empty()
+    }
 }
 
 /// Queue-occupancy samples: row i is queue `queue[i]` at `t_s[i]`.

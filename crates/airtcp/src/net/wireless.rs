@@ -23,6 +23,7 @@
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacTimer, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
+use crate::mac::rate::RateControl;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
@@ -109,6 +110,11 @@ pub struct RadioState {
     pub timers: [LazyTimer; 3],
     /// The node has failed: the radio neither sends nor receives.
     pub failed: bool,
+    /// Adaptive rate control (`radio.rate_control` with a manager; `None`: the rate table).
+    pub rate_control: Option<Box<RateControl>>,
+    /// SINR (linear) of the frame whose reception the MAC is being told of: what an ACK or CTS
+    /// reports back.
+    pub rx_snr: f64,
 }
 
 struct FrameSlot {
@@ -527,6 +533,7 @@ impl Wireless {
                     (false, true, true) => t.rx_ok(now, r, &frame),
                 }
             }
+            self.radios[r as usize].rx_snr = rx.min_sinr;
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));
             if ok && frame.kind == FrameKind::Data && frame.dst == Some(r) && !frame.duplicate {
                 self.macs[frame.src as usize].mark_handed_over();

@@ -50,6 +50,16 @@ impl ErrorModel {
                 .map_or(0.0, |mode| ofdm_error::frame_success(&mode, sinr, bytes)),
         }
     }
+
+    /// Probability that one payload bit sent at `rate_bps` is decoded wrongly at `sinr`
+    /// (linear), after the code (OFDM); 0.5 for a rate the model does not know.
+    pub fn bit_error(self, sinr: f64, rate_bps: u64) -> f64 {
+        match self {
+            ErrorModel::Dsss => error_rate::ber(sinr, rate_bps),
+            ErrorModel::OfdmNist => ofdm::OfdmMode::of(rate_bps)
+                .map_or(0.5, |mode| 1.0 - ofdm_error::chunk_success(&mode, sinr, 1)),
+        }
+    }
 }
 
 /// Identifier of a frame on the air (index into the medium's frame arena).

@@ -141,6 +141,13 @@ pub(crate) fn build_noting_unreachable(
     around.install(cfg, &mut net, &mut flows, built_routers.pairs)?;
 
     let traces = traces(m, &flows);
+    if m.trace_rates {
+        for radio in net.wireless.radios.iter_mut() {
+            if let Some(rc) = radio.rate_control.as_mut() {
+                rc.trace_changes();
+            }
+        }
+    }
     if m.trace_cwnd || m.trace_queues {
         net.events
             .schedule(0, EventClass::Sample, WorldEvent::Sample.into());

@@ -156,6 +156,10 @@ pub struct MetricsConfig {
     /// Sample the occupancy of every queue every `trace_interval`.
     #[serde(default)]
     pub trace_queues: bool,
+    /// Record every change of a wireless link's data rate under adaptive rate control
+    /// (`radio.rate_control`).
+    #[serde(default)]
+    pub trace_rates: bool,
     /// Sampling interval of the cwnd and queue traces, ns.
     #[serde(default = "default_trace_interval")]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
@@ -169,6 +173,7 @@ impl Default for MetricsConfig {
             trace_rtt: false,
             trace_cwnd: false,
             trace_queues: false,
+            trace_rates: false,
             trace_interval: default_trace_interval(),
         }
     }

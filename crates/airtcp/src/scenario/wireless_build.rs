@@ -16,6 +16,7 @@ use super::topology::Placed;
 use crate::error::ConfigError;
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, DcfParams};
+use crate::mac::rate::RateControl;
 use crate::mac::timing::Timing;
 use crate::net::routing::{Edge, Iface};
 use crate::net::wireless::{Neighbor, RadioState, Wireless, NO_RADIO};
@@ -102,6 +103,15 @@ pub fn build_radios(
         pairs,
         neighbour_pair_bytes(),
     )?;
+    if cfg.rate_control.is_adaptive() {
+        // Per neighbour: the manager's state and a count per rate (at most 8 rates, 16 bytes).
+        budget.charge(
+            "radio.rate_control",
+            "rate control per neighbour",
+            pairs,
+            8 * 16 + 64,
+        )?;
+    }
     let neighbors = neighbor_lists(&positions, reach, |d| {
         loss.rx_dbm(cfg.tx_power, d)
             .filter(|&p| p >= floor)
@@ -109,6 +119,7 @@ pub fn build_radios(
     });
     let (params, error_model) = dcf_params(cfg)?;
     let choose_rate = rate_chooser(cfg, error_model, th.noise_mw);
+    let ladder = rate_ladder(cfg);
     let mut radio_of_node = vec![NO_RADIO; ids.end as usize];
     let mut radios = Vec::with_capacity(specs.len());
     let mut macs = Vec::with_capacity(specs.len());
@@ -132,6 +143,11 @@ pub fn build_radios(
             phy: Phy::new(th),
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
+            rate_control: cfg
+                .rate_control
+                .manager(&ladder, error_model, nbs.len())
+                .map(|m| Box::new(RateControl::new(ladder.clone(), m, nbs.len()))),
+            rx_snr: 0.0,
             neighbors: nbs,
             ifq: cfg.queue.build(cfg.msdu_lifetime),
             stats: ChannelStats::default(),
@@ -339,23 +355,8 @@ fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
             "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out",
         ));
     }
-    if let RateControlConfig::Ideal {
-        max_per,
-        frame_bytes,
-    } = cfg.rate_control
-    {
-        if !(max_per > 0.0 && max_per < 1.0) {
-            return Err(err(
-                "radio.rate_control.max_per",
-                format!("must be a probability above 0 and below 1, got {max_per}"),
-            ));
-        }
-        if frame_bytes == 0 {
-            return Err(err(
-                "radio.rate_control.frame_bytes",
-                "must be greater than zero",
-            ));
-        }
+    if let Err((field, message)) = cfg.rate_control.check() {
+        return Err(err(format!("radio.rate_control.{field}"), message));
     }
     Ok(())
 }
@@ -365,23 +366,31 @@ fn mbps(rate: u64) -> String {
     format!("{}", rate as f64 / 1e6)
 }
 
-/// The rate control of the radio block as a function of a link's mean received power (mW).
-fn rate_chooser(cfg: &RadioConfig, model: ErrorModel, noise_mw: f64) -> impl Fn(f64) -> u64 {
-    let rates: Vec<u64> = cfg
-        .standard
+/// The rates rate control chooses from: the standard's up to `radio.data_rate`, lowest first.
+fn rate_ladder(cfg: &RadioConfig) -> Vec<u64> {
+    cfg.standard
         .rates()
         .iter()
         .copied()
         .filter(|&r| r <= cfg.data_rate)
-        .collect();
+        .collect()
+}
+
+/// The static rate control of the radio block as a function of a link's mean received power
+/// (mW): the rate table's entry.
+fn rate_chooser(cfg: &RadioConfig, model: ErrorModel, noise_mw: f64) -> impl Fn(f64) -> u64 {
+    let rates = rate_ladder(cfg);
     let control = cfg.rate_control;
     let data_rate = cfg.data_rate;
     move |mean_mw: f64| match control {
-        RateControlConfig::Constant => data_rate,
         RateControlConfig::Ideal {
             max_per,
             frame_bytes,
         } => ideal_rate(&rates, model, mean_mw / noise_mw, max_per, frame_bytes),
+        // The adaptive managers' table entry is the rate they start from, the ladder's lowest:
+        // what the routing judges a link by (a link is usable if it works at some rate).
+        _ if control.is_adaptive() => rates[0],
+        _ => data_rate,
     }
 }
 

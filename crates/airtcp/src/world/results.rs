@@ -6,8 +6,8 @@
 use super::{Endpoints, Flow, ShimSlot, World};
 use crate::metrics::goodput::jain_index;
 use crate::metrics::results::{
-    Conservation, DownlinkRow, DropRow, FlowResult, LayerTables, LinkRow, QueueRow, RunResults,
-    TimeSeries, Timing,
+    Conservation, DownlinkRow, DropRow, FlowResult, LayerTables, LinkRateRow, LinkRow, QueueRow,
+    RunResults, TimeSeries, Timing,
 };
 use crate::net::flow_paths::FlowPath;
 use crate::net::Network;
@@ -28,6 +28,7 @@ impl World {
         let downlink = downlink_rows(net, &mut drops, &mut queues);
         drops.extend(node_drop_rows(net));
         let links = link_rows(net);
+        let link_rates = link_rate_rows(net, &mut series);
         let mut reported = net.forwarding_report();
         reported.extend(net.routers.report(&net.node_names));
         let forwarding = LayerTables::new(reported, self.forwarding_tables);
@@ -41,6 +42,7 @@ impl World {
             drops,
             queues,
             links,
+            link_rates,
             downlink,
             forwarding,
             conservation: conservation(net),
@@ -240,20 +242,71 @@ fn node_drop_rows(net: &Network) -> Vec<DropRow> {
     drops
 }
 
+/// A radio as an end of a link: its node, with the channel ("b1 ch6") if the node has several.
+fn end_name(net: &Network, radio: &crate::net::wireless::RadioState) -> String {
+    if net.wireless.is_multi_radio(radio.node) {
+        format!("{} ch{}", name_of(net, radio.node), radio.channel)
+    } else {
+        name_of(net, radio.node)
+    }
+}
+
+/// With adaptive rate control: a row per directed radio pair and rate with data frames, and the
+/// traced changes of each link's rate into `series`.
+fn link_rate_rows(net: &Network, series: &mut TimeSeries) -> Vec<LinkRateRow> {
+    let mut rows = Vec::new();
+    let radios = &net.wireless.radios;
+    for radio in radios {
+        let Some(rc) = radio.rate_control.as_deref() else {
+            continue;
+        };
+        for (i, nb) in radio.neighbors.iter().enumerate() {
+            for (rate, c) in rc.counts(i).filter(|(_, c)| c.attempts > 0) {
+                rows.push(LinkRateRow {
+                    from: end_name(net, radio),
+                    to: end_name(net, &radios[nb.radio as usize]),
+                    rate_mbps: rate as f64 / 1e6,
+                    attempts: c.attempts,
+                    acked: c.acked,
+                });
+            }
+        }
+        for (t, i, rate) in rc.changes() {
+            let peer = &radios[radio.neighbors[i].radio as usize];
+            series.rates.from.push(end_name(net, radio));
+            series.rates.to.push(end_name(net, peer));
+            series.rates.t_s.push(to_secs(t));
+            series.rates.rate_mbps.push(rate as f64 / 1e6);
+        }
+    }
+    rows
+}
+
+/// The mean rate of a link's data frames under rate control, bit/s (0 without any).
+fn mean_rate(rc: &crate::mac::rate::RateControl, nb: usize) -> f64 {
+    let (frames, bits) = rc.counts(nb).fold((0u64, 0f64), |(n, b), (rate, c)| {
+        (n + c.attempts, b + rate as f64 * c.attempts as f64)
+    });
+    if frames == 0 {
+        0.0
+    } else {
+        bits / frames as f64
+    }
+}
+
 /// One row per directed radio pair with traffic: attempts are counted at the sender, overhearing
 /// at the receiver. An end on a node with several radios is named with the channel ("b1 ch6").
 fn link_rows(net: &Network) -> Vec<LinkRow> {
     let mut links = Vec::new();
     let radios = &net.wireless.radios;
-    let end_name = |radio: &crate::net::wireless::RadioState| {
-        if net.wireless.is_multi_radio(radio.node) {
-            format!("{} ch{}", name_of(net, radio.node), radio.channel)
-        } else {
-            name_of(net, radio.node)
-        }
-    };
+    let end_name = |radio| end_name(net, radio);
     for (r, radio) in radios.iter().enumerate() {
-        for (nb, st) in radio.neighbors.iter().zip(&radio.neighbor_stats) {
+        for (i, (nb, st)) in radio
+            .neighbors
+            .iter()
+            .zip(&radio.neighbor_stats)
+            .enumerate()
+        {
             let peer = &radios[nb.radio as usize];
             let overheard = peer
                 .neighbors
@@ -269,7 +322,10 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
                 answered: st.answered,
                 delivery_ratio: st.delivery_ratio(),
                 overheard,
-                rate_mbps: net.wireless.link_rate(r as u32, nb) as f64 / 1e6,
+                rate_mbps: match radio.rate_control.as_deref() {
+                    Some(rc) => mean_rate(rc, i),
+                    None => net.wireless.link_rate(r as u32, nb) as f64,
+                } / 1e6,
             });
         }
     }

@@ -258,6 +258,33 @@ fn fragments() -> Vec<(Slot, Value)> {
         ),
         (
             Radio,
+            json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                   "tx_power": 16.0, "rate_control": {"kind": "aarf"}, "rts_cts": true,
+                   "fading": {"kind": "rayleigh"},
+                   "propagation": {"kind": "log_distance", "exponent": 3.5,
+                                   "reference_distance": 1.0, "reference_loss": 46.6777}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11b", "data_rate": 11_000_000, "basic_rate": 1_000_000,
+                   "rate_control": {"kind": "snr_threshold", "ber": 1e-300},
+                   "fading": {"kind": "block", "coherence": MS},
+                   "propagation": {"kind": "two_ray_ground"}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11b", "data_rate": 1_000_000, "basic_rate": 1_000_000,
+                   "rate_control": {"kind": "arf", "success_threshold": 1, "timer_threshold": 1},
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                   "rate_control": {"kind": "aarf", "min_success_threshold": 0},
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
+        (
+            Radio,
             json!({"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
                    "mac": "glomosim", "cca_time": 0, "rx_sensitivity": -82.0,
                    "msdu_lifetime": 1_000, "frame_error": 0.15,
@@ -347,7 +374,8 @@ fn fragments() -> Vec<(Slot, Value)> {
         (Failure, json!({"node": "n2", "at": 3 * S / 10})),
         (
             Metrics,
-            json!({"bin": 1, "trace_rtt": true, "trace_cwnd": true, "trace_queues": true, "trace_interval": 1}),
+            json!({"bin": 1, "trace_rtt": true, "trace_cwnd": true, "trace_queues": true,
+                   "trace_rates": true, "trace_interval": 1}),
         ),
         (
             Metrics,

@@ -26,6 +26,7 @@ mod multi_radio;
 mod nc_layer;
 mod node_failure_conservation;
 mod random_worlds;
+mod rate_control;
 mod rlc_allocations;
 mod saturation;
 mod shim_seam;

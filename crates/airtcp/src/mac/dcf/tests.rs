@@ -102,6 +102,7 @@ fn data_from_peer(rate: u64, bytes: u32) -> Frame {
         duplicate: false,
         retry: false,
         continues: false,
+        snr: 0.0,
     }
 }
 

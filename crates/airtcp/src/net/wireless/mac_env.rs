@@ -5,6 +5,7 @@
 use super::{peer_on_channel, FrameSlot, RadioState, Upcall};
 use crate::mac::dcf::{MacIo, MacTimer, Pulled, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::mac::rate::RateFeedback;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
 use crate::net::frame_trace::FrameTrace;
@@ -197,6 +198,32 @@ impl MacIo for MacEnv<'_> {
         if self.needs.mac_outcomes {
             self.layer.on_attempt(self.me, next, ok);
         }
+    }
+
+    fn attempt_rate(&mut self, next: RadioId, retries: u32, table: u64) -> u64 {
+        let now = self.events.now();
+        let radio = &mut *self.radio;
+        let Some(rc) = radio.rate_control.as_mut() else {
+            return table;
+        };
+        match radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
+            Ok(i) => rc.rate(i, retries, now),
+            // A stale route to a radio out of range: its attempts fail anyway.
+            Err(_) => table,
+        }
+    }
+
+    fn rate_feedback(&mut self, next: RadioId, feedback: RateFeedback) {
+        let radio = &mut *self.radio;
+        if let Some(rc) = radio.rate_control.as_mut() {
+            if let Ok(i) = radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
+                rc.feedback(i, feedback);
+            }
+        }
+    }
+
+    fn rx_snr(&self) -> f64 {
+        self.radio.rx_snr
     }
 
     fn overheard(&mut self, frame: &Frame) {

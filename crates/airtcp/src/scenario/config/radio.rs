@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
+pub use crate::mac::rate::RateControlConfig;
+
 use super::{
     default_one, AckRate, Direction, ErrorProcessConfig, FadingConfig, MacProfile, Nanos, Preamble,
     PropagationConfig, QueueConfig, ReceptionModel,
@@ -270,31 +272,6 @@ impl RadioConfig {
     }
 }
 
-/// How the data rate of each link (sender radio, neighbour radio) is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum RateControlConfig {
-    /// Every unicast data frame at `radio.data_rate`.
-    #[default]
-    Constant,
-    /// Per neighbour, fixed when the scenario is built: the highest rate, up to
-    /// `radio.data_rate`, whose frame error rate for a `frame_bytes` frame at the link's mean SNR
-    /// (no interference) is at most `max_per`; the lowest rate if none is.
-    Ideal {
-        /// Largest acceptable frame error rate.
-        #[serde(default = "default_max_per")]
-        #[schemars(
-            transform = crate::quantity::probability,
-            extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1)
-        )]
-        max_per: f64,
-        /// Size of the reference frame, bytes (MAC header and FCS included).
-        #[serde(default = "default_rate_frame_bytes")]
-        #[schemars(range(min = 1))]
-        frame_bytes: u32,
-    },
-}
-
 /// A data rate set by hand on one link.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -315,12 +292,6 @@ pub struct LinkRateConfig {
 
 fn default_both() -> Direction {
     Direction::Both
-}
-fn default_max_per() -> f64 {
-    0.1
-}
-fn default_rate_frame_bytes() -> u32 {
-    1555
 }
 
 /// An extra error process on a wireless link.

@@ -1,0 +1,220 @@
+//! `radio.rate_control`: how each link's data rate is chosen, fixed when the scenario is built
+//! (`constant`, `ideal`) or adapted frame by frame by a manager (`arf`, `aarf`,
+//! `snr_threshold`; docs/rate_control.md).
+
+use serde::{Deserialize, Serialize};
+
+use super::aarf::{Aarf, AarfParams};
+use super::snr_threshold::{SnrThreshold, DEFAULT_BER};
+use super::RateManager;
+use crate::phy::ErrorModel;
+
+/// How the data rate of each link (sender radio, neighbour radio) is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RateControlConfig {
+    /// Every unicast data frame at `radio.data_rate`.
+    #[default]
+    Constant,
+    /// Per neighbour, fixed when the scenario is built: the highest rate, up to
+    /// `radio.data_rate`, whose frame error rate for a `frame_bytes` frame at the link's mean SNR
+    /// (no interference) is at most `max_per`; the lowest rate if none is.
+    Ideal {
+        /// Largest acceptable frame error rate.
+        #[serde(default = "default_max_per")]
+        #[schemars(
+            transform = crate::quantity::probability,
+            extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1)
+        )]
+        max_per: f64,
+        /// Size of the reference frame, bytes (MAC header and FCS included).
+        #[serde(default = "default_rate_frame_bytes")]
+        #[schemars(range(min = 1))]
+        frame_bytes: u32,
+    },
+    /// ARF (ns-3's `ArfWifiManager`): per neighbour, from the lowest rate up to
+    /// `radio.data_rate`, one rate up after `success_threshold` acknowledged data frames in a row
+    /// or `timer_threshold` attempts at the rate, back at once if the first attempt there fails,
+    /// one down after every second failure in a row.
+    Arf {
+        /// Acknowledged data frames in a row that raise the rate.
+        #[serde(default = "default_success_threshold")]
+        #[schemars(range(min = 1))]
+        success_threshold: u32,
+        /// Data attempts at one rate that raise it.
+        #[serde(default = "default_timer_threshold")]
+        #[schemars(range(min = 1))]
+        timer_threshold: u32,
+    },
+    /// AARF (ns-3's `AarfWifiManager`): ARF whose success and timer thresholds are multiplied
+    /// after each failed probe of a higher rate (up to `max_success_threshold`) and reset to
+    /// their minimums after an ordinary fallback.
+    Aarf {
+        /// Success threshold at first and after an ordinary fallback.
+        #[serde(default = "default_success_threshold")]
+        #[schemars(range(min = 1))]
+        min_success_threshold: u32,
+        /// Cap of the success threshold.
+        #[serde(default = "default_max_success_threshold")]
+        #[schemars(range(min = 1))]
+        max_success_threshold: u32,
+        /// Timer threshold at first and after an ordinary fallback.
+        #[serde(default = "default_timer_threshold")]
+        #[schemars(range(min = 1))]
+        min_timer_threshold: u32,
+        /// Factor of the success threshold after a failed probe.
+        #[serde(default = "default_k")]
+        #[schemars(range(min = 1))]
+        success_k: f64,
+        /// Factor of the timer threshold after a failed probe.
+        #[serde(default = "default_k")]
+        #[schemars(range(min = 1))]
+        timer_k: f64,
+    },
+    /// Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit
+    /// fails with probability `ber`) is below the SNR the neighbour reported of the latest
+    /// acknowledged frame (ns-3's `IdealWifiManager`); under fading it follows the channel.
+    SnrThreshold {
+        /// Bit error rate that sets each rate's SNR threshold.
+        #[serde(default = "default_ber")]
+        #[schemars(
+            transform = crate::quantity::probability,
+            extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 0.5)
+        )]
+        ber: f64,
+    },
+}
+
+impl RateControlConfig {
+    /// Whether a manager adapts the rate frame by frame (else the rate table is fixed at build).
+    pub fn is_adaptive(&self) -> bool {
+        !matches!(
+            self,
+            RateControlConfig::Constant | RateControlConfig::Ideal { .. }
+        )
+    }
+
+    /// The manager of one radio with `neighbours` neighbours over `ladder` (bit/s, lowest
+    /// first); `None` for the static choices.
+    pub fn manager(
+        &self,
+        ladder: &[u64],
+        model: ErrorModel,
+        neighbours: usize,
+    ) -> Option<Box<dyn RateManager>> {
+        let aarf = |p| Box::new(Aarf::new(p, ladder.len(), neighbours)) as Box<dyn RateManager>;
+        Some(match *self {
+            RateControlConfig::Constant | RateControlConfig::Ideal { .. } => return None,
+            RateControlConfig::Arf {
+                success_threshold,
+                timer_threshold,
+            } => aarf(AarfParams {
+                min_success_threshold: success_threshold,
+                max_success_threshold: success_threshold,
+                min_timer_threshold: timer_threshold,
+                ..AarfParams::ARF
+            }),
+            RateControlConfig::Aarf {
+                min_success_threshold,
+                max_success_threshold,
+                min_timer_threshold,
+                success_k,
+                timer_k,
+            } => aarf(AarfParams {
+                min_success_threshold,
+                max_success_threshold,
+                min_timer_threshold,
+                success_k,
+                timer_k,
+                adaptive: true,
+            }),
+            RateControlConfig::SnrThreshold { ber } => {
+                Box::new(SnrThreshold::new(ladder, model, ber, neighbours))
+            }
+        })
+    }
+
+    /// The first field that cannot work, as (field under `radio.rate_control`, message).
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let positive = |field: &'static str, v: u32| match v {
+            0 => Err((field, "must be greater than zero".to_string())),
+            _ => Ok(()),
+        };
+        match *self {
+            RateControlConfig::Constant => Ok(()),
+            RateControlConfig::Ideal {
+                max_per,
+                frame_bytes,
+            } => {
+                if !(max_per > 0.0 && max_per < 1.0) {
+                    return Err((
+                        "max_per",
+                        format!("must be a probability above 0 and below 1, got {max_per}"),
+                    ));
+                }
+                positive("frame_bytes", frame_bytes)
+            }
+            RateControlConfig::Arf {
+                success_threshold,
+                timer_threshold,
+            } => {
+                positive("success_threshold", success_threshold)?;
+                positive("timer_threshold", timer_threshold)
+            }
+            RateControlConfig::Aarf {
+                min_success_threshold,
+                max_success_threshold,
+                min_timer_threshold,
+                success_k,
+                timer_k,
+            } => {
+                positive("min_success_threshold", min_success_threshold)?;
+                positive("min_timer_threshold", min_timer_threshold)?;
+                if max_success_threshold < min_success_threshold {
+                    return Err((
+                        "max_success_threshold",
+                        format!(
+                            "must be at least min_success_threshold ({min_success_threshold}), \
+                             got {max_success_threshold}"
+                        ),
+                    ));
+                }
+                for (field, k) in [("success_k", success_k), ("timer_k", timer_k)] {
+                    if !(k.is_finite() && k >= 1.0) {
+                        return Err((field, format!("must be a number of at least 1, got {k}")));
+                    }
+                }
+                Ok(())
+            }
+            RateControlConfig::SnrThreshold { ber } => match ber > 0.0 && ber < 0.5 {
+                true => Ok(()),
+                false => Err((
+                    "ber",
+                    format!("must be a probability above 0 and below 0.5, got {ber}"),
+                )),
+            },
+        }
+    }
+}
+
+fn default_max_per() -> f64 {
+    0.1
+}
+fn default_rate_frame_bytes() -> u32 {
+    1555
+}
+fn default_success_threshold() -> u32 {
+    AarfParams::ARF.min_success_threshold
+}
+fn default_timer_threshold() -> u32 {
+    AarfParams::ARF.min_timer_threshold
+}
+fn default_max_success_threshold() -> u32 {
+    AarfParams::AARF.max_success_threshold
+}
+fn default_k() -> f64 {
+    AarfParams::AARF.success_k
+}
+fn default_ber() -> f64 {
+    DEFAULT_BER
+}
