@@ -6,6 +6,7 @@ log-distance path loss and per-frame Rayleigh fading, and the stored figures
     python -m airtcp.bench.wifi.rate --update-reference     # every case and manager, seeds 1-3
     python -m airtcp.bench.wifi.rate --update-reference --cases link-30m --managers arf,minstrel
     python -m airtcp.bench.wifi.rate --show                 # the stored goodputs and rate mix
+    python -m airtcp.bench.wifi.rate --compare              # airtcp against the stored figures
     python -m airtcp.bench.wifi.rate --cases link-15m --seeds 1 --out DIR   # ns-3 live, not stored
 
 Runs go one at a time (`--jobs`), as every ns-3 run is a full CPU. `reference_for(case, manager)`
@@ -115,7 +116,7 @@ CASES: tuple[RateCase, ...] = (
 
 
 # airtcp's side (draft): the template and, per ns-3 manager, the `radio.rate_control` kind meant
-# to model it. Only `constant` exists in airtcp so far.
+# to model it. Minstrel does not exist in airtcp yet.
 AIRTCP_TEMPLATE = "airtcp_rate.yaml"
 AIRTCP_KIND = {
     "arf": "arf",
@@ -411,6 +412,53 @@ def _run_all(
     return runs, errors
 
 
+# The managers airtcp has; the rest are compared once they exist.
+AIRTCP_HAS = ("arf", "aarf", "ideal", "constant")
+# Goodput, airtcp / ns-3: the issue's target.
+TARGET = 0.15
+
+
+def airtcp_goodput(case: RateCase, manager: str, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
+    """airtcp's side of one case and manager, seeds 1..`seeds`: mean goodput (Mbit/s) and the
+    data link n0 -> n1's attempts per rate (Mbit/s as in the reference's keys, summed)."""
+    from airtcp.api import run
+
+    template = Path(__file__).resolve().parents[4] / "bench" / "wifi" / AIRTCP_TEMPLATE
+    goodputs, attempts = [], {}
+    for seed in range(1, seeds + 1):
+        result = run(template, seed=seed, overrides=airtcp_overrides(case, manager))
+        goodputs.append(result.raw["flows"][0]["goodput_bps"] / 1e6)
+        for row in result.raw.get("link_rates", []):
+            if (row["from"], row["to"]) == ("n0", "n1"):
+                key = f"{row['rate_mbps']:g}"
+                attempts[key] = attempts.get(key, 0) + row["attempts"]
+    return {"goodput_mbps": sum(goodputs) / len(goodputs), "attempts": attempts}
+
+
+def compare(cases: Sequence[RateCase], managers: Sequence[str], seeds: int) -> list[dict[str, Any]]:
+    """airtcp against the stored ns-3 reference: a row per case and manager airtcp has."""
+    ref = load_reference()
+    rows = []
+    for case in cases:
+        for manager in (m for m in managers if m in AIRTCP_HAS):
+            ours = airtcp_goodput(case, manager, seeds)
+            theirs = reference_for(case.name, manager, ref)["goodput_mbps"]
+            rows.append({
+                "case": case.name, "manager": manager, "airtcp_mbps": ours["goodput_mbps"],
+                "ns3_mbps": theirs, "ratio": ours["goodput_mbps"] / theirs if theirs > 0 else None,
+                "attempts": ours["attempts"],
+            })
+    return rows
+
+
+def compare_table(rows: Sequence[dict[str, Any]]) -> str:
+    lines = ["| case | manager | airtcp Mbit/s | ns-3 Mbit/s | airtcp / ns-3 |", "|---|---|---:|---:|---:|"]
+    for r in rows:
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
+        lines.append(f"| {r['case']} | {r['manager']} | {r['airtcp_mbps']:.3f} | {r['ns3_mbps']:.3f} | {ratio} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m airtcp.bench.wifi.rate", description=__doc__.split("\n\n")[0]
@@ -424,6 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--update-reference", action="store_true", help="store the runs in the reference")
     parser.add_argument("--show", action="store_true", help="print the stored reference's tables")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--compare", action="store_true",
+                        help="run airtcp's side and compare it with the stored reference (no ns-3)")
     args = parser.parse_args(argv)
     if args.list:
         for case in CASES:
@@ -444,6 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [m for m in managers if m not in MANAGERS]
     if unknown:
         parser.error(f"--managers: unknown {', '.join(unknown)}")
+    if args.compare:
+        t0 = time.monotonic()
+        rows = compare(cases, managers, args.seeds)
+        print(compare_table(rows))
+        print(f"airtcp's side: {len(rows) * args.seeds} runs in {time.monotonic() - t0:.1f} s")
+        return 0
     if args.update_reference and args.duration is not None:
         parser.error("--update-reference stores the cases' own duration; leave --duration out")
 
