@@ -48,6 +48,7 @@ __all__ = [
     "IdealRateControl",
     "ArfRateControl",
     "AarfRateControl",
+    "MinstrelRateControl",
     "SnrThresholdRateControl",
     "RateControlConfig",
     "Direction",
@@ -450,6 +451,25 @@ class AarfRateControl(Model):
     timer_k: real(None, minimum=1) = 2.0
 
 
+class MinstrelRateControl(Model):
+    """Minstrel, non-HT (ns-3's `MinstrelWifiManager`, after Linux's minstrel): rates ranked by
+    measured throughput every `update_interval`, a retry chain of the best, second best and most
+    reliable rates and the lowest (which, not the MAC's retry limit, ends a packet's attempts),
+    `lookaround` per cent of packets sampling other rates."""
+
+    kind: Literal["minstrel"]
+    # Interval between statistics updates, ns.
+    update_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
+    # Percentage of packets that sample other rates.
+    lookaround: integer(None, minimum=0, maximum=100, bounded=True) = 10
+    # Weight of the old success probability in its moving average, per cent.
+    ewma: integer(None, minimum=0, maximum=100, bounded=True) = 75
+    # Columns of the random sample table.
+    sample_columns: integer(None, minimum=1, maximum=100, bounded=True) = 10
+    # Frame size the throughput ranking assumes, bytes.
+    packet_bytes: integer(None, minimum=1, maximum=U32_MAX) = 1200
+
+
 class SnrThresholdRateControl(Model):
     """Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit fails with
     probability `ber`) is below the SNR the neighbour reported of the latest acknowledged frame
@@ -461,7 +481,7 @@ class SnrThresholdRateControl(Model):
 
 
 # How the data rate of each link (sender radio, neighbour radio) is chosen.
-RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
+RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, MinstrelRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
 
 # Direction(s) of a link an error process applies to.
 Direction = Literal["forward", "reverse", "both"]

@@ -231,6 +231,13 @@ RATE_CONTROL_FIELDS: dict[str, dict[str, list[Any]]] = {
         "timer_k": [1, 2.0, 0],
     },
     "snr_threshold": {"ber": [1e-6, 0.1, 0, 0.5, 1e-300]},
+    "minstrel": {
+        "update_interval": ["100ms", "1ns", "0ns"],
+        "lookaround": [0, 10, 100, 101],
+        "ewma": [0, 75, 100, 200],
+        "sample_columns": [1, 10, 0, 101],
+        "packet_bytes": [1, 1200, 0],
+    },
 }
 
 

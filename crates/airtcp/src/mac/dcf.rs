@@ -83,6 +83,11 @@ pub trait MacIo {
     }
     /// What adaptive rate control learns of `next` (nothing without it).
     fn rate_feedback(&mut self, _next: RadioId, _feedback: RateFeedback) {}
+    /// How many data attempts the packet to `next` gets, where the rate control decides that
+    /// instead of the retry limit (Minstrel's retry chain); `None` otherwise.
+    fn attempts_allowed(&mut self, _next: RadioId) -> Option<u32> {
+        None
+    }
     /// The SNR (linear) of the frame whose reception is being reported ([`Dcf::on_rx`]): what an
     /// ACK or CTS reports back to the frame's sender.
     fn rx_snr(&self) -> f64 {
@@ -662,7 +667,15 @@ impl Dcf {
             a.short_retries += 1;
             (a.short_retries, self.p.short_retry_limit)
         };
-        let given_up = count > limit;
+        // Minstrel ends a packet's data attempts with its retry chain, not at the limit.
+        let chain = match (waiting_cts, a.next_hop) {
+            (false, Some(next)) => io.attempts_allowed(next),
+            _ => None,
+        };
+        let given_up = match chain {
+            Some(attempts) => count >= attempts,
+            None => count > limit,
+        };
         if given_up {
             let a = self.current.take().expect("attempt");
             if let Some(next) = a.next_hop {

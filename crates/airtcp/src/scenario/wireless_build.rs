@@ -145,7 +145,9 @@ pub fn build_radios(
             neighbor_stats: vec![Default::default(); nbs.len()],
             rate_control: cfg
                 .rate_control
-                .manager(&ladder, error_model, nbs.len())
+                .manager(&ladder, error_model, &params.timing, nbs.len(), || {
+                    Rng::stream(seed, &format!("rate/{r}"))
+                })
                 .map(|m| Box::new(RateControl::new(ladder.clone(), m, nbs.len()))),
             rx_snr: 0.0,
             neighbors: nbs,

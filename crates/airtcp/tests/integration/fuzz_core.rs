@@ -280,6 +280,20 @@ fn fragments() -> Vec<(Slot, Value)> {
         (
             Radio,
             json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
+                   "rate_control": {"kind": "minstrel", "update_interval": 1, "lookaround": 100,
+                                    "ewma": 0, "sample_columns": 1, "packet_bytes": 1},
+                   "fading": {"kind": "rayleigh"}, "rts_cts": true,
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11b", "data_rate": 11_000_000, "basic_rate": 1_000_000,
+                   "rate_control": {"kind": "minstrel", "sample_columns": 0},
+                   "propagation": {"kind": "range", "range": 250.0}}),
+        ),
+        (
+            Radio,
+            json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
                    "rate_control": {"kind": "aarf", "min_success_threshold": 0},
                    "propagation": {"kind": "range", "range": 250.0}}),
         ),

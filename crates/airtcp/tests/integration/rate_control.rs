@@ -84,7 +84,7 @@ fn under_rayleigh_fading_the_managers_spread_over_rates_and_beat_a_fixed_top_rat
     v["routing"]["min_delivery"] = json!(0.0);
     let fixed = run(&v);
     let fixed_goodput = fixed.flows[0].goodput_bps;
-    for kind in ["arf", "aarf", "snr_threshold"] {
+    for kind in ["arf", "aarf", "minstrel", "snr_threshold"] {
         let r = run(&hop(
             25.0,
             json!({"kind": kind}),
@@ -143,6 +143,14 @@ fn bad_parameters_are_refused_with_their_path() {
         (
             json!({"kind": "snr_threshold", "ber": 0.7}),
             "radio.rate_control.ber",
+        ),
+        (
+            json!({"kind": "minstrel", "lookaround": 101}),
+            "radio.rate_control.lookaround",
+        ),
+        (
+            json!({"kind": "minstrel", "update_interval": 0}),
+            "radio.rate_control.update_interval",
         ),
     ];
     for (rc, path) in cases {

@@ -21,6 +21,7 @@
 //! default factors it never matters (15 x 2 > 10).
 
 use super::RateManager;
+use crate::sim::Time;
 
 /// AARF's constants (ARF's with both factors 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -157,7 +158,7 @@ impl RateManager for Aarf {
         self.stations[nb].rate
     }
 
-    fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>) {
+    fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>, _now: Time) {
         match acked {
             Some(_) => self.acked(nb),
             None => self.failed(nb),
@@ -177,7 +178,7 @@ mod tests {
             .chars()
             .map(|c| {
                 let r = m.pick(0, 0);
-                m.on_data(0, r, (c == 's').then_some(100.0));
+                m.on_data(0, r, (c == 's').then_some(100.0), 0);
                 r
             })
             .collect()
@@ -190,7 +191,7 @@ mod tests {
         assert_eq!(rates, vec![0; 10]);
         assert_eq!(m.pick(0, 0), 1, "the 11th attempt probes the next rate");
         // The probe fails: straight back down.
-        m.on_data(0, 1, None);
+        m.on_data(0, 1, None, 0);
         assert_eq!(m.pick(0, 0), 0);
         assert_eq!(
             m.stations[0].success_threshold, 10,
@@ -218,7 +219,7 @@ mod tests {
         let mut m = Aarf::new(AarfParams::ARF, 4, 1);
         let rates = run(&mut m, &"sf".repeat(7));
         assert_eq!(rates, vec![0; 14]);
-        m.on_data(0, 0, OK);
+        m.on_data(0, 0, OK, 0);
         assert_eq!(m.pick(0, 0), 1);
     }
 
@@ -230,7 +231,7 @@ mod tests {
             let n = m.stations[0].success_threshold as usize;
             run(&mut m, &"s".repeat(n));
             assert_eq!(m.pick(0, 0), 1, "a probe after {n} successes");
-            m.on_data(0, 1, None);
+            m.on_data(0, 1, None, 0);
             assert_eq!(m.pick(0, 0), 0);
             thresholds.push(m.stations[0].success_threshold);
         }

@@ -1,13 +1,16 @@
 //! `radio.rate_control`: how each link's data rate is chosen, fixed when the scenario is built
-//! (`constant`, `ideal`) or adapted frame by frame by a manager (`arf`, `aarf`,
+//! (`constant`, `ideal`) or adapted frame by frame by a manager (`arf`, `aarf`, `minstrel`,
 //! `snr_threshold`; docs/rate_control.md).
 
 use serde::{Deserialize, Serialize};
 
 use super::aarf::{Aarf, AarfParams};
+use super::minstrel::{Minstrel, MinstrelParams};
 use super::snr_threshold::{SnrThreshold, DEFAULT_BER};
 use super::RateManager;
+use crate::mac::timing::Timing;
 use crate::phy::ErrorModel;
+use crate::sim::{Rng, Time};
 
 /// How the data rate of each link (sender radio, neighbour radio) is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
@@ -71,6 +74,32 @@ pub enum RateControlConfig {
         #[schemars(range(min = 1))]
         timer_k: f64,
     },
+    /// Minstrel, non-HT (ns-3's `MinstrelWifiManager`, after Linux's minstrel): rates ranked by
+    /// measured throughput every `update_interval`, a retry chain of the best, second best and
+    /// most reliable rates and the lowest (which, not the MAC's retry limit, ends a packet's
+    /// attempts), `lookaround` per cent of packets sampling other rates.
+    Minstrel {
+        /// Interval between statistics updates, ns.
+        #[serde(default = "default_update_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        update_interval: Time,
+        /// Percentage of packets that sample other rates.
+        #[serde(default = "default_lookaround")]
+        #[schemars(range(max = 100))]
+        lookaround: u32,
+        /// Weight of the old success probability in its moving average, per cent.
+        #[serde(default = "default_ewma")]
+        #[schemars(range(max = 100))]
+        ewma: u32,
+        /// Columns of the random sample table.
+        #[serde(default = "default_sample_columns")]
+        #[schemars(range(min = 1, max = 100))]
+        sample_columns: u32,
+        /// Frame size the throughput ranking assumes, bytes.
+        #[serde(default = "default_packet_bytes")]
+        #[schemars(range(min = 1))]
+        packet_bytes: u32,
+    },
     /// Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit
     /// fails with probability `ber`) is below the SNR the neighbour reported of the latest
     /// acknowledged frame (ns-3's `IdealWifiManager`); under fading it follows the channel.
@@ -95,12 +124,14 @@ impl RateControlConfig {
     }
 
     /// The manager of one radio with `neighbours` neighbours over `ladder` (bit/s, lowest
-    /// first); `None` for the static choices.
+    /// first), its `timing` and its own random stream `rng`; `None` for the static choices.
     pub fn manager(
         &self,
         ladder: &[u64],
         model: ErrorModel,
+        timing: &Timing,
         neighbours: usize,
+        rng: impl FnOnce() -> Rng,
     ) -> Option<Box<dyn RateManager>> {
         let aarf = |p| Box::new(Aarf::new(p, ladder.len(), neighbours)) as Box<dyn RateManager>;
         Some(match *self {
@@ -131,6 +162,25 @@ impl RateControlConfig {
             RateControlConfig::SnrThreshold { ber } => {
                 Box::new(SnrThreshold::new(ladder, model, ber, neighbours))
             }
+            RateControlConfig::Minstrel {
+                update_interval,
+                lookaround,
+                ewma,
+                sample_columns,
+                packet_bytes,
+            } => Box::new(Minstrel::new(
+                MinstrelParams {
+                    update_interval,
+                    lookaround,
+                    ewma,
+                    sample_columns: sample_columns as usize,
+                    packet_bytes,
+                },
+                ladder,
+                timing,
+                neighbours,
+                rng(),
+            )),
         })
     }
 
@@ -186,6 +236,30 @@ impl RateControlConfig {
                 }
                 Ok(())
             }
+            RateControlConfig::Minstrel {
+                update_interval,
+                lookaround,
+                ewma,
+                sample_columns,
+                packet_bytes,
+            } => {
+                positive("packet_bytes", packet_bytes)?;
+                if update_interval == 0 {
+                    return Err(("update_interval", "must be greater than zero".into()));
+                }
+                if !(1..=100).contains(&sample_columns) {
+                    return Err((
+                        "sample_columns",
+                        format!("must be 1 to 100, got {sample_columns}"),
+                    ));
+                }
+                for (field, v) in [("lookaround", lookaround), ("ewma", ewma)] {
+                    if v > 100 {
+                        return Err((field, format!("must be a percentage (0-100), got {v}")));
+                    }
+                }
+                Ok(())
+            }
             RateControlConfig::SnrThreshold { ber } => match ber > 0.0 && ber < 0.5 {
                 true => Ok(()),
                 false => Err((
@@ -217,4 +291,19 @@ fn default_k() -> f64 {
 }
 fn default_ber() -> f64 {
     DEFAULT_BER
+}
+fn default_update_interval() -> Time {
+    MinstrelParams::NS3.update_interval
+}
+fn default_lookaround() -> u32 {
+    MinstrelParams::NS3.lookaround
+}
+fn default_ewma() -> u32 {
+    MinstrelParams::NS3.ewma
+}
+fn default_sample_columns() -> u32 {
+    MinstrelParams::NS3.sample_columns as u32
+}
+fn default_packet_bytes() -> u32 {
+    MinstrelParams::NS3.packet_bytes
 }

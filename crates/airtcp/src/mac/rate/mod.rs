@@ -21,6 +21,7 @@
 
 pub mod aarf;
 pub mod config;
+pub mod minstrel;
 pub mod snr_threshold;
 
 use crate::sim::Time;
@@ -32,13 +33,18 @@ pub trait RateManager: std::fmt::Debug {
     /// The ladder index of the rate for the next attempt to neighbour `nb` (its index in the
     /// radio's neighbour list); `retries`: the packet's failed attempts so far.
     fn pick(&mut self, nb: usize, retries: u32) -> usize;
-    /// A data attempt to `nb` at ladder index `rate` ended: acknowledged, with the SNR (linear)
-    /// the addressee measured (`Some`), or unanswered (`None`).
-    fn on_data(&mut self, nb: usize, rate: usize, acked: Option<f64>);
+    /// A data attempt to `nb` at ladder index `rate` ended at `now`: acknowledged, with the SNR
+    /// (linear) the addressee measured (`Some`), or unanswered (`None`).
+    fn on_data(&mut self, nb: usize, rate: usize, acked: Option<f64>, now: Time);
     /// An RTS to `nb` was answered; `snr` is the RTS's SNR at the responder (linear).
     fn on_rts_answered(&mut self, _nb: usize, _snr: f64) {}
-    /// The packet to `nb` was given up (retry limit of its data frame or of its RTS).
-    fn on_given_up(&mut self, _nb: usize) {}
+    /// The packet to `nb` was given up at `now` (retry limit of its data frame or of its RTS).
+    fn on_given_up(&mut self, _nb: usize, _now: Time) {}
+    /// How many data attempts a packet to `nb` gets, if the manager decides that rather than the
+    /// MAC's retry limit (Minstrel's retry chain).
+    fn attempts_allowed(&self, _nb: usize) -> Option<u32> {
+        None
+    }
 }
 
 /// What the DCF reports to rate control about one neighbour.
@@ -125,22 +131,27 @@ impl RateControl {
         self.ladder[i]
     }
 
-    /// What the DCF saw of neighbour `nb`.
-    pub fn feedback(&mut self, nb: usize, feedback: RateFeedback) {
+    /// What the DCF saw of neighbour `nb` at `now`.
+    pub fn feedback(&mut self, nb: usize, feedback: RateFeedback, now: Time) {
         match feedback {
             RateFeedback::Acked { rate, snr } => {
                 let i = self.index_of(rate);
                 self.count(nb, i, true);
-                self.manager.on_data(nb, i, Some(snr));
+                self.manager.on_data(nb, i, Some(snr), now);
             }
             RateFeedback::Lost { rate } => {
                 let i = self.index_of(rate);
                 self.count(nb, i, false);
-                self.manager.on_data(nb, i, None);
+                self.manager.on_data(nb, i, None, now);
             }
             RateFeedback::RtsAnswered { snr } => self.manager.on_rts_answered(nb, snr),
-            RateFeedback::GivenUp => self.manager.on_given_up(nb),
+            RateFeedback::GivenUp => self.manager.on_given_up(nb, now),
         }
+    }
+
+    /// The data attempts a packet to `nb` gets, if the manager decides it.
+    pub fn attempts_allowed(&self, nb: usize) -> Option<u32> {
+        self.manager.attempts_allowed(nb)
     }
 
     /// The ladder index of `rate` (the nearest rate below it if it is not on the ladder, which

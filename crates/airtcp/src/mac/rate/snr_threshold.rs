@@ -16,6 +16,7 @@
 
 use super::RateManager;
 use crate::phy::ErrorModel;
+use crate::sim::Time;
 
 /// ns-3's `IdealWifiManager::BerThreshold`.
 pub const DEFAULT_BER: f64 = 1e-6;
@@ -66,7 +67,7 @@ impl RateManager for SnrThreshold {
         self.thresholds.iter().rposition(|&t| t < snr).unwrap_or(0)
     }
 
-    fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>) {
+    fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>, _now: Time) {
         // ns-3 ignores a report of exactly 0 (no measurement).
         if let Some(snr) = acked.filter(|&s| s > 0.0) {
             self.reported[nb] = snr;
@@ -77,7 +78,7 @@ impl RateManager for SnrThreshold {
         self.reported[nb] = snr;
     }
 
-    fn on_given_up(&mut self, nb: usize) {
+    fn on_given_up(&mut self, nb: usize, _now: Time) {
         self.reported[nb] = 0.0;
     }
 }
@@ -116,18 +117,18 @@ mod tests {
         let mut m = SnrThreshold::new(&ladder, ErrorModel::Dsss, DEFAULT_BER, 2);
         assert_eq!(m.pick(0, 0), 0, "nothing reported: the lowest rate");
         let top = m.thresholds()[3];
-        m.on_data(0, 0, Some(top * 1.01));
+        m.on_data(0, 0, Some(top * 1.01), 0);
         assert_eq!(m.pick(0, 0), 3);
         assert_eq!(m.pick(1, 0), 0, "the other neighbour reported nothing");
-        m.on_data(0, 3, None);
+        m.on_data(0, 3, None, 0);
         assert_eq!(m.pick(0, 0), 3, "a failure is no report");
-        m.on_data(0, 3, Some(m.thresholds()[1] * 1.01));
+        m.on_data(0, 3, Some(m.thresholds()[1] * 1.01), 0);
         assert_eq!(m.pick(0, 0), 1);
-        m.on_data(0, 1, Some(0.0));
+        m.on_data(0, 1, Some(0.0), 0);
         assert_eq!(m.pick(0, 0), 1, "a report of 0 is ignored");
         m.on_rts_answered(0, top);
         assert_eq!(m.pick(0, 0), 2, "at the threshold exactly: not above it");
-        m.on_given_up(0);
+        m.on_given_up(0, 0);
         assert_eq!(m.pick(0, 0), 0);
     }
 }

@@ -21,12 +21,12 @@ fn counts_each_data_attempt_at_its_rate_and_traces_changes() {
     for _ in 0..10 {
         let rate = rc.rate(1, 0, now);
         assert_eq!(rate, 1_000_000);
-        rc.feedback(1, RateFeedback::Acked { rate, snr: 10.0 });
+        rc.feedback(1, RateFeedback::Acked { rate, snr: 10.0 }, now);
         now += 1;
     }
     let probe = rc.rate(1, 0, now);
     assert_eq!(probe, 2_000_000);
-    rc.feedback(1, RateFeedback::Lost { rate: probe });
+    rc.feedback(1, RateFeedback::Lost { rate: probe }, now);
     assert_eq!(rc.rate(1, 1, now + 1), 1_000_000, "the retry falls back");
     let counts: Vec<_> = rc.counts(1).collect();
     assert_eq!(
@@ -60,13 +60,14 @@ fn counts_each_data_attempt_at_its_rate_and_traces_changes() {
 #[test]
 fn a_rate_off_the_ladder_counts_at_the_rung_below() {
     let mut rc = arf(1);
-    rc.feedback(0, RateFeedback::Lost { rate: 3_000_000 });
+    rc.feedback(0, RateFeedback::Lost { rate: 3_000_000 }, 0);
     rc.feedback(
         0,
         RateFeedback::Acked {
             rate: 500_000,
             snr: 1.0,
         },
+        0,
     );
     let counts: Vec<_> = rc.counts(0).map(|(_, c)| c.attempts).collect();
     assert_eq!(counts, vec![1, 1, 0, 0]);

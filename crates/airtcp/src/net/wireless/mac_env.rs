@@ -214,12 +214,23 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn rate_feedback(&mut self, next: RadioId, feedback: RateFeedback) {
+        let now = self.events.now();
         let radio = &mut *self.radio;
         if let Some(rc) = radio.rate_control.as_mut() {
             if let Ok(i) = radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-                rc.feedback(i, feedback);
+                rc.feedback(i, feedback, now);
             }
         }
+    }
+
+    fn attempts_allowed(&mut self, next: RadioId) -> Option<u32> {
+        let radio = &*self.radio;
+        let rc = radio.rate_control.as_deref()?;
+        let i = radio
+            .neighbors
+            .binary_search_by_key(&next, |n| n.radio)
+            .ok()?;
+        rc.attempts_allowed(i)
     }
 
     fn rx_snr(&self) -> f64 {
