@@ -115,8 +115,7 @@ CASES: tuple[RateCase, ...] = (
 )
 
 
-# airtcp's side (draft): the template and, per ns-3 manager, the `radio.rate_control` kind meant
-# to model it.
+# airtcp's side: the template and, per ns-3 manager, the `radio.rate_control` kind that models it.
 AIRTCP_TEMPLATE = "airtcp_rate.yaml"
 AIRTCP_KIND = {
     "arf": "arf",
