@@ -156,6 +156,9 @@ pub struct DcfParams {
     pub mac_overhead: u32,
     /// Whose DCF rules.
     pub profile: MacProfile,
+    /// Adaptive rate control picks each attempt's rate ([`MacIo::attempt_rate`]); without it the
+    /// DCF skips the rate hooks altogether.
+    pub rate_control: bool,
 }
 
 /// Counters of one DCF.
@@ -411,9 +414,11 @@ impl Dcf {
                 handed_over: false,
             });
         }
-        if let Some(a) = self.current.as_mut() {
-            if let Some(dst) = a.next_hop {
-                a.rate = io.attempt_rate(dst, a.short_retries + a.long_retries, a.rate);
+        if self.p.rate_control {
+            if let Some(a) = self.current.as_mut() {
+                if let Some(dst) = a.next_hop {
+                    a.rate = io.attempt_rate(dst, a.short_retries + a.long_retries, a.rate);
+                }
             }
         }
         let a = self.current.expect("attempt");
@@ -552,7 +557,7 @@ impl Dcf {
                         duplicate: false,
                         retry: false,
                         continues: true,
-                        snr: io.rx_snr(),
+                        snr: io.rx_snr() as f32,
                     };
                     self.respond(ack, io);
                     io.deliver(frame);
@@ -572,13 +577,16 @@ impl Dcf {
                         duplicate: false,
                         retry: false,
                         continues: true,
-                        snr: io.rx_snr(),
+                        snr: io.rx_snr() as f32,
                     };
                     self.respond(cts, io);
                 }
                 FrameKind::Cts if self.state == State::WaitCts => {
                     io.attempt(frame.src, true);
-                    io.rate_feedback(frame.src, RateFeedback::RtsAnswered { snr: frame.snr });
+                    if self.p.rate_control {
+                        let snr = frame.snr.into();
+                        io.rate_feedback(frame.src, RateFeedback::RtsAnswered { snr });
+                    }
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.expect("attempt awaiting CTS");
@@ -593,8 +601,10 @@ impl Dcf {
                     io.set_timer(MacTimer::Timeout, None);
                     self.state = State::Idle;
                     let a = self.current.take().expect("attempt awaiting ACK");
-                    let (rate, snr) = (a.rate, frame.snr);
-                    io.rate_feedback(frame.src, RateFeedback::Acked { rate, snr });
+                    if self.p.rate_control {
+                        let (rate, snr) = (a.rate, frame.snr.into());
+                        io.rate_feedback(frame.src, RateFeedback::Acked { rate, snr });
+                    }
                     self.stats.acked += 1;
                     io.tx_status(a.sent(), true, true);
                     self.cw = t.cw_min;
@@ -656,7 +666,7 @@ impl Dcf {
         let a = self.current.as_mut().expect("attempt awaiting a response");
         if let Some(next) = a.next_hop {
             io.attempt(next, false);
-            if !waiting_cts {
+            if !waiting_cts && self.p.rate_control {
                 io.rate_feedback(next, RateFeedback::Lost { rate: a.rate });
             }
         }
@@ -669,7 +679,7 @@ impl Dcf {
         };
         // Minstrel ends a packet's data attempts with its retry chain, not at the limit.
         let chain = match (waiting_cts, a.next_hop) {
-            (false, Some(next)) => io.attempts_allowed(next),
+            (false, Some(next)) if self.p.rate_control => io.attempts_allowed(next),
             _ => None,
         };
         let given_up = match chain {
@@ -678,7 +688,7 @@ impl Dcf {
         };
         if given_up {
             let a = self.current.take().expect("attempt");
-            if let Some(next) = a.next_hop {
+            if let (Some(next), true) = (a.next_hop, self.p.rate_control) {
                 io.rate_feedback(next, RateFeedback::GivenUp);
             }
             self.stats.retry_drops += 1;

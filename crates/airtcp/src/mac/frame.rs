@@ -59,6 +59,7 @@ pub struct Frame {
     /// after a CTS (per-exchange loss draws nothing for it at the addressee).
     pub continues: bool,
     /// In an ACK or a CTS: the SNR (linear) its sender measured of the frame it answers, for the
-    /// rate control of the frame's sender (as ns-3's `SnrTag`); 0 in other frames.
-    pub snr: f64,
+    /// rate control of the frame's sender (as ns-3's `SnrTag`); 0 in other frames (single
+    /// precision is plenty for a rate decision).
+    pub snr: f32,
 }

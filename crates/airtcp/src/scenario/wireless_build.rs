@@ -280,6 +280,7 @@ fn dcf_params(cfg: &RadioConfig) -> Result<(DcfParams, ErrorModel), ConfigError>
         long_retry_limit: cfg.long_retry_limit,
         mac_overhead: cfg.mac_overhead,
         profile: cfg.mac,
+        rate_control: cfg.rate_control.is_adaptive(),
     };
     Ok((params, error_model))
 }

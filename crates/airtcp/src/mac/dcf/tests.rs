@@ -78,6 +78,7 @@ fn dot11a_dcf(me: RadioId) -> Dcf {
             long_retry_limit: 4,
             mac_overhead: 36,
             profile: MacProfile::Standard,
+            rate_control: false,
         },
     )
 }

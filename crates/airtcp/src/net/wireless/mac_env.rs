@@ -201,36 +201,23 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn attempt_rate(&mut self, next: RadioId, retries: u32, table: u64) -> u64 {
-        let now = self.events.now();
-        let radio = &mut *self.radio;
-        let Some(rc) = radio.rate_control.as_mut() else {
-            return table;
-        };
-        match radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-            Ok(i) => rc.rate(i, retries, now),
-            // A stale route to a radio out of range: its attempts fail anyway.
-            Err(_) => table,
+        match self.radio.rate_control.is_some() {
+            true => self.managed_rate(next, retries, table),
+            false => table,
         }
     }
 
     fn rate_feedback(&mut self, next: RadioId, feedback: RateFeedback) {
-        let now = self.events.now();
-        let radio = &mut *self.radio;
-        if let Some(rc) = radio.rate_control.as_mut() {
-            if let Ok(i) = radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-                rc.feedback(i, feedback, now);
-            }
+        if self.radio.rate_control.is_some() {
+            self.manager_feedback(next, feedback);
         }
     }
 
     fn attempts_allowed(&mut self, next: RadioId) -> Option<u32> {
-        let radio = &*self.radio;
-        let rc = radio.rate_control.as_deref()?;
-        let i = radio
-            .neighbors
-            .binary_search_by_key(&next, |n| n.radio)
-            .ok()?;
-        rc.attempts_allowed(i)
+        match self.radio.rate_control.is_some() {
+            true => self.managed_attempts(next),
+            false => None,
+        }
     }
 
     fn rx_snr(&self) -> f64 {
@@ -292,5 +279,45 @@ impl MacIo for MacEnv<'_> {
             sent,
             status,
         });
+    }
+}
+
+/// Rate control's side of [`MacIo`], out of line: a radio without adaptive rate control pays one
+/// check per call, and the DCF's code inlined into the medium's handlers stays small.
+impl MacEnv<'_> {
+    #[inline(never)]
+    fn managed_rate(&mut self, next: RadioId, retries: u32, table: u64) -> u64 {
+        let now = self.events.now();
+        let radio = &mut *self.radio;
+        let Some(rc) = radio.rate_control.as_mut() else {
+            return table;
+        };
+        match radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
+            Ok(i) => rc.rate(i, retries, now),
+            // A stale route to a radio out of range: its attempts fail anyway.
+            Err(_) => table,
+        }
+    }
+
+    #[inline(never)]
+    fn manager_feedback(&mut self, next: RadioId, feedback: RateFeedback) {
+        let now = self.events.now();
+        let radio = &mut *self.radio;
+        if let Some(rc) = radio.rate_control.as_mut() {
+            if let Ok(i) = radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
+                rc.feedback(i, feedback, now);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn managed_attempts(&mut self, next: RadioId) -> Option<u32> {
+        let radio = &*self.radio;
+        let rc = radio.rate_control.as_deref()?;
+        let i = radio
+            .neighbors
+            .binary_search_by_key(&next, |n| n.radio)
+            .ok()?;
+        rc.attempts_allowed(i)
     }
 }
