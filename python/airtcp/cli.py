@@ -30,7 +30,7 @@ from airtcp.command_line import (
     UsageError,
     dispatch,
 )
-from airtcp.errors import ScenarioError
+from airtcp.errors import ScenarioError, one_line
 
 if TYPE_CHECKING:
     # Imported where a command needs them: the schema and the YAML parser take about 15 ms to
@@ -118,7 +118,7 @@ def _failure(message: str, *, with_traceback: bool = False) -> NoReturn:
         import traceback
 
         traceback.print_exc(file=sys.stderr)
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {one_line(message)}", file=sys.stderr)
     sys.exit(EXIT_FAILURE)
 
 
@@ -555,7 +555,7 @@ def main(args: Sequence[str] | None = None) -> None:
     try:
         code = dispatch("airtcp", _ROOT, list(sys.argv[1:] if args is None else args))
     except UsageError as error:
-        print(f"error: {error.path}: {error.message}", file=sys.stderr)
+        print(f"error: {one_line(f'{error.path}: {error.message}')}", file=sys.stderr)
         code = EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

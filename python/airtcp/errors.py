@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["ScenarioError", "SimulationError", "format_path"]
+__all__ = ["ScenarioError", "SimulationError", "format_path", "one_line"]
+
+
+def one_line(text: str) -> str:
+    """`text` with its unprintable characters escaped (a newline as `\\n`, an escape as
+    `\\x1b`): a message that quotes user input (a field name, a node name) stays one line, as
+    `error: <path>: <message>` must."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class ScenarioError(Exception):
@@ -23,7 +32,7 @@ class ScenarioError(Exception):
         super().__init__(path, message)
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        return one_line(f"{self.path}: {self.message}")
 
     @classmethod
     def from_list(cls, errors: Sequence[tuple[str, str]]) -> ScenarioError:
@@ -33,7 +42,7 @@ class ScenarioError(Exception):
 
     def lines(self) -> list[str]:
         """Every problem as a `"<path>: <message>"` line."""
-        return [f"{path}: {message}" for path, message in self.errors]
+        return [one_line(f"{path}: {message}") for path, message in self.errors]
 
 
 class SimulationError(RuntimeError):

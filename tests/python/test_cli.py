@@ -57,6 +57,20 @@ def test_bad_scenarios_exit_2(tmp_path: Path, change: dict[str, Any], expected: 
     assert result.returncode == 2 and f"error: {expected}" in result.stderr
 
 
+def test_a_field_name_with_a_newline_is_one_error_line(tmp_path: Path) -> None:
+    # Found by the long fuzz run: the name was printed raw, splitting `error: <path>: <message>`
+    # over two lines. Unprintable characters are escaped.
+    path = tmp_path / "key.yaml"
+    path.write_text('name: x\nduration: 1s\n"l\\ninks\\e": []\n', encoding="utf-8")
+    result = run_cli("validate", path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: l\\ninks\\x1b: unknown field (did you mean 'links'?); allowed fields: name, duration, seed, "
+        "nodes, topology, radio, link_errors, routing, coding, failures, links, downlink, routers, flows, "
+        "metrics, limits"
+    ]
+
+
 def test_not_yaml(tmp_path: Path) -> None:
     path = tmp_path / "broken.yaml"
     path.write_text("name: x\nnodes: [A, B\nflows: {\n", encoding="utf-8")
