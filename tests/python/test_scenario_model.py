@@ -265,7 +265,8 @@ def test_a_mapping_locates_its_keys_as_pydantic_did() -> None:
     assert problems(wireless(radio=radio)) == [
         "radio.node_channels.5: input should be a valid string, got 5",
         "radio.node_channels[5][0]: expected a whole number, got 'x'",
-        "radio.node_channels.\udc80: must be Unicode text, got '\\udc80' (U+DC80 at position 0 is a lone surrogate)",
+        # The lone surrogate in the path is escaped: every problem prints as one line of text.
+        "radio.node_channels.\\udc80: must be Unicode text, got '\\udc80' (U+DC80 at position 0 is a lone surrogate)",
         "radio.node_channels.\ufffd\ufffd\ufffd[0]: expected a whole number, got 'y'",
         "radio.node_channels.None: input should be a valid string, got None",
         "radio.node_channels.1: input should be a valid string, got True",
@@ -315,7 +316,7 @@ def test_an_unknown_field_name_that_is_not_unicode_is_one_problem_among_the_othe
     assert problems(with_link(zz=1, rate="x", **{"\udc80x": 1})) == [
         "links[0].rate: cannot read 'x' as a rate; write a number and a unit, e.g. '2Mbps'",
         "links[0].zz: unknown field; allowed fields: from, to, rate, delay, delay_spread, queue, loss",
-        "links[0].\udc80x: a field name must be Unicode text, got '\\udc80x' (U+DC80 at position 0 is a lone surrogate)",
+        "links[0].\\udc80x: a field name must be Unicode text, got '\\udc80x' (U+DC80 at position 0 is a lone surrogate)",
     ]
 
 
