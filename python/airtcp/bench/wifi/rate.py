@@ -422,7 +422,9 @@ def airtcp_goodput(case: RateCase, manager: str, seeds: int = DEFAULT_SEEDS) -> 
     data link n0 -> n1's attempts per rate (Mbit/s as in the reference's keys, summed)."""
     from airtcp.api import run
 
-    template = Path(__file__).resolve().parents[4] / "bench" / "wifi" / AIRTCP_TEMPLATE
+    from .ns3 import find_wifi_dir
+
+    template = find_wifi_dir() / AIRTCP_TEMPLATE
     goodputs, attempts = [], {}
     for seed in range(1, seeds + 1):
         result = run(template, seed=seed, overrides=airtcp_overrides(case, manager))
