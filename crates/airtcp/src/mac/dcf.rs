@@ -75,10 +75,9 @@ pub trait MacIo {
     /// One unicast attempt to `next` (data or RTS) ended: answered (`ok`) or timed out. Feeds
     /// the per-neighbour link statistics estimators read.
     fn attempt(&mut self, next: RadioId, ok: bool);
-    /// The data rate of the next attempt (data frame, or RTS before it) to `next` after
-    /// `retries` failed ones: the adaptive rate control's choice, else `table` (the packet's
-    /// rate from the rate table).
-    fn attempt_rate(&mut self, _next: RadioId, _retries: u32, table: u64) -> u64 {
+    /// The data rate of the next attempt (data frame, or RTS before it) to `next`: the adaptive
+    /// rate control's choice, else `table` (the packet's rate from the rate table).
+    fn attempt_rate(&mut self, _next: RadioId, table: u64) -> u64 {
         table
     }
     /// What adaptive rate control learns of `next` (nothing without it).
@@ -417,7 +416,7 @@ impl Dcf {
         if self.p.rate_control {
             if let Some(a) = self.current.as_mut() {
                 if let Some(dst) = a.next_hop {
-                    a.rate = io.attempt_rate(dst, a.short_retries + a.long_retries, a.rate);
+                    a.rate = io.attempt_rate(dst, a.rate);
                 }
             }
         }

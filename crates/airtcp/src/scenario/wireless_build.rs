@@ -103,13 +103,14 @@ pub fn build_radios(
         pairs,
         neighbour_pair_bytes(),
     )?;
-    if cfg.rate_control.is_adaptive() {
-        // Per neighbour: the manager's state and a count per rate (at most 8 rates, 16 bytes).
+    let rate_bytes = cfg.rate_control.bytes_per_neighbour(rate_ladder(cfg).len());
+    if rate_bytes > 0 {
+        // Per neighbour: the manager's state and a count per rate.
         budget.charge(
             "radio.rate_control",
             "rate control per neighbour",
             pairs,
-            8 * 16 + 64,
+            rate_bytes,
         )?;
     }
     let neighbors = neighbor_lists(&positions, reach, |d| {

@@ -78,6 +78,9 @@ struct Station {
     timer_threshold: u32,
 }
 
+/// Bytes ARF and AARF keep per neighbour.
+pub const BYTES_PER_NEIGHBOUR: u64 = size_of::<Station>() as u64;
+
 /// ARF / AARF for all of a radio's neighbours.
 #[derive(Debug, Clone)]
 pub struct Aarf {
@@ -154,7 +157,7 @@ impl Aarf {
 }
 
 impl RateManager for Aarf {
-    fn pick(&mut self, nb: usize, _retries: u32) -> usize {
+    fn pick(&mut self, nb: usize) -> usize {
         self.stations[nb].rate
     }
 
@@ -177,7 +180,7 @@ mod tests {
         outcomes
             .chars()
             .map(|c| {
-                let r = m.pick(0, 0);
+                let r = m.pick(0);
                 m.on_data(0, r, (c == 's').then_some(100.0), 0);
                 r
             })
@@ -189,10 +192,10 @@ mod tests {
         let mut m = Aarf::new(AarfParams::ARF, 4, 1);
         let rates = run(&mut m, &"s".repeat(10));
         assert_eq!(rates, vec![0; 10]);
-        assert_eq!(m.pick(0, 0), 1, "the 11th attempt probes the next rate");
+        assert_eq!(m.pick(0), 1, "the 11th attempt probes the next rate");
         // The probe fails: straight back down.
         m.on_data(0, 1, None, 0);
-        assert_eq!(m.pick(0, 0), 0);
+        assert_eq!(m.pick(0), 0);
         assert_eq!(
             m.stations[0].success_threshold, 10,
             "ARF keeps its threshold"
@@ -205,11 +208,11 @@ mod tests {
         m.stations[0].rate = 3;
         let rates = run(&mut m, "fffff");
         assert_eq!(rates, vec![3, 3, 2, 2, 1]);
-        assert_eq!(m.pick(0, 0), 1);
+        assert_eq!(m.pick(0), 1);
         // A success in between starts the count again.
         let rates = run(&mut m, "sff");
         assert_eq!(rates, vec![1, 1, 1]);
-        assert_eq!(m.pick(0, 0), 0);
+        assert_eq!(m.pick(0), 0);
     }
 
     #[test]
@@ -220,7 +223,7 @@ mod tests {
         let rates = run(&mut m, &"sf".repeat(7));
         assert_eq!(rates, vec![0; 14]);
         m.on_data(0, 0, OK, 0);
-        assert_eq!(m.pick(0, 0), 1);
+        assert_eq!(m.pick(0), 1);
     }
 
     #[test]
@@ -230,9 +233,9 @@ mod tests {
         for _ in 0..4 {
             let n = m.stations[0].success_threshold as usize;
             run(&mut m, &"s".repeat(n));
-            assert_eq!(m.pick(0, 0), 1, "a probe after {n} successes");
+            assert_eq!(m.pick(0), 1, "a probe after {n} successes");
             m.on_data(0, 1, None, 0);
-            assert_eq!(m.pick(0, 0), 0);
+            assert_eq!(m.pick(0), 0);
             thresholds.push(m.stations[0].success_threshold);
         }
         assert_eq!(thresholds, vec![20, 40, 60, 60]);
@@ -240,7 +243,7 @@ mod tests {
         // recovery) resets it.
         m.stations[0].rate = 2;
         run(&mut m, "sff");
-        assert_eq!(m.pick(0, 0), 1);
+        assert_eq!(m.pick(0), 1);
         assert_eq!(m.stations[0].success_threshold, 10);
         assert_eq!(m.stations[0].timer_threshold, 15);
     }
@@ -249,9 +252,9 @@ mod tests {
     fn the_rate_stays_within_the_ladder() {
         let mut m = Aarf::new(AarfParams::ARF, 2, 2);
         run(&mut m, &"s".repeat(100));
-        assert_eq!(m.pick(0, 0), 1);
+        assert_eq!(m.pick(0), 1);
         run(&mut m, &"f".repeat(100));
-        assert_eq!(m.pick(0, 0), 0);
-        assert_eq!(m.pick(1, 0), 0, "neighbours are independent");
+        assert_eq!(m.pick(0), 0);
+        assert_eq!(m.pick(1), 0, "neighbours are independent");
     }
 }

@@ -184,6 +184,22 @@ impl RateControlConfig {
         })
     }
 
+    /// The memory an adaptive manager and its bookkeeping take per neighbour over `rates`
+    /// rates (0 for the static choices), for the memory budget.
+    pub fn bytes_per_neighbour(&self, rates: usize) -> u64 {
+        let manager = match *self {
+            RateControlConfig::Constant | RateControlConfig::Ideal { .. } => return 0,
+            RateControlConfig::Arf { .. } | RateControlConfig::Aarf { .. } => {
+                super::aarf::BYTES_PER_NEIGHBOUR
+            }
+            RateControlConfig::SnrThreshold { .. } => size_of::<f64>() as u64,
+            RateControlConfig::Minstrel { sample_columns, .. } => {
+                super::minstrel::bytes_per_neighbour(rates, sample_columns as usize)
+            }
+        };
+        manager + super::RateControl::bytes_per_neighbour(rates)
+    }
+
     /// The first field that cannot work, as (field under `radio.rate_control`, message).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let positive = |field: &'static str, v: u32| match v {

@@ -29,7 +29,9 @@
 //! with "0 means empty", so rate 0 may be overwritten in a column; its last row is never read
 //! (the index wraps at n - 1). The first statistics update of a neighbour comes 100 ms after its
 //! first packet ends (ns-3: after the station is first seen, about the same). Deviation: RTS failures count against the MAC's short retry limit as
-//! without Minstrel (ns-3 counts them apart, in a counter its give-up rule does not read).
+//! without Minstrel (ns-3 counts them apart, in a counter its give-up rule does not read), and a
+//! packet given up at that limit ends like one given up after its data chain (ns-3 only resets
+//! the retry counters then, without counting the packet or updating the statistics).
 
 use super::RateManager;
 use crate::mac::timing::Timing;
@@ -86,8 +88,9 @@ struct RateStats {
 #[derive(Debug, Clone)]
 struct Station {
     rates: Vec<RateStats>,
-    /// `sample_table[column][row]`: a ladder index (ns-3 keeps it row-major; the same table).
-    sample_table: Vec<Vec<usize>>,
+    /// The sample table, column-major: `sample_table[column * rates + row]` is a ladder index
+    /// (ns-3 keeps it row-major; the same table). One byte a cell: a mesh has many neighbours.
+    sample_table: Vec<u8>,
     row: usize,
     column: usize,
     max_tp: usize,
@@ -103,6 +106,11 @@ struct Station {
     long_retry: u32,
     txrate: usize,
     next_update: Option<Time>,
+}
+
+/// Bytes Minstrel keeps per neighbour over `rates` rates with `columns` sample columns.
+pub fn bytes_per_neighbour(rates: usize, columns: usize) -> u64 {
+    (size_of::<Station>() + rates * size_of::<RateStats>() + rates * columns) as u64
 }
 
 /// Minstrel for all of a radio's neighbours.
@@ -169,12 +177,12 @@ impl Minstrel {
                 ..RateStats::default()
             })
             .collect();
-        let mut table = vec![vec![0usize; n]; self.p.sample_columns];
-        for column in table.iter_mut() {
-            for i in 0..n {
+        let mut table = vec![0u8; n * self.p.sample_columns];
+        for column in table.chunks_exact_mut(n) {
+            for i in 0..n as u8 {
                 // A draw in [0, n], inclusive as ns-3's `GetInteger(0, n)`.
                 let uv = (self.rng.next_u64() % (n as u64 + 1)) as usize;
-                let mut at = (i + uv) % n;
+                let mut at = (i as usize + uv) % n;
                 while column[at] != 0 {
                     at = (at + 1) % n;
                 }
@@ -202,7 +210,7 @@ impl Minstrel {
     }
 
     /// The attempts a packet to `nb` gets before it is given up: the four places of its chain.
-    pub fn attempts_allowed(&self, nb: usize) -> u32 {
+    pub fn chain_attempts(&self, nb: usize) -> u32 {
         let s = &self.stations[nb];
         let count = |i: usize| s.rates[i].adjusted_retry_count;
         let second = if s.sampling { s.sample_rate } else { s.max_tp2 };
@@ -358,7 +366,7 @@ fn find_rate(s: &mut Station, p: &MinstrelParams, perfect_us: &[u64], n: usize) 
             .sample_packets
             .saturating_add((delta - 2 * n as i64) as u32);
     }
-    let mut idx = s.sample_table[s.column][s.row];
+    let mut idx = usize::from(s.sample_table[s.column * n + s.row]);
     s.row += 1;
     if s.row > n.saturating_sub(2) {
         s.row = 0;
@@ -386,7 +394,7 @@ fn find_rate(s: &mut Station, p: &MinstrelParams, perfect_us: &[u64], n: usize) 
 }
 
 impl RateManager for Minstrel {
-    fn pick(&mut self, nb: usize, _retries: u32) -> usize {
+    fn pick(&mut self, nb: usize) -> usize {
         self.stations[nb].txrate
     }
 
@@ -407,7 +415,7 @@ impl RateManager for Minstrel {
     }
 
     fn attempts_allowed(&self, nb: usize) -> Option<u32> {
-        Some(Minstrel::attempts_allowed(self, nb))
+        Some(self.chain_attempts(nb))
     }
 }
 

@@ -31,8 +31,8 @@ pub use config::RateControlConfig;
 /// One per-neighbour rate-adaptation algorithm, for all of a radio's neighbours.
 pub trait RateManager: std::fmt::Debug {
     /// The ladder index of the rate for the next attempt to neighbour `nb` (its index in the
-    /// radio's neighbour list); `retries`: the packet's failed attempts so far.
-    fn pick(&mut self, nb: usize, retries: u32) -> usize;
+    /// radio's neighbour list). A manager counts a packet's failures itself, from the feedback.
+    fn pick(&mut self, nb: usize) -> usize;
     /// A data attempt to `nb` at ladder index `rate` ended at `now`: acknowledged, with the SNR
     /// (linear) the addressee measured (`Some`), or unanswered (`None`).
     fn on_data(&mut self, nb: usize, rate: usize, acked: Option<f64>, now: Time);
@@ -109,6 +109,12 @@ impl RateControl {
         }
     }
 
+    /// Bytes kept per neighbour besides the manager's state: a count per rate and the latest
+    /// rate.
+    pub fn bytes_per_neighbour(rates: usize) -> u64 {
+        (rates * size_of::<RateCount>() + 1) as u64
+    }
+
     /// Keeps the time of every change of a link's rate ([`RateControl::changes`]).
     pub fn trace_changes(&mut self) {
         self.changes = Some(Vec::new());
@@ -120,8 +126,8 @@ impl RateControl {
     }
 
     /// The rate of the next attempt to neighbour `nb` at `now`, bit/s.
-    pub fn rate(&mut self, nb: usize, retries: u32, now: Time) -> u64 {
-        let i = self.manager.pick(nb, retries).min(self.ladder.len() - 1);
+    pub fn rate(&mut self, nb: usize, now: Time) -> u64 {
+        let i = self.manager.pick(nb).min(self.ladder.len() - 1);
         if self.latest[nb] != i as u8 {
             self.latest[nb] = i as u8;
             if let Some(changes) = self.changes.as_mut() {

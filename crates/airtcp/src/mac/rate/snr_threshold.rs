@@ -62,7 +62,7 @@ pub fn threshold(model: ErrorModel, rate: u64, ber: f64) -> f64 {
 }
 
 impl RateManager for SnrThreshold {
-    fn pick(&mut self, nb: usize, _retries: u32) -> usize {
+    fn pick(&mut self, nb: usize) -> usize {
         let snr = self.reported[nb];
         self.thresholds.iter().rposition(|&t| t < snr).unwrap_or(0)
     }
@@ -115,20 +115,20 @@ mod tests {
     fn follows_the_latest_report_and_starts_over_after_a_give_up() {
         let ladder = crate::mac::timing::DOT11B_RATES;
         let mut m = SnrThreshold::new(&ladder, ErrorModel::Dsss, DEFAULT_BER, 2);
-        assert_eq!(m.pick(0, 0), 0, "nothing reported: the lowest rate");
+        assert_eq!(m.pick(0), 0, "nothing reported: the lowest rate");
         let top = m.thresholds()[3];
         m.on_data(0, 0, Some(top * 1.01), 0);
-        assert_eq!(m.pick(0, 0), 3);
-        assert_eq!(m.pick(1, 0), 0, "the other neighbour reported nothing");
+        assert_eq!(m.pick(0), 3);
+        assert_eq!(m.pick(1), 0, "the other neighbour reported nothing");
         m.on_data(0, 3, None, 0);
-        assert_eq!(m.pick(0, 0), 3, "a failure is no report");
+        assert_eq!(m.pick(0), 3, "a failure is no report");
         m.on_data(0, 3, Some(m.thresholds()[1] * 1.01), 0);
-        assert_eq!(m.pick(0, 0), 1);
+        assert_eq!(m.pick(0), 1);
         m.on_data(0, 1, Some(0.0), 0);
-        assert_eq!(m.pick(0, 0), 1, "a report of 0 is ignored");
+        assert_eq!(m.pick(0), 1, "a report of 0 is ignored");
         m.on_rts_answered(0, top);
-        assert_eq!(m.pick(0, 0), 2, "at the threshold exactly: not above it");
+        assert_eq!(m.pick(0), 2, "at the threshold exactly: not above it");
         m.on_given_up(0, 0);
-        assert_eq!(m.pick(0, 0), 0);
+        assert_eq!(m.pick(0), 0);
     }
 }

@@ -19,15 +19,15 @@ fn counts_each_data_attempt_at_its_rate_and_traces_changes() {
     let mut now = 0;
     // Ten acknowledged frames at 1 Mbps raise neighbour 1's rate; the probe at 2 Mbps fails.
     for _ in 0..10 {
-        let rate = rc.rate(1, 0, now);
+        let rate = rc.rate(1, now);
         assert_eq!(rate, 1_000_000);
         rc.feedback(1, RateFeedback::Acked { rate, snr: 10.0 }, now);
         now += 1;
     }
-    let probe = rc.rate(1, 0, now);
+    let probe = rc.rate(1, now);
     assert_eq!(probe, 2_000_000);
     rc.feedback(1, RateFeedback::Lost { rate: probe }, now);
-    assert_eq!(rc.rate(1, 1, now + 1), 1_000_000, "the retry falls back");
+    assert_eq!(rc.rate(1, now + 1), 1_000_000, "the retry falls back");
     let counts: Vec<_> = rc.counts(1).collect();
     assert_eq!(
         counts[0],

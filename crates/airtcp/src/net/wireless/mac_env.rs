@@ -200,9 +200,9 @@ impl MacIo for MacEnv<'_> {
         }
     }
 
-    fn attempt_rate(&mut self, next: RadioId, retries: u32, table: u64) -> u64 {
+    fn attempt_rate(&mut self, next: RadioId, table: u64) -> u64 {
         match self.radio.rate_control.is_some() {
-            true => self.managed_rate(next, retries, table),
+            true => self.managed_rate(next, table),
             false => table,
         }
     }
@@ -286,14 +286,14 @@ impl MacIo for MacEnv<'_> {
 /// check per call, and the DCF's code inlined into the medium's handlers stays small.
 impl MacEnv<'_> {
     #[inline(never)]
-    fn managed_rate(&mut self, next: RadioId, retries: u32, table: u64) -> u64 {
+    fn managed_rate(&mut self, next: RadioId, table: u64) -> u64 {
         let now = self.events.now();
         let radio = &mut *self.radio;
         let Some(rc) = radio.rate_control.as_mut() else {
             return table;
         };
         match radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-            Ok(i) => rc.rate(i, retries, now),
+            Ok(i) => rc.rate(i, now),
             // A stale route to a radio out of range: its attempts fail anyway.
             Err(_) => table,
         }
