@@ -424,10 +424,17 @@ impl World {
                 Endpoints::Udp { .. } => {}
             }
         }
+        let neighbours = self
+            .net
+            .wireless
+            .motion
+            .as_ref()
+            .map_or(0, |m| m.grown_bytes());
         let bytes = packets * (std::mem::size_of::<Packet>() as u64 + 4)
             + events * self.net.events.entry_bytes()
             + rtt_samples * crate::sim::memory::SERIES_ROW_BYTES
-            + transports;
+            + transports
+            + neighbours;
         self.budget.check_growth(bytes, now, &|| {
             let mut detail = format!(
                 "{} packets alive at once, {} events pending, {} RTT samples",
@@ -437,6 +444,12 @@ impl World {
             );
             if transports > 0 {
                 detail += &format!(", {} held by transports", format_bytes(transports));
+            }
+            if neighbours > 0 {
+                detail += &format!(
+                    ", {} of neighbour records of moving nodes",
+                    format_bytes(neighbours)
+                );
             }
             detail
         })
@@ -468,6 +481,7 @@ impl World {
             Event::Deferred(id) => self.net.send_deferred(id),
             Event::OnDemand(timer) => self.net.on_demand_timer(timer),
             Event::NodeDown(node) => self.net.node_down(node),
+            Event::Motion => self.net.on_motion(),
             Event::Slot => self.net.on_slot(),
             Event::DownlinkArrive(user, id) => self.net.on_downlink_arrival(user, id),
             Event::Forwarding(token) => self.net.on_forwarding_timer(token),

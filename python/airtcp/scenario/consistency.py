@@ -219,7 +219,31 @@ def problems(scenario: Any) -> Iterable[tuple[str, str]]:
         elif not directory.is_placed(failure.node):
             yield where, f"{failure.node!r} has no radio; only wireless nodes can fail"
 
+    yield from _mobility_problems(scenario, directory)
     yield from _flow_problems(scenario, directory, neighbours)
+
+
+def _mobility_problems(scenario: Any, directory: _Directory) -> Iterable[tuple[str, str]]:
+    """Moving nodes: placed ones, with a topology and a radio; the ranges the models need."""
+    if scenario.mobility and (scenario.topology is None or scenario.radio is None):
+        yield "mobility", "moving nodes need a topology and a radio"
+        return
+    for i, entry in enumerate(scenario.mobility):
+        for j, node in enumerate(getattr(entry, "nodes", None) or []):
+            if node not in directory:
+                yield f"mobility[{i}].nodes[{j}]", directory.missing(node)
+            elif not directory.is_placed(node):
+                yield f"mobility[{i}].nodes[{j}]", f"{node!r} has no position; only placed nodes move"
+        if entry.kind in ("random_waypoint", "random_walk") and entry.max_speed < entry.min_speed:
+            yield f"mobility[{i}].max_speed", f"must be at least min_speed ({entry.min_speed})"
+        if entry.kind == "random_waypoint" and entry.max_pause < entry.min_pause:
+            yield f"mobility[{i}].max_pause", f"must be at least min_pause ({units.format_duration(entry.min_pause)})"
+        bounds = getattr(entry, "bounds", None)
+        if bounds is not None:
+            if bounds.x_max <= bounds.x_min:
+                yield f"mobility[{i}].bounds.x_max", f"must exceed x_min ({bounds.x_min} m)"
+            if bounds.y_max <= bounds.y_min:
+                yield f"mobility[{i}].bounds.y_max", f"must exceed y_min ({bounds.y_min} m)"
 
 
 def _name_problems(scenario: Any) -> Generator[tuple[str, str], None, _Directory]:

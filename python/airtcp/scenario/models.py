@@ -58,6 +58,15 @@ __all__ = [
     "FrameErrorMode",
     "MacProfile",
     "RadioConfig",
+    "ConstantPositionMobility",
+    "ConstantVelocityMobility",
+    "Bounds",
+    "RandomWaypointMobility",
+    "WalkMode",
+    "RandomWalkMobility",
+    "Ns2Mobility",
+    "BonnmotionMobility",
+    "MobilityConfig",
     "BernoulliErrorProcess",
     "GilbertElliottErrorProcess",
     "BimodalErrorProcess",
@@ -612,6 +621,116 @@ class RadioConfig(rules.RadioConfigRules, Model):
     # as ns-3 models it), `ns2` or `glomosim` (the papers' simulators).
     mac: MacProfile = "standard"
 
+
+class ConstantPositionMobility(Model):
+    """The nodes stand still at their placed positions (the default of every node)."""
+
+    kind: Literal["constant_position"]
+    # The nodes; absent: every placed node.
+    nodes: Optional[list[Name]] = None
+
+
+class ConstantVelocityMobility(Model):
+    """The nodes move in a straight line at a fixed velocity from their placed positions (ns-3's
+    `ConstantVelocityMobilityModel`), for ever."""
+
+    kind: Literal["constant_velocity"]
+    # The nodes; absent: every placed node.
+    nodes: Optional[list[Name]] = None
+    # Velocity along x, m/s.
+    vx: real(None)
+    # Velocity along y, m/s.
+    vy: real(None)
+
+
+class Bounds(Model):
+    """A rectangle, m."""
+
+    # Lowest x, m.
+    x_min: real('distance')
+    # Highest x, m (> x_min).
+    x_max: real('distance')
+    # Lowest y, m.
+    y_min: real('distance')
+    # Highest y, m (> y_min).
+    y_max: real('distance')
+
+
+class RandomWaypointMobility(Model):
+    """Random waypoint (Johnson and Maltz 1996; ns-3's `RandomWaypointMobilityModel`): a pause, then a
+    straight trip at a uniform speed to a uniform point of `bounds`, then a pause, and so on. With
+    `steady_state`, the first trip and pause are drawn from the model's stationary distribution
+    (Navidi and Camp 2004; ns-3's `SteadyStateRandomWaypointMobilityModel`), so the run starts
+    without the warm-up in which nodes' mean speed decays and they gather in the middle; the nodes'
+    placed positions are then not used."""
+
+    kind: Literal["random_waypoint"]
+    # The nodes; absent: every placed node.
+    nodes: Optional[list[Name]] = None
+    # Lowest trip speed, m/s (> 0).
+    min_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 0.3
+    # Highest trip speed, m/s (>= min_speed).
+    max_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 0.7
+    # Shortest pause, ns.
+    min_pause: integer('duration', minimum=0, maximum=U64_MAX) = 0
+    # Longest pause, ns (>= min_pause).
+    max_pause: integer('duration', minimum=0, maximum=U64_MAX) = 0
+    # The area the waypoints are drawn from; absent: the smallest rectangle holding every placed
+    # node.
+    bounds: Optional[Bounds] = None
+    # Start in the stationary distribution.
+    steady_state: StrictBool = False
+
+
+# What ends a random walk's straight stretch (ns-3's `Mode`).
+WalkMode = Literal["distance", "time"]
+
+class RandomWalkMobility(Model):
+    """Random walk in a rectangle (ns-3's `RandomWalk2dMobilityModel`): a uniform direction and speed,
+    kept for `time` (mode `time`) or over `distance` (mode `distance`), reflecting off the
+    rectangle's sides."""
+
+    kind: Literal["random_walk"]
+    # The nodes; absent: every placed node.
+    nodes: Optional[list[Name]] = None
+    # Lowest speed, m/s (> 0).
+    min_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 2.0
+    # Highest speed, m/s (>= min_speed).
+    max_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 4.0
+    # When a new direction and speed are drawn.
+    mode: WalkMode = "distance"
+    # Time between changes in mode `time`, ns.
+    time: integer('duration', minimum=1, maximum=U64_MAX) = 1000000000
+    # Distance between changes in mode `distance`, m.
+    distance: real('distance', exclusive_minimum=0) = 1.0
+    # The rectangle walked in; absent: the smallest rectangle holding every placed node. Every node
+    # it moves must start inside it.
+    bounds: Optional[Bounds] = None
+
+
+class Ns2Mobility(Model):
+    """Motion read from an ns-2 movement file (`setdest`'s output: `$node_(i) set X_ x`, `$ns_ at t
+    "$node_(i) setdest x y speed"`); `$node_(i)` is the i-th node `topology` places (`n{i}` in
+    generated topologies). The initial `X_`/`Y_` replace the placed position; other lines (`$god_`,
+    comments) are skipped."""
+
+    kind: Literal["ns2"]
+    # The file (a path relative to the scenario file, which the front end resolves).
+    file: Text
+
+
+class BonnmotionMobility(Model):
+    """Motion read from a BonnMotion movement file (its native `.movements` format, 2-D: line i is the
+    i-th placed node's waypoints `t x y t x y ...`, the node moving in a straight line between
+    consecutive ones; before the first it stands at the first, after the last at the last)."""
+
+    kind: Literal["bonnmotion"]
+    # The file (a path relative to the scenario file, which the front end resolves).
+    file: Text
+
+
+# One entry of the `mobility:` list.
+MobilityConfig = Annotated[Union[ConstantPositionMobility, ConstantVelocityMobility, RandomWaypointMobility, RandomWalkMobility, Ns2Mobility, BonnmotionMobility], Field(discriminator="kind")]
 
 class BernoulliErrorProcess(Model):
     """Independent errors with probability `per`."""
@@ -1774,6 +1893,8 @@ class Scenario(rules.ScenarioRules, Model):
     topology: Optional[TopologyConfig] = None
     # The radio of every node `topology` places (required with a topology).
     radio: Optional[RadioConfig] = None
+    # How the placed nodes move (docs/mobility.md); absent: they stand still.
+    mobility: list[MobilityConfig] = Field(default_factory=list, exclude_if=at_default([]))
     # Extra packet-error processes on chosen wireless links.
     link_errors: list[LinkErrorConfig] = Field(default_factory=list)
     # How routes are found.

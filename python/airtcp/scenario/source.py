@@ -58,6 +58,7 @@ def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
             return bundled.file_or_bundled(path)  # type: ignore[return-value]  # a dict, or it raises
         raw = _require_mapping(parse_yaml(_read_text(path), str(path)), str(path))
         raw.setdefault("name", _name_from_file(path))
+        _resolve_relative_files(raw, path.parent)
         return raw
     if isinstance(source, str):
         data = parse_yaml(source, "<scenario>")
@@ -72,6 +73,19 @@ def read_source(source: Mapping[str, Any] | str | Path) -> dict[str, Any]:
     raise ScenarioError(
         "scenario", f"expected a file name, YAML text or a mapping, got {type(source).__name__}"
     )
+
+
+def _resolve_relative_files(raw: dict[str, Any], base: Path) -> None:
+    """Files a scenario names (mobility's movement files) are relative to the scenario's own file,
+    as a reader of the file expects; the core reads them relative to the working directory."""
+    entries = raw.get("mobility")
+    if not isinstance(entries, list):
+        return
+    for entry in entries:
+        if isinstance(entry, dict) and isinstance(entry.get("file"), str) and entry["file"]:
+            file = Path(entry["file"])
+            if not file.is_absolute():
+                entry["file"] = str(base / file)
 
 
 def _looks_like_path(source: object) -> bool:

@@ -29,6 +29,8 @@ pub enum Event {
     OnDemand(OnDemandTimer),
     /// A node fails.
     NodeDown(NodeId),
+    /// Moving nodes: the radios' neighbour lists are rebuilt (`net::wireless::motion`).
+    Motion,
     /// A slot of the base station's downlink starts.
     Slot,
     /// A packet served by the downlink reaches its user (user index, packet).

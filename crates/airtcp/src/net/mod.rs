@@ -503,6 +503,15 @@ impl Network {
         n
     }
 
+    /// Moving nodes: the neighbour lists are rebuilt for the next interval, and the next rebuild
+    /// is scheduled.
+    pub fn on_motion(&mut self) {
+        let now = self.events.now();
+        if let Some(next) = self.wireless.refresh_motion(now) {
+            self.events.schedule(next, EventClass::Timer, Event::Motion);
+        }
+    }
+
     /// `node` fails: its radios stop, and everything it holds is dropped: each radio's interface
     /// queue and its MAC's packet, and what the forwarding layer holds at the node (charged to
     /// its first radio, between that radio's queue and its MAC's packet).

@@ -37,8 +37,10 @@ use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
 
 mod mac_env;
+pub mod motion;
 
 use mac_env::MacEnv;
+use motion::Motion;
 
 /// Marker for "no radio" / broadcast next hop.
 pub const NO_RADIO: u32 = u32::MAX;
@@ -52,14 +54,20 @@ pub const ETX_FRAME_BYTES: u32 = 1076;
 pub struct Neighbor {
     /// The neighbour.
     pub radio: RadioId,
-    /// Mean received power there, mW.
+    /// Mean received power there, mW (with moving nodes: at the radio's latest transmission,
+    /// or at the latest refresh of the lists; possibly below the floor, [`motion`]).
     pub mean_mw: f64,
-    /// Propagation delay.
-    pub delay: Time,
+    /// Propagation delay, ns (32 bits: 4 s of light travel, far beyond any reach).
+    pub delay: u32,
     /// Data rate of unicast frames to the neighbour, bit/s: the radio's rate table (the MAC's
     /// own data rate unless rate control or the scenario set it per link; 0 stands for the
     /// MAC's rate). 32 bits hold any single 802.11 rate modelled (up to 4.29 Gbit/s).
     pub rate_bps: u32,
+    /// Where the radio keeps what it has seen of this neighbour: its entry in
+    /// `RadioState::neighbor_stats` and `RadioState::peers`, and its rate control's. A static
+    /// network's slots are the list's indices; with moving nodes, a neighbour keeps its slot
+    /// when it leaves the list and comes back.
+    pub slot: u32,
 }
 
 /// What a radio has seen of one neighbour (indexed like its neighbour list).
@@ -94,8 +102,10 @@ pub struct RadioState {
     pub rng: Rng,
     /// Radios in reach, sorted by radio id.
     pub neighbors: Vec<Neighbor>,
-    /// Link statistics per neighbour, indexed like `neighbors`.
+    /// Link statistics per neighbour, indexed by slot (`Neighbor::slot`).
     pub neighbor_stats: Vec<NeighborStats>,
+    /// The neighbour radio of each slot.
+    pub peers: Vec<RadioId>,
     /// Interface queue.
     pub ifq: Box<dyn QueueDisc>,
     /// Interface-queue counters (drops by reason, transmissions).
@@ -200,6 +210,9 @@ pub struct Wireless {
     pub trace: Option<FrameTrace>,
     /// Time a radio takes to detect a frame's preamble and report the medium busy.
     pub cca_time: Time,
+    /// Moving nodes' positions and the neighbour lists' upkeep (`None`: every node stands
+    /// still, and the lists built with the network are final).
+    pub motion: Option<Box<Motion>>,
 }
 
 /// The radio on `channel` among `first` and the radios linked after it.
@@ -276,6 +289,7 @@ impl Wireless {
             layer_needs: LayerNeeds::default(),
             trace: None,
             cca_time: 4_000,
+            motion: None,
         }
     }
 
@@ -403,6 +417,7 @@ impl Wireless {
             layer_needs,
             trace,
             cca_time,
+            motion,
         } = self;
         let mut env = MacEnv {
             me: r,
@@ -423,6 +438,7 @@ impl Wireless {
             needs: *layer_needs,
             trace,
             cca_time: *cca_time,
+            motion: motion.as_deref(),
         };
         f(&mut macs[r as usize], &mut env)
     }
@@ -739,6 +755,26 @@ impl Wireless {
             bytes,
         );
         phy * self.extra_delivery(rf, receiver)
+    }
+
+    /// Moving nodes: rebuilds the neighbour lists for positions at `now`; the time of the next
+    /// rebuild (`None` without moving nodes).
+    pub fn refresh_motion(&mut self, now: Time) -> Option<Time> {
+        let motion = self.motion.as_mut()?;
+        motion.refresh(now, &mut self.radios, &self.channel_of);
+        Some(now.saturating_add(motion.interval))
+    }
+
+    /// Radio `r`'s slot for radio `peer` (`Neighbor::slot`), if `r` ever listed it.
+    pub fn slot_of(&self, r: RadioId, peer: RadioId) -> Option<usize> {
+        match &self.motion {
+            Some(m) => m.slot_of(r, peer).map(|s| s as usize),
+            None => {
+                let nbs = &self.radios[r as usize].neighbors;
+                let i = nbs.binary_search_by_key(&peer, |n| n.radio).ok()?;
+                Some(nbs[i].slot as usize)
+            }
+        }
     }
 
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.

@@ -14,7 +14,7 @@ use super::route_weights::edge_weights;
 use super::routers::{pairs_layer, RouterPairsSetup};
 use super::topology::{place, Placed};
 use super::usable_links;
-use super::wireless_build::build_radios;
+use super::wireless_build::{build_radios, radio_edges, set_in_motion};
 use crate::error::{positive, ConfigError};
 use crate::link::loss::LossProcess;
 use crate::link::{Channel, ChannelStats};
@@ -94,6 +94,7 @@ pub(crate) fn build_noting_unreachable(
     positive("metrics.bin", m.bin)?;
     positive("metrics.trace_interval", m.trace_interval)?;
 
+    let moving = wireless.motion.is_some();
     let mut net = Network {
         events: EventQueue::new(),
         packets: PacketArena::default(),
@@ -103,7 +104,9 @@ pub(crate) fn build_noting_unreachable(
         node_names: names.clone(),
         routes,
         flow_paths: FlowPaths::default(),
-        on_demand: on_demand_routing(cfg, names.len(), min_delivery, &edges),
+        // The gray-zone filter judges links once, at the start: not for moving nodes, whose
+        // links change (AODV then hears every neighbour, as RFC 3561 does).
+        on_demand: on_demand_routing(cfg, names.len(), min_delivery.filter(|_| !moving), &edges),
         base_station: downlink,
         routers: built_routers.routers,
         node_drops: vec![[0; DropReason::ALL.len()]; names.len()],
@@ -117,6 +120,11 @@ pub(crate) fn build_noting_unreachable(
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
+    }
+    if let Some(m) = net.wireless.motion.as_deref() {
+        // The lists of time 0 were built with the radios; the next refresh one interval on.
+        net.events
+            .schedule(m.interval, EventClass::Timer, Event::Motion);
     }
     net.start_on_demand(cfg.seed);
 
@@ -222,7 +230,7 @@ fn build_wireless(
 ) -> Result<Wireless, ConfigError> {
     Ok(match (&cfg.topology, &cfg.radio) {
         (Some(_), Some(radio)) => {
-            let built = build_radios(
+            let mut built = build_radios(
                 radio,
                 placed,
                 cfg.nodes.len() as NodeId..nodes as NodeId,
@@ -231,6 +239,9 @@ fn build_wireless(
                 node,
                 budget,
             )?;
+            if set_in_motion(radio, &cfg.mobility, placed, cfg.seed, &mut built.wireless)? {
+                built.edges = radio_edges(&built.wireless);
+            }
             edges.extend(built.edges);
             built.wireless
         }
@@ -242,6 +253,9 @@ fn build_wireless(
             ))
         }
         (None, None) => {
+            if !cfg.mobility.is_empty() {
+                return Err(err("mobility", "moving nodes need a topology and a radio"));
+            }
             if !cfg.link_errors.is_empty() {
                 return Err(err("link_errors", "link errors need wireless nodes"));
             }

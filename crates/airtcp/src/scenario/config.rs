@@ -24,6 +24,7 @@ pub use crate::net::horizon::config::{
 };
 pub use crate::net::routing::RouteMetric;
 pub use crate::phy::config::{ErrorProcessConfig, FadingConfig, PropagationConfig, ReceptionModel};
+pub use crate::phy::mobility::{Bounds, MobilityConfig, WalkMode};
 pub use crate::queue::config::QueueConfig;
 pub use crate::transport::nc_layer::config::{NcBlock, NcConfig};
 pub use crate::transport::tcp::cc::compound::CompoundParams;
@@ -73,6 +74,10 @@ pub struct ScenarioConfig {
     /// The radio of every node `topology` places (required with a topology).
     #[serde(default)]
     pub radio: Option<RadioConfig>,
+    /// How the placed nodes move (docs/mobility.md); absent: they stand still.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub mobility: Vec<MobilityConfig>,
     /// Extra packet-error processes on chosen wireless links.
     #[serde(default)]
     pub link_errors: Vec<LinkErrorConfig>,

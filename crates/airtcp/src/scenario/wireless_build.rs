@@ -19,9 +19,11 @@ use crate::mac::dcf::{Dcf, DcfParams};
 use crate::mac::rate::RateControl;
 use crate::mac::timing::Timing;
 use crate::net::routing::{Edge, Iface};
+use crate::net::wireless::motion::Motion;
 use crate::net::wireless::{Neighbor, RadioState, Wireless, NO_RADIO};
 use crate::phy::fading::Fading;
 use crate::phy::link_error::LinkError;
+use crate::phy::mobility::MobilityConfig;
 use crate::phy::propagation::{dbm_to_mw, PathLoss, SPEED_OF_LIGHT};
 use crate::phy::{ErrorModel, Phy, PhyThresholds};
 use crate::sim::memory::MemoryBudget;
@@ -144,6 +146,7 @@ pub fn build_radios(
             phy: Phy::new(th),
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
+            peers: nbs.iter().map(|nb| nb.radio).collect(),
             rate_control: cfg
                 .rate_control
                 .manager(&ladder, error_model, &params.timing, nbs.len(), || {
@@ -177,6 +180,65 @@ pub fn build_radios(
     add_link_errors(&mut wireless, link_errors, node_id)?;
     let edges = radio_edges(&wireless);
     Ok(BuiltRadios { wireless, edges })
+}
+
+/// Sets the radios of `wireless` (built by [`build_radios`] for `placed`) in motion under the
+/// `mobility:` entries, if any node moves: the medium then keeps their neighbour lists
+/// (`net::wireless::motion`), rebuilt here for time 0. Returns whether nodes move (the routing
+/// graph's edges are then those of time 0's lists).
+pub fn set_in_motion(
+    cfg: &RadioConfig,
+    mobility: &[MobilityConfig],
+    placed: &[Placed],
+    seed: u64,
+    wireless: &mut Wireless,
+) -> Result<bool, ConfigError> {
+    if mobility.is_empty() {
+        return Ok(false);
+    }
+    let points: Vec<(f64, f64)> = placed.iter().map(|p| (p.x, p.y)).collect();
+    let names: Vec<&str> = placed.iter().map(|p| p.name.as_str()).collect();
+    let read = |file: &str| std::fs::read_to_string(file);
+    let moving = crate::phy::mobility::build(mobility, &points, &names, seed, &read)?;
+    if !moving.moves() {
+        return Ok(false);
+    }
+    if !cfg.link_rates.is_empty() {
+        return Err(err(
+            "radio.link_rates",
+            "cannot be set with moving nodes (mobility): a link's rate follows its mean SNR",
+        ));
+    }
+    let (_, error_model) = dcf_params(cfg)?;
+    let th = phy_thresholds(cfg);
+    let choose: Box<dyn Fn(f64) -> u64> = Box::new(rate_chooser(cfg, error_model, th.noise_mw));
+    // Placed nodes have consecutive ids after the wired-only ones; each has a radio.
+    let first_placed = wireless
+        .radio_of_node
+        .iter()
+        .position(|&r| r != NO_RADIO)
+        .unwrap_or(0) as NodeId;
+    let node_of = wireless
+        .radios
+        .iter()
+        .map(|r| r.node - first_placed)
+        .collect();
+    let loss = PathLoss::from_config(&cfg.propagation);
+    let mut motion = Motion::new(
+        moving,
+        node_of,
+        loss,
+        cfg.tx_power,
+        processing_floor(cfg),
+        choose,
+    );
+    motion.slot_bytes =
+        neighbour_pair_bytes() + cfg.rate_control.bytes_per_neighbour(rate_ladder(cfg).len()) + 16;
+    motion.adopt(&wireless.radios);
+    // The lists of the start: candidates around the positions at time 0.
+    motion.refresh(0, &mut wireless.radios, &wireless.channel_of);
+    wireless.motion = Some(Box::new(motion));
+    Ok(true)
 }
 
 /// The PHY's thresholds in mW (and the capture ratio) from the radio's dBm settings.
@@ -521,14 +583,18 @@ fn neighbor_lists(
                             out.push(Neighbor {
                                 radio: j,
                                 mean_mw: mw,
-                                delay: from_secs(d / SPEED_OF_LIGHT),
+                                delay: from_secs(d / SPEED_OF_LIGHT) as u32,
                                 rate_bps: 0,
+                                slot: 0,
                             });
                         }
                     }
                 }
             }
             out.sort_by_key(|n| n.radio);
+            for (i, n) in out.iter_mut().enumerate() {
+                n.slot = i as u32;
+            }
             out
         })
         .collect()

@@ -260,19 +260,19 @@ fn link_rate_rows(net: &Network, series: &mut TimeSeries) -> Vec<LinkRateRow> {
         let Some(rc) = radio.rate_control.as_deref() else {
             continue;
         };
-        for (i, nb) in radio.neighbors.iter().enumerate() {
-            for (rate, c) in rc.counts(i).filter(|(_, c)| c.attempts > 0) {
+        for (slot, &peer) in radio.peers.iter().enumerate() {
+            for (rate, c) in rc.counts(slot).filter(|(_, c)| c.attempts > 0) {
                 rows.push(LinkRateRow {
                     from: end_name(net, radio),
-                    to: end_name(net, &radios[nb.radio as usize]),
+                    to: end_name(net, &radios[peer as usize]),
                     rate_mbps: rate as f64 / 1e6,
                     attempts: c.attempts,
                     acked: c.acked,
                 });
             }
         }
-        for (t, i, rate) in rc.changes() {
-            let peer = &radios[radio.neighbors[i].radio as usize];
+        for (t, slot, rate) in rc.changes() {
+            let peer = &radios[radio.peers[slot] as usize];
             series.rates.from.push(end_name(net, radio));
             series.rates.to.push(end_name(net, peer));
             series.rates.t_s.push(to_secs(t));
@@ -280,6 +280,14 @@ fn link_rate_rows(net: &Network, series: &mut TimeSeries) -> Vec<LinkRateRow> {
         }
     }
     rows
+}
+
+/// The rate table's entry for the link from radio `r` to `peer`; the MAC's data rate for a moving
+/// neighbour no longer listed.
+fn table_rate(net: &Network, r: u32, peer: u32) -> u64 {
+    net.wireless
+        .rate_to(r, peer)
+        .unwrap_or_else(|| net.wireless.macs[r as usize].data_rate())
 }
 
 /// The mean rate of a link's data frames under rate control, bit/s (0 without any).
@@ -301,17 +309,12 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
     let radios = &net.wireless.radios;
     let end_name = |radio| end_name(net, radio);
     for (r, radio) in radios.iter().enumerate() {
-        for (i, (nb, st)) in radio
-            .neighbors
-            .iter()
-            .zip(&radio.neighbor_stats)
-            .enumerate()
-        {
-            let peer = &radios[nb.radio as usize];
-            let overheard = peer
-                .neighbors
-                .binary_search_by_key(&(r as u32), |n| n.radio)
-                .map_or(0, |i| peer.neighbor_stats[i].overheard);
+        for (slot, (&peer_radio, st)) in radio.peers.iter().zip(&radio.neighbor_stats).enumerate() {
+            let peer = &radios[peer_radio as usize];
+            let overheard = net
+                .wireless
+                .slot_of(peer_radio, r as u32)
+                .map_or(0, |s| peer.neighbor_stats[s].overheard);
             if st.attempts == 0 && overheard == 0 {
                 continue;
             }
@@ -323,8 +326,8 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
                 delivery_ratio: st.delivery_ratio(),
                 overheard,
                 rate_mbps: match radio.rate_control.as_deref() {
-                    Some(rc) => mean_rate(rc, i),
-                    None => net.wireless.link_rate(r as u32, nb) as f64,
+                    Some(rc) => mean_rate(rc, slot),
+                    None => table_rate(net, r as u32, peer_radio) as f64,
                 } / 1e6,
             });
         }

@@ -22,6 +22,7 @@ mod golden_tables;
 mod hidden_terminal;
 mod horizon;
 mod hostile_scenarios;
+mod mobility;
 mod multi_radio;
 mod nc_layer;
 mod node_failure_conservation;

@@ -92,7 +92,16 @@ pub struct Aarf {
 impl Aarf {
     /// The manager over a ladder of `rates` rates for `neighbours` neighbours.
     pub fn new(p: AarfParams, rates: usize, neighbours: usize) -> Self {
-        let start = Station {
+        Aarf {
+            top: rates.saturating_sub(1),
+            stations: vec![Self::fresh(&p); neighbours],
+            p,
+        }
+    }
+
+    /// A neighbour not yet tried: the lowest rate, thresholds at their minimum.
+    fn fresh(p: &AarfParams) -> Station {
+        Station {
             rate: 0,
             timer: 0,
             success: 0,
@@ -100,11 +109,6 @@ impl Aarf {
             recovery: false,
             success_threshold: p.min_success_threshold,
             timer_threshold: p.min_timer_threshold,
-        };
-        Aarf {
-            p,
-            top: rates.saturating_sub(1),
-            stations: vec![start; neighbours],
         }
     }
 
@@ -159,6 +163,11 @@ impl Aarf {
 impl RateManager for Aarf {
     fn pick(&mut self, nb: usize) -> usize {
         self.stations[nb].rate
+    }
+
+    fn add_neighbour(&mut self) {
+        let s = Self::fresh(&self.p);
+        self.stations.push(s);
     }
 
     fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>, _now: Time) {

@@ -398,6 +398,11 @@ impl RateManager for Minstrel {
         self.stations[nb].txrate
     }
 
+    fn add_neighbour(&mut self) {
+        let s = self.station();
+        self.stations.push(s);
+    }
+
     fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>, now: Time) {
         if acked.is_none() {
             self.failed(nb);

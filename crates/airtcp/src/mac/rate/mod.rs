@@ -30,9 +30,12 @@ pub use config::RateControlConfig;
 
 /// One per-neighbour rate-adaptation algorithm, for all of a radio's neighbours.
 pub trait RateManager: std::fmt::Debug {
-    /// The ladder index of the rate for the next attempt to neighbour `nb` (its index in the
-    /// radio's neighbour list). A manager counts a packet's failures itself, from the feedback.
+    /// The ladder index of the rate for the next attempt to neighbour `nb` (its slot among the
+    /// radio's neighbours, `Neighbor::slot`). A manager counts a packet's failures itself, from
+    /// the feedback.
     fn pick(&mut self, nb: usize) -> usize;
+    /// A neighbour joins (a node came within reach), with the next slot.
+    fn add_neighbour(&mut self);
     /// A data attempt to `nb` at ladder index `rate` ended at `now`: acknowledged, with the SNR
     /// (linear) the addressee measured (`Some`), or unanswered (`None`).
     fn on_data(&mut self, nb: usize, rate: usize, acked: Option<f64>, now: Time);
@@ -113,6 +116,14 @@ impl RateControl {
     /// rate.
     pub fn bytes_per_neighbour(rates: usize) -> u64 {
         (rates * size_of::<RateCount>() + 1) as u64
+    }
+
+    /// A neighbour joins with the next slot (see [`RateManager::add_neighbour`]).
+    pub fn add_neighbour(&mut self) {
+        self.counts
+            .extend(std::iter::repeat_n(RateCount::default(), self.ladder.len()));
+        self.latest.push(u8::MAX);
+        self.manager.add_neighbour();
     }
 
     /// Keeps the time of every change of a link's rate ([`RateControl::changes`]).

@@ -67,6 +67,10 @@ impl RateManager for SnrThreshold {
         self.thresholds.iter().rposition(|&t| t < snr).unwrap_or(0)
     }
 
+    fn add_neighbour(&mut self) {
+        self.reported.push(0.0);
+    }
+
     fn on_data(&mut self, nb: usize, _rate: usize, acked: Option<f64>, _now: Time) {
         // ns-3 ignores a report of exactly 0 (no measurement).
         if let Some(snr) = acked.filter(|&s| s > 0.0) {

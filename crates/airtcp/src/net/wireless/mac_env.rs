@@ -2,7 +2,7 @@
 //! the forwarding layer and the medium's frames, borrowed from [`super::Wireless`] for one call
 //! (`Wireless::with_mac`). What the MAC hands up is queued as [`Upcall`]s, never acted on here.
 
-use super::{peer_on_channel, FrameSlot, RadioState, Upcall};
+use super::{motion, peer_on_channel, FrameSlot, RadioState, Upcall};
 use crate::mac::dcf::{MacIo, MacTimer, Pulled, Sent};
 use crate::mac::frame::{Frame, FrameKind, RadioId};
 use crate::mac::rate::RateFeedback;
@@ -33,6 +33,7 @@ pub(super) struct MacEnv<'a> {
     pub(super) needs: LayerNeeds,
     pub(super) trace: &'a mut Option<FrameTrace>,
     pub(super) cca_time: Time,
+    pub(super) motion: Option<&'a super::Motion>,
 }
 
 impl MacIo for MacEnv<'_> {
@@ -77,6 +78,7 @@ impl MacIo for MacEnv<'_> {
             // The frame on the air holds its natives until its last neighbour has seen it.
             self.units.acquire(frame.unit);
         }
+        // Every neighbour that gets the frame holds a reference, and the sender one more.
         let refs = self.radio.neighbors.len() as u32 + 1;
         // A receiver notices a frame (carrier sense, locking on, interference) only once it has
         // detected its preamble, `cca_time` after its first energy arrives; never after its end.
@@ -99,11 +101,20 @@ impl MacIo for MacEnv<'_> {
                 (self.frames.len() - 1) as u32
             }
         };
+        if let Some(motion) = self.motion {
+            // Moving nodes: the powers and delays of this instant; a candidate out of reach now
+            // gets nothing, and holds no reference.
+            let reached = motion.update_powers(self.me, now, &mut self.radio.neighbors);
+            self.frames[fid as usize].refs = reached + 1;
+        }
         for nb in &self.radio.neighbors {
+            if nb.delay == motion::OUT_OF_REACH {
+                continue;
+            }
             let gain = self
                 .fading
                 .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
-            let at = now.saturating_add(nb.delay);
+            let at = now.saturating_add(nb.delay as Time);
             self.events.schedule(
                 at.saturating_add(detect),
                 EventClass::Arrival,
@@ -191,7 +202,8 @@ impl MacIo for MacEnv<'_> {
             .neighbors
             .binary_search_by_key(&next, |n| n.radio)
         {
-            let st = &mut self.radio.neighbor_stats[i];
+            let slot = self.radio.neighbors[i].slot as usize;
+            let st = &mut self.radio.neighbor_stats[slot];
             st.attempts += 1;
             st.answered += ok as u64;
         }
@@ -230,7 +242,8 @@ impl MacIo for MacEnv<'_> {
             .neighbors
             .binary_search_by_key(&frame.src, |n| n.radio)
         {
-            self.radio.neighbor_stats[i].overheard += 1;
+            let slot = self.radio.neighbors[i].slot as usize;
+            self.radio.neighbor_stats[slot].overheard += 1;
         }
         if self.needs.frames == Frames::ReceivedAndOverheard {
             self.units.acquire(frame.unit);
@@ -293,7 +306,7 @@ impl MacEnv<'_> {
             return table;
         };
         match radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-            Ok(i) => rc.rate(i, now),
+            Ok(i) => rc.rate(radio.neighbors[i].slot as usize, now),
             // A stale route to a radio out of range: its attempts fail anyway.
             Err(_) => table,
         }
@@ -305,7 +318,7 @@ impl MacEnv<'_> {
         let radio = &mut *self.radio;
         if let Some(rc) = radio.rate_control.as_mut() {
             if let Ok(i) = radio.neighbors.binary_search_by_key(&next, |n| n.radio) {
-                rc.feedback(i, feedback, now);
+                rc.feedback(radio.neighbors[i].slot as usize, feedback, now);
             }
         }
     }
@@ -318,6 +331,6 @@ impl MacEnv<'_> {
             .neighbors
             .binary_search_by_key(&next, |n| n.radio)
             .ok()?;
-        rc.attempts_allowed(i)
+        rc.attempts_allowed(radio.neighbors[i].slot as usize)
     }
 }
