@@ -15,7 +15,7 @@ import math
 import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -71,6 +71,8 @@ class Layout:
     edges: tuple[Edge, ...]
     flows: tuple[Mapping[str, Any], ...]
     routing_at_run_time: bool  # AODV: a flow without a route has one, found while the run goes
+    # The paths of moving nodes over the run: name -> (t_s, x, y) lists; nodes sit at their start.
+    trajectories: Mapping[str, tuple[list[float], list[float], list[float]]] = field(default_factory=dict)
 
     @property
     def schematic(self) -> bool:
@@ -129,6 +131,7 @@ def load_layout(scenario: Scenario) -> Layout:
         edges=edges,
         flows=flows,
         routing_at_run_time=scenario.routing.kind == "aodv",
+        trajectories={t["name"]: (t["t_s"], t["x"], t["y"]) for t in raw.get("trajectories", ())},
     )
 
 
@@ -405,6 +408,8 @@ def _limits(layout: Layout) -> _Limits:
     """The drawn area: the nodes, the part of their range circles worth showing, and a margin
     for the names."""
     points = list(layout.xy.values())
+    for _, px, py in layout.trajectories.values():
+        points.extend(zip(px, py))
     xs = [x for x, _ in points]
     ys = [y for _, y in points]
     span = _span(points)
@@ -470,6 +475,7 @@ class _Drawing:
 
     def draw(self) -> None:
         self._draw_ranges()
+        self._draw_trajectories()
         self._draw_links()
         if self.usage is not None:
             self._draw_usage(self.usage)
@@ -478,6 +484,17 @@ class _Drawing:
         self._finish()
 
     # Layers, bottom to top.
+
+    def _draw_trajectories(self) -> None:
+        """Moving nodes' paths over the run, thin and grey under everything else; a small square
+        where each ends (the node's circle marks where it starts)."""
+        if not self.layout.trajectories:
+            return
+        handle = None
+        for _, xs, ys in self.layout.trajectories.values():
+            (handle,) = self.ax.plot(xs, ys, color="#b5b5b5", linewidth=0.7, linestyle=":", zorder=1)
+            self.ax.plot([xs[-1]], [ys[-1]], marker="s", markersize=3, color="#9a9a9a", zorder=1)
+        self.legend.append((handle, "path over the run"))
 
     def _draw_ranges(self) -> None:
         """Receive (dashed) and carrier-sense (dotted) range around every radio node of a small

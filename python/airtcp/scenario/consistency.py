@@ -240,10 +240,11 @@ def _mobility_problems(scenario: Any, directory: _Directory) -> Iterable[tuple[s
             yield f"mobility[{i}].max_pause", f"must be at least min_pause ({units.format_duration(entry.min_pause)})"
         bounds = getattr(entry, "bounds", None)
         if bounds is not None:
-            if bounds.x_max <= bounds.x_min:
-                yield f"mobility[{i}].bounds.x_max", f"must exceed x_min ({bounds.x_min} m)"
-            if bounds.y_max <= bounds.y_min:
-                yield f"mobility[{i}].bounds.y_max", f"must exceed y_min ({bounds.y_min} m)"
+            # The core's rule (`phy/mobility/config.rs`): at least a metre a side.
+            if not bounds.x_max - bounds.x_min >= 1:
+                yield f"mobility[{i}].bounds.x_max", f"must exceed x_min ({bounds.x_min} m) by at least 1 m"
+            if not bounds.y_max - bounds.y_min >= 1:
+                yield f"mobility[{i}].bounds.y_max", f"must exceed y_min ({bounds.y_min} m) by at least 1 m"
 
 
 def _name_problems(scenario: Any) -> Generator[tuple[str, str], None, _Directory]:

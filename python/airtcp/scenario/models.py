@@ -648,11 +648,11 @@ class Bounds(Model):
 
     # Lowest x, m.
     x_min: real('distance')
-    # Highest x, m (> x_min).
+    # Highest x, m (at least x_min + 1 m).
     x_max: real('distance')
     # Lowest y, m.
     y_min: real('distance')
-    # Highest y, m (> y_min).
+    # Highest y, m (at least y_min + 1 m).
     y_max: real('distance')
 
 
@@ -699,9 +699,9 @@ class RandomWalkMobility(Model):
     max_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 4.0
     # When a new direction and speed are drawn.
     mode: WalkMode = "distance"
-    # Time between changes in mode `time`, ns.
-    time: integer('duration', minimum=1, maximum=U64_MAX) = 1000000000
-    # Distance between changes in mode `distance`, m.
+    # Time between changes in mode `time`, ns (at least 1 ms).
+    time: integer('duration', minimum=1000000, maximum=U64_MAX) = 1000000000
+    # Distance between changes in mode `distance`, m (a stretch lasts at least 1 ms).
     distance: real('distance', exclusive_minimum=0) = 1.0
     # The rectangle walked in; absent: the smallest rectangle holding every placed node. Every node
     # it moves must start inside it.

@@ -241,6 +241,54 @@ RATE_CONTROL_FIELDS: dict[str, dict[str, list[Any]]] = {
 }
 
 
+# Each mobility kind's fields with values to draw (some of them refused). Speeds are m/s.
+MOBILITY_FIELDS: dict[str, dict[str, list[Any]]] = {
+    "constant_position": {},
+    "constant_velocity": {"vx": [0, 5.5, -20, 1e4, 2e4], "vy": [0, 1, -3.5]},
+    "random_waypoint": {
+        "min_speed": [0.3, 1, 0, -1, 20],
+        "max_speed": [0.7, 20, 1e4, 1e5],
+        "min_pause": ["0s", "2s", "1ns"],
+        "max_pause": ["0s", "5s", "1ms"],
+        "steady_state": [False, True],
+        "bounds": [
+            {"x_min": "0m", "x_max": "1000m", "y_min": "0m", "y_max": "300m"},
+            {"x_min": "-50m", "x_max": "50m", "y_min": "0m", "y_max": "0m"},
+            {"x_min": "10m", "x_max": "1m", "y_min": "0m", "y_max": "5m"},
+        ],
+    },
+    "random_walk": {
+        "min_speed": [2, 0.01, 0],
+        "max_speed": [4, 30],
+        "mode": ["distance", "time"],
+        "time": ["1s", "1ns", "10s"],
+        "distance": ["1m", "500m", "0m"],
+        "bounds": [
+            {"x_min": "-100m", "x_max": "2000m", "y_min": "-100m", "y_max": "2000m"},
+            {"x_min": "0m", "x_max": "1m", "y_min": "0m", "y_max": "1m"},
+        ],
+    },
+    "ns2": {"file": ["/nonexistent/moves.ns", ""]},
+    "bonnmotion": {"file": ["/nonexistent/scenario.movements"]},
+}
+
+
+@st.composite
+def mobility(draw: st.DrawFn, placed: list[str]) -> list[Doc]:
+    """One or two `mobility:` entries, some naming nodes (a later one takes them over)."""
+    entries: list[Doc] = []
+    for _ in range(draw(st.integers(1, 2))):
+        kind = draw(st.sampled_from(sorted(MOBILITY_FIELDS)))
+        entry: Doc = {"kind": kind}
+        for field, values in MOBILITY_FIELDS[kind].items():
+            if field == "file" or draw(st.booleans()):
+                entry[field] = draw(st.sampled_from(values))
+        if kind not in ("ns2", "bonnmotion") and placed and draw(st.booleans()):
+            entry["nodes"] = draw(st.lists(st.sampled_from([*placed, "nobody"]), min_size=1, max_size=3, unique=True))
+        entries.append(entry)
+    return entries
+
+
 @st.composite
 def rate_controls(draw: st.DrawFn) -> Doc:
     kind = draw(st.sampled_from(sorted(RATE_CONTROL_FIELDS)))
@@ -651,6 +699,8 @@ def composed_scenarios(draw: st.DrawFn) -> Doc:
                 doc["links"].append(draw(links_between(doc["nodes"][0], placed[0])))
             if errors := draw(link_errors(placed)):
                 doc["link_errors"] = errors
+            if placed and draw(st.integers(1, 5)) == 1:
+                doc["mobility"] = draw(mobility(placed))
             if placed and draw(st.integers(1, 6)) == 1:
                 doc["failures"] = [{"node": draw(st.sampled_from(placed)), "at": milliseconds(draw(st.integers(0, duration_ms)))}]
             names += placed

@@ -32,9 +32,27 @@ pub struct Layout {
     pub links: Vec<LayoutLink>,
     /// Each flow's route, in scenario order.
     pub flows: Vec<LayoutFlow>,
+    /// The paths of the nodes that move (`mobility`), over the whole run; the links are those
+    /// of the start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trajectories: Vec<LayoutTrajectory>,
 }
 
-/// One node.
+/// The path of a node that moves.
+#[derive(Debug, Clone, Serialize)]
+pub struct LayoutTrajectory {
+    /// The node's name.
+    pub name: String,
+    /// Times, s: the start of each straight leg of its path (a pause shows as two points at one
+    /// place) and the end of the run.
+    pub t_s: Vec<f64>,
+    /// x at those times, m.
+    pub x: Vec<f64>,
+    /// y at those times, m.
+    pub y: Vec<f64>,
+}
+
+/// A node, with its position at the start (none for a wired-only node).
 #[derive(Debug, Clone, Serialize)]
 pub struct LayoutNode {
     /// Name.
@@ -119,7 +137,8 @@ pub struct LayoutFlow {
 /// joins is the one refusal a drawing goes on past, since the drawing is where a reader sees why:
 /// such a flow is left out of the build and listed with the run's error.
 pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
-    let (world, refused) = world_without_unreachable_flows(cfg)?;
+    let (mut world, refused) = world_without_unreachable_flows(cfg)?;
+    let motion = world.net.wireless.motion.take();
     let net = &world.net;
     let placed = cfg
         .topology
@@ -168,12 +187,42 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
     });
 
     let flows = flows(cfg, &world, refused);
+    let mut trajectories = Vec::new();
+    if let Some(motion) = motion {
+        let first = cfg.nodes.len();
+        for (i, path) in motion
+            .mobility
+            .waypoints(cfg.duration)
+            .into_iter()
+            .enumerate()
+        {
+            let node = &mut nodes[first + i];
+            let Some(&(_, x0, y0)) = path.first() else {
+                continue;
+            };
+            // Where the node is at the start (a steady-state start is not its placed position).
+            (node.x, node.y) = (Some(x0), Some(y0));
+            if path.iter().all(|&(_, x, y)| (x, y) == (x0, y0)) {
+                continue;
+            }
+            trajectories.push(LayoutTrajectory {
+                name: node.name.clone(),
+                t_s: path
+                    .iter()
+                    .map(|p| crate::sim::time::to_secs(p.0))
+                    .collect(),
+                x: path.iter().map(|p| p.1).collect(),
+                y: path.iter().map(|p| p.2).collect(),
+            });
+        }
+    }
     Ok(Layout {
         nodes,
         radio,
         timing,
         links,
         flows,
+        trajectories,
     })
 }
 

@@ -62,6 +62,8 @@ enum Slot {
     Routing,
     LinkError,
     Failure,
+    /// An entry appended to `mobility:`.
+    Mobility,
     Metrics,
     Limits,
     LinkLoss,
@@ -82,6 +84,44 @@ fn fragments() -> Vec<(Slot, Value)> {
         t
     };
     vec![
+        (
+            Mobility,
+            json!({"kind": "constant_velocity", "vx": 10.0, "vy": -3.0}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "constant_velocity", "vx": 1e4, "vy": 1e4}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "constant_position", "nodes": ["n0"]}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "random_waypoint", "min_speed": 1.0, "max_speed": 20.0,
+                   "steady_state": true,
+                   "bounds": {"x_min": 0.0, "x_max": 1000.0, "y_min": 0.0, "y_max": 300.0}}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "random_waypoint", "min_speed": 1e-300, "max_speed": 1e4,
+                   "min_pause": 1, "max_pause": 1, "steady_state": true,
+                   "bounds": {"x_min": -1e300, "x_max": 1e300, "y_min": 0.0, "y_max": 1e-300}}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "random_walk", "min_speed": 1e-9, "max_speed": 1e4, "mode": "time",
+                   "time": 1, "bounds": {"x_min": -1e6, "x_max": 1e6, "y_min": -1e6, "y_max": 1e6}}),
+        ),
+        (
+            Mobility,
+            json!({"kind": "random_walk", "mode": "distance", "distance": 1e-300}),
+        ),
+        (Mobility, json!({"kind": "ns2", "file": "/dev/null"})),
+        (
+            Mobility,
+            json!({"kind": "bonnmotion", "file": "/nonexistent"}),
+        ),
         (App, json!({"kind": "bulk"})),
         (App, json!({"kind": "bulk", "bytes": 50_000})),
         (App, json!({"kind": "bulk", "bytes": 1})),
@@ -661,6 +701,9 @@ fn splice(v: &mut Value, slot: Slot, frag: Value, i: usize) {
             .into_iter()
             .for_each(|l| l.push(frag.clone())),
         Slot::Failure => list(v, "failures")
+            .into_iter()
+            .for_each(|l| l.push(frag.clone())),
+        Slot::Mobility => list(v, "mobility")
             .into_iter()
             .for_each(|l| l.push(frag.clone())),
         Slot::Metrics => set_key(v, "metrics", frag),

@@ -224,3 +224,50 @@ fn bad_mobility_is_refused_with_its_path() {
     );
     assert_eq!(p, "mobility[0].max_speed", "{m}");
 }
+
+#[test]
+fn candidate_lists_hold_every_radio_in_reach_between_refreshes() {
+    // 150 walkers at up to 30 m/s in 1500 x 1500 m: at random instants between refreshes, every
+    // radio within 250 m of another is on its list (so its frames reach it).
+    let v = json!({
+        "name": "lists", "duration": 100 * S, "seed": 3,
+        "radio": radio(),
+        "topology": {"kind": "random", "n": 150, "width": 1500.0, "height": 1500.0},
+        "mobility": [{"kind": "random_walk", "min_speed": 10.0, "max_speed": 30.0,
+                      "mode": "time", "time": 2 * S,
+                      "bounds": {"x_min": 0.0, "x_max": 1500.0, "y_min": 0.0, "y_max": 1500.0}}],
+        "routing": {"kind": "aodv"},
+    });
+    let cfg = serde_json::from_value(v).unwrap();
+    let mut world = airtcp::scenario::build::build(&cfg).unwrap();
+    let w = &mut world.net.wireless;
+    let interval = w.motion.as_ref().unwrap().interval;
+    let mut rng = airtcp::sim::Rng::stream(7, "test");
+    let mut t = 0;
+    let (mut checked, mut close) = (0u64, 0u64);
+    for _ in 0..400 {
+        let next = w.refresh_motion(t).unwrap();
+        let at = t + (rng.uniform() * interval as f64) as u64;
+        let m = w.motion.as_ref().unwrap();
+        for a in 0..w.radios.len() as u32 {
+            let pa = m.position(a, at);
+            for b in 0..w.radios.len() as u32 {
+                if a == b {
+                    continue;
+                }
+                let pb = m.position(b, at);
+                checked += 1;
+                if (pa.0 - pb.0).hypot(pa.1 - pb.1) <= 250.0 {
+                    close += 1;
+                    let listed = w.radios[a as usize].neighbors.iter().any(|n| n.radio == b);
+                    assert!(
+                        listed,
+                        "radio {b} within reach of {a} at {at} ns but not listed"
+                    );
+                }
+            }
+        }
+        t = next;
+    }
+    assert!(close > 1000 && checked > close, "{close} of {checked}");
+}

@@ -16,6 +16,13 @@ use crate::error::ConfigError;
 /// received power at its start, which stays right only while nodes move little during a frame.
 pub const MAX_SPEED: f64 = 10_000.0;
 
+/// The shortest side of a rectangle the random models move in, m.
+pub const MIN_SIDE: f64 = 1.0;
+
+/// The shortest stretch of a random walk: `time` may not be shorter, and a `distance` stretch
+/// lasts at least this long (so that a walk's cost per simulated second is bounded).
+pub const MIN_STRETCH: u64 = crate::sim::time::MILLIS;
+
 /// One entry of the `mobility:` list.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -94,11 +101,11 @@ pub enum MobilityConfig {
         /// When a new direction and speed are drawn.
         #[serde(default)]
         mode: WalkMode,
-        /// Time between changes in mode `time`, ns.
+        /// Time between changes in mode `time`, ns (at least 1 ms).
         #[serde(default = "default_walk_time")]
-        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        #[schemars(transform = crate::quantity::duration, range(min = 1_000_000))]
         time: u64,
-        /// Distance between changes in mode `distance`, m.
+        /// Distance between changes in mode `distance`, m (a stretch lasts at least 1 ms).
         #[serde(default = "default_walk_distance")]
         #[schemars(transform = crate::quantity::distance, extend("exclusiveMinimum" = 0))]
         distance: f64,
@@ -133,13 +140,13 @@ pub struct Bounds {
     /// Lowest x, m.
     #[schemars(transform = crate::quantity::distance)]
     pub x_min: f64,
-    /// Highest x, m (> x_min).
+    /// Highest x, m (at least x_min + 1 m).
     #[schemars(transform = crate::quantity::distance)]
     pub x_max: f64,
     /// Lowest y, m.
     #[schemars(transform = crate::quantity::distance)]
     pub y_min: f64,
-    /// Highest y, m (> y_min).
+    /// Highest y, m (at least y_min + 1 m).
     #[schemars(transform = crate::quantity::distance)]
     pub y_max: f64,
 }
@@ -224,18 +231,26 @@ impl Bounds {
                 return Err(err(path, field, format!("must be finite, got {v}")));
             }
         }
-        if b.x_max <= b.x_min {
+        // At least a metre a side: a node crossing a narrower rectangle at the fastest speed
+        // would turn every few nanoseconds, which no model needs and no run could afford.
+        if !(b.x_max - b.x_min >= MIN_SIDE) {
             return Err(err(
                 path,
                 "x_max",
-                format!("must exceed x_min ({}), got {}", b.x_min, b.x_max),
+                format!(
+                    "must exceed x_min ({}) by at least {MIN_SIDE} m, got {}",
+                    b.x_min, b.x_max
+                ),
             ));
         }
-        if b.y_max <= b.y_min {
+        if !(b.y_max - b.y_min >= MIN_SIDE) {
             return Err(err(
                 path,
                 "y_max",
-                format!("must exceed y_min ({}), got {}", b.y_min, b.y_max),
+                format!(
+                    "must exceed y_min ({}) by at least {MIN_SIDE} m, got {}",
+                    b.y_min, b.y_max
+                ),
             ));
         }
         Ok(())
@@ -308,8 +323,12 @@ impl MobilityConfig {
                 ..
             } => {
                 check_speeds(path, min_speed, max_speed)?;
-                if time == 0 {
-                    return Err(err(path, "time", "must be above 0"));
+                if time < MIN_STRETCH {
+                    return Err(err(
+                        path,
+                        "time",
+                        format!("must be at least {MIN_STRETCH} ns (1 ms), got {time} ns"),
+                    ));
                 }
                 if !(distance.is_finite() && distance > 0.0) {
                     return Err(err(

@@ -23,7 +23,7 @@
 //! Deviation from ns-3: a pause whose bounds are equal is not drawn (ns-3 draws and discards);
 //! the streams are airtcp's own either way, so only distributions compare.
 
-use super::config::{Bounds, MobilityConfig, WalkMode};
+use super::config::{Bounds, MobilityConfig, WalkMode, MIN_STRETCH};
 use super::{Leg, FOREVER};
 use crate::sim::time::{from_secs, to_secs};
 use crate::sim::{Rng, Time};
@@ -107,13 +107,15 @@ impl Waypoint {
 fn trip(t: Time, from: (f64, f64), to: (f64, f64), speed: f64) -> Leg {
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
     let dist = dx.hypot(dy);
+    // Every trip takes at least a nanosecond, so that time moves on even when the pauses are
+    // zero and a waypoint is drawn where the node stands.
     if dist == 0.0 {
-        return Leg::still(t, t, from.0, from.1);
+        return Leg::still(t, t.saturating_add(1), from.0, from.1);
     }
     let k = speed / dist;
     Leg {
         t0: t,
-        t1: t.saturating_add(from_secs(dist / speed)),
+        t1: t.saturating_add(from_secs(dist / speed).max(1)),
         x0: from.0,
         y0: from.1,
         vx: k * dx,
@@ -257,7 +259,7 @@ impl Walk {
             }
             self.left = match self.mode {
                 WalkMode::Time => self.time,
-                WalkMode::Distance => from_secs(self.distance / speed).max(1),
+                WalkMode::Distance => from_secs(self.distance / speed).max(MIN_STRETCH),
             };
         }
         // Seconds to the side the velocity heads for along each axis.
@@ -286,7 +288,8 @@ impl Walk {
             self.left = 0;
             return l;
         }
-        let dur = from_secs(hit).min(self.left);
+        // At least a nanosecond: the stretch's time left always shrinks.
+        let dur = from_secs(hit).clamp(1, self.left);
         let l = leg(dur, self.vx, self.vy);
         self.left -= dur;
         if tx <= hit {
