@@ -266,6 +266,11 @@ struct FlowEvents
     double establishedS = -1.0; // first SYN_SENT -> ESTABLISHED of the sender
     double firstRxS = -1.0;     // first bytes at the sink
     double lastRxS = -1.0;
+    double gaveUpS = -1.0;      // the sender dropped the connection (socket error close)
+    uint64_t synTx = 0;         // SYNs the sender sent (first one and retries)
+    uint64_t retransmissions = 0;
+    double rtoS = -1.0;           // the sender's retransmission timeout when the run ended
+    double maxRtoS = -1.0;        // and the largest it reached
     std::string state = "CLOSED"; // sender's TCP state when the run ended
 };
 
@@ -280,6 +285,43 @@ OnSenderState(size_t flow, TcpSocket::TcpStates_t, TcpSocket::TcpStates_t now)
     {
         f.establishedS = Simulator::Now().GetSeconds();
     }
+}
+
+void
+OnSenderTx(size_t flow, Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (header.GetFlags() & TcpHeader::SYN)
+    {
+        ++g_flows[flow].synTx;
+    }
+}
+
+void
+OnSenderRto(size_t flow, Time, Time now)
+{
+    FlowEvents& f = g_flows[flow];
+    f.rtoS = now.GetSeconds();
+    f.maxRtoS = std::max(f.maxRtoS, f.rtoS);
+}
+
+void
+OnSenderRetransmission(size_t flow,
+                       Ptr<const Packet>,
+                       const TcpHeader&,
+                       const Address&,
+                       const Address&,
+                       Ptr<const TcpSocketBase>)
+{
+    ++g_flows[flow].retransmissions;
+}
+
+void
+OnSenderErrorClose(size_t flow, Ptr<Socket>)
+{
+    // ns-3's TcpSocketBase gives a connection up when a retransmission timeout finds its
+    // DataRetries (6) retransmissions of the same data spent: NotifyErrorClose, and the
+    // endpoint is freed; BulkSendApplication never opens another one.
+    g_flows[flow].gaveUpS = Simulator::Now().GetSeconds();
 }
 
 void
@@ -467,9 +509,17 @@ main(int argc, char* argv[])
             Ptr<Socket> s = app->GetSocket();
             NS_ABORT_MSG_IF(!s, "flow " << i << " has no socket after its start");
             g_flows[i].state = "SYN_SENT";
+            g_flows[i].synTx = 1; // the first SYN left at the start, before this
             bool ok =
                 s->TraceConnectWithoutContext("State", MakeBoundCallback(&OnSenderState, i));
-            NS_ABORT_MSG_IF(!ok, "the TCP State trace could not be connected");
+            ok &= s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnSenderTx, i));
+            ok &= s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&OnSenderRto, i));
+            ok &= s->TraceConnectWithoutContext("Retransmission",
+                                                MakeBoundCallback(&OnSenderRetransmission, i));
+            NS_ABORT_MSG_IF(!ok, "a TCP sender trace could not be connected");
+            // BulkSendApplication sets no close callbacks of its own.
+            s->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                 MakeBoundCallback(&OnSenderErrorClose, i));
         });
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -518,6 +568,11 @@ main(int argc, char* argv[])
                             .Num("established_s", OrNull(f.establishedS))
                             .Num("first_rx_s", OrNull(f.firstRxS))
                             .Num("last_rx_s", OrNull(f.lastRxS))
+                            .Num("gave_up_s", OrNull(f.gaveUpS))
+                            .Int("syn_tx", f.synTx)
+                            .Int("retransmissions", f.retransmissions)
+                            .Num("rto_at_end_s", OrNull(f.rtoS))
+                            .Num("max_rto_s", OrNull(f.maxRtoS))
                             .Str("sender_state_at_end", f.state)
                             .Text());
     }
