@@ -451,6 +451,9 @@ def settings(params: dict[str, Any] | None) -> dict[str, Any]:
         "rtscts": False,
         "recovery": RECOVERY,
         "rng": "RngSeedManager::SetSeed(1), SetRun(seed): the seed draws the motion too",
+        # Node 0's, read after a 1 s run of the first case (so MaxSpeed is that case's, and
+        # Position and Velocity are where node 0 was then).
+        "attributes_from": f"{CASES[0].name}, seed 1, 1 s, node 0",
         "aodv_attributes": (params or {}).get("aodv"),
         "mobility_attributes": (params or {}).get("mobility"),
     }
