@@ -794,6 +794,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.replay and not args.compare:
         parser.error("--replay goes with --compare")
     if args.compare:
+        if not mobility_supported():
+            print("airtcp's side needs a core with `mobility` in its scenario schema; this one has "
+                  "none yet (the ns-3 figures: --show)", file=sys.stderr)
+            return 2
         t0 = time.monotonic()
         rows = compare(cases, args.seeds, args.replay, args.duration)
         print(compare_table(rows))
