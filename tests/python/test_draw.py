@@ -66,6 +66,25 @@ def test_a_static_route_is_in_the_legend(tmp_path: Path) -> None:
     assert load_layout(load_scenario(DIAMOND)).flows[1]["route"] == ["n0", "n1", "n3"]
 
 
+def test_moving_nodes_are_drawn_with_their_paths(tmp_path: Path) -> None:
+    manet = EXAMPLES / "manet_rwp.yaml"
+    scenario = load_scenario(manet, overrides=["duration=20s"])
+    layout = load_layout(scenario)
+    # Every node moves (steady state, no pauses): 50 paths, each from where the node is at 0.
+    assert len(layout.trajectories) == 50
+    for name, (t_s, xs, ys) in layout.trajectories.items():
+        assert t_s[0] == 0 and t_s[-1] == pytest.approx(20)
+        assert (xs[0], ys[0]) == layout.xy[name]
+        assert all(0 <= x <= 1500 and 0 <= y <= 300 for x, y in zip(xs, ys))
+        # Never faster than 20 m/s between corners.
+        for k in range(1, len(t_s)):
+            step = ((xs[k] - xs[k - 1]) ** 2 + (ys[k] - ys[k - 1]) ** 2) ** 0.5
+            assert step <= 20 * (t_s[k] - t_s[k - 1]) + 1e-6
+    assert "path over the run" in drawn(manet, tmp_path / "manet")
+    # A still network has none.
+    assert load_layout(load_scenario(CHAIN3)).trajectories == {}
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
 def test_every_shipped_scenario_draws(tmp_path: Path, path: Path) -> None:
     labels = drawn(path, tmp_path / path.stem)

@@ -37,6 +37,7 @@ pub struct Motion {
     node_of: Vec<u32>,
     loss: PathLoss,
     tx_dbm: f64,
+    tx_mw: f64,
     floor_mw: f64,
     /// Candidate radius, m: reach plus margin.
     radius: f64,
@@ -61,6 +62,13 @@ impl std::fmt::Debug for Motion {
             .field("interval", &self.interval)
             .finish_non_exhaustive()
     }
+}
+
+/// The length of (dx, dy): a square root, not `hypot`, whose care for overflow costs a library
+/// call per candidate and frame (positions are metres, far from overflowing a square).
+#[inline]
+fn distance(dx: f64, dy: f64) -> f64 {
+    (dx * dx + dy * dy).sqrt()
 }
 
 /// The refresh interval for a reach (m) and the fastest node (m/s): a margin of a tenth of the
@@ -93,6 +101,7 @@ impl Motion {
             node_of,
             loss,
             tx_dbm,
+            tx_mw: dbm_to_mw(tx_dbm),
             floor_mw: dbm_to_mw(floor_dbm),
             radius: reach + margin,
             interval,
@@ -118,7 +127,18 @@ impl Motion {
     /// Mean power (mW; 0 where the model gives none) and delay at distance `d`.
     #[inline]
     fn link(&self, d: f64) -> (f64, u32) {
-        let mw = self.loss.rx_dbm(self.tx_dbm, d).map_or(0.0, dbm_to_mw);
+        let mw = match self.loss {
+            // The range model's power is the transmit power or nothing: no power of ten to take
+            // per candidate and frame.
+            PathLoss::Range(r) => {
+                if d <= r {
+                    self.tx_mw
+                } else {
+                    0.0
+                }
+            }
+            _ => self.loss.rx_dbm(self.tx_dbm, d).map_or(0.0, dbm_to_mw),
+        };
         (mw, from_secs(d / SPEED_OF_LIGHT) as u32)
     }
 
@@ -129,7 +149,7 @@ impl Motion {
         let mut reached = 0;
         for nb in neighbors {
             let (qx, qy) = self.position(nb.radio, now);
-            let (mw, delay) = self.link((x - qx).hypot(y - qy));
+            let (mw, delay) = self.link(distance(x - qx, y - qy));
             nb.mean_mw = mw;
             if mw >= self.floor_mw {
                 nb.delay = delay;
@@ -176,7 +196,7 @@ impl Motion {
                         if j as usize == r {
                             continue;
                         }
-                        let d = (x - pos[j as usize].0).hypot(y - pos[j as usize].1);
+                        let d = distance(x - pos[j as usize].0, y - pos[j as usize].1);
                         if d <= self.radius {
                             found.push((j, d));
                         }
