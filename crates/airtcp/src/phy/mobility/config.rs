@@ -231,9 +231,9 @@ impl Bounds {
                 return Err(err(path, field, format!("must be finite, got {v}")));
             }
         }
-        // At least a metre a side: a node crossing a narrower rectangle at the fastest speed
+        // (Finite, checked above: the difference is never NaN.) At least a metre a side: a node crossing a narrower rectangle at the fastest speed
         // would turn every few nanoseconds, which no model needs and no run could afford.
-        if !(b.x_max - b.x_min >= MIN_SIDE) {
+        if b.x_max - b.x_min < MIN_SIDE {
             return Err(err(
                 path,
                 "x_max",
@@ -243,7 +243,7 @@ impl Bounds {
                 ),
             ));
         }
-        if !(b.y_max - b.y_min >= MIN_SIDE) {
+        if b.y_max - b.y_min < MIN_SIDE {
             return Err(err(
                 path,
                 "y_max",
