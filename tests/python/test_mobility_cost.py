@@ -17,5 +17,5 @@ def test_the_two_networks_differ_only_in_motion() -> None:
 
 def test_both_run() -> None:
     for moving in (False, True):
-        run = mobility_cost.measure(moving, 0.05)
+        run = mobility_cost.measure(moving, 2.1)
         assert run["events"] > 0 and run["events_per_s"] > 0
