@@ -60,7 +60,7 @@ PAIR_SEED = 1
 START_S = 1.0
 STAGGER_S = 0.1
 DURATION_S = 100.0
-DEFAULT_SEEDS = 5
+DEFAULT_SEEDS = 20
 # The seeds whose motion is written and stored (ns-2 setdest files).
 TRAJECTORY_SEEDS = (1,)
 # ns-3's default recovery, as the grid's comparison runs it (and the template's `recovery: prr`).
@@ -763,7 +763,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m airtcp.bench.wifi.manet", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
-    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help="seeds 1..N (default 5)")
+    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help=f"seeds 1..N (default {DEFAULT_SEEDS})")
     parser.add_argument("--jobs", type=int, default=1, help="ns-3 runs at a time (default 1)")
     parser.add_argument("--duration", type=float, help="simulated seconds (default: 100)")
     parser.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
