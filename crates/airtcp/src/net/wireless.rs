@@ -27,6 +27,7 @@ use crate::mac::rate::RateControl;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
+use crate::net::pcap_tap::PcapTap;
 use crate::net::routing::{Edge, Iface};
 use crate::phy::fading::{Fading, RayleighSuccess};
 use crate::phy::link_error::LinkError;
@@ -198,6 +199,8 @@ pub struct Wireless {
     pub layer_needs: LayerNeeds,
     /// The per-frame trace, when the environment asks for one ([`super::frame_trace`]).
     pub trace: Option<FrameTrace>,
+    /// The radios' packet captures, with a `trace:` block ([`super::pcap_tap`]).
+    pub pcap: Option<Box<PcapTap>>,
     /// Time a radio takes to detect a frame's preamble and report the medium busy.
     pub cca_time: Time,
 }
@@ -275,6 +278,7 @@ impl Wireless {
             layer_rng: Rng::stream(seed, "forwarding"),
             layer_needs: LayerNeeds::default(),
             trace: None,
+            pcap: None,
             cca_time: 4_000,
         }
     }
@@ -402,6 +406,7 @@ impl Wireless {
             layer_rng,
             layer_needs,
             trace,
+            pcap,
             cca_time,
         } = self;
         let mut env = MacEnv {
@@ -422,6 +427,7 @@ impl Wireless {
             layer,
             needs: *layer_needs,
             trace,
+            pcap,
             cca_time: *cca_time,
         };
         f(&mut macs[r as usize], &mut env)
@@ -532,6 +538,9 @@ impl Wireless {
                     (false, true, false) => t.rx_drop(now, r, RxDrop::LinkError),
                     (false, true, true) => t.rx_ok(now, r, &frame),
                 }
+            }
+            if let (true, Some(t)) = (ok, self.pcap.as_mut()) {
+                t.radio_frame(now, r, &frame, Some(rx.power_mw), &self.units);
             }
             self.radios[r as usize].rx_snr = rx.min_sinr;
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));

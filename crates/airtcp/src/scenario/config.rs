@@ -106,6 +106,11 @@ pub struct ScenarioConfig {
     /// Resource limits of the run.
     #[serde(default)]
     pub limits: LimitsConfig,
+    /// Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md);
+    /// absent: none.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub trace: Option<crate::metrics::pcap::config::TraceConfig>,
 }
 
 fn default_scenario_name() -> String {

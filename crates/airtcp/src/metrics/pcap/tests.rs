@@ -1,7 +1,7 @@
 //! The bytes of the file format and the headers, checked field by field and by their checksums.
 
 use super::dot11::{self, Dot11, Kind};
-use super::ip::{checksum, ipv4, TcpFields, Transport};
+use super::ip::{checksum, ipv4, Ip, TcpFields, Transport};
 use super::*;
 
 fn u16be(b: &[u8], at: usize) -> u16 {
@@ -43,15 +43,14 @@ fn tcp_segments_carry_their_options_and_valid_checksums() {
         sack: vec![(10, 20), (30, 40), (50, 60), (70, 80)],
     };
     let mut p = Vec::new();
-    ipv4(
-        &mut p,
-        [10, 0, 0, 1],
-        [10, 0, 0, 2],
-        2,
-        9,
-        &Transport::Tcp(fields),
-        1448,
-    );
+    let ip = Ip {
+        src: [10, 0, 0, 1],
+        dst: [10, 0, 0, 2],
+        ecn: 2,
+        id: 9,
+        options: &[],
+    };
+    ipv4(&mut p, &ip, &Transport::Tcp(fields), 1448);
     // IPv4: 20 bytes, total length, the header's checksum sums to zero.
     assert_eq!(p[0], 0x45);
     assert_eq!(p[1], 2, "ECN bits");
@@ -71,10 +70,13 @@ fn tcp_segments_carry_their_options_and_valid_checksums() {
     assert_eq!(&t[32..36], &[1, 1, 5, 26]);
     assert_eq!((u32be(t, 36), u32be(t, 40)), (10, 20));
     assert_eq!((u32be(t, 52), u32be(t, 56)), (50, 60));
-    // The transport checksum over pseudo header + segment sums to zero.
+    // The payload is not written; the transport checksum over pseudo header + segment (with its
+    // zero payload) sums to zero.
+    assert_eq!(t.len(), tcp_len);
     let mut pseudo = vec![10, 0, 0, 1, 10, 0, 0, 2, 0, 6];
     pseudo.extend_from_slice(&((tcp_len + 1448) as u16).to_be_bytes());
     pseudo.extend_from_slice(t);
+    pseudo.resize(pseudo.len() + 1448, 0);
     assert_eq!(checksum(0, &pseudo), 0);
 }
 
@@ -85,12 +87,21 @@ fn udp_datagrams_have_their_length_and_checksum() {
         src_port: 7,
         dst_port: 9,
     };
-    ipv4(&mut p, [10, 0, 0, 3], [10, 0, 0, 4], 0, 1, &udp, 100);
-    assert_eq!(p.len(), 20 + 8 + 100);
+    let ip = Ip {
+        src: [10, 0, 0, 3],
+        dst: [10, 0, 0, 4],
+        ecn: 0,
+        id: 1,
+        options: &[],
+    };
+    ipv4(&mut p, &ip, &udp, 100);
+    assert_eq!(p.len(), 20 + 8);
+    assert_eq!(u16be(&p, 2), 128);
     assert_eq!(p[9], 17);
     assert_eq!(u16be(&p, 24), 108);
     let mut pseudo = vec![10, 0, 0, 3, 10, 0, 0, 4, 0, 17, 0, 108];
     pseudo.extend_from_slice(&p[20..]);
+    pseudo.resize(pseudo.len() + 100, 0);
     assert_eq!(checksum(0, &pseudo), 0);
 }
 
