@@ -42,17 +42,28 @@ def run(
     return simulate(load_scenario(scenario, seed=seed, overrides=() if overrides is None else overrides))
 
 
-def simulate(scenario: Scenario, progress: Callable[[float], None] | None = None) -> Results:
+def simulate(
+    scenario: Scenario,
+    progress: Callable[[float], None] | None = None,
+    *,
+    trace_dir: Path | str | None = None,
+) -> Results:
     """Runs an already validated scenario. With `progress`, the run goes on in a worker thread
-    and `progress(simulated_s)` is called about every 0.1 s (see `airtcp.run_progress`)."""
+    and `progress(simulated_s)` is called about every 0.1 s (see `airtcp.run_progress`).
+
+    A scenario with a `trace` block writes its pcap files into `trace.dir` (relative to the
+    current folder), or, when the block gives none, into `trace_dir` (`airtcp run` passes a
+    folder that becomes `<out>/pcap`); with neither, `ScenarioError` at `trace.dir`. The
+    results' scenario keeps the block as it was written."""
     config = to_core_dict(_validated(scenario))
+    core_config = _with_trace_dir(config, trace_dir)
     try:
         if progress is None:
-            output = _core.simulate_json(json.dumps(config))
+            output = _core.simulate_json(json.dumps(core_config))
         else:
             from airtcp.run_progress import simulate_json_watched
 
-            output = simulate_json_watched(json.dumps(config), progress)
+            output = simulate_json_watched(json.dumps(core_config), progress)
     except ValueError as error:
         raise _core_error(str(error)) from None
     from airtcp.results import Results
@@ -68,6 +79,20 @@ def check(scenario: Scenario) -> None:
         _core.check_json(to_core_json(_validated(scenario)))
     except ValueError as error:
         raise _core_error(str(error)) from None
+
+
+def _with_trace_dir(config: dict[str, Any], trace_dir: Path | str | None) -> dict[str, Any]:
+    """`config` as the core runs it: a `trace` block without a folder gets `trace_dir`."""
+    trace = config.get("trace")
+    if trace is None or trace.get("dir") is not None:
+        return config
+    if trace_dir is None:
+        raise ScenarioError(
+            "trace.dir",
+            "required when the run has no output folder: the folder the pcap files go to "
+            "(`airtcp run` puts them into <out>/pcap)",
+        )
+    return {**config, "trace": {**trace, "dir": str(trace_dir)}}
 
 
 def _validated(scenario: object) -> Scenario:
