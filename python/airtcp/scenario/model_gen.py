@@ -109,7 +109,7 @@ class _Writer:
     def _keyword_or_list(self, branches: list[dict[str, Any]]) -> str:
         keywords = tuple(branch["const"] for branch in branches if "const" in branch)
         (array,) = [branch for branch in branches if branch.get("type") == "array"]
-        return f"keyword_or_list({keywords!r}, {self.annotation(array['items'])})"
+        return f"keyword_or_list({keywords!r}, {self.annotation(array)})"
 
     def _keyword_or_count(self, branches: list[dict[str, Any]]) -> str:
         keywords = tuple(branch["const"] for branch in branches if "const" in branch)

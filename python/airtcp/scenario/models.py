@@ -1771,7 +1771,7 @@ class LimitsConfig(Model):
 
 
 # `all`, or a list of node names.
-PcapNodes = keyword_or_list(('all',), Name)
+PcapNodes = keyword_or_list(('all',), Annotated[list[Name], entries(1)])
 
 # A kind of interface a capture covers.
 TraceMedium = Literal["wifi", "wired"]

@@ -178,9 +178,9 @@ def count_or_keyword(keywords: tuple[str, ...], minimum: int, maximum: int) -> A
 
 
 @functools.cache
-def keyword_or_list(keywords: tuple[str, ...], item: Any) -> Any:
-    """One of `keywords`, or a list of `item`s (each read by `item`'s reader, problems at their
-    index)."""
+def keyword_or_list(keywords: tuple[str, ...], items: Any) -> Any:
+    """One of `keywords`, or a list read by `items` (a list annotation: each item read by its
+    reader, problems at their index)."""
     spelled = " or ".join(repr(keyword) for keyword in keywords)
 
     def validate(value: object) -> object:
@@ -192,7 +192,7 @@ def keyword_or_list(keywords: tuple[str, ...], item: Any) -> Any:
             raise ValueError(f"must be {spelled} or a list, got {units.brief_repr(value)}")
         return value
 
-    return Annotated[Union[Literal[keywords], list[item]], BeforeValidator(validate)]  # type: ignore[valid-type]
+    return Annotated[Union[Literal[keywords], items], BeforeValidator(validate)]  # type: ignore[valid-type]
 
 
 @functools.cache

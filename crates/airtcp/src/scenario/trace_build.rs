@@ -35,6 +35,10 @@ pub(crate) fn plan(
     }
     let nodes: Vec<NodeId> = match &trace.pcap {
         PcapNodes::All => (0..net.node_names.len() as NodeId).collect(),
+        PcapNodes::Nodes(names) if names.is_empty() => {
+            let message = "lists no node: name at least one, or write all";
+            return Err(ConfigError::new("trace.pcap", message));
+        }
         PcapNodes::Nodes(names) => {
             let mut listed = BTreeMap::new();
             for (i, name) in names.iter().enumerate() {
@@ -127,8 +131,10 @@ pub(crate) fn plan(
             "no node has an interface of these kinds: nothing to capture",
         ));
     }
-    if let Some(dir) = &plan.dir {
-        TracePlan::check_dir(dir)?;
+    match plan.dir.as_deref() {
+        Some("") => return Err(ConfigError::new("trace.dir", "must not be empty")),
+        Some(dir) => TracePlan::check_dir(dir)?,
+        None => {}
     }
     Ok(Some(plan))
 }

@@ -343,3 +343,27 @@ fn the_block_changes_no_result() {
         .is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_write_error_stops_the_capture_not_the_run() {
+    // A file that is /dev/full: every write fails (ENOSPC) once the buffer is flushed.
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    let dir = scratch("full");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink("/dev/full", dir.join("n1-wifi0.pcap")).unwrap();
+    let v = chain(&dir, 0.1);
+    let with = run(&v);
+    let report = with.trace.as_ref().expect("a trace report");
+    let error = report.error.as_deref().expect("the error");
+    assert!(error.starts_with("n1-wifi0.pcap: "), "{error}");
+    let mut plain = v.clone();
+    plain.as_object_mut().unwrap().remove("trace");
+    assert_eq!(
+        with.flows[0].bytes_delivered,
+        run(&plain).flows[0].bytes_delivered
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

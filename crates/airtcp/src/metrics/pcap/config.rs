@@ -98,7 +98,7 @@ impl schemars::JsonSchema for PcapNodes {
             "description": "`all`, or a list of node names.",
             "oneOf": [
                 {"type": "string", "const": "all"},
-                {"type": "array", "items": {"type": "string", "minLength": 1}},
+                {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
             ],
         })
     }

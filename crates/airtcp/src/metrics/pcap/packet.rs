@@ -48,8 +48,8 @@ pub const fn sender_port(flow: u32) -> u16 {
 }
 /// The receiver's port.
 pub const RECEIVER_PORT: u16 = 5001;
-/// AODV's port (RFC 3561 §11).
-pub const AODV_PORT: u16 = 654;
+/// The port of the routing protocol's control messages (AODV's, RFC 3561 §11).
+pub const ROUTING_CONTROL_PORT: u16 = 654;
 /// The IPv4 option of a forwarding layer's per-hop numbers (RFC 4727 experimental, copied).
 pub const STAMP_OPTION: u8 = 0x9e;
 
@@ -217,8 +217,8 @@ fn udp_with_body(ip: &Ip<'_>, body: &[u8]) -> Vec<u8> {
     // (the headers were summed over a zero payload).
     let mut out = Vec::with_capacity(28 + body.len() + ip.options.len());
     let udp = Transport::Udp {
-        src_port: AODV_PORT,
-        dst_port: AODV_PORT,
+        src_port: ROUTING_CONTROL_PORT,
+        dst_port: ROUTING_CONTROL_PORT,
     };
     ipv4(&mut out, ip, &udp, body.len());
     let at = 20 + ip.options.len();
