@@ -84,7 +84,7 @@ pub struct Network {
     /// ([`forwarding::ForwardingCtx::previous_hop`]).
     pub(crate) arriving_from: Option<NodeId>,
     /// The wired links' packet captures, with a `trace:` block ([`pcap_tap`]).
-    pub pcap: Option<Box<pcap_tap::PcapTap>>,
+    pub pcap: Option<Box<pcap_tap::WiredTap>>,
 }
 
 impl Network {
@@ -288,7 +288,7 @@ impl Network {
         c.stats.transmitted += 1;
         let done = now.saturating_add(tx_time(self.packets.get(id).size, c.rate_bps));
         if let Some(t) = self.pcap.as_mut() {
-            t.wired_packet(now, ch, self.packets.get(id), false);
+            t.packet(now, ch, self.packets.get(id), false);
         }
         let arrival = done.saturating_add(c.delay);
         self.events
@@ -317,7 +317,7 @@ impl Network {
         }
         let node = c.to;
         if let Some(t) = self.pcap.as_mut() {
-            t.wired_packet(self.events.now(), ch, self.packets.get(id), true);
+            t.packet(self.events.now(), ch, self.packets.get(id), true);
         }
         self.receive(node, id, None);
         self.process_upcalls();

@@ -27,7 +27,7 @@ use crate::mac::rate::RateControl;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
-use crate::net::pcap_tap::PcapTap;
+use crate::net::pcap_tap::RadioCapture;
 use crate::net::routing::{Edge, Iface};
 use crate::phy::fading::{Fading, RayleighSuccess};
 use crate::phy::link_error::LinkError;
@@ -116,6 +116,8 @@ pub struct RadioState {
     /// SINR (linear) of the frame whose reception the MAC is being told of: what an ACK or CTS
     /// reports back.
     pub rx_snr: f64,
+    /// Its packet capture, with a `trace:` block that covers it ([`super::pcap_tap`]).
+    pub pcap: Option<Box<RadioCapture>>,
 }
 
 struct FrameSlot {
@@ -199,8 +201,6 @@ pub struct Wireless {
     pub layer_needs: LayerNeeds,
     /// The per-frame trace, when the environment asks for one ([`super::frame_trace`]).
     pub trace: Option<FrameTrace>,
-    /// The radios' packet captures, with a `trace:` block ([`super::pcap_tap`]).
-    pub pcap: Option<Box<PcapTap>>,
     /// Time a radio takes to detect a frame's preamble and report the medium busy.
     pub cca_time: Time,
 }
@@ -278,7 +278,6 @@ impl Wireless {
             layer_rng: Rng::stream(seed, "forwarding"),
             layer_needs: LayerNeeds::default(),
             trace: None,
-            pcap: None,
             cca_time: 4_000,
         }
     }
@@ -406,7 +405,6 @@ impl Wireless {
             layer_rng,
             layer_needs,
             trace,
-            pcap,
             cca_time,
         } = self;
         let mut env = MacEnv {
@@ -427,7 +425,6 @@ impl Wireless {
             layer,
             needs: *layer_needs,
             trace,
-            pcap,
             cca_time: *cca_time,
         };
         f(&mut macs[r as usize], &mut env)
@@ -539,8 +536,8 @@ impl Wireless {
                     (false, true, true) => t.rx_ok(now, r, &frame),
                 }
             }
-            if let (true, Some(t)) = (ok, self.pcap.as_mut()) {
-                t.radio_frame(now, r, &frame, Some(rx.power_mw), &self.units);
+            if let (true, Some(c)) = (ok, self.radios[r as usize].pcap.as_mut()) {
+                c.frame(now, &frame, Some(rx.power_mw), &self.units);
             }
             self.radios[r as usize].rx_snr = rx.min_sinr;
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));

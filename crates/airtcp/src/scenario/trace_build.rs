@@ -59,16 +59,6 @@ pub(crate) fn plan(
     let ofdm = cfg.radio.as_ref().map(|r| r.standard) == Some(Standard::Dot11a);
     let mut plan = TracePlan {
         dir: trace.dir.clone(),
-        radios: net
-            .wireless
-            .radios
-            .iter()
-            .map(|r| RadioWire {
-                file: UNTRACED,
-                freq_mhz: channel_mhz(ofdm, r.channel),
-                ofdm,
-            })
-            .collect(),
         channels: vec![(UNTRACED, UNTRACED); 2 * cfg.links.len()],
         encoder: encoder(cfg, net, flows),
         ..TracePlan::default()
@@ -95,8 +85,15 @@ pub(crate) fn plan(
     for &node in &nodes {
         let before = plan.files.len();
         if wifi {
-            for (k, r) in net.wireless.radios_of(node).enumerate() {
-                plan.radios[r as usize].file = add(&mut plan, node, format!("wifi{k}"), true)?;
+            for (k, radio) in net.wireless.radios_of(node).enumerate() {
+                let file = add(&mut plan, node, format!("wifi{k}"), true)?;
+                let channel = net.wireless.radios[radio as usize].channel;
+                plan.radios.push(RadioWire {
+                    radio,
+                    file,
+                    freq_mhz: channel_mhz(ofdm, channel),
+                    ofdm,
+                });
             }
         }
         if wired {

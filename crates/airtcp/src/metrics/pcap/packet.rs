@@ -30,7 +30,7 @@ use crate::sim::packet::Header;
 use crate::sim::{NodeId, Packet};
 
 /// What a capture needs to know of a flow to write its packets.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FlowWire {
     /// TCP's segment size, bytes (0 for a flow that is not TCP).
     pub mss: u32,
@@ -98,7 +98,7 @@ impl Encoder {
         let ip_bytes = 20 + options.len();
         match &p.header {
             Header::TcpData(h) => {
-                let wire = flow.cloned().unwrap_or_else(default_wire);
+                let wire = flow.copied().unwrap_or_else(default_wire);
                 let fields = TcpFields {
                     src_port: sport,
                     dst_port: dport,
@@ -112,7 +112,7 @@ impl Encoder {
                 ipv4(out, &ip(0), &Transport::Tcp(fields), h.len as usize);
             }
             Header::TcpAck(h) => {
-                let wire = flow.cloned().unwrap_or_else(default_wire);
+                let wire = flow.copied().unwrap_or_else(default_wire);
                 let fields = TcpFields {
                     src_port: dport,
                     dst_port: sport,

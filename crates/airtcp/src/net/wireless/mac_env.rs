@@ -9,7 +9,6 @@ use crate::mac::rate::RateFeedback;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
 use crate::net::frame_trace::FrameTrace;
-use crate::net::pcap_tap::PcapTap;
 use crate::phy::fading::Fading;
 use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, NodeId, PacketArena, Rng, Time};
@@ -33,7 +32,6 @@ pub(super) struct MacEnv<'a> {
     pub(super) layer: &'a mut dyn Forwarding,
     pub(super) needs: LayerNeeds,
     pub(super) trace: &'a mut Option<FrameTrace>,
-    pub(super) pcap: &'a mut Option<Box<PcapTap>>,
     pub(super) cca_time: Time,
 }
 
@@ -71,8 +69,8 @@ impl MacIo for MacEnv<'_> {
         if let Some(t) = self.trace.as_mut() {
             t.tx(now, self.me, &frame);
         }
-        if let Some(t) = self.pcap.as_mut() {
-            t.radio_frame(now, self.me, &frame, None, self.units);
+        if let Some(c) = self.radio.pcap.as_mut() {
+            c.frame(now, &frame, None, self.units);
         }
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
