@@ -251,12 +251,16 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
 )
 def validate(file: Path, seed: int | None, overrides: list[str], as_json: bool) -> None:
     """Check a scenario file without simulating it: every check a run makes before it starts."""
+    import tempfile
+
     from airtcp.api import check
     from airtcp.errors import SimulationError
 
     try:
         scenario = _load(file, seed, overrides)
-        check(scenario)
+        # A trace without a folder would go into `run`'s output folder, which validation has
+        # not: the system's temporary folder stands in for it (the check writes nothing there).
+        check(scenario, trace_dir=tempfile.gettempdir())
     except ScenarioError as error:
         _bad_input(error)
     except SimulationError as error:

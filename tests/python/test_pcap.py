@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 import airtcp
+from airtcp.api import check
 from airtcp.errors import ScenarioError
 from support import run_cli
 
@@ -290,13 +291,31 @@ def test_the_relay_file_holds_its_attempts_and_acks_as_the_links_table_counts(co
     assert acks == relay.answered.sum()
 
 
+DISSECTOR = Path(__file__).resolve().parents[2] / "docs" / "airtcp.lua"
+
+
 @needs_tshark
-def test_tshark_reads_the_relay_file(cope: tuple[Any, Path]) -> None:
+def test_tshark_reads_the_relay_file_with_the_documented_dissector(cope: tuple[Any, Path]) -> None:
     _, directory = cope
     path = directory / "n0-wifi0.pcap"
     assert tshark(path, "-Y", "_ws.malformed") == []
-    encapsulated = tshark(path, "-Y", "ip.proto == 253 && wlan.ta == 02:00:00:00:00:00 && wlan.fc.retry == 0")
-    assert encapsulated
+    lua = ("-X", f"lua_script:{DISSECTOR}")
+    assert tshark(path, *lua, "-Y", "_ws.malformed || _ws.expert.severity >= error") == []
+    # The relay's first transmissions of coded frames: as many as dpkt reads, each naming COPE
+    # and giving its natives' ports and sequence numbers.
+    sent = "wlan.ta == 02:00:00:00:00:00 && wlan.fc.retry == 0 && wlan.fc.type == 2"
+    rows = tshark(path, *lua, "-Y", f"{sent} && airtcp.inner_count >= 2", "-T", "fields", "-e", "airtcp.scheme",
+                  "-e", "airtcp.inner_count", "-e", "airtcp.inner.srcport", "-e", "airtcp.inner.tcp.seq")
+    coded = [f for f in radio_frames(path) if f.subtype == 0x08 and not f.received and not f.retry
+             and f.ip[9] == 253 and len(encapsulation(f.ip)[2]) >= 2]
+    assert len(rows) == len(coded) > 0
+    for row, frame in zip(rows, coded):
+        scheme, count, ports, seqs = row.split("\t")
+        inner = encapsulation(frame.ip)[2]
+        assert (scheme, int(count)) == ("cope", len(inner))
+        header = [(p[0] & 0x0F) * 4 for p in inner]
+        assert [int(port) for port in ports.split(",")] == [int.from_bytes(p[h:h + 2], "big") for p, h in zip(inner, header)]
+        assert [int(seq) for seq in seqs.split(",")] == [int.from_bytes(p[h + 4:h + 8], "big") for p, h in zip(inner, header)]
 
 
 # --- The command line and the API -----------------------------------------------------------------
@@ -322,8 +341,12 @@ def test_airtcp_run_puts_the_traces_into_its_output_folder(tmp_path: Path) -> No
 def test_the_api_needs_a_folder(tmp_path: Path) -> None:
     scenario = chain_scenario(tmp_path)
     del scenario["trace"]["dir"]
-    with pytest.raises(ScenarioError, match=r"trace\.dir: required when the run has no output folder"):
+    with pytest.raises(ScenarioError, match=r"trace\.dir: required: the folder the pcap files go to"):
         airtcp.run(scenario)
+    with pytest.raises(ScenarioError, match=r"trace\.dir: required"):
+        check(airtcp.load_scenario(scenario))
+    check(airtcp.load_scenario(scenario), trace_dir=tmp_path / "pcap")
+    assert list((tmp_path / "pcap").iterdir()) == [], "checked, nothing written"
 
 
 @pytest.mark.parametrize(

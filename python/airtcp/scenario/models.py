@@ -171,10 +171,10 @@ __all__ = [
     "PathsConfig",
     "FlowConfig",
     "MetricsConfig",
-    "LimitsConfig",
     "PcapNodes",
     "TraceMedium",
     "TraceConfig",
+    "LimitsConfig",
     "Scenario",
 ]
 
@@ -1762,14 +1762,6 @@ class MetricsConfig(Model):
     trace_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
 
 
-class LimitsConfig(Model):
-    """Resource limits of a run (see `scenario::budget`)."""
-
-    # Memory budget, bytes: a scenario whose allocations would exceed it is refused, and a run that
-    # outgrows it stops with an error.
-    memory: integer('size', minimum=1, maximum=U64_MAX) = 4294967296
-
-
 # `all`, or a list of node names.
 PcapNodes = keyword_or_list(('all',), Annotated[list[Name], entries(1)])
 
@@ -1788,6 +1780,14 @@ class TraceConfig(Model):
     # for the node's k-th radio, `<node>-link<i>.pcap` for its end of `links[i]`. Absent: `airtcp
     # run` writes them into the run's output folder (`<out>/pcap`); the Python API needs one.
     dir: Optional[Text] = None
+
+
+class LimitsConfig(Model):
+    """Resource limits of a run (see `scenario::budget`)."""
+
+    # Memory budget, bytes: a scenario whose allocations would exceed it is refused, and a run that
+    # outgrows it stops with an error.
+    memory: integer('size', minimum=1, maximum=U64_MAX) = 4294967296
 
 
 class Scenario(rules.ScenarioRules, Model):
@@ -1830,10 +1830,10 @@ class Scenario(rules.ScenarioRules, Model):
     metrics: MetricsConfig = Field(
         default_factory=lambda: MetricsConfig.model_validate({"bin": "1s", "trace_rtt": False, "trace_cwnd": False, "trace_queues": False, "trace_rates": False, "trace_interval": "100ms"}),
     )
+    # Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md); absent:
+    # none.
+    trace: Optional[TraceConfig] = Field(default=None, exclude_if=at_default(None))
     # Resource limits of the run.
     limits: LimitsConfig = Field(
         default_factory=lambda: LimitsConfig.model_validate({"memory": 4294967296}),
     )
-    # Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md); absent:
-    # none.
-    trace: Optional[TraceConfig] = Field(default=None, exclude_if=at_default(None))

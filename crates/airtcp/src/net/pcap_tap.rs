@@ -219,12 +219,9 @@ impl super::Network {
     /// Opens the files of `plan` (writing their headers) and installs the captures, before the
     /// first event. Errors name `trace.dir`.
     pub fn open_traces(&mut self, plan: TracePlan) -> Result<(), ConfigError> {
+        // The scenario refuses a block without a folder; a plan made otherwise has none either.
         let Some(dir) = plan.dir else {
-            return Err(ConfigError::new(
-                "trace.dir",
-                "no folder for the capture files: give one (`airtcp run` puts them into its \
-                 output folder, <out>/pcap)",
-            ));
+            return Err(ConfigError::new("trace.dir", "required"));
         };
         TracePlan::check_dir(&dir)?;
         let dir = Path::new(&dir);

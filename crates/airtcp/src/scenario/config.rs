@@ -103,14 +103,14 @@ pub struct ScenarioConfig {
     /// What to record besides the per-flow totals.
     #[serde(default)]
     pub metrics: MetricsConfig,
-    /// Resource limits of the run.
-    #[serde(default)]
-    pub limits: LimitsConfig,
     /// Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md);
     /// absent: none.
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub trace: Option<crate::metrics::pcap::config::TraceConfig>,
+    /// Resource limits of the run.
+    #[serde(default)]
+    pub limits: LimitsConfig,
 }
 
 fn default_scenario_name() -> String {

@@ -129,12 +129,18 @@ pub(crate) fn plan(
         ));
     }
     match plan.dir.as_deref() {
+        None => return Err(ConfigError::new("trace.dir", NO_DIR)),
         Some("") => return Err(ConfigError::new("trace.dir", "must not be empty")),
         Some(dir) => TracePlan::check_dir(dir)?,
-        None => {}
     }
     Ok(Some(plan))
 }
+
+/// Why a block without a folder is refused (the front end's `airtcp run` gives its output
+/// folder, and the Python API a `trace_dir`, where the block has none).
+pub const NO_DIR: &str =
+    "required: the folder the pcap files go to (airtcp run puts them into <out>/pcap when the \
+     block names none)";
 
 /// Where `name` is in the list of `pcap`.
 fn listed_index(pcap: &PcapNodes, name: &str) -> usize {

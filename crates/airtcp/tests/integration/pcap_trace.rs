@@ -318,7 +318,15 @@ fn bad_folders_and_names_are_refused_before_the_run() {
         "trace.pcap[0]: 'n0' has no wired link to capture (trace.what)"
     );
     v["trace"] = json!({"pcap": "all"});
-    assert!(refused(&v).starts_with("trace.dir: no folder"));
+    assert!(refused(&v).starts_with("trace.dir: required"));
+    // Checking refuses what running refuses, and checking writes no file.
+    let cfg = serde_json::to_string(&v).unwrap();
+    assert!(airtcp::check_json(&cfg).is_err());
+    let dir = scratch("check");
+    v["trace"] = json!({"pcap": "all", "dir": dir.to_str().unwrap()});
+    airtcp::check_json(&serde_json::to_string(&v).unwrap()).expect("accepted");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&file).unwrap();
 }
 
