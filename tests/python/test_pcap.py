@@ -23,7 +23,7 @@ import yaml
 import airtcp
 from airtcp.api import check
 from airtcp.errors import ScenarioError
-from support import run_cli
+from support import REPO, run_cli
 
 dpkt = pytest.importorskip("dpkt", reason="dpkt (the test extra) reads the pcap files")
 
@@ -384,3 +384,48 @@ def test_a_folder_that_cannot_be_written_is_refused_before_the_run(tmp_path: Pat
     assert result.returncode == 2, result.stderr
     assert f"error: trace.dir: cannot write '{blocker / 'pcap'}'" in result.stderr, result.stderr
     assert not out.exists()
+
+
+# --- Every scheme's packets --------------------------------------------------------------------------
+
+SCHEMES = [
+    # (scenario, the schemes named in its files' encapsulations, a frame filter that must match);
+    # the first flow's ends are captured (every node of TCP-RLC's, whose receivers are a router's
+    # users, with no interface a capture covers)
+    ("000_tcp_aware_bp/diamond.yaml", {"nc", "backpressure"}, "airtcp.flags.marked == 0"),
+    ("003_horizon/fig4.yaml", {"horizon"}, "ip.hdr_len == 28 && tcp"),
+    ("004_tcp_rlc/single.yaml", {"tcp_rlc"}, "airtcp.kind == 3"),
+    ("examples/grid_aodv.yaml", set(), "aodv"),
+]
+
+
+@needs_tshark
+@pytest.mark.parametrize(("scenario", "schemes", "present"), SCHEMES, ids=[case[0].split("/")[0] for case in SCHEMES])
+def test_every_schemes_packets_dissect(tmp_path: Path, scenario: str, schemes: set[str], present: str) -> None:
+    doc = yaml.safe_load((REPO / "scenarios" / scenario).read_text(encoding="utf-8"))
+    flows = airtcp.load_scenario(doc).flows
+    # The first flow's ends, 2 s after the last flow may have started.
+    ends = "all" if "tcp_rlc" in schemes else sorted({flows[0].src, flows[0].dst})
+    doc["trace"] = {"pcap": ends, "dir": str(tmp_path)}
+    last = max(flow.start + flow.start_jitter for flow in flows)
+    results = airtcp.run(doc, overrides=[f"duration={last + 2_000_000_000}ns"])
+    named: set[str] = set()
+    matched = 0
+    for row in results.trace["files"]:
+        path = tmp_path / row["file"]
+        lua = ("-X", f"lua_script:{DISSECTOR}")
+        assert tshark(path, *lua, "-Y", "_ws.malformed || _ws.expert.severity >= error") == [], row["file"]
+        named |= set(tshark(path, *lua, "-Y", "airtcp", "-T", "fields", "-e", "airtcp.scheme"))
+        matched += len(tshark(path, *lua, "-Y", present))
+    assert named == schemes
+    assert matched > 0
+
+
+def test_validate_accepts_a_block_without_a_folder_and_writes_nothing(tmp_path: Path) -> None:
+    scenario = chain_scenario(tmp_path)
+    del scenario["trace"]["dir"]
+    path = tmp_path / "chain.yaml"
+    path.write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    result = run_cli("validate", path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chain.yaml"]

@@ -202,7 +202,7 @@ impl FlowWire {
     fn byte(&self, k: u64) -> u32 {
         let bytes = k.saturating_mul(u64::from(self.mss));
         let bytes = self.total.map_or(bytes, |t| bytes.min(t));
-        (1 + bytes) as u32
+        bytes.wrapping_add(1) as u32
     }
 }
 
