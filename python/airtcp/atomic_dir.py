@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["OutputDirError", "check_output_dir", "atomic_directory", "atomic_write_bytes"]
+__all__ = ["OutputDirError", "check_output_dir", "atomic_directory", "atomic_write_bytes", "staging_sibling"]
 
 
 class OutputDirError(Exception):
@@ -52,6 +52,15 @@ def atomic_directory(target: Path | str, *, replace: bool = False) -> Iterator[P
         shutil.rmtree(staging, ignore_errors=True)
         _remove_empty(created)
         raise
+
+
+def staging_sibling(target: Path | str, tag: str) -> Path:
+    """A fresh hidden directory next to `target` (its parents created): where a run writes files
+    that `atomic_directory(target)`'s caller moves in at the end (the pcap traces of `airtcp
+    run`), on the same file system so that the move is a rename."""
+    target = Path(target)
+    target.absolute().parent.mkdir(parents=True, exist_ok=True)
+    return _make_sibling(target, tag)
 
 
 def _make_parents(directory: Path) -> list[Path]:

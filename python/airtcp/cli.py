@@ -169,8 +169,11 @@ def _out_folder(default: str) -> Option:
     Option(("-q", "--quiet"), "quiet", "Print nothing on success."),
 )
 def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bool, quiet: bool) -> None:
-    """Simulate a scenario, print per-flow results and write them to --out."""
-    from airtcp.atomic_dir import OutputDirError, check_output_dir
+    """Simulate a scenario, print per-flow results and write them to --out (with a `trace` block
+    that names no folder, its pcap files too, in --out/pcap)."""
+    import shutil
+
+    from airtcp.atomic_dir import OutputDirError, check_output_dir, staging_sibling
 
     try:
         scenario = _load(file, seed, overrides)
@@ -187,9 +190,16 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
     from airtcp.report import format_report
     from airtcp.run_progress import ProgressLine
 
+    # A trace without a folder of its own is written beside --out and moved into it with the
+    # results (--out itself appears all at once, when the run is over).
+    traces = None
+    if scenario.trace is not None and scenario.trace.dir is None:
+        traces = staging_sibling(out, "pcap")
     line = None if quiet else ProgressLine(scenario.duration / 1e9)
+    finished = False
     try:
-        results = simulate(scenario, progress=line)
+        results = simulate(scenario, progress=line, trace_dir=traces)
+        finished = True
     except ScenarioError as error:  # a field the core rejected
         _bad_input(error)
     except SimulationError as error:
@@ -203,17 +213,29 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
     finally:
         if line is not None:
             line.close()
+        if traces is not None and not finished:
+            shutil.rmtree(traces, ignore_errors=True)
 
     try:
-        results.write(out, force=force)
+        results.write(out, force=force, folders={} if traces is None else {"pcap": traces})
     except OutputDirError as error:  # --out was filled while the simulation ran
         _bad_input(ScenarioError("--out", str(error)))
     except OSError as error:
         _failure(f"--out: cannot write {str(out)!r}: {error}")
+    finally:
+        if traces is not None:
+            shutil.rmtree(traces, ignore_errors=True)
 
+    trace = results.trace
     if not quiet:
         print(format_report(results.summary, results.timing))
         print(f"results written to {out}")
+        if trace is not None:
+            where = out / "pcap" if traces is not None else Path(scenario.trace.dir)
+            print(f"pcap traces ({len(trace['files'])} files) written to {where}")
+    if trace is not None and trace.get("error"):
+        # The results are whole and written; the captures stopped early.
+        _failure(f"trace: writing the pcap files stopped: {trace['error']}")
     if results.conservation_problem is not None:
         # Written anyway (marked "valid": false) so the run can be examined, but not a success.
         _failure(results.conservation_problem)
@@ -229,12 +251,16 @@ def run(file: Path, out: Path, seed: int | None, overrides: list[str], force: bo
 )
 def validate(file: Path, seed: int | None, overrides: list[str], as_json: bool) -> None:
     """Check a scenario file without simulating it: every check a run makes before it starts."""
+    import tempfile
+
     from airtcp.api import check
     from airtcp.errors import SimulationError
 
     try:
         scenario = _load(file, seed, overrides)
-        check(scenario)
+        # A trace without a folder would go into `run`'s output folder, which validation has
+        # not: the system's temporary folder stands in for it (the check writes nothing there).
+        check(scenario, trace_dir=tempfile.gettempdir())
     except ScenarioError as error:
         _bad_input(error)
     except SimulationError as error:

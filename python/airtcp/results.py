@@ -15,6 +15,7 @@ flat `nc_<counter>` columns, null for flows without the layer (`flow_row`).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -264,6 +265,14 @@ class Results:
         return summary
 
     @property
+    def trace(self) -> dict[str, Any] | None:
+        """The pcap files the run wrote (a `trace` block): `files`, a row per file (`file`,
+        `node`, `interface`, `records`), and `error`, why writing stopped early if it did (the
+        results are whole either way); None without the block."""
+        trace = self.raw.get("trace")
+        return None if trace is None else dict(trace)
+
+    @property
     def valid(self) -> bool:
         """Whether the numbers can be trusted: False when the run lost track of packets (its
         conservation check failed; `conservation_problem` says how)."""
@@ -385,9 +394,12 @@ class Results:
         keys = ("wall_s", "events", "events_per_s")
         return json.dumps({key: timing.get(key) for key in keys}, indent=2) + "\n"
 
-    def write(self, out_dir: Path | str, *, force: bool = False) -> Path:
+    def write(
+        self, out_dir: Path | str, *, force: bool = False, folders: Mapping[str, Path] | None = None
+    ) -> Path:
         """Writes summary.json, timing.json and one Parquet file per table that has rows
-        (`recorded_tables`) into `out_dir`.
+        (`recorded_tables`) into `out_dir`, and moves each of `folders` in under its name (the
+        pcap traces `airtcp run` collected beside it, `pcap`).
 
         All or nothing: files go to a temporary sibling directory renamed into place at the end.
         An existing non-empty `out_dir` is an error (`OutputDirError`) unless `force`, which
@@ -399,6 +411,8 @@ class Results:
             (staging / "timing.json").write_text(self.timing_json(), encoding="utf-8")
             for name in self.recorded_tables():
                 self._write_table(name, staging / f"{name}.parquet")
+            for name, folder in (folders or {}).items():
+                os.replace(folder, staging / name)
         return out
 
     def recorded_tables(self) -> list[str]:

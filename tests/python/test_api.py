@@ -74,7 +74,7 @@ class _Panic(BaseException):
 def test_internal_failures_exit_1_without_output(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: BaseException, expected: str
 ) -> None:
-    def broken(_: object, progress: object = None) -> None:
+    def broken(_: object, progress: object = None, trace_dir: object = None) -> None:
         raise failure
 
     monkeypatch.setattr(api, "simulate", broken)

@@ -316,7 +316,7 @@ def test_results_say_whether_they_are_valid() -> None:
 def test_run_with_broken_conservation_writes_results_and_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(api, "simulate", lambda scenario, progress=None: broken_conservation_results())
+    monkeypatch.setattr(api, "simulate", lambda scenario, progress=None, trace_dir=None: broken_conservation_results())
     out = tmp_path / "out"
     result = invoke_cli("run", P2P_LOSSY, "--out", out)
     assert result.exit_code == 1

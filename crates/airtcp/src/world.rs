@@ -202,6 +202,8 @@ pub struct World {
     /// The results tables of every forwarding layer a scenario can ask for: each run's results
     /// have them all, empty unless the layer ran (the scenario, which knows the layers, says).
     pub forwarding_tables: &'static [&'static str],
+    /// The packet captures to write (`trace:`), opened when the run starts.
+    pub pcap: Option<crate::net::pcap_tap::TracePlan>,
 }
 
 /// Connects a TCP endpoint to the network: segments become packets, timers become events. With
@@ -384,6 +386,9 @@ impl World {
         mut self,
         control: &RunControl,
     ) -> Result<Option<RunResults>, ConfigError> {
+        if let Some(plan) = self.pcap.take() {
+            self.net.open_traces(plan)?;
+        }
         let wall = Instant::now();
         let mut until_publish = RunControl::PUBLISH_EVERY;
         while let Some(t) = self.net.events.peek_time() {

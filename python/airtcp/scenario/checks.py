@@ -126,6 +126,10 @@ def _compile_type(annotation: Any, constraints: FieldInfo) -> tuple[Check, Dump]
             return _tagged_union(others, constraints.discriminator), _dump_model
         compiled = [compile_annotation(member) for member in others]
         dumps = [dump for _, dump in compiled]
+        lists = [dump for member, (_, dump) in zip(others, compiled) if _is_list(member)]
+        if len(lists) == 1 and sum(dump is not None for dump in dumps) <= 1:
+            # A keyword or a list (`PcapNodes`): a list value is dumped as the list member dumps it.
+            return _first_of([check for check, _ in compiled]), _list_or_as_it_is(lists[0])
         if any(dumps):
             raise TypeError(f"{annotation}: an untagged union dumps its values as they are")
         return _first_of([check for check, _ in compiled]), None
@@ -451,6 +455,20 @@ def _optional_dump(inner: Callable[[Any, SerializationInfo], Any]) -> Dump:
         return None if value is None else inner(value, info)
 
     return dump
+
+
+def _is_list(annotation: Any) -> bool:
+    """Whether `annotation` is `list[X]` (or an `Annotated` one)."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return typing.get_origin(annotation) is list
+
+
+def _list_or_as_it_is(dump: Dump) -> Dump:
+    """A union member's list dump for list values, other values as they are."""
+    if dump is None:
+        return None
+    return lambda value, info: dump(value, info) if isinstance(value, list) else value
 
 
 def _list_dump(item: Dump) -> Dump:

@@ -221,6 +221,22 @@ def problems(scenario: Any) -> Iterable[tuple[str, str]]:
 
     yield from _mobility_problems(scenario, directory)
     yield from _flow_problems(scenario, directory, neighbours)
+    if scenario.trace is not None:
+        yield from _trace_problems(scenario.trace, directory)
+
+
+def _trace_problems(trace: Any, directory: _Directory) -> Iterable[tuple[str, str]]:
+    """The nodes a `trace` block captures: known, each once. (Whether each has an interface of
+    the kinds asked for, and whether the folder can be written, the core checks.)"""
+    if trace.pcap == "all":
+        return
+    seen: dict[str, int] = {}
+    for i, name in enumerate(trace.pcap):
+        if name not in directory:
+            yield f"trace.pcap[{i}]", directory.missing(name)
+        elif name in seen:
+            yield f"trace.pcap[{i}]", f"{name!r} is listed already (trace.pcap[{seen[name]}])"
+        seen.setdefault(name, i)
 
 
 def _mobility_problems(scenario: Any, directory: _Directory) -> Iterable[tuple[str, str]]:

@@ -26,7 +26,8 @@ Only what the schema uses is supported, with pydantic's names and meaning:
   is always checked (pydantic's `extra="forbid"`, `validate_assignment=True`).
 - Field types: `str`, `bool`, `int`, `float`, `Literal` of strings, `Optional[X]`, `list[X]`,
   `dict[K, V]`, models, unions of models tagged by a field (`Field(discriminator="kind")`),
-  other unions (the first member that accepts the value wins), and `Annotated[X, ...]` with
+  other unions (the first member that accepts the value wins; dumped as they are, or, with one
+  list member, a list as that member dumps it), and `Annotated[X, ...]` with
   `BeforeValidator`, `AfterValidator`, `PlainSerializer` and `Field(strict=..., ge=...,
   allow_inf_nan=..., min_length=..., discriminator=...)`. Validators raise `ValueError`, whose
   text becomes the problem's message; any other exception goes through (the scenario's own

@@ -48,7 +48,17 @@ from typing import Annotated, Literal, Optional, Union
 
 from airtcp.scenario import rules
 from airtcp.scenario.fields import Field, StrictBool
-from airtcp.scenario.readers import Model, Name, Text, at_default, count_or_keyword, entries, integer, real
+from airtcp.scenario.readers import (
+    Model,
+    Name,
+    Text,
+    at_default,
+    count_or_keyword,
+    entries,
+    integer,
+    keyword_or_list,
+    real,
+)
 '''
 
 _WIDTH = {"uint32": 2**32 - 1, "uint64": 2**64 - 1}
@@ -91,8 +101,15 @@ class _Writer:
             self._alias(name, schema, f"Literal[{', '.join(_py(v) for v in values)}]")
         elif all("properties" in branch for branch in branches):
             self._union(name, schema, branches)
+        elif any(branch.get("type") == "array" for branch in branches):
+            self._alias(name, schema, self._keyword_or_list(branches))
         else:
             self._alias(name, schema, self._keyword_or_count(branches))
+
+    def _keyword_or_list(self, branches: list[dict[str, Any]]) -> str:
+        keywords = tuple(branch["const"] for branch in branches if "const" in branch)
+        (array,) = [branch for branch in branches if branch.get("type") == "array"]
+        return f"keyword_or_list({keywords!r}, {self.annotation(array)})"
 
     def _keyword_or_count(self, branches: list[dict[str, Any]]) -> str:
         keywords = tuple(branch["const"] for branch in branches if "const" in branch)

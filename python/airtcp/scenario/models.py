@@ -11,7 +11,17 @@ from typing import Annotated, Literal, Optional, Union
 
 from airtcp.scenario import rules
 from airtcp.scenario.fields import Field, StrictBool
-from airtcp.scenario.readers import Model, Name, Text, at_default, count_or_keyword, entries, integer, real
+from airtcp.scenario.readers import (
+    Model,
+    Name,
+    Text,
+    at_default,
+    count_or_keyword,
+    entries,
+    integer,
+    keyword_or_list,
+    real,
+)
 from airtcp.scenario.units import U32_MAX, U64_MAX
 
 __all__ = [
@@ -170,6 +180,9 @@ __all__ = [
     "PathsConfig",
     "FlowConfig",
     "MetricsConfig",
+    "PcapNodes",
+    "TraceMedium",
+    "TraceConfig",
     "LimitsConfig",
     "Scenario",
 ]
@@ -1868,6 +1881,26 @@ class MetricsConfig(Model):
     trace_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
 
 
+# `all`, or a list of node names.
+PcapNodes = keyword_or_list(('all',), Annotated[list[Name], entries(1)])
+
+# A kind of interface a capture covers.
+TraceMedium = Literal["wifi", "wired"]
+
+class TraceConfig(Model):
+    """Packet captures written while the run goes on: one pcap file per traced interface."""
+
+    # The nodes whose interfaces are captured: `all`, or a list of node names.
+    pcap: PcapNodes
+    # Which interfaces of those nodes: `wifi` (their radios: 802.11 frames after a radiotap header)
+    # and `wired` (their ends of wired links: raw IPv4).
+    what: Annotated[list[TraceMedium], entries(1)] = ["wifi", "wired"]
+    # The folder the files go to (created if missing), one file per interface: `<node>-wifi<k>.pcap`
+    # for the node's k-th radio, `<node>-link<i>.pcap` for its end of `links[i]`. Absent: `airtcp
+    # run` writes them into the run's output folder (`<out>/pcap`); the Python API needs one.
+    dir: Optional[Text] = None
+
+
 class LimitsConfig(Model):
     """Resource limits of a run (see `scenario::budget`)."""
 
@@ -1918,6 +1951,9 @@ class Scenario(rules.ScenarioRules, Model):
     metrics: MetricsConfig = Field(
         default_factory=lambda: MetricsConfig.model_validate({"bin": "1s", "trace_rtt": False, "trace_cwnd": False, "trace_queues": False, "trace_rates": False, "trace_interval": "100ms"}),
     )
+    # Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md); absent:
+    # none.
+    trace: Optional[TraceConfig] = Field(default=None, exclude_if=at_default(None))
     # Resource limits of the run.
     limits: LimitsConfig = Field(
         default_factory=lambda: LimitsConfig.model_validate({"memory": 4294967296}),

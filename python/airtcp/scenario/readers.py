@@ -3,7 +3,8 @@
 The models (`airtcp.scenario.models`) are generated from the schema; each field's annotation is
 one of the readers below, named by the schema's keywords: the unit (`x-unit`), the integer's
 width (`format`), its range (`minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`,
-`multipleOf`), a node name (`minLength`), a keyword or a count (`NcBlock`). A reader takes the
+`multipleOf`), a node name (`minLength`), a keyword or a count (`NcBlock`), a keyword or a list
+(`PcapNodes`: `all` or node names). A reader takes the
 user's text with a unit ("20ms", "2Mbps", "250m", "-82dBm") and keeps the value in base units
 (integer nanoseconds, bits per second and bytes; float metres, hertz, dBm and dB), which the core
 receives; dumped in the user's form (`USER_FORM` in the dump's context) it writes the text back.
@@ -34,6 +35,7 @@ __all__ = [
     "at_default",
     "count_or_keyword",
     "integer",
+    "keyword_or_list",
     "entries",
     "real",
 ]
@@ -173,6 +175,24 @@ def count_or_keyword(keywords: tuple[str, ...], minimum: int, maximum: int) -> A
         return number
 
     return Annotated[Union[Literal[keywords], int], BeforeValidator(validate)]  # type: ignore[valid-type]
+
+
+@functools.cache
+def keyword_or_list(keywords: tuple[str, ...], items: Any) -> Any:
+    """One of `keywords`, or a list read by `items` (a list annotation: each item read by its
+    reader, problems at their index)."""
+    spelled = " or ".join(repr(keyword) for keyword in keywords)
+
+    def validate(value: object) -> object:
+        if isinstance(value, str):
+            if value in keywords:
+                return value
+            raise ValueError(f"must be {spelled} or a list, got {units.brief_repr(value)}")
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"must be {spelled} or a list, got {units.brief_repr(value)}")
+        return value
+
+    return Annotated[Union[Literal[keywords], items], BeforeValidator(validate)]  # type: ignore[valid-type]
 
 
 @functools.cache

@@ -14,6 +14,7 @@ then, since the core must refuse them by its memory budget or run them.
 from __future__ import annotations
 
 import copy
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +274,14 @@ MOBILITY_FIELDS: dict[str, dict[str, list[Any]]] = {
 }
 
 
+# The `trace:` block's fields with values to draw (some of them refused); the folder is one under
+# the system's temporary folder, shared by the cases, or one that cannot be written.
+TRACE_FIELDS: dict[str, list[Any]] = {
+    "what": [["wifi"], ["wired"], ["wifi", "wired"], [], ["radio"]],
+    "dir": [str(Path(tempfile.gettempdir()) / "airtcp-fuzz-pcap"), "/proc/airtcp-fuzz", ""],
+}
+
+
 @st.composite
 def mobility(draw: st.DrawFn, placed: list[str]) -> list[Doc]:
     """One or two `mobility:` entries, some naming nodes (a later one takes them over)."""
@@ -287,6 +296,17 @@ def mobility(draw: st.DrawFn, placed: list[str]) -> list[Doc]:
             entry["nodes"] = draw(st.lists(st.sampled_from([*placed, "nobody"]), min_size=1, max_size=3, unique=True))
         entries.append(entry)
     return entries
+
+
+@st.composite
+def traces(draw: st.DrawFn, names: list[str]) -> Doc:
+    """A `trace:` block over `names` (and a name that is none of them)."""
+    listed = st.lists(st.sampled_from([*names, "nobody"]), max_size=3)
+    trace: Doc = {"pcap": draw(st.one_of(st.just("all"), listed))}
+    for field, values in TRACE_FIELDS.items():
+        if draw(st.integers(1, 4)) > 1:
+            trace[field] = draw(st.sampled_from(values))
+    return trace
 
 
 @st.composite
@@ -715,6 +735,8 @@ def composed_scenarios(draw: st.DrawFn) -> Doc:
                 doc["routing"] = {"kind": "static", "metric": draw(st.sampled_from(["hops", "etx", "ett"]))}
                 doc["radio"].pop("node_channels", None)
         doc["flows"] = draw(flows(names, duration_ms, tcp_only=doc["routing"]["kind"] == "backpressure" and draw(st.booleans())))
+        if names and draw(st.integers(1, 8)) == 1:
+            doc["trace"] = draw(traces(names))
     if draw(st.integers(1, 3)) == 1:
         doc["metrics"] = draw(metrics())
     if draw(st.integers(1, 10)) == 1:

@@ -39,10 +39,37 @@ pub struct RunResults {
     pub forwarding: LayerTables,
     /// Packet conservation check.
     pub conservation: Conservation,
+    /// The packet captures the run wrote (`trace:`; absent from the JSON of runs without, so that
+    /// their results keep their bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceReport>,
     /// Time series (goodput always, RTT and cwnd when enabled).
     pub timeseries: TimeSeries,
     /// Wall-clock figures of the simulation loop (not results: they differ between runs).
     pub timing: Timing,
+}
+
+/// The packet captures of a run (docs/pcap.md).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TraceReport {
+    /// One row per file, by file name.
+    pub files: Vec<TraceFileRow>,
+    /// Why writing stopped before the end of the run, if it did (`<file>: <error>`): the files
+    /// hold what was written until then; the run's results are whole.
+    pub error: Option<String>,
+}
+
+/// One capture file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceFileRow {
+    /// File name, in the trace's folder.
+    pub file: String,
+    /// The node.
+    pub node: String,
+    /// The interface: `wifi<k>` (the node's k-th radio) or `link<i>` (its end of `links[i]`).
+    pub interface: String,
+    /// Records written.
+    pub records: u64,
 }
 
 /// Per-flow totals.

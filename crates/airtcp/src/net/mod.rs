@@ -18,6 +18,7 @@ pub mod frame_trace;
 pub mod horizon;
 pub mod on_demand;
 pub mod paths;
+pub mod pcap_tap;
 pub mod router;
 pub mod routing;
 pub mod wireless;
@@ -82,6 +83,8 @@ pub struct Network {
     /// The neighbour the packet being handed to the layer's `on_packet` came from
     /// ([`forwarding::ForwardingCtx::previous_hop`]).
     pub(crate) arriving_from: Option<NodeId>,
+    /// The wired links' packet captures, with a `trace:` block ([`pcap_tap`]).
+    pub pcap: Option<Box<pcap_tap::WiredTap>>,
 }
 
 impl Network {
@@ -284,6 +287,9 @@ impl Network {
         c.busy = true;
         c.stats.transmitted += 1;
         let done = now.saturating_add(tx_time(self.packets.get(id).size, c.rate_bps));
+        if let Some(t) = self.pcap.as_mut() {
+            t.packet(now, ch, self.packets.get(id), false);
+        }
         let arrival = done.saturating_add(c.delay);
         self.events
             .schedule(done, EventClass::Transmit, Event::TxDone(ch));
@@ -310,6 +316,9 @@ impl Network {
             return;
         }
         let node = c.to;
+        if let Some(t) = self.pcap.as_mut() {
+            t.packet(self.events.now(), ch, self.packets.get(id), true);
+        }
         self.receive(node, id, None);
         self.process_upcalls();
     }

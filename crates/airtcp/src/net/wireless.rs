@@ -27,6 +27,7 @@ use crate::mac::rate::RateControl;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
 use crate::net::frame_trace::{FrameTrace, RxDrop};
+use crate::net::pcap_tap::RadioCapture;
 use crate::net::routing::{Edge, Iface};
 use crate::phy::fading::{Fading, RayleighSuccess};
 use crate::phy::link_error::LinkError;
@@ -125,6 +126,8 @@ pub struct RadioState {
     /// SINR (linear) of the frame whose reception the MAC is being told of: what an ACK or CTS
     /// reports back.
     pub rx_snr: f64,
+    /// Its packet capture, with a `trace:` block that covers it ([`super::pcap_tap`]).
+    pub pcap: Option<Box<RadioCapture>>,
 }
 
 struct FrameSlot {
@@ -548,6 +551,9 @@ impl Wireless {
                     (false, true, false) => t.rx_drop(now, r, RxDrop::LinkError),
                     (false, true, true) => t.rx_ok(now, r, &frame),
                 }
+            }
+            if let (true, Some(c)) = (ok, self.radios[r as usize].pcap.as_mut()) {
+                c.frame(now, &frame, Some(rx.power_mw), &self.units);
             }
             self.radios[r as usize].rx_snr = rx.min_sinr;
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));

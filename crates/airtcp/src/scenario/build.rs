@@ -117,6 +117,7 @@ pub(crate) fn build_noting_unreachable(
         forwarding: None,
         effects: Vec::new(),
         arriving_from: None,
+        pcap: None,
     };
     if net.base_station.is_some() {
         net.events.schedule(0, EventClass::Transmit, Event::Slot);
@@ -148,6 +149,7 @@ pub(crate) fn build_noting_unreachable(
     };
     around.install(cfg, &mut net, &mut flows, built_routers.pairs)?;
 
+    let pcap = super::trace_build::plan(cfg, &ids, &net, &flows)?;
     let traces = traces(m, &flows);
     if m.trace_rates {
         for radio in net.wireless.radios.iter_mut() {
@@ -169,6 +171,7 @@ pub(crate) fn build_noting_unreachable(
         traces,
         budget,
         forwarding_tables: super::config::FORWARDING_TABLES,
+        pcap,
     })
 }
 

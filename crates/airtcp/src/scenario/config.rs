@@ -108,6 +108,11 @@ pub struct ScenarioConfig {
     /// What to record besides the per-flow totals.
     #[serde(default)]
     pub metrics: MetricsConfig,
+    /// Packet captures of chosen interfaces, written while the run goes on (docs/pcap.md);
+    /// absent: none.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub trace: Option<crate::metrics::pcap::config::TraceConfig>,
     /// Resource limits of the run.
     #[serde(default)]
     pub limits: LimitsConfig,

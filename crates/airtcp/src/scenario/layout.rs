@@ -233,6 +233,8 @@ fn world_without_unreachable_flows(
 ) -> Result<(World, Vec<Option<String>>), ConfigError> {
     // Each pass leaves out one more unreachable flow; `kept[k]` is the scenario index of flow k.
     let mut pruned = cfg.clone();
+    // A drawing writes no capture.
+    pruned.trace = None;
     let mut kept: Vec<usize> = (0..cfg.flows.len()).collect();
     let mut refused: Vec<Option<String>> = vec![None; cfg.flows.len()];
     let world = loop {

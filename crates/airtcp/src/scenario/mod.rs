@@ -13,5 +13,6 @@ pub mod routers;
 pub mod schema;
 pub mod strict;
 pub mod topology;
+pub mod trace_build;
 pub mod usable_links;
 pub mod wireless_build;

@@ -154,6 +154,7 @@ pub fn build_radios(
                 })
                 .map(|m| Box::new(RateControl::new(ladder.clone(), m, nbs.len()))),
             rx_snr: 0.0,
+            pcap: None,
             neighbors: nbs,
             ifq: cfg.queue.build(cfg.msdu_lifetime),
             stats: ChannelStats::default(),

@@ -75,6 +75,20 @@ impl Header {
     }
 }
 
+impl Header {
+    /// The bytes of a header of a transport behind the transport seam (today TCP-RLC's data and
+    /// feedback), appended to `out` for a capture (`metrics::pcap`); false, and nothing
+    /// appended, for every other header.
+    pub fn write_seam_bytes(&self, out: &mut Vec<u8>) -> bool {
+        match self {
+            Header::RlcData(h) => h.write_bytes(out),
+            Header::RlcFeedback(h) => h.write_bytes(out),
+            _ => return false,
+        }
+        true
+    }
+}
+
 // Every packet holds its header inline, so the largest variant sets the size of every packet
 // (and packets are copied between the arena, queues and MACs): a shim's header must not be the
 // one that grows it. TCP's ACK, with its SACK blocks, is the largest.

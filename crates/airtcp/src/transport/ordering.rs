@@ -142,6 +142,10 @@ impl OrderingAgent {
 }
 
 impl Shim for OrderingAgent {
+    fn name(&self) -> &'static str {
+        "ordering"
+    }
+
     fn timers(&self) -> usize {
         1
     }

@@ -55,6 +55,12 @@ pub struct WindowSample {
 
 /// A flow's two endpoints, as the world drives them.
 pub trait FlowTransport: Send {
+    /// The transport's name in packet captures (the encapsulation of its packets,
+    /// docs/pcap.md).
+    fn name(&self) -> &'static str {
+        "transport"
+    }
+
     /// The application starts.
     fn start(&mut self, io: &mut dyn TransportIo);
     /// The application stops handing over new data.

@@ -141,6 +141,11 @@ pub trait ShimIo {
 ///
 /// Hooks run at one end of the flow (named where it is not implied) and act through `io`.
 pub trait Shim: Send {
+    /// The shim's name in packet captures (the encapsulation of its packets, docs/pcap.md).
+    fn name(&self) -> &'static str {
+        "shim"
+    }
+
     /// How many timers the shim uses (ids `0..n`, at most 256). Asked once, when the flow is
     /// built.
     fn timers(&self) -> usize {

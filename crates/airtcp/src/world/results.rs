@@ -22,6 +22,7 @@ impl World {
             queue: std::mem::take(&mut self.traces.queues),
             ..Default::default()
         };
+        let trace = self.net.finish_traces();
         let net = &self.net;
         let flows = flow_rows(net, &mut self.flows, self.duration, &mut series);
         let (mut drops, mut queues) = queue_rows(net);
@@ -46,6 +47,7 @@ impl World {
             downlink,
             forwarding,
             conservation: conservation(net),
+            trace,
             timeseries: series,
             timing: Timing {
                 wall_s,

@@ -71,6 +71,8 @@ enum Slot {
     Radio,
     /// The `coding:` block's `control` (the block made if there is none).
     CodingControl,
+    /// The `trace:` block (its folder under the system's temporary one, shared by the cases).
+    Trace,
 }
 
 /// One fragment of every variant the schema has, with ordinary and odd values.
@@ -493,12 +495,32 @@ fn fragments() -> Vec<(Slot, Value)> {
             CodingControl,
             json!({"kind": "periodic", "period": u64::MAX}),
         ),
+        (Trace, json!({"pcap": "all", "dir": pcap_dir()})),
+        (
+            Trace,
+            json!({"pcap": ["n0", "n1"], "what": ["wifi"], "dir": pcap_dir()}),
+        ),
+        (
+            Trace,
+            json!({"pcap": ["A"], "what": ["wired"], "dir": pcap_dir()}),
+        ),
+        (Trace, json!({"pcap": ["nobody"], "dir": pcap_dir()})),
+        (Trace, json!({"pcap": [], "dir": pcap_dir()})),
+        (Trace, json!({"pcap": "all", "what": [], "dir": pcap_dir()})),
+        (Trace, json!({"pcap": "all"})),
+        (Trace, json!({"pcap": "all", "dir": "/proc/airtcp-fuzz"})),
         (CodingControl, json!({"kind": "idle_timer"})),
         (
             CodingControl,
             json!({"kind": "idle_timer", "report_idle": 1, "ack_delay": u64::MAX}),
         ),
     ]
+}
+
+/// The folder the `trace:` fragments write to.
+fn pcap_dir() -> String {
+    let dir = std::env::temp_dir().join("airtcp-fuzz-pcap");
+    dir.to_string_lossy().into_owned()
 }
 
 /// Values a leaf may be replaced by.
@@ -709,6 +731,7 @@ fn splice(v: &mut Value, slot: Slot, frag: Value, i: usize) {
         Slot::Metrics => set_key(v, "metrics", frag),
         Slot::Radio => set_key(v, "radio", frag),
         Slot::Limits => set_key(v, "limits", frag),
+        Slot::Trace => set_key(v, "trace", frag),
         Slot::LinkLoss => {
             if let Some(Value::Array(links)) = v.get_mut("links") {
                 let n = links.len().max(1);
@@ -742,7 +765,19 @@ fn scenario(case: &Case, seeds: &[(String, Value)], fragments: &[(Slot, Value)])
         apply(&mut v, m, fragments, &extremes);
     }
     cap_memory(&mut v);
+    confine_traces(&mut v);
     v
+}
+
+/// Keeps the capture files of a `trace:` block whose folder a mutation changed to a text in the
+/// fuzzer's own folder (a relative name would write into the working folder).
+fn confine_traces(v: &mut Value) {
+    let Some(Value::String(dir)) = v.get_mut("trace").and_then(|t| t.get_mut("dir")) else {
+        return;
+    };
+    if !dir.is_empty() && !dir.contains('\u{0}') && !dir.starts_with("/proc/") {
+        *dir = pcap_dir();
+    }
 }
 
 /// Sets a seed scenario's duration, moving its flows' start and stop times and its failures

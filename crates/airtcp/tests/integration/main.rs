@@ -26,6 +26,7 @@ mod mobility;
 mod multi_radio;
 mod nc_layer;
 mod node_failure_conservation;
+mod pcap_trace;
 mod random_worlds;
 mod rate_control;
 mod rlc_allocations;

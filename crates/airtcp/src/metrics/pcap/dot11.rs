@@ -6,7 +6,7 @@
 //! - 802.11 (IEEE 802.11-2016 §9.3): data frames with the three addresses of an IBSS (receiver,
 //!   transmitter, BSSID), the Retry bit, the duration field and a sequence number, then LLC/SNAP
 //!   (AA AA 03 00 00 00, EtherType 0x0800) and the IPv4 packet; ACK and CTS (receiver address),
-//!   RTS (receiver and transmitter).
+//!   RTS (receiver and transmitter; the Retry bit on a retried RTS).
 //!
 //! A radio's address is 02:00:00:00:hh:ll (locally administered) from its index; the BSSID is
 //! 02:00:00:00:ff:ff for every radio (one ad-hoc network).
@@ -98,10 +98,23 @@ pub fn frame(out: &mut Vec<u8>, f: &Dot11) {
             out.extend_from_slice(&ra);
         }
         Kind::Rts => {
-            out.extend_from_slice(&[0xb4, 0]);
+            out.extend_from_slice(&[0xb4, retry]);
             out.extend_from_slice(&duration);
             out.extend_from_slice(&ra);
             out.extend_from_slice(&address(f.src));
         }
     }
+}
+
+/// The centre frequency of `channel`, MHz, by IEEE 802.11-2016's channel numbering: 5 GHz
+/// channels (the OFDM PHY, 802.11a) at 5000 + 5 * channel, 2.4 GHz ones (DSSS/CCK, 802.11b) at
+/// 2407 + 5 * channel, channel 14 at 2484. airtcp's channels are labels: any number maps by the
+/// same rule.
+pub fn channel_mhz(ofdm: bool, channel: u32) -> u16 {
+    let mhz = match (ofdm, channel) {
+        (true, c) => 5000 + 5 * u64::from(c),
+        (false, 14) => 2484,
+        (false, c) => 2407 + 5 * u64::from(c),
+    };
+    mhz.min(u64::from(u16::MAX)) as u16
 }

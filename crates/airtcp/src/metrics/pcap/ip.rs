@@ -18,6 +18,29 @@ pub enum Transport {
         /// Destination port.
         dst_port: u16,
     },
+    /// Another protocol's header, written as it is (no checksum): airtcp's encapsulation of
+    /// scheme headers ([`super::encap`]).
+    Raw {
+        /// IP protocol number.
+        protocol: u8,
+        /// The header's bytes.
+        header: Vec<u8>,
+    },
+}
+
+/// The IPv4 header's fields a packet sets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ip<'a> {
+    /// Source address.
+    pub src: Ipv4,
+    /// Destination address.
+    pub dst: Ipv4,
+    /// The two ECN bits (RFC 3168 §5).
+    pub ecn: u8,
+    /// Identification field.
+    pub id: u16,
+    /// Options, already padded to a multiple of 4 bytes (at most 40).
+    pub options: &'a [u8],
 }
 
 /// The TCP header's fields airtcp knows.
@@ -42,20 +65,21 @@ pub struct TcpFields {
 }
 
 /// IP protocol numbers.
-const TCP: u8 = 6;
-const UDP: u8 = 17;
+pub const TCP: u8 = 6;
+/// UDP's.
+pub const UDP: u8 = 17;
 
-/// Appends an IPv4 packet to `out`: header, `transport`'s header and `payload` zero bytes.
-/// `ecn` is the two ECN bits (RFC 3168), `id` the identification field.
-pub fn ipv4(
-    out: &mut Vec<u8>,
-    src: Ipv4,
-    dst: Ipv4,
-    ecn: u8,
-    id: u16,
-    transport: &Transport,
-    payload: usize,
-) {
+/// Appends an IPv4 packet's headers to `out`: `ip`'s header, then `transport`'s, with lengths
+/// and checksums for `payload` bytes after them (zero bytes, not written).
+pub fn ipv4(out: &mut Vec<u8>, ip: &Ip<'_>, transport: &Transport, payload: usize) {
+    debug_assert!(ip.options.len().is_multiple_of(4) && ip.options.len() <= 40);
+    let Ip {
+        src,
+        dst,
+        ecn,
+        id,
+        options,
+    } = *ip;
     let start = out.len();
     let (protocol, header) = match transport {
         Transport::Tcp(t) => (TCP, tcp_header(t)),
@@ -68,18 +92,25 @@ pub fn ipv4(
             h.extend_from_slice(&[0, 0]);
             (UDP, h)
         }
+        Transport::Raw { protocol, header } => (*protocol, header.clone()),
     };
-    let total = (20 + header.len() + payload).min(u16::MAX as usize) as u16;
-    out.extend_from_slice(&[0x45, ecn & 3]);
+    let ihl = 20 + options.len();
+    let total = (ihl + header.len() + payload).min(u16::MAX as usize) as u16;
+    out.extend_from_slice(&[0x40 | (ihl / 4) as u8, ecn & 3]);
     out.extend_from_slice(&total.to_be_bytes());
     out.extend_from_slice(&id.to_be_bytes());
     // Don't fragment, TTL 64.
     out.extend_from_slice(&[0x40, 0x00, 64, protocol, 0, 0]);
     out.extend_from_slice(&src);
     out.extend_from_slice(&dst);
-    let sum = checksum(0, &out[start..start + 20]);
+    out.extend_from_slice(options);
+    let sum = checksum(0, &out[start..start + ihl]);
     out[start + 10..start + 12].copy_from_slice(&sum.to_be_bytes());
     // The transport checksum covers the pseudo header, the header and the (zero) payload.
+    if !matches!(protocol, TCP | UDP) {
+        out.extend_from_slice(&header);
+        return;
+    }
     let segment_len = (header.len() + payload) as u32;
     let mut pseudo = [0u8; 12];
     pseudo[0..4].copy_from_slice(&src);
@@ -94,7 +125,6 @@ pub fn ipv4(
     let t0 = out.len();
     out.extend_from_slice(&header);
     out[t0 + at..t0 + at + 2].copy_from_slice(&sum.to_be_bytes());
-    out.resize(out.len() + payload, 0);
 }
 
 /// The TCP header with its options (NOP-padded to 4 bytes), checksum 0.

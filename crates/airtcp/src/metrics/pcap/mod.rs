@@ -1,6 +1,7 @@
 //! Packet captures in the pcap format, for Wireshark, tshark and tcptrace: the file format and
-//! the encodings of the frames airtcp's packets become (the option that writes them during a
-//! run, `trace.pcap`, is being built on top of these).
+//! the encodings of the frames airtcp's packets become (docs/pcap.md). A run writes them when
+//! its scenario has a `trace:` block ([`config`]); the hooks that see the frames are the
+//! network's (`net::pcap_tap`).
 //!
 //! - File: the classic pcap format with nanosecond timestamps (magic 0xa1b23c4d, version 2.4,
 //!   little-endian), one link type per file: raw IPv4 (LINKTYPE_RAW, 101) for wired links, 802.11
@@ -11,9 +12,14 @@
 //!   field; payloads are zero bytes ([`ip`]).
 //! - 802.11 data, ACK, RTS and CTS frames after a radiotap header with the rate, the channel and
 //!   the received signal ([`dot11`]).
+//! - airtcp's packets as such IPv4 packets ([`packet`]), the headers of its schemes in an
+//!   encapsulation of their own ([`encap`]).
 
+pub mod config;
 pub mod dot11;
+pub mod encap;
 pub mod ip;
+pub mod packet;
 
 use std::io::{self, Write};
 
@@ -52,12 +58,19 @@ impl<W: Write> PcapWriter<W> {
 
     /// Writes one record: `frame` (cut at [`SNAPLEN`]) captured at `at`.
     pub fn record(&mut self, at: Time, frame: &[u8]) -> io::Result<()> {
+        self.record_cut(at, frame, frame.len())
+    }
+
+    /// Writes one record of a frame `len` bytes long of which `frame` (its start, cut at
+    /// [`SNAPLEN`]) was kept, captured at `at`.
+    pub fn record_cut(&mut self, at: Time, frame: &[u8], len: usize) -> io::Result<()> {
         let kept = frame.len().min(SNAPLEN as usize);
+        let len = len.max(kept);
         let mut header = [0u8; 16];
         header[0..4].copy_from_slice(&((at / 1_000_000_000) as u32).to_le_bytes());
         header[4..8].copy_from_slice(&((at % 1_000_000_000) as u32).to_le_bytes());
         header[8..12].copy_from_slice(&(kept as u32).to_le_bytes());
-        header[12..16].copy_from_slice(&(frame.len() as u32).to_le_bytes());
+        header[12..16].copy_from_slice(&(len.min(u32::MAX as usize) as u32).to_le_bytes());
         self.out.write_all(&header)?;
         self.out.write_all(&frame[..kept])?;
         self.records += 1;

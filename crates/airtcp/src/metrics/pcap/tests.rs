@@ -1,7 +1,7 @@
 //! The bytes of the file format and the headers, checked field by field and by their checksums.
 
 use super::dot11::{self, Dot11, Kind};
-use super::ip::{checksum, ipv4, TcpFields, Transport};
+use super::ip::{checksum, ipv4, Ip, TcpFields, Transport};
 use super::*;
 
 fn u16be(b: &[u8], at: usize) -> u16 {
@@ -43,15 +43,14 @@ fn tcp_segments_carry_their_options_and_valid_checksums() {
         sack: vec![(10, 20), (30, 40), (50, 60), (70, 80)],
     };
     let mut p = Vec::new();
-    ipv4(
-        &mut p,
-        [10, 0, 0, 1],
-        [10, 0, 0, 2],
-        2,
-        9,
-        &Transport::Tcp(fields),
-        1448,
-    );
+    let ip = Ip {
+        src: [10, 0, 0, 1],
+        dst: [10, 0, 0, 2],
+        ecn: 2,
+        id: 9,
+        options: &[],
+    };
+    ipv4(&mut p, &ip, &Transport::Tcp(fields), 1448);
     // IPv4: 20 bytes, total length, the header's checksum sums to zero.
     assert_eq!(p[0], 0x45);
     assert_eq!(p[1], 2, "ECN bits");
@@ -71,10 +70,13 @@ fn tcp_segments_carry_their_options_and_valid_checksums() {
     assert_eq!(&t[32..36], &[1, 1, 5, 26]);
     assert_eq!((u32be(t, 36), u32be(t, 40)), (10, 20));
     assert_eq!((u32be(t, 52), u32be(t, 56)), (50, 60));
-    // The transport checksum over pseudo header + segment sums to zero.
+    // The payload is not written; the transport checksum over pseudo header + segment (with its
+    // zero payload) sums to zero.
+    assert_eq!(t.len(), tcp_len);
     let mut pseudo = vec![10, 0, 0, 1, 10, 0, 0, 2, 0, 6];
     pseudo.extend_from_slice(&((tcp_len + 1448) as u16).to_be_bytes());
     pseudo.extend_from_slice(t);
+    pseudo.resize(pseudo.len() + 1448, 0);
     assert_eq!(checksum(0, &pseudo), 0);
 }
 
@@ -85,12 +87,21 @@ fn udp_datagrams_have_their_length_and_checksum() {
         src_port: 7,
         dst_port: 9,
     };
-    ipv4(&mut p, [10, 0, 0, 3], [10, 0, 0, 4], 0, 1, &udp, 100);
-    assert_eq!(p.len(), 20 + 8 + 100);
+    let ip = Ip {
+        src: [10, 0, 0, 3],
+        dst: [10, 0, 0, 4],
+        ecn: 0,
+        id: 1,
+        options: &[],
+    };
+    ipv4(&mut p, &ip, &udp, 100);
+    assert_eq!(p.len(), 20 + 8);
+    assert_eq!(u16be(&p, 2), 128);
     assert_eq!(p[9], 17);
     assert_eq!(u16be(&p, 24), 108);
     let mut pseudo = vec![10, 0, 0, 3, 10, 0, 0, 4, 0, 17, 0, 108];
     pseudo.extend_from_slice(&p[20..]);
+    pseudo.resize(pseudo.len() + 100, 0);
     assert_eq!(checksum(0, &pseudo), 0);
 }
 
@@ -142,5 +153,129 @@ fn dot11_frames_have_their_lengths_and_fields() {
         assert_eq!(u16::from_le_bytes([b[2], b[3]]), 14);
         assert_eq!(b.len() - 14, len, "{kind:?}");
         assert_eq!(b[14], fc);
+    }
+}
+
+mod packets {
+    use super::super::encap;
+    use super::super::packet::{address, Encoder, FlowWire, RECEIVER_PORT, STAMP_OPTION};
+    use super::{u16be, u32be};
+    use crate::sim::header::shim::ShimWriter;
+    use crate::sim::header::tcp::{AckHeader, DataHeader, SackBlock};
+    use crate::sim::packet::Header;
+    use crate::sim::Packet;
+
+    fn encoder() -> Encoder {
+        Encoder {
+            flows: vec![FlowWire {
+                mss: 1000,
+                total: Some(2500),
+                timestamps: true,
+                scheme: "nc",
+            }],
+            layer: "cope",
+        }
+    }
+
+    fn packet(header: Header, size: u32) -> Packet {
+        let mut p = Packet::new(0, 0, 3, size, 7_000_000, header);
+        p.uid = 0x1_0005;
+        p
+    }
+
+    #[test]
+    fn segments_count_bytes_from_one_and_the_last_is_short() {
+        let e = encoder();
+        let mut out = Vec::new();
+        let seg = |seq, len| {
+            Header::TcpData(DataHeader {
+                seq,
+                len,
+                last: seq == 2,
+                retransmission: false,
+            })
+        };
+        let len = e.packet(&mut out, &packet(seg(1, 1000), 1052), &[]);
+        assert_eq!(len, 1052, "IP + TCP + timestamps + payload: airtcp's size");
+        assert_eq!(&out[12..20], &[10, 0, 0, 1, 10, 0, 0, 4]);
+        assert_eq!(u16be(&out, 4), 5, "identification: the packet's number");
+        let t = &out[20..];
+        assert_eq!((u16be(t, 0), u16be(t, 2)), (49152, RECEIVER_PORT));
+        assert_eq!(u32be(t, 4), 1001);
+        assert_eq!(u32be(t, 8), 1, "ACK 1: nothing flows back");
+        assert_eq!(u32be(t, 24), 7, "TSval: the creation time in ms");
+        out.clear();
+        e.packet(&mut out, &packet(seg(2, 500), 552), &[]);
+        assert_eq!(u32be(&out[20..], 4), 2001);
+        assert_eq!(u16be(&out, 2), 552);
+    }
+
+    #[test]
+    fn acks_and_sack_blocks_stop_at_the_end_of_the_transfer() {
+        let mut ack = AckHeader::cumulative(1);
+        ack.sack[0] = SackBlock { start: 2, end: 3 };
+        ack.n_sack = 1;
+        let mut out = Vec::new();
+        let mut p = packet(Header::TcpAck(ack), 52);
+        (p.src, p.dst) = (3, 0);
+        encoder().packet(&mut out, &p, &[]);
+        let t = &out[20..];
+        assert_eq!((u16be(t, 0), u16be(t, 2)), (RECEIVER_PORT, 49152));
+        assert_eq!(u32be(t, 8), 1001);
+        // Timestamps (12 bytes with their NOPs), then SACK: kind 5, one block.
+        assert_eq!(&t[32..36], &[1, 1, 5, 10]);
+        assert_eq!((u32be(t, 36), u32be(t, 40)), (2001, 2501));
+    }
+
+    #[test]
+    fn per_hop_numbers_ride_in_an_ip_option() {
+        let mut p = packet(Header::Udp { seq: 0, len: 100 }, 128);
+        (p.link_seq, p.layer_seq) = (9, 0x0102);
+        let mut out = Vec::new();
+        let len = encoder().packet(&mut out, &p, &[]);
+        assert_eq!(out[0], 0x47, "IHL 7");
+        assert_eq!(&out[20..28], &[STAMP_OPTION, 6, 9, 0, 1, 2, 0, 0]);
+        assert_eq!(super::checksum(0, &out[..28]), 0);
+        assert_eq!(out[9], 17);
+        assert_eq!(len, 28 + 8 + 100);
+    }
+
+    #[test]
+    fn scheme_packets_are_encapsulated_with_their_natives() {
+        let e = encoder();
+        let mut w = ShimWriter::new();
+        w.u8(0xab).u32(7);
+        let mut shim = w.finish();
+        shim.mark_congestion();
+        let mut out = Vec::new();
+        let len = e.packet(&mut out, &packet(Header::Shim(shim), 300), &[]);
+        assert_eq!(len, 300);
+        assert_eq!(out[9], encap::PROTOCOL);
+        assert_eq!(out[1] & 3, 3, "CE: the network marked it");
+        let b = &out[20..];
+        assert_eq!(&b[..8], &[1, 1, 2, 0, 0, 32, 0, 1]);
+        assert_eq!(&b[8..10], b"nc");
+        assert_eq!(&b[10..15], &[0xab, 7, 0, 0, 0]);
+
+        let native = packet(Header::Udp { seq: 1, len: 400 }, 428);
+        let carrier = Packet::new(u32::MAX, 1, 2, 900, 0, Header::Forwarding(w.finish()));
+        out.clear();
+        e.packet(&mut out, &carrier, &[native, native]);
+        assert_eq!(&out[12..20], &[10, 0, 0, 2, 10, 0, 0, 3]);
+        let b = &out[20..];
+        assert_eq!(&b[..4], &[1, 2, 4, 2], "a forwarding layer's, 2 natives");
+        assert_eq!(&b[8..12], b"cope");
+        let first = 12 + 32;
+        assert_eq!(u16be(b, first), 28);
+        let inner = &b[first + 2..first + 30];
+        assert_eq!(u16be(inner, 2), 428);
+        assert_eq!(&inner[12..20], &[10, 0, 0, 1, 10, 0, 0, 4]);
+    }
+
+    #[test]
+    fn addresses_number_nodes_from_one() {
+        assert_eq!(address(0), [10, 0, 0, 1]);
+        assert_eq!(address(255), [10, 0, 1, 0]);
+        assert_eq!(address(u32::MAX), [255; 4]);
     }
 }

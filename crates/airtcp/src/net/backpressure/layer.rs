@@ -127,6 +127,10 @@ fn wake_node(r: RadioId, ctx: &mut ForwardingCtx<'_>) {
 }
 
 impl Forwarding for BackpressureLayer {
+    fn name(&self) -> &'static str {
+        "backpressure"
+    }
+
     fn needs(&self) -> LayerNeeds {
         // Reports ride on every data frame, and every neighbour that decodes one records it
         // (overheard frames too); the loss estimates read the MAC's outcomes.

@@ -9,4 +9,8 @@ use super::Forwarding;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Fifo;
 
-impl Forwarding for Fifo {}
+impl Forwarding for Fifo {
+    fn name(&self) -> &'static str {
+        "fifo"
+    }
+}

@@ -298,6 +298,11 @@ impl MacView<'_> {
 /// Hooks that get a [`ForwardingCtx`] may send, drop, wake radios and arm timers; the
 /// transmit-side hooks run inside a MAC's call and may only change the layer's own state.
 pub trait Forwarding: Send {
+    /// The layer's name in packet captures (the encapsulation of its packets, docs/pcap.md).
+    fn name(&self) -> &'static str {
+        "layer"
+    }
+
     /// Which per-frame and per-MAC-call hooks the layer wants. Asked once, when it is installed.
     fn needs(&self) -> LayerNeeds {
         LayerNeeds::default()

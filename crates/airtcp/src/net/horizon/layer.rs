@@ -553,6 +553,10 @@ fn token(node: NodeId, kind: u64) -> u64 {
 }
 
 impl Forwarding for HorizonLayer {
+    fn name(&self) -> &'static str {
+        "horizon"
+    }
+
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
             packets: true,

@@ -70,6 +70,9 @@ impl MacIo for MacEnv<'_> {
         if let Some(t) = self.trace.as_mut() {
             t.tx(now, self.me, &frame);
         }
+        if let Some(c) = self.radio.pcap.as_mut() {
+            c.frame(now, &frame, None, self.units);
+        }
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
         self.radio.was_busy = true;

@@ -63,3 +63,52 @@ impl AodvMsg {
             }
     }
 }
+
+impl AodvMsg {
+    /// Appends the message as RFC 3561 §5.1-5.3 lays it out (the UDP payload, `size() - 28`
+    /// bytes), each node's address from `address`: for a capture (`metrics::pcap`), which
+    /// Wireshark's AODV dissector reads. Flags airtcp does not model (J, R, G, D; A) are 0; a
+    /// lifetime is in milliseconds.
+    pub fn write_bytes(&self, out: &mut Vec<u8>, address: impl Fn(NodeId) -> [u8; 4]) {
+        match *self {
+            AodvMsg::Rreq {
+                orig,
+                orig_seq,
+                id,
+                dst,
+                dst_seq,
+                unknown_seq,
+                hops,
+                ..
+            } => {
+                out.extend_from_slice(&[1, if unknown_seq { 0x08 } else { 0 }, 0, hops]);
+                out.extend_from_slice(&id.to_be_bytes());
+                out.extend_from_slice(&address(dst));
+                out.extend_from_slice(&dst_seq.to_be_bytes());
+                out.extend_from_slice(&address(orig));
+                out.extend_from_slice(&orig_seq.to_be_bytes());
+            }
+            AodvMsg::Rrep {
+                orig,
+                dst,
+                dst_seq,
+                hops,
+                lifetime,
+            } => {
+                out.extend_from_slice(&[2, 0, 0, hops]);
+                out.extend_from_slice(&address(dst));
+                out.extend_from_slice(&dst_seq.to_be_bytes());
+                out.extend_from_slice(&address(orig));
+                let ms = (lifetime / 1_000_000).min(u32::MAX as u64) as u32;
+                out.extend_from_slice(&ms.to_be_bytes());
+            }
+            AodvMsg::Rerr { count, unreachable } => {
+                out.extend_from_slice(&[3, 0, 0, count]);
+                for &(node, seq) in &unreachable[..(count as usize).min(RERR_MAX)] {
+                    out.extend_from_slice(&address(node));
+                    out.extend_from_slice(&seq.to_be_bytes());
+                }
+            }
+        }
+    }
+}

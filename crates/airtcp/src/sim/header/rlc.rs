@@ -98,3 +98,44 @@ pub const PACKET_BYTES: u32 = 256;
 
 /// A feedback packet's length [I: an IP + TCP header; the paper's uplink is perfect].
 pub const FEEDBACK_BYTES: u32 = 40;
+
+/// The bytes a capture writes for a header (docs/pcap.md, "Scheme headers"): its fields in
+/// declaration order, big-endian, a `u8` for each enum (data: systematic 0 / coded 1, then the
+/// seed, 0 for a systematic frame; priority: high 0 / low 1; a flag: 0 or 1).
+impl RlcData {
+    /// Appends the header's bytes to `out` (47 bytes).
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        let (coded, seed) = match self.payload {
+            Payload::Systematic => (0, 0),
+            Payload::Coded { seed } => (1, seed),
+        };
+        out.extend_from_slice(&self.frame.to_be_bytes());
+        out.push(coded);
+        out.extend_from_slice(&seed.to_be_bytes());
+        out.push((self.priority == Priority::Low) as u8);
+        out.extend_from_slice(&self.block_start.to_be_bytes());
+        out.extend_from_slice(&self.block_size.to_be_bytes());
+        out.extend_from_slice(&self.sent_at.to_be_bytes());
+        self.mark.write_bytes(out);
+    }
+}
+
+impl RlcFeedback {
+    /// Appends the header's bytes to `out` (38 bytes).
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.cum.to_be_bytes());
+        out.extend_from_slice(&self.seen.to_be_bytes());
+        out.push(self.dup as u8);
+        out.extend_from_slice(&self.echo.to_be_bytes());
+        self.mark.write_bytes(out);
+        out.extend_from_slice(&self.count.to_be_bytes());
+    }
+}
+
+impl PathMark {
+    fn write_bytes(&self, out: &mut Vec<u8>) {
+        out.push(self.path);
+        out.extend_from_slice(&self.round.to_be_bytes());
+        out.extend_from_slice(&self.round_size.to_be_bytes());
+    }
+}

@@ -278,6 +278,10 @@ impl HorizonShim {
 }
 
 impl Shim for HorizonShim {
+    fn name(&self) -> &'static str {
+        "horizon"
+    }
+
     fn timers(&self) -> usize {
         1
     }

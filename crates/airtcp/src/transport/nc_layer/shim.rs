@@ -60,6 +60,10 @@ fn sender_rtt(io: &dyn ShimIo) -> Time {
 }
 
 impl Shim for NcLayer {
+    fn name(&self) -> &'static str {
+        "nc"
+    }
+
     fn timers(&self) -> usize {
         1
     }

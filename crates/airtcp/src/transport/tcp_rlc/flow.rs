@@ -95,6 +95,10 @@ impl RlcFlow {
 }
 
 impl FlowTransport for RlcFlow {
+    fn name(&self) -> &'static str {
+        "tcp_rlc"
+    }
+
     fn start(&mut self, io: &mut dyn TransportIo) {
         self.sender.start(&mut SenderIo(io));
     }

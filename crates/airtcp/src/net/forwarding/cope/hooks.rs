@@ -20,6 +20,13 @@ use crate::sim::packet::{DropReason, Header};
 use crate::sim::{NodeId, PacketId, Time};
 
 impl Forwarding for Cope {
+    fn name(&self) -> &'static str {
+        match self.params.scheme {
+            Scheme::Cope => "cope",
+            Scheme::Bfly => "bfly",
+        }
+    }
+
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
             packets: true,

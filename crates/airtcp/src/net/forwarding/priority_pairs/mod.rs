@@ -130,6 +130,10 @@ impl PriorityPairs {
 }
 
 impl Forwarding for PriorityPairs {
+    fn name(&self) -> &'static str {
+        "priority_pairs"
+    }
+
     fn needs(&self) -> LayerNeeds {
         LayerNeeds {
             packets: true,
