@@ -50,11 +50,16 @@ class SimulationError(RuntimeError):
 
 
 def format_path(parts: Sequence[str | int]) -> str:
-    """("links", 0, "loss", "per") -> "links[0].loss.per"."""
+    """("links", 0, "loss", "per") -> "links[0].loss.per". A field name the user wrote is shown
+    one line long (`one_line`), and quoted when it is empty or starts or ends with white space,
+    so that the path is the text `str(error)` shows and is never blank."""
     text = ""
     for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            name = one_line(str(part))
+            if not name.strip() or name != name.strip():
+                name = repr(name)
+            text += f".{name}" if text else name
     return text or "<scenario>"

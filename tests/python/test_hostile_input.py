@@ -136,16 +136,25 @@ CHAIN = {"kind": "chain", "hops": 1, "spacing": "100m"}
         ({"links": [{**minimal_scenario()["links"][0], "from": "\udc80"}]}, "links[0].from"),
         (
             {"topology": CHAIN, "radio": {**RADIO, "node_channels": {"\udc80": [1]}}},
-            "radio.node_channels.\udc80",
+            "radio.node_channels.\\udc80",
         ),
-        ({"metrics": {"\udc80": 1}}, "metrics.\udc80"),
+        ({"metrics": {"\udc80": 1}}, "metrics.\\udc80"),
     ],
     ids=["name", "node", "flow id", "link end", "node_channels key", "field name"],
 )
 def test_lone_surrogates_are_refused_with_the_field_path(change: dict[str, Any], path: str) -> None:
+    # A name that is not Unicode is in the path escaped, as `str(error)` shows it.
     error = refused(minimal_scenario(**change))
     assert error.path == path
+    assert str(error) == f"{error.path}: {error.message}"
     assert "must be Unicode text" in error.message and "is a lone surrogate" in error.message
+
+
+def test_a_blank_field_name_is_quoted_in_the_path() -> None:
+    # Found by the fuzzer: a field named " " gave the path " ", a blank `error:  : ...` line.
+    error = refused(minimal_scenario(**{" ": 1}))
+    assert (error.path, str(error).split(":")[0]) == ("' '", "' '")
+    assert error.message.startswith("unknown field")
 
 
 def test_lone_surrogate_from_a_yaml_escape_never_reaches_the_core(tmp_path: Path) -> None:

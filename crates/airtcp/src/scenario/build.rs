@@ -67,6 +67,7 @@ pub(crate) fn build_noting_unreachable(
         ));
     }
     let ids = node_ids(cfg, &names)?;
+    let traced = super::trace_build::check(cfg, &ids)?;
     let node = |path: String, name: &str| {
         ids.get(name)
             .copied()
@@ -149,7 +150,7 @@ pub(crate) fn build_noting_unreachable(
     };
     around.install(cfg, &mut net, &mut flows, built_routers.pairs)?;
 
-    let pcap = super::trace_build::plan(cfg, &ids, &net, &flows)?;
+    let pcap = super::trace_build::plan(cfg, traced, &net, &flows)?;
     let traces = traces(m, &flows);
     if m.trace_rates {
         for radio in net.wireless.radios.iter_mut() {

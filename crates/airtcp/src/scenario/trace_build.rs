@@ -3,7 +3,7 @@
 //! flows are built. The folder is checked here, before any event; the files are opened when
 //! the run starts (`World::run_controlled`), so that checking a scenario writes none.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{ScenarioConfig, Standard};
 use crate::error::ConfigError;
@@ -15,15 +15,14 @@ use crate::net::Network;
 use crate::sim::NodeId;
 use crate::world::{Endpoints, Flow};
 
-/// The plan of `cfg`'s `trace:` block (`None` without one), for the network and flows built
-/// from it; refuses unknown nodes, a listed node with nothing to capture, two nodes whose files
-/// would have one name, and a folder that cannot be written.
-pub(crate) fn plan(
+/// The checks of `cfg`'s `trace:` block that need no network, made before it is built (a
+/// refusal then costs nothing, whatever the network's size): the kinds of interface, the nodes
+/// (`ids`: by name), and the folder, which is created and written to ([`TracePlan::check_dir`]).
+/// Returns the captured nodes, in id order.
+pub(crate) fn check(
     cfg: &ScenarioConfig,
     ids: &BTreeMap<&str, NodeId>,
-    net: &Network,
-    flows: &[Flow],
-) -> Result<Option<TracePlan>, ConfigError> {
+) -> Result<Option<Vec<NodeId>>, ConfigError> {
     let Some(trace) = &cfg.trace else {
         return Ok(None);
     };
@@ -34,7 +33,12 @@ pub(crate) fn plan(
         ));
     }
     let nodes: Vec<NodeId> = match &trace.pcap {
-        PcapNodes::All => (0..net.node_names.len() as NodeId).collect(),
+        PcapNodes::All => ids
+            .values()
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
         PcapNodes::Nodes(names) if names.is_empty() => {
             let message = "lists no node: name at least one, or write all";
             return Err(ConfigError::new("trace.pcap", message));
@@ -53,6 +57,26 @@ pub(crate) fn plan(
             }
             listed.into_keys().collect()
         }
+    };
+    match trace.dir.as_deref() {
+        None => return Err(ConfigError::new("trace.dir", NO_DIR)),
+        Some("") => return Err(ConfigError::new("trace.dir", "must not be empty")),
+        Some(dir) => TracePlan::check_dir(dir)?,
+    }
+    Ok(Some(nodes))
+}
+
+/// The plan of `cfg`'s `trace:` block for the network and flows built from it, given the nodes
+/// [`check`] returned; refuses a listed node with nothing to capture and two nodes whose files
+/// would have one name.
+pub(crate) fn plan(
+    cfg: &ScenarioConfig,
+    nodes: Option<Vec<NodeId>>,
+    net: &Network,
+    flows: &[Flow],
+) -> Result<Option<TracePlan>, ConfigError> {
+    let (Some(trace), Some(nodes)) = (&cfg.trace, nodes) else {
+        return Ok(None);
     };
     let wifi = trace.what.contains(&TraceMedium::Wifi);
     let wired = trace.what.contains(&TraceMedium::Wired);
@@ -127,11 +151,6 @@ pub(crate) fn plan(
             "trace.what",
             "no node has an interface of these kinds: nothing to capture",
         ));
-    }
-    match plan.dir.as_deref() {
-        None => return Err(ConfigError::new("trace.dir", NO_DIR)),
-        Some("") => return Err(ConfigError::new("trace.dir", "must not be empty")),
-        Some(dir) => TracePlan::check_dir(dir)?,
     }
     Ok(Some(plan))
 }
