@@ -129,6 +129,81 @@ pub fn node_name(schema: &mut Schema) {
     schema.insert("minLength".into(), 1.into());
 }
 
+/// A set of nodes a block applies to (a capture's, a mobility model's): every node, written
+/// `all`, or the named ones. (Not a `kind`-tagged choice: a keyword or a list.)
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum NodeSet {
+    /// Every node.
+    #[default]
+    All,
+    /// These nodes, by name.
+    Nodes(Vec<String>),
+}
+
+impl NodeSet {
+    /// The names listed (`None` for `all`).
+    pub fn names(&self) -> Option<&[String]> {
+        match self {
+            NodeSet::All => None,
+            NodeSet::Nodes(names) => Some(names),
+        }
+    }
+}
+
+impl serde::Serialize for NodeSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            NodeSet::All => s.serialize_str("all"),
+            NodeSet::Nodes(names) => serde::Serialize::serialize(names, s),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for NodeSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NodeSet;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`all` or a list of node names")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<NodeSet, E> {
+                match v {
+                    "all" => Ok(NodeSet::All),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<NodeSet, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = seq.next_element::<String>()? {
+                    names.push(name);
+                }
+                Ok(NodeSet::Nodes(names))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+impl schemars::JsonSchema for NodeSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NodeSet".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`all`, or a list of node names.",
+            "oneOf": [
+                {"type": "string", "const": "all"},
+                {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
+            ],
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

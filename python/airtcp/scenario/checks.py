@@ -128,7 +128,7 @@ def _compile_type(annotation: Any, constraints: FieldInfo) -> tuple[Check, Dump]
         dumps = [dump for _, dump in compiled]
         lists = [dump for member, (_, dump) in zip(others, compiled) if _is_list(member)]
         if len(lists) == 1 and sum(dump is not None for dump in dumps) <= 1:
-            # A keyword or a list (`PcapNodes`): a list value is dumped as the list member dumps it.
+            # A keyword or a list (`NodeSet`): a list value is dumped as the list member dumps it.
             return _first_of([check for check, _ in compiled]), _list_or_as_it_is(lists[0])
         if any(dumps):
             raise TypeError(f"{annotation}: an untagged union dumps its values as they are")

@@ -245,7 +245,8 @@ def _mobility_problems(scenario: Any, directory: _Directory) -> Iterable[tuple[s
         yield "mobility", "moving nodes need a topology and a radio"
         return
     for i, entry in enumerate(scenario.mobility):
-        for j, node in enumerate(getattr(entry, "nodes", None) or []):
+        nodes = getattr(entry, "nodes", "all")
+        for j, node in enumerate(nodes if isinstance(nodes, list) else []):
             if node not in directory:
                 yield f"mobility[{i}].nodes[{j}]", directory.missing(node)
             elif not directory.is_placed(node):

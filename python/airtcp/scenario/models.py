@@ -68,6 +68,7 @@ __all__ = [
     "FrameErrorMode",
     "MacProfile",
     "RadioConfig",
+    "NodeSet",
     "ConstantPositionMobility",
     "ConstantVelocityMobility",
     "Bounds",
@@ -180,7 +181,6 @@ __all__ = [
     "PathsConfig",
     "FlowConfig",
     "MetricsConfig",
-    "PcapNodes",
     "TraceMedium",
     "TraceConfig",
     "LimitsConfig",
@@ -635,12 +635,15 @@ class RadioConfig(rules.RadioConfigRules, Model):
     mac: MacProfile = "standard"
 
 
+# `all`, or a list of node names.
+NodeSet = keyword_or_list(('all',), Annotated[list[Name], entries(1)])
+
 class ConstantPositionMobility(Model):
     """The nodes stand still at their placed positions (the default of every node)."""
 
     kind: Literal["constant_position"]
-    # The nodes; absent: every placed node.
-    nodes: Optional[list[Name]] = None
+    # The nodes: `all` (every placed node, the default) or a list of names.
+    nodes: NodeSet = "all"
 
 
 class ConstantVelocityMobility(Model):
@@ -648,8 +651,8 @@ class ConstantVelocityMobility(Model):
     `ConstantVelocityMobilityModel`), for ever."""
 
     kind: Literal["constant_velocity"]
-    # The nodes; absent: every placed node.
-    nodes: Optional[list[Name]] = None
+    # The nodes: `all` (every placed node, the default) or a list of names.
+    nodes: NodeSet = "all"
     # Velocity along x, m/s.
     vx: real(None)
     # Velocity along y, m/s.
@@ -678,8 +681,8 @@ class RandomWaypointMobility(Model):
     placed positions are then not used."""
 
     kind: Literal["random_waypoint"]
-    # The nodes; absent: every placed node.
-    nodes: Optional[list[Name]] = None
+    # The nodes: `all` (every placed node, the default) or a list of names.
+    nodes: NodeSet = "all"
     # Lowest trip speed, m/s (> 0).
     min_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 0.3
     # Highest trip speed, m/s (>= min_speed).
@@ -704,8 +707,8 @@ class RandomWalkMobility(Model):
     rectangle's sides."""
 
     kind: Literal["random_walk"]
-    # The nodes; absent: every placed node.
-    nodes: Optional[list[Name]] = None
+    # The nodes: `all` (every placed node, the default) or a list of names.
+    nodes: NodeSet = "all"
     # Lowest speed, m/s (> 0).
     min_speed: real(None, exclusive_minimum=0, maximum=10000.0) = 2.0
     # Highest speed, m/s (>= min_speed).
@@ -1881,9 +1884,6 @@ class MetricsConfig(Model):
     trace_interval: integer('duration', minimum=1, maximum=U64_MAX) = 100000000
 
 
-# `all`, or a list of node names.
-PcapNodes = keyword_or_list(('all',), Annotated[list[Name], entries(1)])
-
 # A kind of interface a capture covers.
 TraceMedium = Literal["wifi", "wired"]
 
@@ -1891,7 +1891,7 @@ class TraceConfig(Model):
     """Packet captures written while the run goes on: one pcap file per traced interface."""
 
     # The nodes whose interfaces are captured: `all`, or a list of node names.
-    pcap: PcapNodes
+    pcap: NodeSet
     # Which interfaces of those nodes: `wifi` (their radios: 802.11 frames after a radiotap header)
     # and `wired` (their ends of wired links: raw IPv4).
     what: Annotated[list[TraceMedium], entries(1)] = ["wifi", "wired"]

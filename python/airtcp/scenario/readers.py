@@ -4,7 +4,7 @@ The models (`airtcp.scenario.models`) are generated from the schema; each field'
 one of the readers below, named by the schema's keywords: the unit (`x-unit`), the integer's
 width (`format`), its range (`minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`,
 `multipleOf`), a node name (`minLength`), a keyword or a count (`NcBlock`), a keyword or a list
-(`PcapNodes`: `all` or node names). A reader takes the
+(`NodeSet`: `all` or node names). A reader takes the
 user's text with a unit ("20ms", "2Mbps", "250m", "-82dBm") and keeps the value in base units
 (integer nanoseconds, bits per second and bytes; float metres, hertz, dBm and dB), which the core
 receives; dumped in the user's form (`USER_FORM` in the dump's context) it writes the text back.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{ScenarioConfig, Standard};
 use crate::error::ConfigError;
-use crate::metrics::pcap::config::{PcapNodes, TraceMedium};
+use crate::metrics::pcap::config::{NodeSet, TraceMedium};
 use crate::metrics::pcap::dot11::channel_mhz;
 use crate::metrics::pcap::packet::{Encoder, FlowWire};
 use crate::net::pcap_tap::{PlannedFile, RadioWire, TracePlan, UNTRACED};
@@ -33,17 +33,17 @@ pub(crate) fn check(
         ));
     }
     let nodes: Vec<NodeId> = match &trace.pcap {
-        PcapNodes::All => ids
+        NodeSet::All => ids
             .values()
             .copied()
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect(),
-        PcapNodes::Nodes(names) if names.is_empty() => {
+        NodeSet::Nodes(names) if names.is_empty() => {
             let message = "lists no node: name at least one, or write all";
             return Err(ConfigError::new("trace.pcap", message));
         }
-        PcapNodes::Nodes(names) => {
+        NodeSet::Nodes(names) => {
             let mut listed = BTreeMap::new();
             for (i, name) in names.iter().enumerate() {
                 let path = format!("trace.pcap[{i}]");
@@ -130,7 +130,7 @@ pub(crate) fn plan(
                 }
             }
         }
-        if plan.files.len() == before && matches!(trace.pcap, PcapNodes::Nodes(_)) {
+        if plan.files.len() == before && matches!(trace.pcap, NodeSet::Nodes(_)) {
             let i = listed_index(&trace.pcap, &net.node_names[node as usize]);
             let kinds = if wifi && wired {
                 "no radio and no wired link"
@@ -162,10 +162,10 @@ pub const NO_DIR: &str =
      block names none)";
 
 /// Where `name` is in the list of `pcap`.
-fn listed_index(pcap: &PcapNodes, name: &str) -> usize {
+fn listed_index(pcap: &NodeSet, name: &str) -> usize {
     match pcap {
-        PcapNodes::Nodes(names) => names.iter().position(|n| n == name).unwrap_or(0),
-        PcapNodes::All => 0,
+        NodeSet::Nodes(names) => names.iter().position(|n| n == name).unwrap_or(0),
+        NodeSet::All => 0,
     }
 }
 

@@ -3,12 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::quantity::NodeSet;
+
 /// Packet captures written while the run goes on: one pcap file per traced interface.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceConfig {
     /// The nodes whose interfaces are captured: `all`, or a list of node names.
-    pub pcap: PcapNodes,
+    pub pcap: NodeSet,
     /// Which interfaces of those nodes: `wifi` (their radios: 802.11 frames after a radiotap
     /// header) and `wired` (their ends of wired links: raw IPv4).
     #[serde(default = "default_media")]
@@ -40,70 +42,6 @@ fn default_media() -> Vec<TraceMedium> {
     vec![TraceMedium::Wifi, TraceMedium::Wired]
 }
 
-/// The nodes a capture covers: every node, written `all`, or the named ones. (Not a
-/// `kind`-tagged choice: a keyword or a list.)
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PcapNodes {
-    /// Every node.
-    All,
-    /// These nodes, by name.
-    Nodes(Vec<String>),
-}
-
-impl Serialize for PcapNodes {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            PcapNodes::All => s.serialize_str("all"),
-            PcapNodes::Nodes(names) => names.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for PcapNodes {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PcapNodes;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("`all` or a list of node names")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<PcapNodes, E> {
-                match v {
-                    "all" => Ok(PcapNodes::All),
-                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
-                }
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<PcapNodes, A::Error> {
-                let mut names = Vec::new();
-                while let Some(name) = seq.next_element::<String>()? {
-                    names.push(name);
-                }
-                Ok(PcapNodes::Nodes(names))
-            }
-        }
-        d.deserialize_any(Visitor)
-    }
-}
-
-impl schemars::JsonSchema for PcapNodes {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "PcapNodes".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "`all`, or a list of node names.",
-            "oneOf": [
-                {"type": "string", "const": "all"},
-                {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
-            ],
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,12 +49,12 @@ mod tests {
     #[test]
     fn nodes_read_as_a_keyword_or_a_list() {
         let all: TraceConfig = serde_json::from_str(r#"{"pcap": "all"}"#).unwrap();
-        assert_eq!(all.pcap, PcapNodes::All);
+        assert_eq!(all.pcap, NodeSet::All);
         assert_eq!(all.what, vec![TraceMedium::Wifi, TraceMedium::Wired]);
         assert_eq!(all.dir, None);
         let some: TraceConfig =
             serde_json::from_str(r#"{"pcap": ["a", "b"], "what": ["wired"], "dir": "t"}"#).unwrap();
-        assert_eq!(some.pcap, PcapNodes::Nodes(vec!["a".into(), "b".into()]));
+        assert_eq!(some.pcap, NodeSet::Nodes(vec!["a".into(), "b".into()]));
         assert_eq!(some.what, vec![TraceMedium::Wired]);
         assert_eq!(
             serde_json::to_value(&some.pcap).unwrap(),

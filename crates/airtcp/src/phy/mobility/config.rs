@@ -1,5 +1,5 @@
 //! The `mobility:` block: which nodes move and how. A list of entries, each a model and the nodes
-//! it moves (all placed nodes when `nodes` is absent); a later entry takes over the nodes it names
+//! it moves (`nodes: all`, the default, or a list of names); a later entry takes over the nodes it names
 //! from earlier ones, so `[{kind: random_waypoint, ...}, {kind: constant_position, nodes: [gw]}]`
 //! keeps a gateway still in a moving network. Trace files name their nodes themselves.
 //!
@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::quantity::NodeSet;
 
 /// The fastest a node may move, m/s. Far beyond any vehicle; the medium fixes a frame's
 /// received power at its start, which stays right only while nodes move little during a frame.
@@ -29,18 +30,16 @@ pub const MIN_STRETCH: u64 = crate::sim::time::MILLIS;
 pub enum MobilityConfig {
     /// The nodes stand still at their placed positions (the default of every node).
     ConstantPosition {
-        /// The nodes; absent: every placed node.
+        /// The nodes: `all` (every placed node, the default) or a list of names.
         #[serde(default)]
-        #[schemars(transform = crate::quantity::node_name)]
-        nodes: Option<Vec<String>>,
+        nodes: NodeSet,
     },
     /// The nodes move in a straight line at a fixed velocity from their placed positions
     /// (ns-3's `ConstantVelocityMobilityModel`), for ever.
     ConstantVelocity {
-        /// The nodes; absent: every placed node.
+        /// The nodes: `all` (every placed node, the default) or a list of names.
         #[serde(default)]
-        #[schemars(transform = crate::quantity::node_name)]
-        nodes: Option<Vec<String>>,
+        nodes: NodeSet,
         /// Velocity along x, m/s.
         vx: f64,
         /// Velocity along y, m/s.
@@ -54,10 +53,9 @@ pub enum MobilityConfig {
     /// nodes' mean speed decays and they gather in the middle; the nodes' placed positions are
     /// then not used.
     RandomWaypoint {
-        /// The nodes; absent: every placed node.
+        /// The nodes: `all` (every placed node, the default) or a list of names.
         #[serde(default)]
-        #[schemars(transform = crate::quantity::node_name)]
-        nodes: Option<Vec<String>>,
+        nodes: NodeSet,
         /// Lowest trip speed, m/s (> 0).
         #[serde(default = "default_min_speed")]
         #[schemars(extend("exclusiveMinimum" = 0, "maximum" = MAX_SPEED))]
@@ -86,10 +84,9 @@ pub enum MobilityConfig {
     /// speed, kept for `time` (mode `time`) or over `distance` (mode `distance`), reflecting off
     /// the rectangle's sides.
     RandomWalk {
-        /// The nodes; absent: every placed node.
+        /// The nodes: `all` (every placed node, the default) or a list of names.
         #[serde(default)]
-        #[schemars(transform = crate::quantity::node_name)]
-        nodes: Option<Vec<String>>,
+        nodes: NodeSet,
         /// Lowest speed, m/s (> 0).
         #[serde(default = "default_walk_min_speed")]
         #[schemars(extend("exclusiveMinimum" = 0, "maximum" = MAX_SPEED))]
@@ -264,7 +261,7 @@ impl MobilityConfig {
             MobilityConfig::ConstantPosition { nodes }
             | MobilityConfig::ConstantVelocity { nodes, .. }
             | MobilityConfig::RandomWaypoint { nodes, .. }
-            | MobilityConfig::RandomWalk { nodes, .. } => nodes.as_deref(),
+            | MobilityConfig::RandomWalk { nodes, .. } => nodes.names(),
             MobilityConfig::Ns2 { .. } | MobilityConfig::BonnMotion { .. } => None,
         }
     }
@@ -272,6 +269,9 @@ impl MobilityConfig {
     /// The entry's own values, checked (`path` is the entry's, e.g. `mobility[1]`); node names
     /// and files are checked where they are resolved.
     pub fn check(&self, path: &str) -> Result<(), ConfigError> {
+        if self.nodes().is_some_and(|n| n.is_empty()) {
+            return Err(err(path, "nodes", "must name at least one node, or be all"));
+        }
         match *self {
             MobilityConfig::ConstantPosition { .. } => Ok(()),
             MobilityConfig::ConstantVelocity { vx, vy, .. } => {

@@ -1,9 +1,10 @@
 use super::*;
+use crate::quantity::NodeSet;
 use crate::sim::time::{from_secs, SECS};
 
 fn rwp(steady: bool, min_pause: Time, max_pause: Time) -> MobilityConfig {
     MobilityConfig::RandomWaypoint {
-        nodes: None,
+        nodes: NodeSet::All,
         min_speed: 1.0,
         max_speed: 20.0,
         min_pause,
@@ -116,7 +117,7 @@ fn mean_trip_length_of_a_unit_square() {
 #[test]
 fn random_walk_reflects_off_the_sides() {
     let cfg = MobilityConfig::RandomWalk {
-        nodes: None,
+        nodes: NodeSet::All,
         min_speed: 5.0,
         max_speed: 10.0,
         mode: WalkMode::Time,
@@ -180,12 +181,12 @@ fn forgetting_keeps_the_present_and_positions_are_continuous() {
 #[test]
 fn later_entries_take_over_and_names_are_checked() {
     let cv = MobilityConfig::ConstantVelocity {
-        nodes: None,
+        nodes: NodeSet::All,
         vx: 1.0,
         vy: 0.0,
     };
     let hold = MobilityConfig::ConstantPosition {
-        nodes: Some(vec!["n2".into()]),
+        nodes: NodeSet::Nodes(vec!["n2".into()]),
     };
     let m = build_n(&[cv.clone(), hold], 4, 1);
     assert_eq!(m.position(0, 10 * SECS), (10.0, 100.0));
@@ -193,7 +194,7 @@ fn later_entries_take_over_and_names_are_checked() {
     assert_eq!(m.max_speed(), 1.0);
     let placed = [(0.0, 0.0)];
     let bad = MobilityConfig::ConstantPosition {
-        nodes: Some(vec!["zz".into()]),
+        nodes: NodeSet::Nodes(vec!["zz".into()]),
     };
     let e = build(&[bad], &placed, &["a"], 1, &no_files).unwrap_err();
     assert_eq!(e.path, "mobility[0].nodes[0]");
@@ -206,7 +207,7 @@ fn later_entries_take_over_and_names_are_checked() {
     );
     assert!(e.is_ok(), "explicit bounds");
     let no_bounds = MobilityConfig::RandomWaypoint {
-        nodes: None,
+        nodes: NodeSet::All,
         min_speed: 1.0,
         max_speed: 2.0,
         min_pause: 0,
@@ -230,7 +231,7 @@ fn later_entries_take_over_and_names_are_checked() {
     assert_eq!(e.path, "mobility[0].file");
     assert!(e.message.contains("cannot read 'x.ns'"), "{}", e.message);
     let neg = MobilityConfig::RandomWaypoint {
-        nodes: None,
+        nodes: NodeSet::All,
         min_speed: -1.0,
         max_speed: 2.0,
         min_pause: 0,
@@ -247,6 +248,6 @@ fn later_entries_take_over_and_names_are_checked() {
 fn still_networks_do_not_move() {
     let m = build_n(&[], 3, 1);
     assert!(!m.moves());
-    let m = build_n(&[MobilityConfig::ConstantPosition { nodes: None }], 3, 1);
+    let m = build_n(&[MobilityConfig::ConstantPosition { nodes: NodeSet::All }], 3, 1);
     assert!(!m.moves());
 }
