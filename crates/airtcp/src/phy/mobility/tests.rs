@@ -248,6 +248,12 @@ fn later_entries_take_over_and_names_are_checked() {
 fn still_networks_do_not_move() {
     let m = build_n(&[], 3, 1);
     assert!(!m.moves());
-    let m = build_n(&[MobilityConfig::ConstantPosition { nodes: NodeSet::All }], 3, 1);
+    let m = build_n(
+        &[MobilityConfig::ConstantPosition {
+            nodes: NodeSet::All,
+        }],
+        3,
+        1,
+    );
     assert!(!m.moves());
 }
