@@ -66,7 +66,7 @@ def test_a_field_name_with_a_newline_is_one_error_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "error: l\\ninks\\x1b: unknown field (did you mean 'links'?); allowed fields: name, duration, seed, "
-        "nodes, topology, radio, link_errors, routing, coding, failures, links, downlink, routers, flows, "
+        "nodes, topology, radio, mobility, link_errors, routing, coding, failures, links, downlink, routers, flows, "
         "metrics, trace, limits"
     ]
 
