@@ -22,6 +22,7 @@ pub mod config;
 pub mod error_rate;
 pub mod fading;
 pub mod holds;
+pub mod ht;
 pub mod link_error;
 pub mod mobility;
 pub mod ofdm;
