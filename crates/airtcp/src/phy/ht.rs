@@ -23,8 +23,15 @@
 //! programs must allow for (or the MAC may offer ns-3's count as an option). ns-3 also rounds the
 //! 72.2 Mbit/s rate up (72,222,223 bit/s) where this table rounds down.
 //!
-//! What is not here yet (issue 39): the HT error model, the control-response rule for HT and the
-//! MAC's use of these rates (A-MPDU, Block ACK); this module is their rate and airtime table.
+//! - The control response to an HT frame (ACK, Block ACK, CTS) goes at a non-HT rate
+//!   (§10.6.6.5.2): the highest mandatory OFDM rate (6, 12, 24 Mbit/s) not above the frame's
+//!   *non-HT reference rate*, the 802.11a rate of the same constellation and code (BPSK 1/2 -> 6,
+//!   QPSK 1/2 -> 12, QPSK 3/4 -> 18, 16-QAM 1/2 -> 24, 16-QAM 3/4 -> 36, 64-QAM 2/3 -> 48,
+//!   64-QAM 3/4 and 5/6 -> 54; ns-3's `HtPhy::GetNonHtReferenceRate`), whatever the width, guard
+//!   interval and streams (the 16 reference rates checked against ns-3 3.44).
+//!
+//! What is not here yet (issue 39): the HT error model and the MAC's use of these rates (A-MPDU,
+//! Block ACK); this module is their rate and airtime table.
 
 use crate::sim::time::MICROS;
 use crate::sim::Time;
@@ -119,6 +126,25 @@ impl HtMode {
             GuardInterval::Long => bits / 40,
             GuardInterval::Short => bits / 36,
         }
+    }
+
+    /// The non-HT reference rate, bit/s: the 802.11a rate of the same constellation and code.
+    pub fn non_ht_reference(&self) -> u64 {
+        let mbps = match (self.constellation, self.code_b) {
+            (2, _) => 6,
+            (4, 1) => 12,
+            (4, _) => 18,
+            (16, 1) => 24,
+            (16, _) => 36,
+            (64, 2) => 48,
+            _ => 54,
+        };
+        mbps * 1_000_000
+    }
+
+    /// The rate of a control response to a frame sent in this mode, bit/s.
+    pub fn control_rate(&self) -> u64 {
+        super::ofdm::control_rate(self.non_ht_reference())
     }
 
     /// Data symbols of a PSDU of `bytes`.
@@ -218,6 +244,21 @@ mod tests {
         assert_eq!(
             mcs0.airtime(14, GuardInterval::Long, false),
             (36 + 12) * MICROS
+        );
+    }
+
+    #[test]
+    fn control_responses_go_at_the_mandatory_rate_below_the_reference() {
+        let refs: Vec<u64> = (0..8u8)
+            .map(|m| HtMode::of(m, Width::Mhz20).unwrap().non_ht_reference() / 1_000_000)
+            .collect();
+        assert_eq!(refs, [6, 12, 18, 24, 36, 48, 54, 54]);
+        let ctrl: Vec<u64> = (0..16u8)
+            .map(|m| HtMode::of(m, Width::Mhz40).unwrap().control_rate() / 1_000_000)
+            .collect();
+        assert_eq!(
+            ctrl,
+            [6, 12, 12, 24, 24, 24, 24, 24, 6, 12, 12, 24, 24, 24, 24, 24]
         );
     }
 
