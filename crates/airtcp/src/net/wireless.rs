@@ -37,6 +37,7 @@ use crate::queue::QueueDisc;
 use crate::sim::packet::DropReason;
 use crate::sim::{EventClass, EventQueue, LazyTimer, NodeId, PacketArena, PacketId, Rng, Time};
 
+pub mod grid;
 mod mac_env;
 pub mod motion;
 

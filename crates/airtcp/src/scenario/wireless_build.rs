@@ -19,6 +19,7 @@ use crate::mac::dcf::{Dcf, DcfParams};
 use crate::mac::rate::RateControl;
 use crate::mac::timing::Timing;
 use crate::net::routing::{Edge, Iface};
+use crate::net::wireless::grid::{self, cell_of};
 use crate::net::wireless::motion::Motion;
 use crate::net::wireless::{Neighbor, RadioState, Wireless, NO_RADIO};
 use crate::phy::fading::Fading;
@@ -532,14 +533,6 @@ fn directed_links(
     Ok(pairs)
 }
 
-/// For every radio (position and channel), the radios of the same channel within `reach` whose
-/// power (from `power_mw(distance)`) is delivered, sorted by index. A grid of `reach`-sized cells
-/// per channel keeps this near-linear.
-/// The cell of a coordinate in a grid of square cells `reach` wide.
-fn cell_of(v: f64, reach: f64) -> i64 {
-    (v / reach).floor() as i64
-}
-
 /// How many radios each non-empty cell (channel, column, row) holds.
 fn cell_occupancy(radios: &[(f64, f64, u32)], reach: f64) -> BTreeMap<(u32, i64, i64), u64> {
     let mut cells = BTreeMap::new();
@@ -551,52 +544,29 @@ fn cell_occupancy(radios: &[(f64, f64, u32)], reach: f64) -> BTreeMap<(u32, i64,
     cells
 }
 
+/// For every radio (position and channel), the radios of the same channel within `reach` whose
+/// power (from `power_mw(distance)`) is delivered, sorted by index. A grid of `reach`-sized cells
+/// per channel keeps this near-linear (`net::wireless::grid`).
 fn neighbor_lists(
     radios: &[(f64, f64, u32)],
     reach: f64,
     power_mw: impl Fn(f64) -> Option<f64>,
 ) -> Vec<Vec<Neighbor>> {
-    let cell = |v: f64| cell_of(v, reach);
-    let mut grid: std::collections::BTreeMap<(u32, i64, i64), Vec<u32>> = Default::default();
-    for (i, &(x, y, ch)) in radios.iter().enumerate() {
-        grid.entry((ch, cell(x), cell(y)))
-            .or_default()
-            .push(i as u32);
-    }
-    radios
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, y, ch))| {
-            let (cx, cy) = (cell(x), cell(y));
-            let mut out = Vec::new();
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    let Some(members) = grid.get(&(ch, cx + dx, cy + dy)) else {
-                        continue;
-                    };
-                    for &j in members {
-                        if j as usize == i {
-                            continue;
-                        }
-                        let (qx, qy, _) = radios[j as usize];
-                        let d = ((x - qx).powi(2) + (y - qy).powi(2)).sqrt();
-                        if let Some(mw) = power_mw(d) {
-                            out.push(Neighbor {
-                                radio: j,
-                                mean_mw: mw,
-                                delay: from_secs(d / SPEED_OF_LIGHT) as u32,
-                                rate_bps: 0,
-                                slot: 0,
-                            });
-                        }
-                    }
-                }
-            }
-            out.sort_by_key(|n| n.radio);
-            for (i, n) in out.iter_mut().enumerate() {
-                n.slot = i as u32;
-            }
-            out
-        })
-        .collect()
+    let mut lists = Vec::with_capacity(radios.len());
+    grid::near_each(radios, reach, |_, found| {
+        let list: Vec<Neighbor> = found
+            .iter()
+            .filter_map(|&(j, d)| Some((j, d, power_mw(d)?)))
+            .enumerate()
+            .map(|(slot, (j, d, mw))| Neighbor {
+                radio: j,
+                mean_mw: mw,
+                delay: from_secs(d / SPEED_OF_LIGHT) as u32,
+                rate_bps: 0,
+                slot: slot as u32,
+            })
+            .collect();
+        lists.push(list);
+    });
+    lists
 }

@@ -64,20 +64,13 @@ impl std::fmt::Debug for Motion {
     }
 }
 
-/// The length of (dx, dy): a square root, not `hypot`, whose care for overflow costs a library
-/// call per candidate and frame (positions are metres, far from overflowing a square).
-#[inline]
-fn distance(dx: f64, dy: f64) -> f64 {
-    (dx * dx + dy * dy).sqrt()
-}
-
 /// The refresh interval for a reach (m) and the fastest node (m/s): a margin of a tenth of the
 /// reach, from 1 ms to 1 s.
 pub fn refresh_interval(reach: f64, max_speed: f64) -> Time {
     if max_speed <= 0.0 {
         return SECS;
     }
-    from_secs((0.1 * reach / (2.0 * max_speed)).clamp(0.001, 1.0)).clamp(MILLIS, SECS)
+    from_secs(0.1 * reach / (2.0 * max_speed)).clamp(MILLIS, SECS)
 }
 
 impl Motion {
@@ -149,7 +142,8 @@ impl Motion {
         let mut reached = 0;
         for nb in neighbors {
             let (qx, qy) = self.position(nb.radio, now);
-            let (mw, delay) = self.link(distance(x - qx, y - qy));
+            let (dx, dy) = (x - qx, y - qy);
+            let (mw, delay) = self.link((dx * dx + dy * dy).sqrt());
             nb.mean_mw = mw;
             if mw >= self.floor_mw {
                 nb.delay = delay;
@@ -166,46 +160,19 @@ impl Motion {
         self.mobility
             .advance(now, now.saturating_add(self.interval));
         self.refreshes += 1;
-        let cell = self.radius;
-        let pos: Vec<(f64, f64)> = (0..radios.len())
-            .map(|r| self.position(r as RadioId, now))
+        let at: Vec<(f64, f64, u32)> = (0..radios.len())
+            .map(|r| {
+                let (x, y) = self.position(r as RadioId, now);
+                (x, y, channel_of[r])
+            })
             .collect();
-        let key = |r: usize| {
-            let (x, y) = pos[r];
-            (
-                channel_of[r],
-                (x / cell).floor() as i64,
-                (y / cell).floor() as i64,
-            )
-        };
-        let mut grid: HashMap<(u32, i64, i64), Vec<u32>> = HashMap::new();
-        for r in 0..radios.len() {
-            grid.entry(key(r)).or_default().push(r as u32);
-        }
-        let mut found: Vec<(RadioId, f64)> = Vec::new();
-        for r in 0..radios.len() {
-            let (ch, cx, cy) = key(r);
-            let (x, y) = pos[r];
-            found.clear();
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    let Some(members) = grid.get(&(ch, cx + dx, cy + dy)) else {
-                        continue;
-                    };
-                    for &j in members {
-                        if j as usize == r {
-                            continue;
-                        }
-                        let d = distance(x - pos[j as usize].0, y - pos[j as usize].1);
-                        if d <= self.radius {
-                            found.push((j, d));
-                        }
-                    }
-                }
-            }
-            found.sort_unstable_by_key(|&(j, _)| j);
-            self.relist(r, &found, &mut radios[r]);
-        }
+        let radius = self.radius;
+        let mut kept: Vec<(RadioId, f64)> = Vec::new();
+        super::grid::near_each(&at, radius, |r, found| {
+            kept.clear();
+            kept.extend(found.iter().filter(|p| p.1 <= radius));
+            self.relist(r, &kept, &mut radios[r]);
+        });
     }
 
     /// Replaces radio `r`'s list by the candidates `found` (sorted, with distances), keeping

@@ -104,7 +104,7 @@ impl Waypoint {
 }
 
 /// A straight trip from `from` to `to` at `speed` starting at `t`.
-fn trip(t: Time, from: (f64, f64), to: (f64, f64), speed: f64) -> Leg {
+pub(super) fn trip(t: Time, from: (f64, f64), to: (f64, f64), speed: f64) -> Leg {
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
     let dist = dx.hypot(dy);
     // Every trip takes at least a nanosecond, so that time moves on even when the pauses are

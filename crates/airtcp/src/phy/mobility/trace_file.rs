@@ -97,28 +97,16 @@ impl Builder {
         let cur = *self.legs.last().expect("a leg");
         // Where the node is at `t`: on the leg under way, or arrived and standing.
         let (x, y) = cur.at(t);
-        let last = self.legs.last_mut().expect("a leg");
         if cur.t1 != FOREVER && cur.t1 < t {
             // Arrived before `t`: it stood there since.
             self.legs.push(Leg::still(cur.t1, t, x, y));
         } else {
-            last.t1 = t;
+            self.legs.last_mut().expect("a leg").t1 = t;
         }
-        let (dx, dy) = (to.0 - x, to.1 - y);
-        let dist = dx.hypot(dy);
-        if speed == 0.0 || dist == 0.0 {
-            self.legs.push(Leg::still(t, FOREVER, x, y));
-            return;
-        }
-        let k = speed / dist;
-        let arrive = t.saturating_add(from_secs(dist / speed));
-        self.legs.push(Leg {
-            t0: t,
-            t1: arrive,
-            x0: x,
-            y0: y,
-            vx: k * dx,
-            vy: k * dy,
+        self.legs.push(if speed == 0.0 || (x, y) == to {
+            Leg::still(t, FOREVER, x, y)
+        } else {
+            super::models::trip(t, (x, y), to, speed)
         });
     }
 
