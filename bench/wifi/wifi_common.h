@@ -1,5 +1,5 @@
-// Shared parts of the 802.11b/802.11a reference programs (wifi_chain.cc, wifi_grid.cc,
-// wifi_saturation.cc): the PHY/MAC set-up every case uses, counters fed by trace sources, a
+// Shared parts of the 802.11b/802.11a/802.11n reference programs (wifi_chain.cc, wifi_grid.cc,
+// wifi_saturation.cc, wifi_matrix.cc, wifi_ht.cc): the PHY/MAC set-up every case uses, counters fed by trace sources, a
 // dump of the attribute values ns-3 actually runs with, and a minimal JSON writer so that each
 // program prints exactly one JSON line. bench/wifi/README.md describes the configuration.
 
@@ -151,7 +151,7 @@ CountsObject(const Map& counts)
 
 struct WifiOptions
 {
-    std::string standard = "11b"; // "11b" or "11a"
+    std::string standard = "11b"; // "11b", "11a" or "11n" (HT, 5 GHz, 20 MHz, one stream)
     std::string dataMode = "DsssRate2Mbps";
     std::string controlMode = "DsssRate1Mbps";
     bool rtsCts = false;
@@ -166,23 +166,29 @@ struct WifiOptions
     double heightM = 1.5;
     // Transmit power in dBm; NaN keeps ns-3's default (16.0206 dBm).
     double txPowerDbm = std::nan("");
+    // 802.11n only: the short (400 ns) guard interval (HtConfiguration
+    // ShortGuardIntervalSupported) and AC_BE's maximum A-MPDU size in bytes (WifiMac
+    // BE_MaxAmpduSize; 0 turns A-MPDU aggregation off, negative keeps ns-3's default, 65535).
+    bool shortGi = false;
+    int64_t beMaxAmpduSize = -1;
 };
 
-/// The band the devices transmit in (set by InstallWifi): 2.4 GHz for 802.11b, 5 GHz for 802.11a.
+/// The band the devices transmit in (set by InstallWifi): 2.4 GHz for 802.11b, 5 GHz for 802.11a
+/// and 802.11n.
 inline WifiPhyBand g_band = WIFI_PHY_BAND_2_4GHZ;
 
 inline void
 CheckStandard(const std::string& standard)
 {
-    NS_ABORT_MSG_IF(standard != "11b" && standard != "11a",
-                    "unknown standard " << standard << " (11b|11a)");
+    NS_ABORT_MSG_IF(standard != "11b" && standard != "11a" && standard != "11n",
+                    "unknown standard " << standard << " (11b|11a|11n)");
 }
 
-/// Channel width of the standard's PHY: 22 MHz (DSSS/HR-DSSS) or 20 MHz (OFDM).
+/// Channel width of the standard's PHY: 22 MHz (DSSS/HR-DSSS) or 20 MHz (OFDM, HT).
 inline MHz_u
 ChannelWidthFor(const std::string& standard)
 {
-    return standard == "11a" ? MHz_u{20} : MHz_u{22};
+    return standard == "11b" ? MHz_u{22} : MHz_u{20};
 }
 
 /**
@@ -194,6 +200,7 @@ inline std::string
 DataModeFor(const std::string& standard, double rateMbps)
 {
     CheckStandard(standard);
+    NS_ABORT_MSG_IF(standard == "11n", "802.11n data modes are HtMcs0..HtMcs7, not rates");
     const std::vector<double> rates = standard == "11a"
                                           ? std::vector<double>{6, 9, 12, 18, 24, 36, 48, 54}
                                           : std::vector<double>{1, 2, 5.5, 11};
@@ -213,12 +220,13 @@ DataModeFor(const std::string& standard, double rateMbps)
     return (standard == "11a" ? "OfdmRate" : "DsssRate") + text + "Mbps";
 }
 
-/// The ControlMode (RTS rate) of the standard: its lowest rate.
+/// The ControlMode (RTS rate) of the standard: its lowest rate (802.11n at 5 GHz: 6 Mbps OFDM,
+/// also ConstantRateWifiManager's default).
 inline std::string
 ControlModeFor(const std::string& standard)
 {
     CheckStandard(standard);
-    return standard == "11a" ? "OfdmRate6Mbps" : "DsssRate1Mbps";
+    return standard == "11b" ? "DsssRate1Mbps" : "OfdmRate6Mbps";
 }
 
 /**
@@ -226,7 +234,9 @@ ControlModeFor(const std::string& standard)
  * receiver within rangeM the full transmit power and every other one nothing (-1000 dBm), so
  * nodes farther apart neither hear nor interfere with each other. 802.11a uses ns-3's NIST
  * error model (the helper's default would be the table-based one) in ns-3's default 5 GHz
- * channel for the standard.
+ * channel for the standard. 802.11n keeps the helper's TableBasedErrorRateModel, runs a 20 MHz
+ * channel at 5 GHz (ns-3's default channel, 36) with one spatial stream, QoS (the MAC helper
+ * turns it on for HT), the guard interval of `shortGi` and the A-MPDU size of `beMaxAmpduSize`.
  */
 inline NetDeviceContainer
 InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
@@ -278,7 +288,14 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
     }
 
     WifiHelper wifi;
-    if (opt.standard == "11a")
+    if (opt.standard == "11n")
+    {
+        phy.Set("ChannelSettings", StringValue("{0, 20, BAND_5GHZ, 0}"));
+        wifi.SetStandard(WIFI_STANDARD_80211n);
+        wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(opt.shortGi));
+        g_band = WIFI_PHY_BAND_5GHZ;
+    }
+    else if (opt.standard == "11a")
     {
         phy.SetErrorRateModel("ns3::NistErrorRateModel");
         wifi.SetStandard(WIFI_STANDARD_80211a);
@@ -311,7 +328,16 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
     }
 
     WifiMacHelper mac;
-    mac.SetType("ns3::AdhocWifiMac");
+    if (opt.standard == "11n" && opt.beMaxAmpduSize >= 0)
+    {
+        mac.SetType("ns3::AdhocWifiMac",
+                    "BE_MaxAmpduSize",
+                    UintegerValue(static_cast<uint32_t>(opt.beMaxAmpduSize)));
+    }
+    else
+    {
+        mac.SetType("ns3::AdhocWifiMac");
+    }
     return wifi.Install(phy, mac, nodes);
 }
 
@@ -375,6 +401,18 @@ ConfigureTcp(const std::string& recovery, uint32_t buf)
     {
         NS_FATAL_ERROR("unknown recovery " << recovery << " (classic|prr)");
     }
+}
+
+/**
+ * The channel access function data frames go through: the DCF's Txop of a non-QoS MAC
+ * (802.11b/a), AC_BE's QosTxop of a QoS MAC (802.11n: every frame these programs send is TID 0,
+ * which maps to AC_BE).
+ */
+inline Ptr<Txop>
+MainTxop(Ptr<WifiMac> mac)
+{
+    Ptr<Txop> txop = mac->GetTxop();
+    return txop ? txop : StaticCast<Txop>(mac->GetQosTxop(AC_BE));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -516,7 +554,7 @@ HookWifiCounters(const NetDeviceContainer& devices)
         ok &= rsm->TraceConnectWithoutContext("MacTxRtsFailed", MakeCallback(&OnRtsFailed));
         ok &= rsm->TraceConnectWithoutContext("MacTxFinalRtsFailed",
                                               MakeCallback(&OnRtsFinalFailed));
-        ok &= mac->GetTxop()->GetWifiMacQueue()->TraceConnectWithoutContext(
+        ok &= MainTxop(mac)->GetWifiMacQueue()->TraceConnectWithoutContext(
             "PacketsInQueue",
             MakeCallback(&OnMacQueueLen));
         Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
@@ -738,11 +776,14 @@ DcfJson(Ptr<WifiNetDevice> dev)
 {
     Ptr<WifiPhy> phy = dev->GetPhy();
     Ptr<WifiMac> mac = dev->GetMac();
-    Ptr<Txop> txop = mac->GetTxop();
+    Ptr<Txop> txop = MainTxop(mac);
     Time sifs = phy->GetSifs();
     Time slot = phy->GetSlot();
     uint32_t aifsn = txop->GetAifsn();
-    const bool ofdm = phy->GetStandard() == WIFI_STANDARD_80211a;
+    // 802.11n at 5 GHz answers and manages at OFDM rates, so its tables are 802.11a's (the HT
+    // figures are wifi_ht.cc's own).
+    const bool ofdm = phy->GetStandard() == WIFI_STANDARD_80211a ||
+                      phy->GetStandard() == WIFI_STANDARD_80211n;
     Json j;
     j.Num("sifs_us", Us(sifs))
         .Num("slot_us", Us(slot))
@@ -823,8 +864,8 @@ ParamsJson(Ptr<WifiNetDevice> dev)
         .Raw("phy", AttributesJson(dev->GetPhy(), 2))
         .Raw("channel", AttributesJson(dev->GetChannel(), 1))
         .Raw("mac", AttributesJson(mac, 0))
-        .Raw("txop", AttributesJson(mac->GetTxop(), 0))
-        .Raw("mac_queue", AttributesJson(mac->GetTxop()->GetWifiMacQueue(), 0))
+        .Raw("txop", AttributesJson(MainTxop(mac), 0))
+        .Raw("mac_queue", AttributesJson(MainTxop(mac)->GetWifiMacQueue(), 0))
         .Raw("mac_queue_scheduler", AttributesJson(mac->GetMacQueueScheduler(), 0))
         .Raw("frame_exchange_manager", AttributesJson(mac->GetFrameExchangeManager(), 0))
         .Raw("channel_access_manager", AttributesJson(mac->GetChannelAccessManager(), 0))
