@@ -1,7 +1,8 @@
 // Shared parts of the 802.11b/802.11a/802.11n reference programs (wifi_chain.cc, wifi_grid.cc,
-// wifi_saturation.cc, wifi_matrix.cc, wifi_ht.cc): the PHY/MAC set-up every case uses, counters fed by trace sources, a
-// dump of the attribute values ns-3 actually runs with, and a minimal JSON writer so that each
-// program prints exactly one JSON line. bench/wifi/README.md describes the configuration.
+// wifi_saturation.cc, wifi_matrix.cc, wifi_ht.cc): the PHY/MAC set-up every case uses, counters
+// fed by trace sources, a dump of the attribute values ns-3 actually runs with, and a minimal JSON
+// writer so that each program prints exactly one JSON line. bench/wifi/README.md describes the
+// configuration.
 
 #ifndef AIRTCP_BENCH_WIFI_COMMON_H
 #define AIRTCP_BENCH_WIFI_COMMON_H

@@ -328,7 +328,9 @@ void
 OnMpduTimeout(uint32_t node, uint8_t reason, Ptr<const WifiMpdu> mpdu, const WifiTxVector&)
 {
     const WifiMacHeader& hdr = mpdu->GetHeader();
-    std::string kind = hdr.IsQosData() ? "MPDU" : (hdr.IsAction() ? ActionName(mpdu) : hdr.GetTypeString());
+    std::string kind = hdr.IsQosData()  ? "MPDU"
+                       : hdr.IsAction() ? ActionName(mpdu)
+                                        : hdr.GetTypeString();
     std::ostringstream key;
     key << kind << " " << ReasonName(reason);
     ++g_timeouts[key.str()];
@@ -536,9 +538,8 @@ HtParamsJson(Ptr<WifiNetDevice> dev, Ptr<WifiNetDevice> peer, uint32_t mpduBytes
             WifiTxVector ackTv = rsm->GetAckTxVector(peerAddr, tv);
             WifiTxVector baTv = rsm->GetBlockAckTxVector(peerAddr, tv);
             const Time ackTime = WifiPhy::CalculateTxDuration(GetAckSize(), ackTv, g_band);
-            const Time baTime = WifiPhy::CalculateTxDuration(GetBlockAckSize(BlockAckType::COMPRESSED),
-                                                             baTv,
-                                                             g_band);
+            const uint32_t baSize = GetBlockAckSize(BlockAckType::COMPRESSED);
+            const Time baTime = WifiPhy::CalculateTxDuration(baSize, baTv, g_band);
             uint32_t nMax = 0;
             Time ampduTime;
             for (uint32_t n = 1; n <= 64; ++n)
@@ -564,7 +565,8 @@ HtParamsJson(Ptr<WifiNetDevice> dev, Ptr<WifiNetDevice> peer, uint32_t mpduBytes
                      Us(phy->GetSifs() + phy->GetSlot() +
                         WifiPhy::CalculatePhyPreambleAndHeaderDuration(baTv)))
                 .Num("mpdu_us", Us(WifiPhy::CalculateTxDuration(mpduBytes, tv, g_band)))
-                .Num("preamble_and_header_us", Us(WifiPhy::CalculatePhyPreambleAndHeaderDuration(tv)))
+                .Num("preamble_and_header_us",
+                     Us(WifiPhy::CalculatePhyPreambleAndHeaderDuration(tv)))
                 .Int("max_mpdus_per_ampdu", nMax)
                 .Int("max_ampdu_bytes", AmpduSize(nMax, mpduBytes))
                 .Num("max_ampdu_us", Us(ampduTime));
