@@ -562,9 +562,10 @@ pub fn ampdu_mpdus(
             symbols_to_ns(symbols, symbol_ns)
         };
         remaining -= duration as i64;
-        if last && remaining > 0 && (remaining as u64) < gi_ns {
-            // ns-3's correction for rounding: the last MPDU takes what is left of the field.
-            duration += remaining as u64;
+        if last && remaining != 0 && remaining < gi_ns as i64 {
+            // ns-3's correction for rounding: the last MPDU takes what is left of the field
+            // (or gives back what it overran, which the truncations above never produce).
+            duration = duration.saturating_add_signed(remaining);
         }
         // The chunk ends with the MPDU's stretch or the PPDU, whichever is first
         // (`InterferenceHelper::CalculatePayloadPer`).
