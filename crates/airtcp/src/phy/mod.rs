@@ -23,6 +23,7 @@ pub mod error_rate;
 pub mod fading;
 pub mod holds;
 pub mod ht;
+pub mod ht_error;
 pub mod link_error;
 pub mod mobility;
 pub mod ofdm;
