@@ -463,7 +463,40 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("data rate without unit", wireless(radio=radio(data_rate=2)),
      "radio.data_rate: a rate needs a unit (bps, kbps, Mbps or Gbps), e.g. '2Mbps'; got 2 (int)"),
     ("unknown standard", wireless(radio=radio(standard="802.11g")),
-     "radio.standard: must be '802.11b' or '802.11a', got '802.11g'"),
+     "radio.standard: must be '802.11b', '802.11a' or '802.11n', got '802.11g'"),
+    ("data rate not an HT rate", wireless(radio=radio(standard="802.11n", data_rate="54Mbps", basic_rate="6Mbps")),
+     "radio.data_rate: 802.11n has no 54 Mbps HT 20 MHz long GI rate; use one of 6.5, 13, 19.5, 26, 39, 52, "
+     "58.5, 65 Mbps"),
+    ("short GI rate", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                           ht={"guard_interval": "short", "channel_width": "40MHz"})),
+     "radio.data_rate: 802.11n has no 65 Mbps HT 40 MHz short GI rate; use one of 15, 30, 45, 60, 90, 120, "
+     "135, 150 Mbps"),
+    ("HT basic rate 9 Mbps", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="9Mbps")),
+     "radio.basic_rate: 802.11n has no 9 Mbps non-HT rate; use one of 6, 12, 18, 24, 36, 48, 54 Mbps"),
+    ("HT basic rate equal to MCS 3 at 40 MHz", wireless(radio=radio(
+        standard="802.11n", data_rate="135Mbps", basic_rate="54Mbps", ht={"channel_width": "40MHz"})),
+     "radio.basic_rate: 802.11n has no 54 Mbps non-HT rate; use one of 6, 12, 18, 24, 36, 48 Mbps"),
+    ("ht under 802.11a", wireless(radio=radio(standard="802.11a", data_rate="54Mbps", basic_rate="6Mbps",
+                                              ht={"band": "5GHz"})),
+     "radio.ht: only an 802.11n radio has an HT PHY; leave ht out under 802.11a"),
+    ("aggregation under 802.11b", wireless(radio=radio(aggregation={"max_mpdus": 8})),
+     "radio.aggregation: only an 802.11n radio aggregates; leave aggregation out under 802.11b"),
+    ("A-MPDU too long", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                             aggregation={"max_ampdu_bytes": "65536B"})),
+     "radio.aggregation.max_ampdu_bytes: must be between 0 and 65535, got '65536B'"),
+    ("window over 64", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                            aggregation={"max_mpdus": 65})),
+     "radio.aggregation.max_mpdus: must be between 1 and 64, got 65"),
+    ("HT ACKs at the data rate", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                                      ack_rate="data")),
+     "radio.ack_rate: 802.11n acknowledges HT frames at a non-HT rate; use control or basic"),
+    ("RTS/CTS before an A-MPDU", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                                      rts_cts=True)),
+     "radio.rts_cts: RTS/CTS before an A-MPDU is not modelled; turn aggregation off "
+     "(aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out"),
+    ("unknown band", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                          ht={"band": "6GHz"})),
+     "radio.ht.band: must be '5GHz' or '2.4GHz', got '6GHz'"),
     ("data rate not 802.11a", wireless(radio=radio(standard="802.11a", data_rate="11Mbps", basic_rate="6Mbps")),
      "radio.data_rate: 802.11a has no 11 Mbps rate; use one of 6, 9, 12, 18, 24, 36, 48, 54 Mbps"),
     ("802.11a with a DSSS preamble", wireless(radio=radio(standard="802.11a", data_rate="54Mbps",
@@ -604,7 +637,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("unknown radio field", wireless(radio=radio(txpower="15dBm")),
      "radio.txpower: unknown field (did you mean 'tx_power'?); allowed fields: standard, data_rate, basic_rate, "
      "rts_cts, propagation, fading, tx_power, rx_threshold, cs_threshold, capture_threshold, reception, ack_rate, "
-     "noise, preamble, rate_control, link_rates, "
+     "noise, preamble, rate_control, ht, aggregation, link_rates, "
      "queue, short_retry_limit, long_retry_limit, mac_overhead, channel, node_channels, frame_error, frame_error_mode, cca_time, rx_sensitivity, msdu_lifetime, mac"),
     ("frame error above 1", wireless(radio=radio(frame_error=1.5)),
      "radio.frame_error: must be between 0 and 1, got 1.5 (float)"),

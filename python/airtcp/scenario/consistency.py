@@ -316,21 +316,63 @@ def _radio_problems(scenario: Any) -> Iterable[tuple[str, str]]:
                 "topology",
                 "required with a radio (where the wireless nodes are), e.g. {kind: chain, hops: 3, spacing: 200m}",
             )
-        rates = standard_table("RATES_OF_STANDARD")[radio.standard]
-        allowed = ", ".join(_mbps(rate) for rate in rates)
-        given = [("radio.data_rate", radio.data_rate), ("radio.basic_rate", radio.basic_rate)]
-        given += [(f"radio.link_rates[{k}].rate", lr.rate) for k, lr in enumerate(radio.link_rates)]
-        for where, rate in given:
-            if rate not in rates:
-                yield where, f"{radio.standard} has no {_mbps(rate)} Mbps rate; use one of {allowed} Mbps"
+        yield from _rate_problems(radio)
         slot_ns = standard_table("SLOT_NS")[radio.standard]
+        if radio.standard == "802.11n":
+            slot_ns = json_schema.standards()["802.11n"]["slot_by_band"][_ht_phy(radio)["band"]]
         if radio.cca_time >= slot_ns:
             yield "radio.cca_time", (
                 f"must be shorter than the slot ({slot_ns // 1000} us in {radio.standard}): a station has to "
                 f"sense a transmission within the slot it started in; got {radio.cca_time} ns"
             )
-        if radio.standard == "802.11a" and radio.preamble is not None:
-            yield "radio.preamble", "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
+        if radio.standard != "802.11b" and radio.preamble is not None:
+            yield "radio.preamble", f"{radio.standard} has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
+        if radio.standard != "802.11n" and radio.ht is not None:
+            yield "radio.ht", f"only an 802.11n radio has an HT PHY; leave ht out under {radio.standard}"
+        aggregates = radio.standard == "802.11n" and (
+            radio.aggregation is None or radio.aggregation.max_ampdu_bytes > 0
+        )
+        if radio.rts_cts and aggregates:
+            yield "radio.rts_cts", (
+                "RTS/CTS before an A-MPDU is not modelled; turn aggregation off "
+                "(aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out"
+            )
+        if radio.standard != "802.11n" and radio.aggregation is not None:
+            yield "radio.aggregation", (
+                f"only an 802.11n radio aggregates; leave aggregation out under {radio.standard}"
+            )
+        if radio.standard == "802.11n" and radio.ack_rate == "data":
+            yield "radio.ack_rate", "802.11n acknowledges HT frames at a non-HT rate; use control or basic"
+
+
+def _ht_phy(radio: Any) -> dict[str, str]:
+    """An 802.11n radio's band, channel width and guard interval, the block's or the defaults."""
+    ht = radio.ht
+    return {
+        "band": "5GHz" if ht is None else ht.band,
+        "channel_width": "20MHz" if ht is None else ht.channel_width,
+        "guard_interval": "long" if ht is None else ht.guard_interval,
+    }
+
+
+def _rate_problems(radio: Any) -> Iterable[tuple[str, str]]:
+    """Data and basic rates are the standard's; 802.11n's data rates are its MCSs at the radio's
+    width and guard interval, its basic rates 802.11a's but 9 Mbit/s (and 54 where MCS 3 has it)."""
+    data_rates = basic_rates = standard_table("RATES_OF_STANDARD")[radio.standard]
+    data_what = basic_what = ""
+    if radio.standard == "802.11n":
+        facts, ht = json_schema.standards()["802.11n"], _ht_phy(radio)
+        data_rates = tuple(facts["ht_rates"][ht["channel_width"]][ht["guard_interval"]])
+        basic_rates = tuple(r for r in facts["basic_rates"] if r not in data_rates)
+        data_what = f"HT {ht['channel_width'][:-3]} MHz {ht['guard_interval']} GI "
+        basic_what = "non-HT "
+    given = [("radio.data_rate", radio.data_rate, data_rates, data_what)]
+    given.append(("radio.basic_rate", radio.basic_rate, basic_rates, basic_what))
+    given += [(f"radio.link_rates[{k}].rate", lr.rate, data_rates, data_what) for k, lr in enumerate(radio.link_rates)]
+    for where, rate, rates, what in given:
+        if rate not in rates:
+            allowed = ", ".join(_mbps(r) for r in rates)
+            yield where, f"{radio.standard} has no {_mbps(rate)} Mbps {what}rate; use one of {allowed} Mbps"
 
 
 def _link_problems(scenario: Any, directory: _Directory) -> Generator[tuple[str, str], None, dict[str, set[str]]]:

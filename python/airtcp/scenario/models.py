@@ -61,6 +61,11 @@ __all__ = [
     "MinstrelRateControl",
     "SnrThresholdRateControl",
     "RateControlConfig",
+    "Band",
+    "Width",
+    "GuardInterval",
+    "HtConfig",
+    "AggregationConfig",
     "Direction",
     "LinkRateConfig",
     "DroptailQueue",
@@ -347,7 +352,7 @@ class RingTopology(Model):
 TopologyConfig = Annotated[Union[ExplicitTopology, ChainTopology, GridTopology, RandomTopology, CellsTopology, TreeTopology, DiamondTopology, XTopology, AliceBobTopology, CrossTopology, WheelTopology, ButterflyTopology, RingTopology], Field(discriminator="kind")]
 
 # Wireless standards.
-Standard = Literal["802.11b", "802.11a"]
+Standard = Literal["802.11b", "802.11a", "802.11n"]
 
 class RangePropagation(Model):
     """Full transmit power within `range`, nothing beyond (ns-3's RangePropagationLossModel)."""
@@ -505,6 +510,37 @@ class SnrThresholdRateControl(Model):
 # How the data rate of each link (sender radio, neighbour radio) is chosen.
 RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, MinstrelRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
 
+# Frequency band.
+Band = Literal["5GHz", "2.4GHz"]
+
+# Channel width.
+Width = Literal["20MHz", "40MHz"]
+
+# Guard interval.
+GuardInterval = Literal["long", "short"]
+
+class HtConfig(Model):
+    """The HT PHY of an 802.11n radio (`radio.ht`)."""
+
+    # Band.
+    band: Band = "5GHz"
+    # Channel width.
+    channel_width: Width = "20MHz"
+    # Guard interval of HT frames (non-HT frames always use the long one).
+    guard_interval: GuardInterval = "long"
+
+
+class AggregationConfig(Model):
+    """A-MPDU aggregation of an 802.11n radio (`radio.aggregation`; absent: ns-3's defaults for HT,
+    65,535 bytes and 64 MPDUs)."""
+
+    # Largest A-MPDU, bytes (ns-3's `BE_MaxAmpduSize`); 0: no aggregation and no Block Ack
+    # agreement, every data frame sent alone and retried up to the retry limit.
+    max_ampdu_bytes: integer('size', minimum=0, maximum=65535, bounded=True) = 65535
+    # Most MPDUs in one A-MPDU (the Block Ack window holds 64).
+    max_mpdus: integer(None, minimum=1, maximum=64, bounded=True) = 64
+
+
 # Direction(s) of a link an error process applies to.
 Direction = Literal["forward", "reverse", "both"]
 
@@ -543,9 +579,12 @@ class RadioConfig(rules.RadioConfigRules, Model):
 
     # The standard.
     standard: Standard
-    # Rate of data frames, bit/s (one of the standard's rates).
+    # Rate of data frames, bit/s (one of the standard's rates; 802.11n: an MCS 0-7 rate at the
+    # radio's channel width and guard interval, as the standard tabulates it, e.g. 65 Mbit/s for MCS
+    # 7 in 20 MHz).
     data_rate: integer('rate', minimum=1, maximum=U64_MAX)
-    # Rate of control frames (ACK, RTS, CTS) and broadcasts, bit/s.
+    # Rate of control frames (RTS, CTS; ACKs under `ack_rate: basic`) and broadcasts, bit/s
+    # (802.11n: a non-HT OFDM rate).
     basic_rate: integer('rate', minimum=1, maximum=U64_MAX)
     # Use RTS/CTS before unicast data frames.
     rts_cts: StrictBool = False
@@ -579,6 +618,11 @@ class RadioConfig(rules.RadioConfigRules, Model):
         default_factory=lambda: ConstantRateControl.model_validate({"kind": "constant"}),
         exclude_if=at_default({"kind": "constant"}),
     )
+    # The HT PHY (802.11n only; absent: 5 GHz, 20 MHz, long guard interval).
+    ht: Optional[HtConfig] = Field(default=None, exclude_if=at_default(None))
+    # A-MPDU aggregation under Block Ack (802.11n only; absent: 65,535 bytes and 64 MPDUs, ns-3's
+    # defaults; `max_ampdu_bytes: 0` turns it off).
+    aggregation: Optional[AggregationConfig] = Field(default=None, exclude_if=at_default(None))
     # Data rates set by hand on given links, after rate control (for tests and for scenarios that
     # pin rates, such as paper 003's Fig. 1).
     link_rates: list[LinkRateConfig] = Field(default_factory=list, exclude_if=at_default([]))
@@ -625,7 +669,8 @@ class RadioConfig(rules.RadioConfigRules, Model):
     rx_sensitivity: real('power') = -101.0
     # How long a packet may wait in a radio's interface queue before it is dropped (`expired`)
     # instead of sent, ns: 802.11's dot11MaxTransmitMSDULifetime, ns-3's `WifiMacQueue::MaxDelay`
-    # (500 ms). Absent: for ever, as ns-2's interface queue.
+    # (500 ms). Absent: for ever, as ns-2's interface queue; for 802.11n ns-3's 500 ms, which also
+    # ends the MPDUs a Block Ack agreement retries (they have no retry limit).
     msdu_lifetime: Optional[integer('duration', minimum=1, maximum=U64_MAX)] = Field(
         default=None,
         exclude_if=at_default(None),

@@ -11,6 +11,7 @@ are in `airtcp.scenario.consistency`.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from airtcp.errors import ScenarioError
@@ -67,13 +68,21 @@ class RadioConfigRules:
         """A field that defaults by standard: its value, or the standard's when the scenario
         leaves it out."""
         value = getattr(self, name)
-        return consistency.standard_table("STANDARD_DEFAULTS")[self.standard][name] if value is None else value
+        return self._defaults()[name] if value is None else value
+
+    def _defaults(self: Any) -> dict[str, Any]:
+        """The standard's value of each field that defaults by standard; an 802.11n radio in a
+        40 MHz channel hears twice the noise (3.01 dB more, as the core's `noise_dbm`)."""
+        defaults: dict[str, Any] = consistency.standard_table("STANDARD_DEFAULTS")[self.standard]
+        if self.standard == "802.11n" and self.ht is not None and self.ht.channel_width == "40MHz":
+            defaults = {**defaults, "noise": defaults["noise"] + 10 * math.log10(2)}
+        return defaults
 
     def _model_dump(self: Any, info: SerializationInfo) -> dict[str, Any]:
         dumped: dict[str, Any] = super()._model_dump(info)  # type: ignore[misc]
         if info.context and info.context.get(USER_FORM):
             return dumped  # as the file spelled it: a changed standard brings its own defaults
-        defaults = consistency.standard_table("STANDARD_DEFAULTS")[self.standard]
+        defaults = self._defaults()
         out: dict[str, Any] = {}
         for slot in self._model_slots:
             key = slot.key if info.by_alias else slot.name

@@ -218,6 +218,21 @@ RADIO_OPTIONS: dict[str, list[Any]] = {
 # 802.11a's rates (and some it does not have, which the checks refuse).
 DOT11A_RATES = ["6Mbps", "9Mbps", "24Mbps", "54Mbps", "11Mbps"]
 
+# 802.11n's HT rates at 20 and 40 MHz, long and short GI, and non-HT ones (some refused as data
+# rates, 9 Mbps refused as a basic rate).
+DOT11N_RATES = ["6.5Mbps", "65Mbps", "72.2Mbps", "135Mbps", "150Mbps", "6Mbps", "9Mbps", "54Mbps"]
+
+# The HT PHY's and aggregation's fields with values to draw (some of them refused).
+HT_FIELDS: dict[str, list[Any]] = {
+    "band": ["5GHz", "2.4GHz", "6GHz"],
+    "channel_width": ["20MHz", "40MHz", "80MHz"],
+    "guard_interval": ["long", "short"],
+}
+AGGREGATION_FIELDS: dict[str, list[Any]] = {
+    "max_ampdu_bytes": ["0B", "1B", "3839B", "65535B", "65536B"],
+    "max_mpdus": [0, 1, 2, 64, 65],
+}
+
 
 # Each rate-control kind's fields with values to draw (some of them refused).
 RATE_CONTROL_FIELDS: dict[str, dict[str, list[Any]]] = {
@@ -321,10 +336,10 @@ def rate_controls(draw: st.DrawFn) -> Doc:
 
 @st.composite
 def radios(draw: st.DrawFn, placed: list[str]) -> Doc:
-    dot11a = draw(st.integers(1, 4)) == 1
-    rates = DOT11A_RATES if dot11a else RADIO_RATES
+    standard = draw(st.sampled_from(["802.11b", "802.11b", "802.11a", "802.11n"]))
+    rates = {"802.11a": DOT11A_RATES, "802.11n": DOT11N_RATES}.get(standard, RADIO_RATES)
     radio: Doc = {
-        "standard": "802.11a" if dot11a else "802.11b",
+        "standard": standard,
         "data_rate": draw(st.sampled_from(rates)),
         "basic_rate": draw(st.sampled_from(rates)),
         "rts_cts": draw(st.booleans()),
@@ -336,6 +351,11 @@ def radios(draw: st.DrawFn, placed: list[str]) -> Doc:
         radio[option] = draw(st.sampled_from(RADIO_OPTIONS[option]))
     if draw(st.integers(1, 3)) == 1:
         radio["rate_control"] = draw(rate_controls())
+    # Mostly under 802.11n, now and then under another standard (refused).
+    for block, fields in (("ht", HT_FIELDS), ("aggregation", AGGREGATION_FIELDS)):
+        if draw(st.integers(1, 3 if standard == "802.11n" else 12)) == 1:
+            chosen = draw(st.lists(st.sampled_from(sorted(fields)), max_size=3, unique=True))
+            radio[block] = {field: draw(st.sampled_from(fields[field])) for field in chosen}
     if placed and draw(st.integers(1, 5)) == 1:
         ends = st.sampled_from(placed)
         radio["link_rates"] = [

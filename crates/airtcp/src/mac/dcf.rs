@@ -26,13 +26,20 @@
 //!   sender measured of the frame it answers, for the manager. Control responses (ACK, CTS) and
 //!   broadcasts keep the timing's rates.
 //!
+//! - 802.11n radios that aggregate send A-MPDUs under an implicit Block Ack agreement with
+//!   each neighbour and reorder what they receive (`dcf/aggregate.rs`).
+//!
 //! Not modelled: fragmentation, the NAV reset after an unanswered RTS.
 
+mod aggregate;
+
+use super::block_ack::AggregationParams;
 pub use super::config::MacProfile;
-use super::frame::{Frame, FrameKind, RadioId, UnitId, NO_UNIT};
+use super::frame::{Frame, FrameKind, Mpdu, RadioId, UnitId, NO_UNIT};
 use super::rate::RateFeedback;
 use super::timing::Timing;
 use crate::sim::{Packet, PacketId, Rng, Time};
+pub use aggregate::AggregationStats;
 
 /// The MAC's three timers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +76,27 @@ pub trait MacIo {
     fn has_pending(&self) -> bool;
     /// Transmit opportunity: the network layer hands over what to send.
     fn pull(&mut self) -> Option<Pulled>;
+    /// For an A-MPDU: the first packet in the interface queue whose next hop is node `next`
+    /// (`None`: none, or nothing the radio may aggregate).
+    fn pull_for(&mut self, _next: crate::sim::NodeId) -> Option<Pulled> {
+        None
+    }
+    /// Puts an A-MPDU on the air: `frame` with the MPDUs it carries.
+    fn transmit_ampdu(&mut self, frame: Frame, _mpdus: &[Mpdu]) {
+        self.transmit(frame);
+    }
+    /// The MPDUs of the A-MPDU whose reception is being reported, into `out`; the bitmap of
+    /// those decoded (bit i: MPDU i).
+    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
+        out.clear();
+        0
+    }
+    /// An aggregating radio sent `mpdus` MPDUs to `next` in one PPDU (an A-MPDU if more than
+    /// one), `retried` of them retransmissions: for the per-link counts.
+    fn mpdus_sent(&mut self, _next: RadioId, _mpdus: u32, _retried: u32) {}
+    /// A packet under a Block Ack agreement was given up at the end of its lifetime;
+    /// `handed_over` says its next hop has it.
+    fn expired(&mut self, _sent: Sent, _handed_over: bool) {}
     /// A data frame for this radio (or a broadcast) was received; a duplicate
     /// (`frame.duplicate`) is handed over too, for the network layer to ignore.
     fn deliver(&mut self, frame: &Frame);
@@ -114,6 +142,10 @@ pub struct Pulled {
     pub rate: Option<u64>,
     /// The natives coded into the frame beside the packet ([`NO_UNIT`]: none).
     pub unit: UnitId,
+    /// From the interface queue, a packet an aggregating radio may put in an A-MPDU.
+    pub aggregable: bool,
+    /// When it entered the interface queue, where the queue keeps it (a lifetime).
+    pub queued_at: Option<Time>,
 }
 
 impl Pulled {
@@ -125,6 +157,8 @@ impl Pulled {
             next_hop,
             rate: None,
             unit: NO_UNIT,
+            aggregable: false,
+            queued_at: None,
         }
     }
 }
@@ -158,6 +192,11 @@ pub struct DcfParams {
     /// Adaptive rate control picks each attempt's rate ([`MacIo::attempt_rate`]); without it the
     /// DCF skips the rate hooks altogether.
     pub rate_control: bool,
+    /// 802.11n A-MPDU aggregation under Block Ack (`None`: one frame at a time).
+    pub aggregation: Option<AggregationParams>,
+    /// How long a packet may wait from entering the interface queue; under aggregation it also
+    /// ends the MPDUs the MAC holds (`None`: for ever).
+    pub lifetime: Option<Time>,
 }
 
 /// Counters of one DCF.
@@ -180,6 +219,7 @@ enum State {
     Idle,
     WaitCts,
     WaitAck,
+    WaitBlockAck,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -196,6 +236,20 @@ struct Attempt {
 }
 
 impl Attempt {
+    /// A pulled packet's first attempt (at `data_rate` unless the rate table gives one).
+    fn of(p: Pulled, data_rate: u64) -> Attempt {
+        Attempt {
+            id: p.id,
+            packet: p.packet,
+            next_hop: p.next_hop,
+            rate: p.rate.unwrap_or(data_rate),
+            unit: p.unit,
+            short_retries: 0,
+            long_retries: 0,
+            handed_over: false,
+        }
+    }
+
     fn sent(&self) -> Sent {
         Sent {
             id: self.id,
@@ -231,6 +285,8 @@ pub struct Dcf {
     /// Immediate access (10.3.4.2): a frame queued into an idle medium with no backoff pending
     /// goes no earlier than DIFS after it was queued.
     ready_from: Option<Time>,
+    /// Aggregation's state (`None`: the radio does not aggregate).
+    ba: Option<Box<aggregate::BlockAck>>,
     /// Counters.
     pub stats: DcfStats,
 }
@@ -252,8 +308,16 @@ impl Dcf {
             response: None,
             timeout_waits: false,
             ready_from: None,
+            ba: p
+                .aggregation
+                .map(|a| Box::new(aggregate::BlockAck::new(a, p.lifetime))),
             stats: DcfStats::default(),
         }
+    }
+
+    /// Whether an aggregating radio's exchange holds MPDUs (or owes a BlockAckReq).
+    fn exchange_busy(&self) -> bool {
+        self.ba.as_deref().is_some_and(|b| b.busy())
     }
 
     /// Rate of this radio's data frames.
@@ -311,7 +375,7 @@ impl Dcf {
 
     /// The network layer has a packet for this radio.
     pub fn on_frame_ready(&mut self, io: &mut impl MacIo) {
-        if self.current.is_some() || self.state != State::Idle {
+        if self.current.is_some() || self.exchange_busy() || self.state != State::Idle {
             return;
         }
         if self.backoff.is_none() {
@@ -344,7 +408,7 @@ impl Dcf {
         if self.state != State::Idle || self.response.is_some() {
             return;
         }
-        if self.current.is_none() && !io.has_pending() {
+        if self.current.is_none() && !self.exchange_busy() && !io.has_pending() {
             return;
         }
         // Only physical carrier sense ends an idle period early; the NAV is already part of
@@ -398,20 +462,14 @@ impl Dcf {
         }
         self.backoff = None;
         self.ready_from = None;
+        if self.ba.is_some() && self.access_aggregated(io) {
+            return;
+        }
         if self.current.is_none() {
             let Some(p) = io.pull() else {
                 return;
             };
-            self.current = Some(Attempt {
-                id: p.id,
-                packet: p.packet,
-                next_hop: p.next_hop,
-                rate: p.rate.unwrap_or(self.p.timing.data_rate),
-                unit: p.unit,
-                short_retries: 0,
-                long_retries: 0,
-                handed_over: false,
-            });
+            self.current = Some(Attempt::of(p, self.p.timing.data_rate));
         }
         if self.p.rate_control {
             if let Some(a) = self.current.as_mut() {
@@ -431,19 +489,12 @@ impl Dcf {
                 let data_air = t.airtime(a.packet.size + self.p.mac_overhead, a.rate);
                 let nav = 3 * t.sifs + t.cts_time() + data_air + t.ack_time_for(a.rate);
                 let rts = Frame {
-                    kind: FrameKind::Rts,
-                    src: self.me,
-                    dst: Some(dst),
                     nav,
                     bytes: super::timing::RTS_BYTES,
                     rate_bps: t.basic_rate,
                     airtime: t.rts_time(),
-                    packet: None,
-                    unit: NO_UNIT,
-                    duplicate: false,
                     retry: a.short_retries > 0,
-                    continues: false,
-                    snr: 0.0,
+                    ..Frame::new(FrameKind::Rts, self.me, Some(dst))
                 };
                 self.stats.rts_tx += 1;
                 self.send(rts, io);
@@ -458,9 +509,6 @@ impl Dcf {
     fn data_frame(&self, a: &Attempt, rate: u64, nav: Time) -> Frame {
         let bytes = a.packet.size + self.p.mac_overhead;
         Frame {
-            kind: FrameKind::Data,
-            src: self.me,
-            dst: a.next_hop,
             nav,
             bytes,
             rate_bps: rate,
@@ -469,8 +517,7 @@ impl Dcf {
             unit: a.unit,
             duplicate: a.handed_over,
             retry: a.short_retries + a.long_retries > 0,
-            continues: false,
-            snr: 0.0,
+            ..Frame::new(FrameKind::Data, self.me, a.next_hop)
         }
     }
 
@@ -528,7 +575,9 @@ impl Dcf {
                 && frame.dst == Some(self.me)
                 && matches!(
                     (self.state, frame.kind),
-                    (State::WaitAck, FrameKind::Ack) | (State::WaitCts, FrameKind::Cts)
+                    (State::WaitAck, FrameKind::Ack)
+                        | (State::WaitCts, FrameKind::Cts)
+                        | (State::WaitBlockAck, FrameKind::BlockAck)
                 );
             if !answer {
                 self.attempt_failed(io);
@@ -540,23 +589,25 @@ impl Dcf {
         }
         self.eifs = false;
         let t = self.p.timing;
+        if frame.dst == Some(self.me) && self.ba.is_some() {
+            if self.awaits(frame) {
+                self.answered(frame, io);
+                return;
+            }
+            if self.receive_aggregated(frame, io) {
+                return;
+            }
+        }
         match frame.dst {
             Some(d) if d == self.me => match frame.kind {
                 FrameKind::Data => {
                     let ack = Frame {
-                        kind: FrameKind::Ack,
-                        src: self.me,
-                        dst: Some(frame.src),
-                        nav: 0,
                         bytes: super::timing::ACK_BYTES,
                         rate_bps: t.ack_rate_for(frame.rate_bps),
                         airtime: t.ack_time_for(frame.rate_bps),
-                        packet: None,
-                        unit: NO_UNIT,
-                        duplicate: false,
-                        retry: false,
                         continues: true,
                         snr: io.rx_snr() as f32,
+                        ..Frame::new(FrameKind::Ack, self.me, Some(frame.src))
                     };
                     self.respond(ack, io);
                     io.deliver(frame);
@@ -564,19 +615,13 @@ impl Dcf {
                 // A CTS only if the responder's own NAV is clear (§10.3.2.7).
                 FrameKind::Rts if now >= self.nav_until && self.response.is_none() => {
                     let cts = Frame {
-                        kind: FrameKind::Cts,
-                        src: self.me,
-                        dst: Some(frame.src),
                         nav: frame.nav.saturating_sub(t.sifs + t.cts_time()),
                         bytes: super::timing::CTS_BYTES,
                         rate_bps: t.basic_rate,
                         airtime: t.cts_time(),
-                        packet: None,
-                        unit: NO_UNIT,
-                        duplicate: false,
-                        retry: false,
                         continues: true,
                         snr: io.rx_snr() as f32,
+                        ..Frame::new(FrameKind::Cts, self.me, Some(frame.src))
                     };
                     self.respond(cts, io);
                 }
@@ -661,6 +706,11 @@ impl Dcf {
         let waiting_cts = self.state == State::WaitCts;
         self.state = State::Idle;
         let t = self.p.timing;
+        if self.exchange_busy() {
+            self.exchange_failed(io);
+            self.widen_window(io);
+            return;
+        }
         let long = !waiting_cts && self.p.rts_cts;
         let a = self.current.as_mut().expect("attempt awaiting a response");
         if let Some(next) = a.next_hop {
@@ -707,6 +757,13 @@ impl Dcf {
             self.schedule_access(io);
             return;
         }
+        self.widen_window(io);
+    }
+
+    /// After a failed attempt (standard profile): the station's count and the window it sets,
+    /// a backoff drawn, counted from DIFS after the timeout.
+    fn widen_window(&mut self, io: &mut impl MacIo) {
+        let t = self.p.timing;
         // The window follows the station's count, not the packet's: giving a packet up does not
         // reset it (the next packet may start with a large window); the count starts again only
         // once it has reached the retry limit (in attempts, ns-3's FrameRetryLimit) or a frame
@@ -729,22 +786,29 @@ impl Dcf {
         self.schedule_access(io);
     }
 
-    /// The radio fails: forget everything; returns the packet being tried and whether the next
-    /// hop has it already (if not, the caller drops it; its unit is released either way).
-    pub fn abandon(&mut self) -> Option<(Sent, bool)> {
+    /// The radio fails: forget everything; the packets being tried go to `out`, each with
+    /// whether the next hop has it already (if not, the caller drops it; its unit is released
+    /// either way), and so do the packets held for reordering (the caller drops them).
+    pub fn abandon(&mut self, out: &mut Vec<(Sent, bool)>) {
         self.state = State::Idle;
         self.response = None;
         self.backoff = None;
         self.timeout_waits = false;
         self.ready_from = None;
-        self.current.take().map(|a| (a.sent(), a.handed_over))
+        out.extend(self.current.take().map(|a| (a.sent(), a.handed_over)));
+        self.abandon_aggregated(out);
     }
 
-    /// Whether the MAC is trying to send a packet the next hop does not have yet.
-    pub fn holds_packet(&self) -> bool {
-        self.current.is_some_and(|a| !a.handed_over)
+    /// Packets the MAC holds that the network counts as in flight: the one it is trying to send
+    /// if the next hop does not have it yet, those of an aggregating radio's exchange likewise,
+    /// and those it holds for reordering.
+    pub fn packets_held(&self) -> usize {
+        usize::from(self.current.is_some_and(|a| !a.handed_over))
+            + self.ba.as_deref().map_or(0, |b| b.held())
     }
 }
 
+#[cfg(test)]
+mod aggregate_tests;
 #[cfg(test)]
 mod tests;

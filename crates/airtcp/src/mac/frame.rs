@@ -12,6 +12,25 @@ pub type UnitId = u32;
 /// A frame that carries one packet, not several natives coded together.
 pub const NO_UNIT: UnitId = u32::MAX;
 
+/// The sequence number of a frame sent outside a Block Ack agreement (the receiver does not
+/// reorder it).
+pub const NO_SEQ: u16 = u16::MAX;
+
+/// One MPDU of an A-MPDU on the air (802.11n aggregation, [`super::block_ack`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mpdu {
+    /// The packet's arena id and a copy of it.
+    pub id: PacketId,
+    /// The copy.
+    pub packet: Packet,
+    /// Its sequence number.
+    pub seq: u16,
+    /// Its bytes: MAC header, the packet and the FCS (without the A-MPDU delimiter).
+    pub bytes: u32,
+    /// A retransmission (the Retry bit).
+    pub retry: bool,
+}
+
 /// Frame types used by the DCF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {
@@ -23,6 +42,10 @@ pub enum FrameKind {
     Rts,
     /// Clear to send.
     Cts,
+    /// Compressed Block Ack (802.11n): answers an A-MPDU or a BlockAckReq.
+    BlockAck,
+    /// Compressed BlockAckReq (802.11n): asks for a Block Ack, and moves the recipient's window.
+    BlockAckReq,
 }
 
 /// A frame on the air.
@@ -62,4 +85,38 @@ pub struct Frame {
     /// rate control of the frame's sender (as ns-3's `SnrTag`); 0 in other frames (single
     /// precision is plenty for a rate decision).
     pub snr: f32,
+    /// Under a Block Ack agreement (802.11n aggregation): a data frame's sequence number, the
+    /// first of an A-MPDU's, a BlockAckReq's or a Block Ack's starting sequence number;
+    /// [`NO_SEQ`] outside one.
+    pub seq: u16,
+    /// An A-MPDU: how many MPDUs it carries (the medium keeps them with the frame); 0 for a
+    /// frame that is not one.
+    pub mpdus: u8,
+    /// A Block Ack's bitmap: bit k says the recipient has MPDU `seq + k`.
+    pub bitmap: u64,
+}
+
+impl Frame {
+    /// A frame of `kind` from `src` to `dst` that carries nothing, outside any Block Ack
+    /// agreement: the fields a frame's maker does not set.
+    pub fn new(kind: FrameKind, src: RadioId, dst: Option<RadioId>) -> Frame {
+        Frame {
+            kind,
+            src,
+            dst,
+            nav: 0,
+            bytes: 0,
+            rate_bps: 0,
+            airtime: 0,
+            packet: None,
+            unit: NO_UNIT,
+            duplicate: false,
+            retry: false,
+            continues: false,
+            snr: 0.0,
+            seq: NO_SEQ,
+            mpdus: 0,
+            bitmap: 0,
+        }
+    }
 }

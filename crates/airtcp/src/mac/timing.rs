@@ -10,10 +10,20 @@
 //! rate x 4 us). A control response goes at the highest mandatory rate (6, 12, 24 Mbps) not
 //! above the rate of the frame it answers ([`crate::phy::ofdm::control_rate`]).
 //!
+//! 802.11n HT (§19; `phy::ht`): 802.11a's timing at 5 GHz, ERP's at 2.4 GHz (slot 20 us, SIFS
+//! 10 us, as ns-3 3.44 sets 802.11n up there, and a 6-us signal extension after every OFDM
+//! frame). Its data frames are QoS data, so a station waits AIFS[AC_BE] = SIFS + 3 slots (43 us
+//! at 5 GHz; §10.22.2.4, Table 9-137's AIFSN 3, ns-3's EDCA default) where a DCF station waits
+//! DIFS; CWmin 15, CWmax 1023. A data frame at an HT rate is an HT-mixed PPDU
+//! ([`crate::phy::ht::HtMode::airtime`]); its control response goes at the mandatory rate below
+//! its non-HT reference rate. EIFS is SIFS + ns-3's EstimatedAckTxTime (44 us at 5 GHz; 304 us at
+//! 2.4 GHz, which ns-3 keeps from its 802.11b set-up) + AIFS.
+//!
 //! Both: ACK and CTS are 14 bytes, RTS 20 bytes. EIFS = SIFS + ACK time at the lowest rate + DIFS
 //! (§10.3.2.3.7): 364 us (11b, long preamble), 94 us (11a).
 
 use super::config::{AckRate, Preamble};
+use crate::phy::ht::{Band, HtConfig};
 use crate::phy::ofdm;
 use crate::sim::time::MICROS;
 use crate::sim::Time;
@@ -59,6 +69,8 @@ pub struct Timing {
     pub ack: AckRate,
     /// OFDM (802.11a) symbols rather than DSSS microseconds.
     pub ofdm: bool,
+    /// 802.11n: the HT PHY (data frames at its MCS rates are HT-mixed PPDUs).
+    pub ht: Option<HtConfig>,
 }
 
 impl Timing {
@@ -83,6 +95,7 @@ impl Timing {
             basic_rate,
             ack: AckRate::Basic,
             ofdm: false,
+            ht: None,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, 1_000_000) + difs;
         t
@@ -106,18 +119,46 @@ impl Timing {
             basic_rate,
             ack: AckRate::Control,
             ofdm: true,
+            ht: None,
         };
         t.eifs = sifs + t.airtime(ACK_BYTES, ofdm::MANDATORY[0]) + difs;
         t
     }
 
+    /// 802.11n with the given HT PHY and rates (an HT data rate, a non-HT basic rate); ACKs at
+    /// the control rate of the frame they answer; AIFS[AC_BE] in place of DIFS.
+    pub fn dot11n(ht: HtConfig, data_rate: u64, basic_rate: u64) -> Self {
+        let (slot, sifs, ack_estimate) = match ht.band {
+            Band::Ghz5 => (DOT11A_SLOT, 16 * MICROS, 44 * MICROS),
+            Band::Ghz2_4 => (DOT11B_SLOT, 10 * MICROS, 304 * MICROS),
+        };
+        let aifs = sifs + 3 * slot;
+        Timing {
+            slot,
+            sifs,
+            difs: aifs,
+            eifs: sifs + ack_estimate + aifs,
+            ht: Some(ht),
+            ..Timing::dot11a(data_rate, basic_rate)
+        }
+    }
+
     /// Air time of `bytes` at `rate_bps`, preamble included: whole microseconds (DSSS) or whole
     /// 4-us symbols (OFDM).
     pub fn airtime(&self, bytes: u32, rate_bps: u64) -> Time {
+        if let Some(ht) = self.ht {
+            if let Some(mode) = ht.mode_of(rate_bps) {
+                return mode.airtime(bytes, ht.guard_interval, ht.band_2_4ghz());
+            }
+        }
         if self.ofdm {
             let bits_per_symbol = (rate_bps * 4 / 1_000_000).max(1);
             let symbols = (16 + 8 * u64::from(bytes) + 6).div_ceil(bits_per_symbol);
-            return self.plcp + symbols * 4 * MICROS;
+            let extension = match self.ht {
+                Some(ht) if ht.band_2_4ghz() => crate::phy::ht::SIGNAL_EXTENSION,
+                _ => 0,
+            };
+            return self.plcp + symbols * 4 * MICROS + extension;
         }
         let us = (bytes as u64 * 8 * 1_000_000).div_ceil(rate_bps);
         self.plcp + us * MICROS
@@ -129,7 +170,10 @@ impl Timing {
             AckRate::Basic => self.basic_rate,
             // Every 802.11b rate is mandatory (§16.1.1), so its control rule is the data rate.
             AckRate::Data => data_rate,
-            AckRate::Control if self.ofdm => ofdm::control_rate(data_rate),
+            AckRate::Control if self.ofdm => match self.ht.and_then(|ht| ht.mode_of(data_rate)) {
+                Some(mode) => mode.control_rate(),
+                None => ofdm::control_rate(data_rate),
+            },
             AckRate::Control => data_rate,
         }
     }

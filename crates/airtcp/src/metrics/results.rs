@@ -269,6 +269,16 @@ pub struct LinkRow {
     /// Data rate of `from`'s unicast frames to `to`, Mbit/s: its rate table's entry, or with
     /// adaptive rate control the mean over its data frames (`link_rates` has them by rate).
     pub rate_mbps: f64,
+    /// Under 802.11n aggregation (absent otherwise): A-MPDUs sent on the link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ampdus: Option<u64>,
+    /// The mean number of MPDUs an A-MPDU carried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mpdus_per_ampdu: Option<f64>,
+    /// The share of MPDU transmissions under the Block Ack agreement that were retransmissions
+    /// (an MPDU the Block Ack reported missing, or of an A-MPDU whose Block Ack was lost).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mpdu_retry_share: Option<f64>,
 }
 
 /// What one directed wireless link's data frames did at one rate (adaptive rate control).

@@ -64,6 +64,8 @@ fn kind_name(kind: FrameKind) -> &'static str {
         FrameKind::Ack => "ack",
         FrameKind::Rts => "rts",
         FrameKind::Cts => "cts",
+        FrameKind::BlockAck => "block_ack",
+        FrameKind::BlockAckReq => "block_ack_req",
     }
 }
 

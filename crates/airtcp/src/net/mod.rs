@@ -375,18 +375,25 @@ impl Network {
                             self.packets.remove(id);
                             continue;
                         }
-                        if status == TxStatus::RetryLimit {
+                        if matches!(status, TxStatus::RetryLimit | TxStatus::Expired) {
                             if sent.unit != NO_UNIT {
                                 // The carrier of coded natives: the layer still holds them, no
                                 // data was lost with it.
                                 self.packets.retire(id);
                             } else {
+                                let reason = match status {
+                                    TxStatus::Expired => DropReason::Expired,
+                                    _ => DropReason::RetryLimit,
+                                };
                                 let stats = &mut self.wireless.radios[radio as usize].stats;
-                                stats.count_drop(DropReason::RetryLimit);
+                                stats.count_drop(reason);
                                 self.discard(id);
                             }
                         }
-                        let failed = matches!(status, TxStatus::RetryLimit | TxStatus::HandedOver);
+                        let failed = matches!(
+                            status,
+                            TxStatus::RetryLimit | TxStatus::HandedOver | TxStatus::Expired
+                        );
                         if let (true, Some(next)) = (failed, next) {
                             let node = self.wireless.radios[radio as usize].node;
                             let next = self.wireless.radios[next as usize].node;
@@ -538,7 +545,9 @@ impl Network {
                 let layer = self.forwarding.as_deref_mut().expect("a forwarding layer");
                 layer.on_node_down(node, &mut held);
             }
-            if let Some((sent, handed_over)) = self.wireless.macs[r as usize].abandon() {
+            let mut tried = Vec::new();
+            self.wireless.macs[r as usize].abandon(&mut tried);
+            for (sent, handed_over) in tried {
                 self.wireless.units.release(sent.unit);
                 if handed_over {
                     // The next hop has it.

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::ConfigError;
-use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::mac::frame::{Frame, FrameKind, RadioId, NO_SEQ};
 use crate::metrics::pcap::dot11::{self, Dot11};
 use crate::metrics::pcap::packet::Encoder;
 use crate::metrics::pcap::{PcapWriter, LINKTYPE_RADIOTAP, LINKTYPE_RAW};
@@ -168,6 +168,10 @@ impl RadioCapture {
             FrameKind::Ack => dot11::Kind::Ack,
             FrameKind::Rts => dot11::Kind::Rts,
             FrameKind::Cts => dot11::Kind::Cts,
+            FrameKind::BlockAckReq => dot11::Kind::BlockAckReq,
+            FrameKind::BlockAck => dot11::Kind::BlockAck {
+                bitmap: frame.bitmap,
+            },
         };
         let packet = frame.packet.as_ref().map(|(_, p)| p);
         let header = Dot11 {
@@ -175,8 +179,12 @@ impl RadioCapture {
             src: frame.src,
             dst: frame.dst,
             duration_us: (frame.nav / 1_000).min(u64::from(u16::MAX)) as u16,
-            // The packet's number (as the IPv4 identification): the same on every retry.
-            seq: packet.map_or(0, |p| p.uid as u16),
+            // The Block Ack agreement's sequence number where there is one, else the packet's
+            // number (as the IPv4 identification): the same on every retry.
+            seq: match frame.seq {
+                NO_SEQ => packet.map_or(0, |p| p.uid as u16),
+                seq => seq,
+            },
             retry: frame.retry,
             rate_bps: frame.rate_bps,
             freq_mhz: self.freq_mhz,

@@ -22,7 +22,7 @@
 
 use crate::link::ChannelStats;
 use crate::mac::dcf::{Dcf, MacTimer, Sent};
-use crate::mac::frame::{Frame, FrameKind, RadioId, UnitId};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId, UnitId, NO_SEQ};
 use crate::mac::rate::RateControl;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, LayerNeeds, TxStatus, UnitArena};
@@ -81,6 +81,14 @@ pub struct NeighborStats {
     pub answered: u64,
     /// Data frames of the neighbour, addressed to others, that this radio decoded.
     pub overheard: u64,
+    /// Under 802.11n aggregation: A-MPDUs sent to the neighbour (PPDUs of two MPDUs or more).
+    pub ampdus: u64,
+    /// MPDUs they carried.
+    pub ampdu_mpdus: u64,
+    /// MPDU transmissions to the neighbour under its Block Ack agreement (in A-MPDUs or alone).
+    pub mpdus: u64,
+    /// Those that were retransmissions.
+    pub mpdus_retried: u64,
 }
 
 impl NeighborStats {
@@ -127,6 +135,11 @@ pub struct RadioState {
     /// SINR (linear) of the frame whose reception the MAC is being told of: what an ACK or CTS
     /// reports back.
     pub rx_snr: f64,
+    /// The frame whose reception the MAC is being told of, and for an A-MPDU the MPDUs decoded
+    /// (bit i: MPDU i).
+    pub rx_frame: FrameId,
+    /// See `rx_frame`.
+    pub rx_mpdus: u64,
     /// Its packet capture, with a `trace:` block that covers it ([`super::pcap_tap`]).
     pub pcap: Option<Box<RadioCapture>>,
 }
@@ -137,6 +150,8 @@ struct FrameSlot {
     refs: u32,
     /// The sender failed while the frame was on the air: nobody decodes it.
     cut_off: bool,
+    /// An A-MPDU's MPDUs (empty for other frames).
+    mpdus: Vec<Mpdu>,
 }
 
 /// What a MAC handed up during a call.
@@ -198,6 +213,8 @@ pub struct Wireless {
     pub error_model: crate::phy::ErrorModel,
     /// The error curves' last answers, for the reception path (exact: a pure function's memo).
     success_memo: SuccessMemo,
+    /// Buffers of A-MPDU receptions.
+    ampdu_scratch: AmpduScratch,
     frames: Vec<FrameSlot>,
     free_frames: Vec<u32>,
     /// Upcalls queued by MAC calls.
@@ -285,6 +302,7 @@ impl Wireless {
             frame_error_per_exchange: false,
             error_model: Default::default(),
             success_memo: SuccessMemo::default(),
+            ampdu_scratch: AmpduScratch::default(),
             frames: Vec::new(),
             free_frames: Vec::new(),
             upcalls: Vec::new(),
@@ -413,6 +431,7 @@ impl Wireless {
             frame_error_per_exchange: _,
             error_model: _,
             success_memo: _,
+            ampdu_scratch: _,
             frames,
             free_frames,
             upcalls,
@@ -509,6 +528,7 @@ impl Wireless {
     ) {
         let now = events.now();
         let FrameSlot { frame, cut_off, .. } = self.frames[fid as usize];
+        let mut mpdus_ok = 0u64;
         // Per exchange, a frame that continues an exchange (CTS, data after it, ACK) inherits
         // the draw of the frame that opened it: had that one been lost, it would not exist.
         let frame_error =
@@ -523,15 +543,30 @@ impl Wireless {
             self.release(fid);
             return;
         }
-        if let Some(rx) = radio.phy.signal_end(fid) {
+        if let Some(rx) = radio.phy.signal_end(now, fid) {
             let collided = cut_off || rx.collided;
             let decoded = !collided
-                && radio.rng.bernoulli(self.success_memo.frame_success(
-                    error_model,
-                    rx.min_sinr,
-                    frame.rate_bps,
-                    frame.bytes,
-                ));
+                && if frame.mpdus == 0 {
+                    radio.rng.bernoulli(self.success_memo.frame_success(
+                        error_model,
+                        rx.min_sinr,
+                        frame.rate_bps,
+                        frame.bytes,
+                    ))
+                } else {
+                    // The frame began `detect` before the radio locked onto it.
+                    let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
+                    let start = rx.start.saturating_sub(detect);
+                    mpdus_ok = ampdu_draws(
+                        error_model,
+                        frame.rate_bps,
+                        &self.frames[fid as usize].mpdus,
+                        (start, &radio.phy),
+                        &mut radio.rng,
+                        &mut self.ampdu_scratch,
+                    );
+                    mpdus_ok != 0
+                };
             let mut ok = decoded;
             if ok {
                 match radio
@@ -556,10 +591,22 @@ impl Wireless {
             if let (true, Some(c)) = (ok, self.radios[r as usize].pcap.as_mut()) {
                 c.frame(now, &frame, Some(rx.power_mw), &self.units);
             }
-            self.radios[r as usize].rx_snr = rx.min_sinr;
+            let radio = &mut self.radios[r as usize];
+            (radio.rx_snr, radio.rx_frame, radio.rx_mpdus) = (rx.min_sinr, fid, mpdus_ok);
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));
             if ok && frame.kind == FrameKind::Data && frame.dst == Some(r) && !frame.duplicate {
-                self.macs[frame.src as usize].mark_handed_over();
+                let sender = &mut self.macs[frame.src as usize];
+                if frame.seq == NO_SEQ {
+                    sender.mark_handed_over();
+                } else if frame.mpdus == 0 {
+                    sender.mark_mpdu_handed_over(frame.seq);
+                } else {
+                    for (i, m) in self.frames[fid as usize].mpdus.iter().enumerate() {
+                        if mpdus_ok & (1 << i) != 0 {
+                            sender.mark_mpdu_handed_over(m.seq);
+                        }
+                    }
+                }
             }
         }
         self.release(fid);
@@ -787,7 +834,49 @@ impl Wireless {
     /// Packets held by radios: queued, or being tried by a MAC and not yet received by the next hop.
     pub fn count_held(&self) -> u64 {
         let queued: u64 = self.radios.iter().map(|r| r.ifq.len() as u64).sum();
-        let trying = self.macs.iter().filter(|m| m.holds_packet()).count() as u64;
+        let trying: u64 = self.macs.iter().map(|m| m.packets_held() as u64).sum();
         queued + trying
     }
+}
+
+/// The receptions of an A-MPDU's MPDUs at SINR `sinr` (bit i: MPDU i decoded): nothing unless
+/// the PHY headers are decoded, then each MPDU by its own draw over the stretch of the data field
+/// it occupies, as ns-3 decides every MPDU of an A-MPDU separately (`phy::ht_error`). `scratch`
+/// holds the sizes and the MPDUs' chances between calls.
+///
+/// Each part is judged at the lowest SINR it met (`phy`'s record of the reception that began at
+/// `start`): the headers over the preamble, each MPDU over its own stretch, so interference that
+/// overlaps part of a long A-MPDU costs only the MPDUs it overlaps.
+fn ampdu_draws(
+    model: crate::phy::ErrorModel,
+    rate_bps: u64,
+    mpdus: &[Mpdu],
+    (start, phy): (Time, &Phy),
+    rng: &mut crate::sim::Rng,
+    scratch: &mut AmpduScratch,
+) -> u64 {
+    let data = start + model.data_field_start(rate_bps);
+    if !rng.bernoulli(model.header_success(phy.min_sinr_between(start, data), rate_bps)) {
+        return 0;
+    }
+    scratch.bytes.clear();
+    scratch.bytes.extend(mpdus.iter().map(|m| m.bytes));
+    // The layout does not depend on the SINR.
+    model.ampdu_mpdus(1.0, rate_bps, &scratch.bytes, &mut scratch.mpdus);
+    let mut ok = 0u64;
+    for (i, m) in scratch.mpdus.iter().enumerate() {
+        let from = data + m.start;
+        let sinr = phy.min_sinr_between(from, from + m.duration.max(1));
+        if rng.bernoulli(model.mpdu_success(sinr, rate_bps, m.bits)) {
+            ok |= 1 << i;
+        }
+    }
+    ok
+}
+
+/// Buffers reused by every A-MPDU reception.
+#[derive(Default)]
+pub struct AmpduScratch {
+    bytes: Vec<u32>,
+    mpdus: Vec<crate::phy::ht_error::AmpduMpdu>,
 }

@@ -30,28 +30,112 @@
 //!   64-QAM 3/4 and 5/6 -> 54; ns-3's `HtPhy::GetNonHtReferenceRate`), whatever the width, guard
 //!   interval and streams (the 16 reference rates checked against ns-3 3.44).
 //!
-//! What is not here yet (issue 39): the HT error model and the MAC's use of these rates (A-MPDU,
-//! Block ACK); this module is their rate and airtime table.
+//! - A rate names its MCS: a radio's MCS 0-7 at its width and guard interval have eight distinct
+//!   rates, none of them a non-HT rate the radio may also send at (the one clash, MCS 3 at 40 MHz
+//!   with the long guard interval and 802.11a's 54 Mbit/s, is refused as a basic rate). Scenarios
+//!   write the rates as the standard tabulates them, to 0.1 Mbit/s ([`HtMode::nominal_rate`]:
+//!   72.2 Mbit/s for MCS 7 at 20 MHz with the short guard interval, whose exact rate is 72.2...);
+//!   the airtime always comes from the MCS's bits per symbol, never from the rate.
+//!
+//! The MCS 8-15 rows are here for the airtime; a radio sends one spatial stream (MCS 0-7).
+
+use serde::{Deserialize, Serialize};
 
 use crate::sim::time::MICROS;
 use crate::sim::Time;
 
 /// Channel width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Width {
     /// 20 MHz: 52 data subcarriers.
+    #[default]
+    #[serde(rename = "20MHz")]
     Mhz20,
     /// 40 MHz: 108 data subcarriers.
+    #[serde(rename = "40MHz")]
     Mhz40,
 }
 
+impl Width {
+    /// The width, MHz.
+    pub fn mhz(self) -> u32 {
+        match self {
+            Width::Mhz20 => 20,
+            Width::Mhz40 => 40,
+        }
+    }
+}
+
 /// Guard interval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum GuardInterval {
     /// 800 ns: 4-us symbols.
+    #[default]
     Long,
     /// 400 ns: 3.6-us symbols.
     Short,
+}
+
+/// Frequency band.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub enum Band {
+    /// 5 GHz: 802.11a's OFDM timing (9-us slot, 16-us SIFS).
+    #[default]
+    #[serde(rename = "5GHz")]
+    Ghz5,
+    /// 2.4 GHz: ERP timing (20-us slot, 10-us SIFS, as ns-3 3.44 configures 802.11n there from
+    /// its 802.11g set-up, `WifiPhy::Configure80211g`) and a 6-us signal extension after every
+    /// OFDM frame.
+    #[serde(rename = "2.4GHz")]
+    Ghz2_4,
+}
+
+/// The HT PHY of an 802.11n radio (`radio.ht`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct HtConfig {
+    /// Band.
+    #[serde(default)]
+    pub band: Band,
+    /// Channel width.
+    #[serde(default)]
+    pub channel_width: Width,
+    /// Guard interval of HT frames (non-HT frames always use the long one).
+    #[serde(default)]
+    pub guard_interval: GuardInterval,
+}
+
+impl HtConfig {
+    /// The mode of MCS 0-7 whose nominal rate is `rate` bit/s, if one is.
+    pub fn mode_of(&self, rate: u64) -> Option<HtMode> {
+        (0..8u8)
+            .filter_map(|mcs| HtMode::of(mcs, self.channel_width))
+            .find(|m| m.nominal_rate(self.guard_interval) == rate)
+    }
+
+    /// The nominal rates of MCS 0-7, bit/s, lowest first.
+    pub fn rates(&self) -> [u64; 8] {
+        let mut out = [0; 8];
+        for (mcs, r) in out.iter_mut().enumerate() {
+            *r = HtMode::of(mcs as u8, self.channel_width)
+                .map_or(0, |m| m.nominal_rate(self.guard_interval));
+        }
+        out
+    }
+
+    /// Whether frames carry the 2.4 GHz band's signal extension.
+    pub fn band_2_4ghz(&self) -> bool {
+        self.band == Band::Ghz2_4
+    }
 }
 
 /// One HT MCS on one channel width.
@@ -128,6 +212,13 @@ impl HtMode {
         }
     }
 
+    /// The rate as the standard's tables print it (Tables 19-27 ff.), rounded to 0.1 Mbit/s,
+    /// bit/s: the rate scenarios write and results report.
+    pub fn nominal_rate(&self, gi: GuardInterval) -> u64 {
+        let exact = self.rate(gi);
+        (exact + 50_000) / 100_000 * 100_000
+    }
+
     /// The non-HT reference rate, bit/s: the 802.11a rate of the same constellation and code.
     pub fn non_ht_reference(&self) -> u64 {
         let mbps = match (self.constellation, self.code_b) {
@@ -152,10 +243,15 @@ impl HtMode {
         (SERVICE_BITS + 8 * u64::from(bytes) + TAIL_BITS).div_ceil(u64::from(self.n_dbps))
     }
 
+    /// The preamble and headers of an HT-mixed PPDU in this mode: where its data field starts.
+    pub fn preamble(&self) -> Time {
+        LEGACY_AND_SIG + HT_STF + HT_LTF * u64::from(self.streams)
+    }
+
     /// Airtime of an HT-mixed PPDU carrying `bytes` (its preamble, headers and data symbols), and
     /// the signal extension in the 2.4 GHz band.
     pub fn airtime(&self, bytes: u32, gi: GuardInterval, band_2_4ghz: bool) -> Time {
-        let preamble = LEGACY_AND_SIG + HT_STF + HT_LTF * u64::from(self.streams);
+        let preamble = self.preamble();
         let n_sym = self.symbols(bytes);
         let data = match gi {
             GuardInterval::Long => n_sym * 4 * MICROS,

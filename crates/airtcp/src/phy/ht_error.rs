@@ -521,6 +521,21 @@ pub fn ampdu_mpdus(
     snr: f64,
     mpdu_bytes: &[u32],
 ) -> Vec<AmpduMpdu> {
+    let mut out = Vec::with_capacity(mpdu_bytes.len());
+    ampdu_mpdus_into(mode, gi, band_2_4ghz, snr, mpdu_bytes, &mut out);
+    out
+}
+
+/// [`ampdu_mpdus`] into `out` (cleared first), for a caller that reuses the vector.
+pub fn ampdu_mpdus_into(
+    mode: &HtMode,
+    gi: GuardInterval,
+    band_2_4ghz: bool,
+    snr: f64,
+    mpdu_bytes: &[u32],
+    out: &mut Vec<AmpduMpdu>,
+) {
+    out.clear();
     let n = mpdu_bytes.len();
     let rate = ns3_ht_rate(mode, gi);
     let symbol_ns = ht_symbol_ns(gi);
@@ -532,7 +547,6 @@ pub fn ampdu_mpdus(
     };
     let data_ns = data_field_ns(rate, symbol_ns, ampdu_psdu_bytes(mpdu_bytes), band_2_4ghz);
 
-    let mut out = Vec::with_capacity(n);
     let mut start: u64 = 0;
     // What `PhyEntity::ScheduleEndOfMpdus` has left of the data field (signed, as ns-3's Time).
     let mut remaining = data_ns as i64;
@@ -584,7 +598,6 @@ pub fn ampdu_mpdus(
         });
         start += duration;
     }
-    out
 }
 
 #[cfg(test)]

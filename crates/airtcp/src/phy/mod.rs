@@ -41,6 +41,9 @@ pub enum ErrorModel {
     Dsss,
     /// 802.11a OFDM, the NIST model as ns-3 implements it ([`ofdm_error`]).
     OfdmNist,
+    /// 802.11n: ns-3's default table-based model ([`ht_error`]) for the radio's HT frames and
+    /// its non-HT OFDM frames alike.
+    HtTable(ht::HtConfig),
 }
 
 impl ErrorModel {
@@ -51,6 +54,69 @@ impl ErrorModel {
             ErrorModel::Dsss => error_rate::frame_success(sinr, rate_bps, bytes),
             ErrorModel::OfdmNist => ofdm::OfdmMode::of(rate_bps)
                 .map_or(0.0, |mode| ofdm_error::frame_success(&mode, sinr, bytes)),
+            ErrorModel::HtTable(ht) => {
+                let band = ht.band_2_4ghz();
+                match ht.mode_of(rate_bps) {
+                    Some(mode) => {
+                        ht_error::ht_ppdu_success(&mode, ht.guard_interval, band, sinr, bytes)
+                    }
+                    None => {
+                        ht_error::non_ht_ppdu_success(rate_bps, band, sinr, bytes).unwrap_or(0.0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Probability that the PHY preamble and headers of an A-MPDU sent at `rate_bps` are
+    /// decoded at `sinr` (linear): the receiver goes on to the MPDUs only then.
+    pub fn header_success(self, sinr: f64, rate_bps: u64) -> f64 {
+        match self {
+            ErrorModel::HtTable(ht) => ht
+                .mode_of(rate_bps)
+                .map_or(0.0, |mode| ht_error::ht_header_success(&mode, sinr)),
+            _ => 1.0,
+        }
+    }
+
+    /// Each MPDU of an A-MPDU of MPDUs of `mpdu_bytes` sent at `rate_bps`: where it lies and
+    /// the probability it is decoded at `sinr` (linear), its PPDU's headers decoded, into `out`
+    /// (empty for a model without aggregation).
+    pub fn ampdu_mpdus(
+        self,
+        sinr: f64,
+        rate_bps: u64,
+        mpdu_bytes: &[u32],
+        out: &mut Vec<ht_error::AmpduMpdu>,
+    ) {
+        out.clear();
+        if let ErrorModel::HtTable(ht) = self {
+            if let Some(mode) = ht.mode_of(rate_bps) {
+                let (gi, band) = (ht.guard_interval, ht.band_2_4ghz());
+                ht_error::ampdu_mpdus_into(&mode, gi, band, sinr, mpdu_bytes, out);
+            }
+        }
+    }
+
+    /// Probability that an MPDU of an A-MPDU sent at `rate_bps`, counted as `bits` bits (its
+    /// stretch of the data field, [`ErrorModel::ampdu_mpdus`]), is decoded at `sinr` (linear).
+    pub fn mpdu_success(self, sinr: f64, rate_bps: u64, bits: u64) -> f64 {
+        match self {
+            ErrorModel::HtTable(ht) => match (ht.mode_of(rate_bps), bits) {
+                (_, 0) => 1.0,
+                (Some(mode), _) => ht_error::chunk_success(mode.mcs % 8, sinr, bits),
+                (None, _) => 0.0,
+            },
+            _ => 0.0,
+        }
+    }
+
+    /// Where the data field of an A-MPDU sent at `rate_bps` starts: its PPDU's preamble and
+    /// headers.
+    pub fn data_field_start(self, rate_bps: u64) -> Time {
+        match self {
+            ErrorModel::HtTable(ht) => ht.mode_of(rate_bps).map_or(0, |m| m.preamble()),
+            _ => 0,
         }
     }
 
@@ -61,6 +127,15 @@ impl ErrorModel {
             ErrorModel::Dsss => error_rate::ber(sinr, rate_bps),
             ErrorModel::OfdmNist => ofdm::OfdmMode::of(rate_bps)
                 .map_or(0.5, |mode| 1.0 - ofdm_error::chunk_success(&mode, sinr, 1)),
+            // The table's one-byte chunk, as ns-3's `IdealWifiManager` asks its error model for
+            // one bit (a chunk of at least a byte).
+            ErrorModel::HtTable(ht) => {
+                let table = match ht.mode_of(rate_bps) {
+                    Some(mode) => Some(mode.mcs % 8),
+                    None => ht_error::table_mcs_of_ofdm_rate(rate_bps),
+                };
+                table.map_or(0.5, |mcs| 1.0 - ht_error::chunk_success(mcs, sinr, 1))
+            }
         }
     }
 }
@@ -96,6 +171,8 @@ pub struct Reception {
     pub power_mw: f64,
     /// Lowest SINR seen so far.
     pub min_sinr: f64,
+    /// When the radio locked onto it.
+    pub start: Time,
     /// Lost to interference (capture condition violated) or abandoned for a transmission.
     pub collided: bool,
 }
@@ -123,6 +200,10 @@ pub struct Phy {
     strong: u32,
     rx: Option<Reception>,
     tx_end: Time,
+    /// The SINR of the frame locked onto (or last received) from each change of interference
+    /// on: (time, SINR), the first at the lock. What an A-MPDU's MPDUs are judged by, each over
+    /// its own stretch of the frame, as ns-3 judges them.
+    history: Vec<(Time, f64)>,
 }
 
 impl Phy {
@@ -135,6 +216,7 @@ impl Phy {
             strong: 0,
             rx: None,
             tx_end: 0,
+            history: Vec::new(),
         }
     }
 
@@ -179,7 +261,7 @@ impl Phy {
         let strong = power_mw >= self.th.rx_mw;
         self.strong += strong as u32;
         if let Some(rx) = self.rx {
-            self.update_reception(rx.frame, rx.power_mw);
+            self.update_reception(now, rx.frame, rx.power_mw);
             return if strong {
                 Arrival::WhileReceiving
             } else {
@@ -196,14 +278,17 @@ impl Phy {
             frame,
             power_mw,
             min_sinr: f64::INFINITY,
+            start: now,
             collided: false,
         });
-        self.update_reception(frame, power_mw);
+        self.history.clear();
+        self.update_reception(now, frame, power_mw);
         Arrival::Locked
     }
 
-    /// A signal stops arriving. Returns the reception if it was the frame the radio was locked on.
-    pub fn signal_end(&mut self, frame: FrameId) -> Option<Reception> {
+    /// A signal stops arriving at `now`. Returns the reception if it was the frame the radio was
+    /// locked on.
+    pub fn signal_end(&mut self, now: Time, frame: FrameId) -> Option<Reception> {
         if let Some(i) = self.signals.iter().position(|s| s.frame == frame) {
             let s = self.signals.swap_remove(i);
             self.strong -= (s.power_mw >= self.th.rx_mw) as u32;
@@ -215,13 +300,34 @@ impl Phy {
                 self.rx = None;
                 Some(rx)
             }
-            _ => None,
+            Some(rx) => {
+                // An interferer left: the SINR rises (the lowest so far stays).
+                let sinr =
+                    rx.power_mw / (self.th.noise_mw + (self.total_mw - rx.power_mw).max(0.0));
+                self.history.push((now, sinr));
+                None
+            }
+            None => None,
         }
     }
 
-    fn update_reception(&mut self, frame: FrameId, power_mw: f64) {
+    /// The lowest SINR of the frame last locked onto over [`from`, `to`) (times at this radio):
+    /// what one MPDU of an A-MPDU met. Read after [`Phy::signal_end`] handed the reception over.
+    pub fn min_sinr_between(&self, from: Time, to: Time) -> f64 {
+        let mut min = f64::INFINITY;
+        for (i, &(at, sinr)) in self.history.iter().enumerate() {
+            let until = self.history.get(i + 1).map_or(Time::MAX, |&(next, _)| next);
+            if at < to && until > from {
+                min = min.min(sinr);
+            }
+        }
+        min
+    }
+
+    fn update_reception(&mut self, now: Time, frame: FrameId, power_mw: f64) {
         let interference = (self.total_mw - power_mw).max(0.0);
         let sinr = power_mw / (self.th.noise_mw + interference);
+        self.history.push((now, sinr));
         let rx = self.rx.as_mut().expect("locked");
         debug_assert_eq!(rx.frame, frame);
         rx.min_sinr = rx.min_sinr.min(sinr);
@@ -249,7 +355,7 @@ mod tests {
         let mut p = phy();
         p.signal_start(0, 7, 5.0);
         assert!(p.busy(0));
-        let rx = p.signal_end(7).unwrap();
+        let rx = p.signal_end(9, 7).unwrap();
         assert!(!rx.collided);
         assert!(rx.min_sinr > 1e6);
         assert!(!p.busy(1));
@@ -260,9 +366,9 @@ mod tests {
         let mut p = phy();
         p.signal_start(0, 1, 100.0);
         p.signal_start(1, 2, 5.0); // 13 dB weaker
-        assert!(!p.signal_end(1).unwrap().collided);
+        assert!(!p.signal_end(9, 1).unwrap().collided);
         // The weak frame was never locked on.
-        assert_eq!(p.signal_end(2), None);
+        assert_eq!(p.signal_end(9, 2), None);
     }
 
     #[test]
@@ -270,7 +376,7 @@ mod tests {
         let mut p = phy();
         p.signal_start(0, 1, 10.0);
         p.signal_start(1, 2, 5.0);
-        assert!(p.signal_end(1).unwrap().collided);
+        assert!(p.signal_end(9, 1).unwrap().collided);
     }
 
     #[test]
@@ -280,7 +386,7 @@ mod tests {
         // Each interferer alone is 10.5 dB down, together 7.5 dB: collision.
         p.signal_start(1, 2, 8.9);
         p.signal_start(2, 3, 8.9);
-        assert!(p.signal_end(1).unwrap().collided);
+        assert!(p.signal_end(9, 1).unwrap().collided);
     }
 
     #[test]
@@ -289,7 +395,7 @@ mod tests {
         p.signal_start(0, 1, 0.5);
         assert!(p.reception().is_none());
         assert!(p.busy(0));
-        p.signal_end(1);
+        p.signal_end(9, 1);
         assert!(!p.busy(0));
     }
 
@@ -298,7 +404,7 @@ mod tests {
         let mut p = phy();
         p.signal_start(0, 1, 5.0);
         p.start_transmission(100);
-        assert!(p.signal_end(1).unwrap().collided);
+        assert!(p.signal_end(9, 1).unwrap().collided);
         p.signal_start(10, 2, 5.0);
         assert!(p.reception().is_none());
     }

@@ -97,6 +97,24 @@ impl QueueDisc for DropTail {
         self.queue.pop_front()
     }
 
+    fn head_queued_at(&self) -> Option<Time> {
+        self.queued_at.front().copied()
+    }
+
+    fn dequeue_first(
+        &mut self,
+        pred: &mut dyn FnMut(PacketId) -> bool,
+    ) -> Option<(PacketId, Option<Time>)> {
+        let i = self.queue.iter().position(|&id| pred(id))?;
+        let id = self.queue.remove(i)?;
+        let at = if self.lifetime.is_some() {
+            self.queued_at.remove(i)
+        } else {
+            None
+        };
+        Some((id, at))
+    }
+
     fn len(&self) -> usize {
         self.queue.len()
     }

@@ -34,6 +34,19 @@ pub trait QueueDisc {
     fn expire(&mut self, _now: Time, _out: &mut Vec<PacketId>) {}
     /// Takes the next packet to transmit.
     fn dequeue(&mut self) -> Option<PacketId>;
+    /// When the head packet was queued, where the discipline keeps it (a lifetime).
+    fn head_queued_at(&self) -> Option<Time> {
+        None
+    }
+    /// Takes the first packet, in queue order, for which `pred` holds, with when it was queued
+    /// (where the discipline keeps it): what an 802.11n radio adds to an A-MPDU for one next
+    /// hop. Default: none.
+    fn dequeue_first(
+        &mut self,
+        _pred: &mut dyn FnMut(PacketId) -> bool,
+    ) -> Option<(PacketId, Option<Time>)> {
+        None
+    }
     /// Packets queued.
     fn len(&self) -> usize;
     /// Whether nothing is queued.

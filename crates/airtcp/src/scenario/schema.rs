@@ -99,21 +99,60 @@ fn standard_defaults() -> Value {
         fields.insert("noise".into(), json!(standard.default_noise()));
         fields.insert("ack_rate".into(), json!(standard.default_ack_rate()));
         fields.insert("preamble".into(), json!(standard.default_preamble()));
+        fields.insert(
+            "msdu_lifetime".into(),
+            json!(standard.default_msdu_lifetime()),
+        );
         out.insert(standard.name().into(), Value::Object(fields));
     }
     Value::Object(out)
 }
 
-/// Each standard's rates and slot time.
+/// Each standard's rates and slot time; for 802.11n also its data rates per channel width and
+/// guard interval (`ht_rates`), its control frames' rates (`basic_rates`, whichever width and
+/// guard interval: 54 Mbit/s is left out for 40 MHz with the long one) and its slot per band.
 fn standards() -> Value {
+    use crate::phy::ht::{Band, GuardInterval, HtConfig, Width};
     let mut out = Map::new();
     for standard in Standard::ALL {
-        out.insert(
-            standard.name().into(),
-            json!({"rates": standard.rates(), "slot": standard.slot()}),
-        );
+        let mut facts = json!({"rates": standard.rates(), "slot": standard.slot()});
+        if standard == Standard::Dot11n {
+            let mut ht_rates = Map::new();
+            for width in [Width::Mhz20, Width::Mhz40] {
+                let mut by_gi = Map::new();
+                for gi in [GuardInterval::Long, GuardInterval::Short] {
+                    let ht = HtConfig {
+                        band: Band::Ghz5,
+                        channel_width: width,
+                        guard_interval: gi,
+                    };
+                    by_gi.insert(serde_name(&gi), json!(ht.rates()));
+                }
+                ht_rates.insert(serde_name(&width), Value::Object(by_gi));
+            }
+            facts["ht_rates"] = Value::Object(ht_rates);
+            let basic: Vec<u64> = crate::phy::ofdm::RATES
+                .iter()
+                .copied()
+                .filter(|&r| r != 9_000_000)
+                .collect();
+            facts["basic_rates"] = json!(basic);
+            facts["slot_by_band"] = json!({
+                serde_name(&Band::Ghz5): crate::mac::timing::DOT11A_SLOT,
+                serde_name(&Band::Ghz2_4): crate::mac::timing::DOT11B_SLOT,
+            });
+        }
+        out.insert(standard.name().into(), facts);
     }
     Value::Object(out)
+}
+
+/// The name a unit variant has in scenario files.
+fn serde_name(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        other => format!("{other:?}"),
+    }
 }
 
 #[cfg(test)]

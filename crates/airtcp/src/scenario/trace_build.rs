@@ -80,7 +80,10 @@ pub(crate) fn plan(
     };
     let wifi = trace.what.contains(&TraceMedium::Wifi);
     let wired = trace.what.contains(&TraceMedium::Wired);
-    let ofdm = cfg.radio.as_ref().map(|r| r.standard) == Some(Standard::Dot11a);
+    let ofdm = cfg
+        .radio
+        .as_ref()
+        .is_some_and(|r| r.standard != Standard::Dot11b);
     let mut plan = TracePlan {
         dir: trace.dir.clone(),
         channels: vec![(UNTRACED, UNTRACED); 2 * cfg.links.len()],

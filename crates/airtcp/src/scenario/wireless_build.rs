@@ -9,8 +9,8 @@
 
 use super::budget::{neighbour_pair_bytes, neighbour_pairs_bound};
 use super::config::{
-    Direction, FadingConfig, LinkErrorConfig, RadioConfig, RateControlConfig, ReceptionModel,
-    Standard,
+    AckRate, Direction, FadingConfig, LinkErrorConfig, RadioConfig, RateControlConfig,
+    ReceptionModel, Standard,
 };
 use super::topology::Placed;
 use crate::error::ConfigError;
@@ -23,6 +23,7 @@ use crate::net::wireless::grid::{self, cell_of};
 use crate::net::wireless::motion::Motion;
 use crate::net::wireless::{Neighbor, RadioState, Wireless, NO_RADIO};
 use crate::phy::fading::Fading;
+use crate::phy::ht::GuardInterval;
 use crate::phy::link_error::LinkError;
 use crate::phy::mobility::MobilityConfig;
 use crate::phy::propagation::{dbm_to_mw, PathLoss, SPEED_OF_LIGHT};
@@ -155,9 +156,11 @@ pub fn build_radios(
                 })
                 .map(|m| Box::new(RateControl::new(ladder.clone(), m, nbs.len()))),
             rx_snr: 0.0,
+            rx_frame: 0,
+            rx_mpdus: 0,
             pcap: None,
             neighbors: nbs,
-            ifq: cfg.queue.build(cfg.msdu_lifetime),
+            ifq: cfg.queue.build(cfg.lifetime()),
             stats: ChannelStats::default(),
             link_errors: Vec::new(),
             was_busy: false,
@@ -310,6 +313,9 @@ fn node_channels<'a>(
     Ok(channels_of)
 }
 
+/// Bytes of the QoS Control field of a QoS data frame (IEEE 802.11-2016 §9.2.4.5).
+const QOS_CONTROL_BYTES: u32 = 2;
+
 /// Every radio's DCF parameters (the standard's timing at the radio's rates) and its frame error
 /// model.
 fn dcf_params(cfg: &RadioConfig) -> Result<(DcfParams, ErrorModel), ConfigError> {
@@ -320,6 +326,11 @@ fn dcf_params(cfg: &RadioConfig) -> Result<(DcfParams, ErrorModel), ConfigError>
             cfg.preamble.unwrap_or_default(),
         ),
         Standard::Dot11a => Timing::dot11a(cfg.data_rate, cfg.basic_rate),
+        Standard::Dot11n => Timing::dot11n(
+            cfg.ht_phy().unwrap_or_default(),
+            cfg.data_rate,
+            cfg.basic_rate,
+        ),
     };
     timing.ack = cfg.ack_rule();
     if cfg.cca_time >= timing.slot {
@@ -337,15 +348,25 @@ fn dcf_params(cfg: &RadioConfig) -> Result<(DcfParams, ErrorModel), ConfigError>
     let error_model = match cfg.standard {
         Standard::Dot11b => ErrorModel::Dsss,
         Standard::Dot11a => ErrorModel::OfdmNist,
+        Standard::Dot11n => ErrorModel::HtTable(cfg.ht_phy().unwrap_or_default()),
     };
     let params = DcfParams {
         timing,
         rts_cts: cfg.rts_cts,
         short_retry_limit: cfg.short_retry_limit,
         long_retry_limit: cfg.long_retry_limit,
-        mac_overhead: cfg.mac_overhead,
+        // 802.11n's data frames are QoS data frames: the 2-byte QoS Control field joins the
+        // header (26 bytes where a DCF station's has 24).
+        mac_overhead: cfg.mac_overhead
+            + if cfg.standard == Standard::Dot11n {
+                QOS_CONTROL_BYTES
+            } else {
+                0
+            },
         profile: cfg.mac,
         rate_control: cfg.rate_control.is_adaptive(),
+        aggregation: cfg.aggregation_params(),
+        lifetime: cfg.lifetime(),
     };
     Ok((params, error_model))
 }
@@ -397,30 +418,97 @@ pub fn radio_edges(wireless: &Wireless) -> Vec<Edge> {
 /// Checks the rates of the radio block against the standard.
 fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
     let std = cfg.standard;
-    let known = |field: String, rate: u64| {
-        if std.rates().contains(&rate) {
+    let (data_rates, basic_rates) = (cfg.data_rates(), cfg.basic_rates());
+    let known = |field: String, rate: u64, rates: &[u64], what: &str| {
+        if rates.contains(&rate) {
             return Ok(());
         }
-        let listed: Vec<String> = std.rates().iter().map(|&r| mbps(r)).collect();
+        let listed: Vec<String> = rates.iter().map(|&r| mbps(r)).collect();
         Err(err(
             field,
             format!(
-                "{} has no {} Mbps rate; use one of {} Mbps",
+                "{} has no {} Mbps {what}rate; use one of {} Mbps",
                 std.name(),
                 mbps(rate),
                 listed.join(", ")
             ),
         ))
     };
-    known("radio.data_rate".into(), cfg.data_rate)?;
-    known("radio.basic_rate".into(), cfg.basic_rate)?;
+    // 802.11n's data rates are its MCSs at the radio's width and guard interval; its control
+    // frames go at 802.11a's rates.
+    let (data_what, basic_what) = match cfg.ht_phy() {
+        Some(ht) => (
+            format!(
+                "HT {} MHz {} GI ",
+                ht.channel_width.mhz(),
+                match ht.guard_interval {
+                    GuardInterval::Long => "long",
+                    GuardInterval::Short => "short",
+                }
+            ),
+            "non-HT ".to_string(),
+        ),
+        None => (String::new(), String::new()),
+    };
+    known(
+        "radio.data_rate".into(),
+        cfg.data_rate,
+        &data_rates,
+        &data_what,
+    )?;
+    known(
+        "radio.basic_rate".into(),
+        cfg.basic_rate,
+        &basic_rates,
+        &basic_what,
+    )?;
     for (k, lr) in cfg.link_rates.iter().enumerate() {
-        known(format!("radio.link_rates[{k}].rate"), lr.rate)?;
+        let field = format!("radio.link_rates[{k}].rate");
+        known(field, lr.rate, &data_rates, &data_what)?;
     }
-    if std == Standard::Dot11a && cfg.preamble.is_some() {
+    if std != Standard::Dot11b && cfg.preamble.is_some() {
         return Err(err(
             "radio.preamble",
-            "802.11a has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out",
+            format!(
+                "{} has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out",
+                std.name()
+            ),
+        ));
+    }
+    if std != Standard::Dot11n && cfg.ht.is_some() {
+        return Err(err(
+            "radio.ht",
+            format!(
+                "only an 802.11n radio has an HT PHY; leave ht out under {}",
+                std.name()
+            ),
+        ));
+    }
+    if let Some(a) = &cfg.aggregation {
+        if std != Standard::Dot11n {
+            return Err(err(
+                "radio.aggregation",
+                format!(
+                    "only an 802.11n radio aggregates; leave aggregation out under {}",
+                    std.name()
+                ),
+            ));
+        }
+        if let Err((field, message)) = a.check() {
+            return Err(err(format!("radio.aggregation.{field}"), message));
+        }
+    }
+    if cfg.rts_cts && cfg.aggregation_params().is_some() {
+        return Err(err(
+            "radio.rts_cts",
+            "RTS/CTS before an A-MPDU is not modelled; turn aggregation off \
+             (aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out",
+        ));
+    }
+    if std == Standard::Dot11n && cfg.ack_rate == Some(AckRate::Data) {
+        return Err(err(
+            "radio.ack_rate",
+            "802.11n acknowledges HT frames at a non-HT rate; use control or basic",
         ));
     }
     if let Err((field, message)) = cfg.rate_control.check() {
@@ -436,10 +524,8 @@ fn mbps(rate: u64) -> String {
 
 /// The rates rate control chooses from: the standard's up to `radio.data_rate`, lowest first.
 fn rate_ladder(cfg: &RadioConfig) -> Vec<u64> {
-    cfg.standard
-        .rates()
-        .iter()
-        .copied()
+    cfg.data_rates()
+        .into_iter()
         .filter(|&r| r <= cfg.data_rate)
         .collect()
 }

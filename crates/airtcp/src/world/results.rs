@@ -320,7 +320,16 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
             if st.attempts == 0 && overheard == 0 {
                 continue;
             }
+            let aggregates = net.wireless.macs[r].aggregation_stats().is_some();
+            let ratio = |a: u64, b: u64| (b > 0).then(|| a as f64 / b as f64);
             links.push(LinkRow {
+                ampdus: aggregates.then_some(st.ampdus),
+                mpdus_per_ampdu: aggregates
+                    .then(|| ratio(st.ampdu_mpdus, st.ampdus))
+                    .flatten(),
+                mpdu_retry_share: aggregates
+                    .then(|| ratio(st.mpdus_retried, st.mpdus))
+                    .flatten(),
                 from: end_name(radio),
                 to: end_name(peer),
                 attempts: st.attempts,

@@ -27,6 +27,17 @@ SPEED_TARGET = 20.0
 NS_PER_S = 1_000_000_000
 
 
+def chain_overrides(hops: int) -> list[str]:
+    """The `--set` overrides that stretch a template's one-hop chain (flow f0 from n0 to n1 on
+    an explicit path) to `hops` hops, the flow along the line to the far end."""
+    path = ", ".join(f"n{i}" for i in range(hops + 1))
+    return [
+        f"topology.hops={hops}",
+        f"flows[0].dst=n{hops}",
+        f"flows[0].paths={{kind: explicit, paths: [[{path}]]}}",
+    ]
+
+
 def seeds_or_default(seeds: int | None, quick: bool) -> int:
     """The number of seeds to run: `seeds` if given, else one for a quick run, three otherwise."""
     return seeds or (QUICK_SEEDS if quick else FULL_SEEDS)

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .common import chain_overrides
+
 PROGRAM = "wifi_rate"
 REFERENCE_NAME = "rate_reference.json"
 DEFAULT_OUT = "bench/out/wifi-rate"
@@ -131,12 +133,7 @@ def airtcp_overrides(case: RateCase, manager: str) -> list[str]:
     under the airtcp counterpart of `manager`."""
     sets = [f"topology.spacing={case.distance_m:g}m", f"radio.rate_control={{kind: {AIRTCP_KIND[manager]}}}"]
     if case.hops != 1:
-        path = ", ".join(f"n{i}" for i in range(case.hops + 1))
-        sets += [
-            f"topology.hops={case.hops}",
-            f"flows[0].dst=n{case.hops}",
-            f"flows[0].paths={{kind: explicit, paths: [[{path}]]}}",
-        ]
+        sets += chain_overrides(case.hops)
     if case.fading != "rayleigh":
         sets.append(f"radio.fading={{kind: {case.fading}}}")
     if case.duration_s != DURATION_S:

@@ -79,6 +79,8 @@ fn dot11a_dcf(me: RadioId) -> Dcf {
             mac_overhead: 36,
             profile: MacProfile::Standard,
             rate_control: false,
+            aggregation: None,
+            lifetime: None,
         },
     )
 }
@@ -91,19 +93,11 @@ fn packet(bytes: u32) -> Packet {
 fn data_from_peer(rate: u64, bytes: u32) -> Frame {
     let t = Timing::dot11a(54_000_000, 6_000_000);
     Frame {
-        kind: FrameKind::Data,
-        src: 1,
-        dst: Some(0),
-        nav: 0,
         bytes,
         rate_bps: rate,
         airtime: t.airtime(bytes, rate),
         packet: Some((PacketId(7), packet(bytes - 36))),
-        unit: NO_UNIT,
-        duplicate: false,
-        retry: false,
-        continues: false,
-        snr: 0.0,
+        ..Frame::new(FrameKind::Data, 1, Some(0))
     }
 }
 

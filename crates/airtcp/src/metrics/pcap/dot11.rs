@@ -22,6 +22,13 @@ pub enum Kind {
     Rts,
     /// CTS.
     Cts,
+    /// Compressed BlockAckReq; its starting sequence number is the header's `seq`.
+    BlockAckReq,
+    /// Compressed Block Ack from the header's `seq`, with its bitmap.
+    BlockAck {
+        /// Bit k: MPDU `seq + k` received.
+        bitmap: u64,
+    },
 }
 
 /// The fields of a frame and of its radiotap header.
@@ -102,6 +109,23 @@ pub fn frame(out: &mut Vec<u8>, f: &Dot11) {
             out.extend_from_slice(&duration);
             out.extend_from_slice(&ra);
             out.extend_from_slice(&address(f.src));
+        }
+        Kind::BlockAckReq | Kind::BlockAck { .. } => {
+            let subtype = if f.kind == Kind::BlockAckReq {
+                0x84
+            } else {
+                0x94
+            };
+            out.extend_from_slice(&[subtype, retry]);
+            out.extend_from_slice(&duration);
+            out.extend_from_slice(&ra);
+            out.extend_from_slice(&address(f.src));
+            // BAR/BA control: compressed bitmap, TID 0 (AC_BE's user priority 0).
+            out.extend_from_slice(&0x0004u16.to_le_bytes());
+            out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            if let Kind::BlockAck { bitmap } = f.kind {
+                out.extend_from_slice(&bitmap.to_le_bytes());
+            }
         }
     }
 }

@@ -104,6 +104,9 @@ pub enum TxStatus {
     HandedOver,
     /// Given up after the retry limit; the framework drops it.
     RetryLimit,
+    /// Given up at the end of its lifetime under an 802.11n Block Ack agreement (whose MPDUs
+    /// have no retry limit); the framework drops it.
+    Expired,
 }
 
 /// How a radio came to decode a data frame.

@@ -4,7 +4,7 @@
 
 use super::{motion, peer_on_channel, FrameSlot, RadioState, Upcall};
 use crate::mac::dcf::{MacIo, MacTimer, Pulled, Sent};
-use crate::mac::frame::{Frame, FrameKind, RadioId};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId};
 use crate::mac::rate::RateFeedback;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
@@ -64,73 +64,50 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn transmit(&mut self, frame: Frame) {
-        let now = self.events.now();
-        let end = now.saturating_add(frame.airtime);
-        self.radio.phy.start_transmission(end);
-        if let Some(t) = self.trace.as_mut() {
-            t.tx(now, self.me, &frame);
-        }
-        if let Some(c) = self.radio.pcap.as_mut() {
-            c.frame(now, &frame, None, self.units);
-        }
-        // The MAC knows it is transmitting; record the busy state so that the end of the
-        // transmission is reported to it as an idle transition.
-        self.radio.was_busy = true;
-        if frame.kind == FrameKind::Data {
-            self.radio.stats.transmitted += 1;
-            // The frame on the air holds its natives until its last neighbour has seen it.
-            self.units.acquire(frame.unit);
-        }
-        // Every neighbour that gets the frame holds a reference, and the sender one more.
-        let refs = self.radio.neighbors.len() as u32 + 1;
-        // A receiver notices a frame (carrier sense, locking on, interference) only once it has
-        // detected its preamble, `cca_time` after its first energy arrives; never after its end.
-        let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
-        let fid = match self.free_frames.pop() {
-            Some(i) => {
-                self.frames[i as usize] = FrameSlot {
-                    frame,
-                    refs,
-                    cut_off: false,
-                };
-                i
+        self.put_on_air(frame, &[]);
+    }
+
+    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu]) {
+        self.put_on_air(frame, mpdus);
+    }
+
+    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
+        out.clear();
+        out.extend_from_slice(&self.frames[self.radio.rx_frame as usize].mpdus);
+        self.radio.rx_mpdus
+    }
+
+    fn pull_for(&mut self, next: NodeId) -> Option<Pulled> {
+        let packets = &*self.packets;
+        let (id, queued_at) = self
+            .radio
+            .ifq
+            .dequeue_first(&mut |id| packets.get(id).next_hop == next)?;
+        let p = *self.packets.get(id);
+        let mut pulled = Pulled::packet(id, p, None);
+        pulled.aggregable = true;
+        pulled.queued_at = queued_at;
+        self.address(&mut pulled);
+        Some(pulled)
+    }
+
+    fn mpdus_sent(&mut self, next: RadioId, mpdus: u32, retried: u32) {
+        if let Some(st) = self.stats_of(next) {
+            st.mpdus += u64::from(mpdus);
+            st.mpdus_retried += u64::from(retried);
+            if mpdus > 1 {
+                st.ampdus += 1;
+                st.ampdu_mpdus += u64::from(mpdus);
             }
-            None => {
-                self.frames.push(FrameSlot {
-                    frame,
-                    refs,
-                    cut_off: false,
-                });
-                (self.frames.len() - 1) as u32
-            }
+        }
+    }
+
+    fn expired(&mut self, sent: Sent, handed_over: bool) {
+        let status = match handed_over {
+            true => TxStatus::HandedOver,
+            false => TxStatus::Expired,
         };
-        if let Some(motion) = self.motion {
-            // Moving nodes: the powers and delays of this instant; a candidate out of reach now
-            // gets nothing, and holds no reference.
-            let reached = motion.update_powers(self.me, now, &mut self.radio.neighbors);
-            self.frames[fid as usize].refs = reached + 1;
-        }
-        for nb in &self.radio.neighbors {
-            if nb.delay == motion::OUT_OF_REACH {
-                continue;
-            }
-            let gain = self
-                .fading
-                .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
-            let at = now.saturating_add(nb.delay as Time);
-            self.events.schedule(
-                at.saturating_add(detect),
-                EventClass::Arrival,
-                Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
-            );
-            self.events.schedule(
-                at.saturating_add(frame.airtime),
-                EventClass::Arrival,
-                Event::SignalEnd(nb.radio, fid),
-            );
-        }
-        self.events
-            .schedule(end, EventClass::Transmit, Event::RadioTxEnd(self.me, fid));
+        self.report(sent, status);
     }
 
     fn set_timer(&mut self, which: MacTimer, at: Option<Time>) {
@@ -160,6 +137,7 @@ impl MacIo for MacEnv<'_> {
                 reason: DropReason::Expired,
             });
         }
+        let queued_at = self.radio.ifq.head_queued_at();
         let (id, chosen_hop, unit) = match self.radio.ifq.dequeue() {
             Some(id) => (id, None, crate::mac::frame::NO_UNIT),
             None if self.needs.pulls => {
@@ -184,29 +162,15 @@ impl MacIo for MacEnv<'_> {
         }
         let mut pulled = Pulled::packet(id, p, None);
         pulled.unit = unit;
-        if p.next_hop != NodeId::MAX {
-            let (first, channel) = (self.radio_of_node[p.next_hop as usize], self.radio.channel);
-            let next = peer_on_channel(first, channel, self.next_on_node, self.channel_of)
-                .unwrap_or(first);
-            pulled.next_hop = Some(next);
-            // The rate table's entry for the neighbour; a stale route to a radio out of range
-            // has none (the MAC's own rate: its retries will fail anyway).
-            let nbs = &self.radio.neighbors;
-            if let Ok(i) = nbs.binary_search_by_key(&next, |n| n.radio) {
-                pulled.rate = (nbs[i].rate_bps != 0).then_some(nbs[i].rate_bps as u64);
-            }
-        }
+        // What the interface queue held may go in an A-MPDU (an aggregating radio's choice).
+        pulled.aggregable = chosen_hop.is_none();
+        pulled.queued_at = queued_at;
+        self.address(&mut pulled);
         Some(pulled)
     }
 
     fn attempt(&mut self, next: RadioId, ok: bool) {
-        if let Ok(i) = self
-            .radio
-            .neighbors
-            .binary_search_by_key(&next, |n| n.radio)
-        {
-            let slot = self.radio.neighbors[i].slot as usize;
-            let st = &mut self.radio.neighbor_stats[slot];
+        if let Some(st) = self.stats_of(next) {
             st.attempts += 1;
             st.answered += ok as u64;
         }
@@ -240,13 +204,8 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn overheard(&mut self, frame: &Frame) {
-        if let Ok(i) = self
-            .radio
-            .neighbors
-            .binary_search_by_key(&frame.src, |n| n.radio)
-        {
-            let slot = self.radio.neighbors[i].slot as usize;
-            self.radio.neighbor_stats[slot].overheard += 1;
+        if let Some(st) = self.stats_of(frame.src) {
+            st.overheard += 1;
         }
         if self.needs.frames == Frames::ReceivedAndOverheard {
             self.units.acquire(frame.unit);
@@ -265,15 +224,122 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn tx_status(&mut self, sent: Sent, ok: bool, handed_over: bool) {
-        let Sent {
-            id, next_hop: next, ..
-        } = sent;
-        let status = match (next, ok, handed_over) {
+        let status = match (sent.next_hop, ok, handed_over) {
             (None, ..) => TxStatus::Broadcast,
             (Some(_), true, _) => TxStatus::Delivered,
             (Some(_), false, true) => TxStatus::HandedOver,
             (Some(_), false, false) => TxStatus::RetryLimit,
         };
+        self.report(sent, status);
+    }
+}
+
+/// The medium's side of [`MacIo`]: a frame put on the air, a pulled packet addressed, an outcome
+/// reported.
+impl MacEnv<'_> {
+    /// Puts `frame` on the air (with the MPDUs of an A-MPDU): the sender's PHY, the trace, the
+    /// capture, and the frame's arrival at every neighbour.
+    fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu]) {
+        let now = self.events.now();
+        let end = now.saturating_add(frame.airtime);
+        self.radio.phy.start_transmission(end);
+        if let Some(t) = self.trace.as_mut() {
+            t.tx(now, self.me, &frame);
+        }
+        if let Some(c) = self.radio.pcap.as_mut() {
+            c.frame(now, &frame, None, self.units);
+        }
+        // The MAC knows it is transmitting; record the busy state so that the end of the
+        // transmission is reported to it as an idle transition.
+        self.radio.was_busy = true;
+        if frame.kind == FrameKind::Data {
+            self.radio.stats.transmitted += 1;
+            // The frame on the air holds its natives until its last neighbour has seen it.
+            self.units.acquire(frame.unit);
+        }
+        // Every neighbour that gets the frame holds a reference, and the sender one more.
+        let refs = self.radio.neighbors.len() as u32 + 1;
+        // A receiver notices a frame (carrier sense, locking on, interference) only once it has
+        // detected its preamble, `cca_time` after its first energy arrives; never after its end.
+        let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
+        let fid = match self.free_frames.pop() {
+            Some(i) => {
+                // Field by field: the slot's MPDU list keeps its capacity.
+                let slot = &mut self.frames[i as usize];
+                slot.frame = frame;
+                slot.refs = refs;
+                slot.cut_off = false;
+                slot.mpdus.clear();
+                i
+            }
+            None => {
+                self.frames.push(FrameSlot {
+                    frame,
+                    refs,
+                    cut_off: false,
+                    mpdus: Vec::new(),
+                });
+                (self.frames.len() - 1) as u32
+            }
+        };
+        self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+        if let Some(motion) = self.motion {
+            // Moving nodes: the powers and delays of this instant; a candidate out of reach now
+            // gets nothing, and holds no reference.
+            let reached = motion.update_powers(self.me, now, &mut self.radio.neighbors);
+            self.frames[fid as usize].refs = reached + 1;
+        }
+        for nb in &self.radio.neighbors {
+            if nb.delay == motion::OUT_OF_REACH {
+                continue;
+            }
+            let gain = self
+                .fading
+                .gain(self.seed, now, self.me, nb.radio, &mut self.radio.rng);
+            let at = now.saturating_add(nb.delay as Time);
+            self.events.schedule(
+                at.saturating_add(detect),
+                EventClass::Arrival,
+                Event::SignalStart(nb.radio, fid, nb.mean_mw * gain),
+            );
+            self.events.schedule(
+                at.saturating_add(frame.airtime),
+                EventClass::Arrival,
+                Event::SignalEnd(nb.radio, fid),
+            );
+        }
+        self.events
+            .schedule(end, EventClass::Transmit, Event::RadioTxEnd(self.me, fid));
+    }
+
+    /// The link statistics of neighbour `peer` (`None`: not a neighbour now).
+    fn stats_of(&mut self, peer: RadioId) -> Option<&mut super::NeighborStats> {
+        let nbs = &self.radio.neighbors;
+        let i = nbs.binary_search_by_key(&peer, |n| n.radio).ok()?;
+        Some(&mut self.radio.neighbor_stats[nbs[i].slot as usize])
+    }
+
+    /// Addresses a pulled packet: the neighbour radio of its next hop on this radio's channel,
+    /// and the rate table's entry for it (a stale route to a radio out of range has none: the
+    /// MAC's own rate, whose retries will fail anyway).
+    fn address(&mut self, pulled: &mut Pulled) {
+        let hop = pulled.packet.next_hop;
+        if hop == NodeId::MAX {
+            return;
+        }
+        let (first, channel) = (self.radio_of_node[hop as usize], self.radio.channel);
+        let next =
+            peer_on_channel(first, channel, self.next_on_node, self.channel_of).unwrap_or(first);
+        pulled.next_hop = Some(next);
+        let nbs = &self.radio.neighbors;
+        if let Ok(i) = nbs.binary_search_by_key(&next, |n| n.radio) {
+            pulled.rate = (nbs[i].rate_bps != 0).then_some(nbs[i].rate_bps as u64);
+        }
+    }
+
+    /// Reports what became of a packet the radio sent: to the layer at once (if it asked), to the
+    /// network as an upcall.
+    fn report(&mut self, sent: Sent, status: TxStatus) {
         if self.needs.mac_outcomes {
             // At once, inside the MAC's call: what the MAC asks next (`has_pending`) sees it.
             let view = MacView {
@@ -285,7 +351,8 @@ impl MacIo for MacEnv<'_> {
                 upcalls: self.upcalls,
                 events: self.events,
             };
-            self.layer.on_tx_status(self.me, id, next, status, view);
+            self.layer
+                .on_tx_status(self.me, sent.id, sent.next_hop, status, view);
         }
         // The MAC is done with the unit (the frames on the air and the receptions it made keep
         // their own references).

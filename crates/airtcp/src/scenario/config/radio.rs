@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
+pub use crate::mac::block_ack::AggregationConfig;
 pub use crate::mac::rate::RateControlConfig;
+pub use crate::phy::ht::HtConfig;
 
 use super::{
     default_one, AckRate, Direction, ErrorProcessConfig, FadingConfig, MacProfile, Nanos, Preamble,
@@ -22,22 +24,28 @@ pub enum Standard {
     /// IEEE 802.11a OFDM (6, 9, 12, 18, 24, 36, 48, 54 Mbps) in 20 MHz channels at 5 GHz.
     #[serde(rename = "802.11a")]
     Dot11a,
+    /// IEEE 802.11n HT: MCS 0-7 (one spatial stream) in 20 or 40 MHz channels at 5 or 2.4 GHz
+    /// (`radio.ht`), with 802.11a's OFDM rates for control frames and broadcasts.
+    #[serde(rename = "802.11n")]
+    Dot11n,
 }
 
 impl Standard {
-    /// The rates the standard offers, bit/s, lowest first.
-    pub fn rates(self) -> &'static [u64] {
+    /// The rates the standard offers, bit/s, lowest first (802.11n: MCS 0-7 in a 20 MHz channel
+    /// with the long guard interval; [`RadioConfig::data_rates`] has a radio's own).
+    pub fn rates(self) -> Vec<u64> {
         match self {
-            Standard::Dot11b => &crate::mac::timing::DOT11B_RATES,
-            Standard::Dot11a => &crate::phy::ofdm::RATES,
+            Standard::Dot11b => crate::mac::timing::DOT11B_RATES.to_vec(),
+            Standard::Dot11a => crate::phy::ofdm::RATES.to_vec(),
+            Standard::Dot11n => HtConfig::default().rates().to_vec(),
         }
     }
 
-    /// The slot time, ns.
+    /// The slot time, ns (802.11n: at 5 GHz).
     pub fn slot(self) -> crate::sim::Time {
         match self {
             Standard::Dot11b => crate::mac::timing::DOT11B_SLOT,
-            Standard::Dot11a => crate::mac::timing::DOT11A_SLOT,
+            Standard::Dot11a | Standard::Dot11n => crate::mac::timing::DOT11A_SLOT,
         }
     }
 
@@ -46,6 +54,7 @@ impl Standard {
         match self {
             Standard::Dot11b => "802.11b",
             Standard::Dot11a => "802.11a",
+            Standard::Dot11n => "802.11n",
         }
     }
 
@@ -55,7 +64,7 @@ impl Standard {
     pub fn default_rx_threshold(self) -> f64 {
         match self {
             Standard::Dot11b => default_rx_threshold(),
-            Standard::Dot11a => -82.0,
+            Standard::Dot11a | Standard::Dot11n => -82.0,
         }
     }
 
@@ -65,17 +74,18 @@ impl Standard {
     pub fn default_cs_threshold(self) -> f64 {
         match self {
             Standard::Dot11b => default_cs_threshold(),
-            Standard::Dot11a => -62.0,
+            Standard::Dot11a | Standard::Dot11n => -62.0,
         }
     }
 
     /// Noise power when the scenario gives none, dBm: thermal noise kTB at 290 K in the
     /// standard's bandwidth (22 MHz DSSS, 20 MHz OFDM) plus a 7 dB noise figure (ns-3's
-    /// `RxNoiseFigure`).
+    /// `RxNoiseFigure`). An 802.11n radio in a 40 MHz channel adds 3.01 dB
+    /// ([`RadioConfig::noise_dbm`]).
     pub fn default_noise(self) -> f64 {
         match self {
             Standard::Dot11b => default_noise(),
-            Standard::Dot11a => -93.97,
+            Standard::Dot11a | Standard::Dot11n => -93.97,
         }
     }
 
@@ -84,7 +94,7 @@ impl Standard {
     pub fn default_ack_rate(self) -> AckRate {
         match self {
             Standard::Dot11b => AckRate::Basic,
-            Standard::Dot11a => AckRate::Control,
+            Standard::Dot11a | Standard::Dot11n => AckRate::Control,
         }
     }
 
@@ -93,12 +103,21 @@ impl Standard {
     pub fn default_preamble(self) -> Option<Preamble> {
         match self {
             Standard::Dot11b => Some(Preamble::default()),
-            Standard::Dot11a => None,
+            Standard::Dot11a | Standard::Dot11n => None,
+        }
+    }
+
+    /// The MSDU lifetime when the scenario gives none: for ever, but for 802.11n, whose Block
+    /// Ack agreements retry an MPDU until it ends (ns-3's `WifiMacQueue::MaxDelay`, 500 ms).
+    pub fn default_msdu_lifetime(self) -> Option<Nanos> {
+        match self {
+            Standard::Dot11n => Some(500_000_000),
+            _ => None,
         }
     }
 
     /// Every standard, in the order the schema lists them.
-    pub const ALL: [Standard; 2] = [Standard::Dot11b, Standard::Dot11a];
+    pub const ALL: [Standard; 3] = [Standard::Dot11b, Standard::Dot11a, Standard::Dot11n];
 }
 
 /// What one draw of `radio.frame_error` covers.
@@ -120,10 +139,13 @@ pub enum FrameErrorMode {
 pub struct RadioConfig {
     /// The standard.
     pub standard: Standard,
-    /// Rate of data frames, bit/s (one of the standard's rates).
+    /// Rate of data frames, bit/s (one of the standard's rates; 802.11n: an MCS 0-7 rate at the
+    /// radio's channel width and guard interval, as the standard tabulates it, e.g. 65 Mbit/s
+    /// for MCS 7 in 20 MHz).
     #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub data_rate: u64,
-    /// Rate of control frames (ACK, RTS, CTS) and broadcasts, bit/s.
+    /// Rate of control frames (RTS, CTS; ACKs under `ack_rate: basic`) and broadcasts, bit/s
+    /// (802.11n: a non-HT OFDM rate).
     #[schemars(transform = crate::quantity::rate, range(min = 1))]
     pub basic_rate: u64,
     /// Use RTS/CTS before unicast data frames.
@@ -177,6 +199,15 @@ pub struct RadioConfig {
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub rate_control: RateControlConfig,
+    /// The HT PHY (802.11n only; absent: 5 GHz, 20 MHz, long guard interval).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub ht: Option<HtConfig>,
+    /// A-MPDU aggregation under Block Ack (802.11n only; absent: 65,535 bytes and 64 MPDUs,
+    /// ns-3's defaults; `max_ampdu_bytes: 0` turns it off).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub aggregation: Option<AggregationConfig>,
     /// Data rates set by hand on given links, after rate control (for tests and for scenarios
     /// that pin rates, such as paper 003's Fig. 1).
     #[serde(default)]
@@ -236,7 +267,9 @@ pub struct RadioConfig {
     pub rx_sensitivity: f64,
     /// How long a packet may wait in a radio's interface queue before it is dropped (`expired`)
     /// instead of sent, ns: 802.11's dot11MaxTransmitMSDULifetime, ns-3's
-    /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue.
+    /// `WifiMacQueue::MaxDelay` (500 ms). Absent: for ever, as ns-2's interface queue; for
+    /// 802.11n ns-3's 500 ms, which also ends the MPDUs a Block Ack agreement retries (they
+    /// have no retry limit).
     #[serde(default)]
     #[schemars(transform = crate::quantity::duration, range(min = 1))]
     #[schemars(extend("x-omit-default" = true))]
@@ -260,9 +293,54 @@ impl RadioConfig {
             .unwrap_or_else(|| self.standard.default_cs_threshold())
     }
 
-    /// The noise power, dBm.
+    /// The noise power, dBm: the standard's in a 20 MHz channel, 3.01 dB more in a 40 MHz one.
     pub fn noise_dbm(&self) -> f64 {
-        self.noise.unwrap_or_else(|| self.standard.default_noise())
+        self.noise.unwrap_or_else(|| {
+            let wide = self.ht_phy().is_some_and(|ht| ht.channel_width.mhz() == 40);
+            self.standard.default_noise() + if wide { 10.0 * 2f64.log10() } else { 0.0 }
+        })
+    }
+
+    /// The MSDU lifetime, ns (`None`: for ever).
+    pub fn lifetime(&self) -> Option<Nanos> {
+        self.msdu_lifetime
+            .or_else(|| self.standard.default_msdu_lifetime())
+    }
+
+    /// The aggregation of an 802.11n radio (`None`: off, and for the other standards).
+    pub fn aggregation_params(&self) -> Option<crate::mac::block_ack::AggregationParams> {
+        match self.standard {
+            Standard::Dot11n => self.aggregation.unwrap_or_default().params(),
+            _ => None,
+        }
+    }
+
+    /// The HT PHY of an 802.11n radio (the block's, or the defaults); `None` for the others.
+    pub fn ht_phy(&self) -> Option<HtConfig> {
+        (self.standard == Standard::Dot11n).then(|| self.ht.unwrap_or_default())
+    }
+
+    /// The rates data frames may go at, bit/s, lowest first: the standard's, or an 802.11n
+    /// radio's MCS 0-7 at its width and guard interval.
+    pub fn data_rates(&self) -> Vec<u64> {
+        match self.ht_phy() {
+            Some(ht) => ht.rates().to_vec(),
+            None => self.standard.rates(),
+        }
+    }
+
+    /// The rates control frames and broadcasts may go at, bit/s: the standard's, or for
+    /// 802.11n the 802.11a rates the HT error model has curves for (all but 9 Mbit/s) that no
+    /// HT rate of the radio shares (54 Mbit/s is MCS 3 at 40 MHz with the long guard interval).
+    pub fn basic_rates(&self) -> Vec<u64> {
+        match self.ht_phy() {
+            Some(ht) => crate::phy::ofdm::RATES
+                .iter()
+                .copied()
+                .filter(|&r| r != 9_000_000 && ht.mode_of(r).is_none())
+                .collect(),
+            None => self.standard.rates(),
+        }
     }
 
     /// The ACK rate rule.

@@ -1,0 +1,662 @@
+//! The DCF of an 802.11n radio that aggregates (`radio.aggregation`): A-MPDUs under an implicit
+//! HT-immediate Block Ack agreement with every neighbour (IEEE 802.11-2016 §10.24.7, §10.12),
+//! following ns-3 3.44's `HtFrameExchangeManager` where the standard leaves a choice.
+//!
+//! Originator, per transmit opportunity (one frame exchange: the TXOP limit of AC_BE is 0):
+//! - The exchange serves one recipient, the next hop of the packet at the head of the interface
+//!   queue. Its MPDUs not yet acknowledged go first, in sequence order, then packets for the same
+//!   next hop taken from the queue in queue order (ns-3's queue per receiver), while the A-MPDU
+//!   stays within 64 MPDUs, the window of 64 from the oldest unacknowledged one,
+//!   `max_ampdu_bytes` and 5.484 ms of airtime. An MPDU gets the recipient's next sequence number
+//!   when it is first sent (as ns-3 numbers an MPDU when it first leaves the queue); a packet
+//!   taken that does not fit waits, unnumbered, for the next A-MPDU.
+//! - Two MPDUs or more go as an A-MPDU answered by a compressed Block Ack; a lone MPDU goes as a
+//!   plain QoS data frame answered by an ACK (ns-3 does the same with no other MPDU to send).
+//! - The Block Ack's bitmap acknowledges MPDUs one by one; the others stay for the next A-MPDU.
+//!   Without a Block Ack, a BlockAckReq goes first at the next opportunity (ns-3's
+//!   `UseExplicitBarAfterMissedBlockAck`), and its Block Ack says what arrived.
+//! - Under an agreement a failed transmission does not count against an MPDU's retry limit
+//!   (802.11-2020 §10.23.2.12.1; ns-3's `IncrementRetryCountUnderBa` false): an MPDU leaves when
+//!   acknowledged or when its lifetime (`radio.msdu_lifetime`, counted from when it was queued)
+//!   runs out. An MPDU given up moves the window: the recipient is told by a BlockAckReq before
+//!   the next data (§10.24.7.5; ns-3's `BlockAckManager::NotifyDiscardedMpdu`).
+//! - The contention window doubles on a missed Block Ack or ACK and resets on any answer, as
+//!   for single frames.
+//!
+//! Recipient: every data frame of an agreement (sequence number set) goes through the
+//! reordering buffer ([`Reorder`]); the network gets the packets in order. An A-MPDU of which at
+//! least one MPDU was decoded is answered by a Block Ack after SIFS; a BlockAckReq too.
+//!
+//! Frames a forwarding layer picks itself (`pull`), broadcasts, and coded frames are sent one
+//! by one outside the agreement, as before.
+
+use super::{Attempt, Dcf, MacIo, MacTimer, Pulled, Sent, State};
+use crate::mac::block_ack::{
+    in_window, seq_add, seq_distance, AggregationParams, Reorder, BLOCK_ACK_BYTES,
+    BLOCK_ACK_REQ_BYTES, PPDU_MAX_TIME, WINDOW,
+};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId, NO_SEQ, NO_UNIT};
+use crate::mac::rate::RateFeedback;
+use crate::mac::timing::Timing;
+use crate::sim::{NodeId, Time};
+
+/// One MPDU the originator holds until it is acknowledged or given up.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    mpdu: Mpdu,
+    /// When it entered the interface queue (`None`: it never expires).
+    queued_at: Option<Time>,
+    /// The recipient has decoded it.
+    handed_over: bool,
+    /// Carried by the PPDU on the air now.
+    in_flight: bool,
+    /// Sent at least once.
+    sent_once: bool,
+}
+
+/// What the exchange in progress put on the air.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OnAir {
+    /// Nothing.
+    None,
+    /// An A-MPDU.
+    Ampdu,
+    /// One MPDU, answered by an ACK.
+    Single,
+    /// A BlockAckReq.
+    Request,
+}
+
+/// The exchange with one recipient: the MPDUs it has not acknowledged.
+#[derive(Debug, Clone)]
+struct Exchange {
+    dst: RadioId,
+    /// Its node, to take its packets from the interface queue.
+    next_node: NodeId,
+    /// The rate the rate table gives for it.
+    table_rate: u64,
+    /// The rate of the PPDU on the air.
+    rate: u64,
+    mpdus: Vec<Held>,
+    on_air: OnAir,
+}
+
+/// The originator's record of one recipient.
+#[derive(Debug, Clone, Copy)]
+struct Recipient {
+    radio: RadioId,
+    next_seq: u16,
+    /// A BlockAckReq must go before the next data: MPDUs were given up.
+    request_due: bool,
+}
+
+/// Everything an aggregating DCF keeps beyond a plain one.
+#[derive(Debug, Clone)]
+pub(super) struct BlockAck {
+    params: AggregationParams,
+    lifetime: Option<Time>,
+    recipients: Vec<Recipient>,
+    exchange: Option<Exchange>,
+    /// Per originator, the reordering buffer of what it sent here.
+    reorder: Vec<(RadioId, Reorder<Frame>)>,
+    /// Scratch: the MPDUs of the A-MPDU being sent, or of the one received.
+    mpdus: Vec<Mpdu>,
+    /// Counters.
+    pub(super) stats: AggregationStats,
+}
+
+/// What aggregation did, per radio.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AggregationStats {
+    /// A-MPDUs sent (retransmissions included).
+    pub ampdus: u64,
+    /// MPDUs they carried.
+    pub ampdu_mpdus: u64,
+    /// MPDUs a Block Ack reported missing (each time).
+    pub mpdus_missed: u64,
+    /// Block Acks not received in time.
+    pub block_ack_timeouts: u64,
+    /// BlockAckReq frames sent.
+    pub requests: u64,
+    /// MPDUs given up at the end of their lifetime.
+    pub expired: u64,
+}
+
+impl BlockAck {
+    pub(super) fn new(params: AggregationParams, lifetime: Option<Time>) -> Self {
+        BlockAck {
+            params,
+            lifetime,
+            recipients: Vec::new(),
+            exchange: None,
+            reorder: Vec::new(),
+            mpdus: Vec::new(),
+            stats: AggregationStats::default(),
+        }
+    }
+
+    fn recipient(&mut self, radio: RadioId) -> &mut Recipient {
+        let i = match self.recipients.iter().position(|r| r.radio == radio) {
+            Some(i) => i,
+            None => {
+                self.recipients.push(Recipient {
+                    radio,
+                    next_seq: 0,
+                    request_due: false,
+                });
+                self.recipients.len() - 1
+            }
+        };
+        &mut self.recipients[i]
+    }
+
+    /// Whether an exchange holds MPDUs or a BlockAckReq is due.
+    pub(super) fn busy(&self) -> bool {
+        self.exchange.is_some()
+    }
+
+    /// Packets held that their next hop does not have yet, and packets held for reordering.
+    pub(super) fn held(&self) -> usize {
+        let sending = self
+            .exchange
+            .as_ref()
+            .map_or(0, |e| e.mpdus.iter().filter(|h| !h.handed_over).count());
+        sending + self.reorder.iter().map(|(_, r)| r.held()).sum::<usize>()
+    }
+}
+
+impl Dcf {
+    /// A transmit opportunity of an aggregating radio; false if it is not one for the agreement
+    /// (nothing to send under it: the caller goes on as a plain DCF with `self.current`).
+    pub(super) fn access_aggregated(&mut self, io: &mut impl MacIo) -> bool {
+        let Some(ba) = self.ba.as_deref_mut() else {
+            return false;
+        };
+        if ba.exchange.is_none() {
+            if self.current.is_some() {
+                return false;
+            }
+            let Some(p) = io.pull() else { return true };
+            match (p.next_hop, p.aggregable) {
+                (Some(dst), true) => {
+                    let rate = p.rate.unwrap_or(self.p.timing.data_rate);
+                    let mut e = Exchange {
+                        dst,
+                        next_node: p.packet.next_hop,
+                        table_rate: rate,
+                        rate,
+                        mpdus: Vec::new(),
+                        on_air: OnAir::None,
+                    };
+                    push_new(&mut e, p, self.p.mac_overhead);
+                    ba.exchange = Some(e);
+                }
+                _ => {
+                    self.current = Some(Attempt::of(p, self.p.timing.data_rate));
+                    return false;
+                }
+            }
+        }
+        self.send_exchange(io);
+        true
+    }
+
+    /// Sends the exchange's next PPDU: a BlockAckReq if one is due, else an A-MPDU or a lone
+    /// MPDU.
+    fn send_exchange(&mut self, io: &mut impl MacIo) {
+        let t = self.p.timing;
+        let overhead = self.p.mac_overhead;
+        let rate_control = self.p.rate_control;
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let mut e = ba.exchange.take().expect("exchange");
+        expire(ba, &mut e, io);
+        if rate_control {
+            e.rate = io.attempt_rate(e.dst, e.table_rate);
+        }
+        let me = self.me;
+        let request_due = ba.recipient(e.dst).request_due;
+        if request_due || e.mpdus.is_empty() {
+            if !request_due {
+                // Everything expired and no request is due: the exchange is over.
+                ba.exchange = None;
+                self.draw_backoff(io);
+                self.schedule_access(io);
+                return;
+            }
+            let next = ba.recipient(e.dst).next_seq;
+            let ssn = e
+                .mpdus
+                .first()
+                .filter(|h| h.sent_once)
+                .map_or(next, |h| h.mpdu.seq);
+            let answer = t.ack_rate_for(e.rate);
+            let frame = Frame {
+                nav: t.sifs + t.airtime(BLOCK_ACK_BYTES, answer),
+                bytes: BLOCK_ACK_REQ_BYTES,
+                rate_bps: answer,
+                airtime: t.airtime(BLOCK_ACK_REQ_BYTES, answer),
+                seq: ssn,
+                ..Frame::new(FrameKind::BlockAckReq, me, Some(e.dst))
+            };
+            e.on_air = OnAir::Request;
+            ba.stats.requests += 1;
+            ba.exchange = Some(e);
+            self.state = State::WaitBlockAck;
+            self.send_awaiting(frame, io);
+            return;
+        }
+        // Fill the A-MPDU: what is held (in sequence order), then new packets for the recipient.
+        fill(ba, &mut e, io, overhead, &t);
+        let recipient = ba.recipient(e.dst);
+        let mut next = recipient.next_seq;
+        let first = &e.mpdus[0];
+        let window_start = if first.sent_once {
+            first.mpdu.seq
+        } else {
+            next
+        };
+        let mut bytes = 0;
+        ba.mpdus.clear();
+        for h in e.mpdus.iter_mut() {
+            h.in_flight = false;
+        }
+        for h in e.mpdus.iter_mut() {
+            let seq = if h.sent_once { h.mpdu.seq } else { next };
+            if ba.mpdus.len() >= usize::from(ba.params.max_mpdus) || !in_window(window_start, seq) {
+                break;
+            }
+            let grown = AggregationParams::grown(bytes, h.mpdu.bytes);
+            let fits =
+                grown <= ba.params.max_ampdu_bytes && t.airtime(grown, e.rate) <= PPDU_MAX_TIME;
+            if !fits && !ba.mpdus.is_empty() {
+                break;
+            }
+            bytes = grown;
+            h.in_flight = true;
+            h.mpdu.retry = h.sent_once;
+            if !h.sent_once {
+                h.mpdu.seq = next;
+                next = seq_add(next, 1);
+            }
+            h.sent_once = true;
+            ba.mpdus.push(h.mpdu);
+        }
+        ba.recipient(e.dst).next_seq = next;
+        let first = ba.mpdus[0];
+        let retried = ba.mpdus.iter().filter(|m| m.retry).count() as u32;
+        io.mpdus_sent(e.dst, ba.mpdus.len() as u32, retried);
+        if ba.mpdus.len() == 1 {
+            // A lone MPDU: a plain QoS data frame, acknowledged by an ACK.
+            let frame = Frame {
+                nav: t.sifs + t.ack_time_for(e.rate),
+                bytes: first.bytes,
+                rate_bps: e.rate,
+                airtime: t.airtime(first.bytes, e.rate),
+                packet: Some((first.id, first.packet)),
+                retry: first.retry,
+                seq: first.seq,
+                ..Frame::new(FrameKind::Data, me, Some(e.dst))
+            };
+            e.on_air = OnAir::Single;
+            ba.exchange = Some(e);
+            self.stats.data_tx += 1;
+            self.state = State::WaitAck;
+            self.send_awaiting(frame, io);
+            return;
+        }
+        let answer = t.ack_rate_for(e.rate);
+        let frame = Frame {
+            nav: t.sifs + t.airtime(BLOCK_ACK_BYTES, answer),
+            bytes,
+            rate_bps: e.rate,
+            airtime: t.airtime(bytes, e.rate),
+            packet: Some((first.id, first.packet)),
+            retry: first.retry,
+            seq: first.seq,
+            mpdus: ba.mpdus.len() as u8,
+            ..Frame::new(FrameKind::Data, me, Some(e.dst))
+        };
+        e.on_air = OnAir::Ampdu;
+        ba.stats.ampdus += 1;
+        ba.stats.ampdu_mpdus += ba.mpdus.len() as u64;
+        ba.exchange = Some(e);
+        self.stats.data_tx += 1;
+        self.state = State::WaitBlockAck;
+        self.send_ampdu(frame, io);
+    }
+
+    /// Puts an A-MPDU on the air (its MPDUs are in `ba.mpdus`) and waits for its Block Ack.
+    fn send_ampdu(&mut self, frame: Frame, io: &mut impl MacIo) {
+        self.on_phy_busy(io);
+        self.arm_response_timeout(&frame, io);
+        let ba = self.ba.as_deref().expect("aggregating");
+        io.transmit_ampdu(frame, &ba.mpdus);
+    }
+
+    /// Puts a frame of the exchange on the air (a lone MPDU, a BlockAckReq) and waits for its
+    /// answer.
+    fn send_awaiting(&mut self, frame: Frame, io: &mut impl MacIo) {
+        self.on_phy_busy(io);
+        self.arm_response_timeout(&frame, io);
+        io.transmit(frame);
+    }
+
+    /// The answer to `frame` must start within the response timeout after its end (10.3.2.9).
+    fn arm_response_timeout(&self, frame: &Frame, io: &mut impl MacIo) {
+        let end = io.now().saturating_add(frame.airtime);
+        io.set_timer(
+            MacTimer::Timeout,
+            Some(end + self.p.timing.response_timeout()),
+        );
+    }
+
+    /// The answer to the exchange on the air arrived: a Block Ack (to an A-MPDU or a request)
+    /// or an ACK (to a lone MPDU).
+    pub(super) fn answered(&mut self, answer: &Frame, io: &mut impl MacIo) {
+        let t = self.p.timing;
+        let rate_control = self.p.rate_control;
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let Some(mut e) = ba.exchange.take() else {
+            return;
+        };
+        io.set_timer(MacTimer::Timeout, None);
+        self.state = State::Idle;
+        io.attempt(e.dst, true);
+        let has = |seq: u16| match answer.kind {
+            FrameKind::Ack => seq == answer.seq,
+            _ => {
+                let k = seq_distance(answer.seq, seq);
+                // Before the bitmap's start: the recipient's window has passed it.
+                k >= 2048 || (k < WINDOW && answer.bitmap & (1 << k) != 0)
+            }
+        };
+        let mut acked_now = 0u64;
+        let mut missed = 0u64;
+        let mut kept = Vec::with_capacity(e.mpdus.len());
+        for h in e.mpdus.drain(..) {
+            if h.sent_once && has(h.mpdu.seq) {
+                acked_now += u64::from(h.in_flight);
+                self.stats.acked += 1;
+                io.tx_status(sent_of(&h, e.dst), true, true);
+            } else {
+                missed += u64::from(h.in_flight);
+                kept.push(h);
+            }
+        }
+        e.mpdus = kept;
+        ba.stats.mpdus_missed += missed;
+        if rate_control && e.on_air != OnAir::Request {
+            let snr = answer.snr.into();
+            let feedback = if acked_now > 0 {
+                RateFeedback::Acked { rate: e.rate, snr }
+            } else {
+                RateFeedback::Lost { rate: e.rate }
+            };
+            io.rate_feedback(e.dst, feedback);
+        }
+        if e.on_air == OnAir::Request {
+            ba.recipient(e.dst).request_due = false;
+        }
+        e.on_air = OnAir::None;
+        if !e.mpdus.is_empty() {
+            ba.exchange = Some(e);
+        }
+        self.cw = t.cw_min;
+        self.station_retries = 0;
+        self.draw_backoff(io);
+    }
+
+    /// No answer to the exchange on the air: its MPDUs wait, and a BlockAckReq goes first next
+    /// time if an A-MPDU went unanswered.
+    pub(super) fn exchange_failed(&mut self, io: &mut impl MacIo) {
+        let rate_control = self.p.rate_control;
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let Some(e) = ba.exchange.as_mut() else {
+            return;
+        };
+        io.attempt(e.dst, false);
+        if rate_control && e.on_air != OnAir::Request {
+            io.rate_feedback(e.dst, RateFeedback::Lost { rate: e.rate });
+        }
+        if e.on_air != OnAir::Single {
+            ba.stats.block_ack_timeouts += 1;
+        }
+        let dst = e.dst;
+        let ampdu = e.on_air == OnAir::Ampdu;
+        e.on_air = OnAir::None;
+        if ampdu {
+            ba.recipient(dst).request_due = true;
+        }
+        self.stats.retries += 1;
+    }
+
+    /// The recipient's side: a data frame of an agreement, an A-MPDU or a BlockAckReq for this
+    /// radio was received (`ok`: at least one MPDU decoded). Returns true if it was one.
+    pub(super) fn receive_aggregated(&mut self, frame: &Frame, io: &mut impl MacIo) -> bool {
+        let is_agreement = match frame.kind {
+            FrameKind::Data => frame.seq != NO_SEQ,
+            FrameKind::BlockAckReq => true,
+            _ => false,
+        };
+        if !is_agreement {
+            return false;
+        }
+        let t = self.p.timing;
+        let me = self.me;
+        let snr = io.rx_snr() as f32;
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let BlockAck { reorder, mpdus, .. } = ba;
+        let decoded = if frame.mpdus > 0 {
+            io.received_mpdus(mpdus)
+        } else {
+            0
+        };
+        let buffer = match reorder.iter().position(|(o, _)| *o == frame.src) {
+            Some(i) => &mut reorder[i].1,
+            None => {
+                reorder.push((frame.src, Reorder::default()));
+                &mut reorder.last_mut().expect("pushed").1
+            }
+        };
+        let mut up = |f: Frame| io.deliver(&f);
+        let response = match frame.kind {
+            FrameKind::BlockAckReq => {
+                buffer.block_ack_req(frame.seq, &mut up);
+                block_ack(me, frame, buffer.bitmap(frame.seq), t, snr)
+            }
+            _ if frame.mpdus == 0 => {
+                let one = Frame {
+                    seq: NO_SEQ,
+                    ..*frame
+                };
+                buffer.receive(frame.seq, one, &mut up);
+                Frame {
+                    bytes: super::super::timing::ACK_BYTES,
+                    rate_bps: t.ack_rate_for(frame.rate_bps),
+                    airtime: t.ack_time_for(frame.rate_bps),
+                    continues: true,
+                    snr,
+                    seq: frame.seq,
+                    ..Frame::new(FrameKind::Ack, me, Some(frame.src))
+                }
+            }
+            _ => {
+                for (i, m) in mpdus.iter().enumerate() {
+                    if decoded & (1 << i) != 0 {
+                        let one = Frame {
+                            bytes: m.bytes,
+                            packet: Some((m.id, m.packet)),
+                            retry: m.retry,
+                            mpdus: 0,
+                            seq: NO_SEQ,
+                            ..*frame
+                        };
+                        buffer.receive(m.seq, one, &mut up);
+                    }
+                }
+                block_ack(me, frame, buffer.bitmap(frame.seq), t, snr)
+            }
+        };
+        self.respond(response, io);
+        true
+    }
+
+    /// Whether the exchange in progress waits for `answer`.
+    pub(super) fn awaits(&self, answer: &Frame) -> bool {
+        let Some(e) = self.ba.as_deref().and_then(|ba| ba.exchange.as_ref()) else {
+            return false;
+        };
+        answer.src == e.dst
+            && match (self.state, answer.kind) {
+                (State::WaitBlockAck, FrameKind::BlockAck) => true,
+                (State::WaitAck, FrameKind::Ack) => e.on_air == OnAir::Single,
+                _ => false,
+            }
+    }
+
+    /// The recipient decoded MPDU `seq` of this radio's exchange: it has it, whatever becomes of
+    /// the answer.
+    pub fn mark_mpdu_handed_over(&mut self, seq: u16) {
+        if let Some(e) = self.ba.as_deref_mut().and_then(|ba| ba.exchange.as_mut()) {
+            if let Some(h) = e
+                .mpdus
+                .iter_mut()
+                .find(|h| h.sent_once && h.mpdu.seq == seq)
+            {
+                h.handed_over = true;
+            }
+        }
+    }
+
+    /// The radio fails: the MPDUs its exchange holds (with whether their next hop has them)
+    /// and the packets it held for reordering (the next hop has those) go to `out`.
+    pub(super) fn abandon_aggregated(&mut self, out: &mut Vec<(Sent, bool)>) {
+        let Some(ba) = self.ba.as_deref_mut() else {
+            return;
+        };
+        if let Some(e) = ba.exchange.take() {
+            out.extend(e.mpdus.iter().map(|h| (sent_of(h, e.dst), h.handed_over)));
+        }
+        for (_, r) in ba.reorder.iter_mut() {
+            let mut lost = Vec::new();
+            r.for_each(&mut |f: &Frame| {
+                if let Some((id, _)) = f.packet {
+                    lost.push(id);
+                }
+            });
+            out.extend(lost.into_iter().map(|id| {
+                let sent = Sent {
+                    id,
+                    next_hop: None,
+                    unit: NO_UNIT,
+                };
+                (sent, false)
+            }));
+            *r = Reorder::default();
+        }
+    }
+
+    /// What aggregation did at this radio (`None`: it does not aggregate).
+    pub fn aggregation_stats(&self) -> Option<AggregationStats> {
+        self.ba.as_deref().map(|ba| ba.stats)
+    }
+}
+
+/// The Block Ack `me` sends in answer to `frame` (an A-MPDU or a BlockAckReq): its bitmap from
+/// the starting sequence number the frame carried.
+fn block_ack(me: RadioId, frame: &Frame, bitmap: u64, t: Timing, snr: f32) -> Frame {
+    let rate = if frame.kind == FrameKind::BlockAckReq {
+        frame.rate_bps
+    } else {
+        t.ack_rate_for(frame.rate_bps)
+    };
+    Frame {
+        bytes: BLOCK_ACK_BYTES,
+        rate_bps: rate,
+        airtime: t.airtime(BLOCK_ACK_BYTES, rate),
+        continues: true,
+        snr,
+        seq: frame.seq,
+        bitmap,
+        ..Frame::new(FrameKind::BlockAck, me, Some(frame.src))
+    }
+}
+
+fn sent_of(h: &Held, dst: RadioId) -> Sent {
+    Sent {
+        id: h.mpdu.id,
+        next_hop: Some(dst),
+        unit: NO_UNIT,
+    }
+}
+
+/// Adds a packet just taken from the queue to the exchange (numbered when first sent).
+fn push_new(e: &mut Exchange, p: Pulled, overhead: u32) {
+    e.mpdus.push(Held {
+        mpdu: Mpdu {
+            id: p.id,
+            packet: p.packet,
+            seq: NO_SEQ,
+            bytes: p.packet.size + overhead,
+            retry: false,
+        },
+        queued_at: p.queued_at,
+        handed_over: false,
+        in_flight: false,
+        sent_once: false,
+    });
+}
+
+/// Takes packets for the exchange's recipient from the queue while the next A-MPDU has room for
+/// them: fewer than the MPDU limit held, inside the window, within the size and time limits.
+fn fill(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo, overhead: u32, t: &Timing) {
+    let (params, rate) = (ba.params, e.rate);
+    let room =
+        |bytes: u32| bytes <= params.max_ampdu_bytes && t.airtime(bytes, rate) <= PPDU_MAX_TIME;
+    loop {
+        if e.mpdus.len() >= usize::from(params.max_mpdus) {
+            return;
+        }
+        let bytes = e
+            .mpdus
+            .iter()
+            .fold(0, |b, h| AggregationParams::grown(b, h.mpdu.bytes));
+        if !room(bytes) {
+            return;
+        }
+        let Some(p) = io.pull_for(e.next_node) else {
+            return;
+        };
+        push_new(e, p, overhead);
+        if !room(AggregationParams::grown(bytes, p.packet.size + overhead)) {
+            // Taken, numbered, and kept for the next A-MPDU.
+            return;
+        }
+    }
+}
+
+/// Gives up the MPDUs whose lifetime has run out: the recipient is to be told (a BlockAckReq),
+/// unless it has them all.
+fn expire(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo) {
+    let Some(lifetime) = ba.lifetime else {
+        return;
+    };
+    let now = io.now();
+    let mut gave_up = false;
+    let dst = e.dst;
+    e.mpdus.retain(|h| {
+        let alive = h
+            .queued_at
+            .is_none_or(|q| now <= q.saturating_add(lifetime));
+        if !alive {
+            io.expired(sent_of(h, dst), h.handed_over);
+            // A hole in the recipient's window only if it was sent and did not arrive.
+            gave_up |= h.sent_once && !h.handed_over;
+            ba.stats.expired += 1;
+        }
+        alive
+    });
+    if gave_up {
+        ba.recipient(dst).request_due = true;
+    }
+}

@@ -1,0 +1,321 @@
+//! A-MPDU exchanges against a scripted world, read as packet traces: what the originator puts on
+//! the air, what the recipient hands up and answers.
+use super::*;
+use crate::mac::block_ack::{AggregationConfig, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES};
+use crate::mac::timing::Timing;
+use crate::phy::ht::HtConfig;
+use crate::sim::packet::Header;
+use crate::sim::time::MICROS;
+
+/// An idle medium, a queue of packets and a record of what the DCF does.
+#[derive(Default)]
+struct Script {
+    now: Time,
+    rng: Option<Rng>,
+    queue: Vec<Pulled>,
+    sent: Vec<(Frame, Vec<Mpdu>)>,
+    timers: [Option<Time>; 3],
+    delivered: Vec<u32>,
+    /// (packet id, acknowledged) of each outcome reported.
+    outcomes: Vec<(u32, bool)>,
+    expired: Vec<u32>,
+    /// What the next A-MPDU reception holds and which of its MPDUs are decoded.
+    rx_mpdus: (Vec<Mpdu>, u64),
+}
+
+impl Script {
+    fn new() -> Self {
+        Script {
+            rng: Some(Rng::stream(1, "ampdu-test")),
+            ..Script::default()
+        }
+    }
+
+    /// Fires timers until the DCF has put one more frame on the air.
+    fn next_frame(&mut self, dcf: &mut Dcf) -> (Frame, Vec<Mpdu>) {
+        let before = self.sent.len();
+        while self.sent.len() == before {
+            let (which, at) = [MacTimer::Response, MacTimer::Access]
+                .into_iter()
+                .find_map(|w| self.timers[w as usize].map(|t| (w, t)))
+                .expect("a timer armed");
+            self.timers[which as usize] = None;
+            self.now = self.now.max(at);
+            dcf.on_timer(which, self);
+        }
+        self.sent.last().cloned().expect("sent")
+    }
+
+    /// The frame on the air has ended: the medium is idle again.
+    fn end_of(&mut self, dcf: &mut Dcf, frame: &Frame) {
+        self.now += frame.airtime;
+        dcf.on_phy_idle(self);
+    }
+
+    /// `frame` arrives, decoded, and ends now.
+    fn hear(&mut self, dcf: &mut Dcf, frame: &Frame) {
+        dcf.on_rx(frame, true, self);
+        dcf.on_phy_idle(self);
+    }
+}
+
+impl MacIo for Script {
+    fn now(&self) -> Time {
+        self.now
+    }
+    fn rng(&mut self) -> &mut Rng {
+        self.rng.as_mut().expect("rng")
+    }
+    fn phy_busy(&self) -> bool {
+        false
+    }
+    fn phy_idle_since(&self) -> Time {
+        self.now
+    }
+    fn transmit(&mut self, frame: Frame) {
+        self.sent.push((frame, Vec::new()));
+    }
+    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu]) {
+        self.sent.push((frame, mpdus.to_vec()));
+    }
+    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
+        out.clone_from(&self.rx_mpdus.0);
+        self.rx_mpdus.1
+    }
+    fn set_timer(&mut self, which: MacTimer, at: Option<Time>) {
+        self.timers[which as usize] = at;
+    }
+    fn has_pending(&self) -> bool {
+        !self.queue.is_empty()
+    }
+    fn pull(&mut self) -> Option<Pulled> {
+        (!self.queue.is_empty()).then(|| self.queue.remove(0))
+    }
+    fn pull_for(&mut self, next: crate::sim::NodeId) -> Option<Pulled> {
+        let i = self.queue.iter().position(|p| p.packet.next_hop == next)?;
+        Some(self.queue.remove(i))
+    }
+    fn deliver(&mut self, frame: &Frame) {
+        self.delivered.push(frame.packet.expect("a packet").0 .0);
+    }
+    fn attempt(&mut self, _next: RadioId, _ok: bool) {}
+    fn overheard(&mut self, _frame: &Frame) {}
+    fn tx_status(&mut self, sent: Sent, ok: bool, _handed_over: bool) {
+        self.outcomes.push((sent.id.0, ok));
+    }
+    fn expired(&mut self, sent: Sent, _handed_over: bool) {
+        self.expired.push(sent.id.0);
+    }
+}
+
+/// An 802.11n radio at MCS 7 (65 Mbit/s, 20 MHz, long GI) that aggregates.
+fn ht_dcf(me: RadioId, lifetime: Option<Time>) -> Dcf {
+    Dcf::new(
+        me,
+        DcfParams {
+            timing: Timing::dot11n(HtConfig::default(), 65_000_000, 6_000_000),
+            rts_cts: false,
+            short_retry_limit: 6,
+            long_retry_limit: 4,
+            mac_overhead: 38,
+            profile: MacProfile::Standard,
+            rate_control: false,
+            aggregation: AggregationConfig::default().params(),
+            lifetime,
+        },
+    )
+}
+
+/// Packet `id` (1000 bytes) for node 1, from the interface queue.
+fn queued(id: u32) -> Pulled {
+    let mut p = Packet::new(
+        0,
+        0,
+        1,
+        1000,
+        0,
+        Header::Udp {
+            seq: u64::from(id),
+            len: 1000,
+        },
+    );
+    p.next_hop = 1;
+    let mut pulled = Pulled::packet(PacketId(id), p, Some(1));
+    pulled.aggregable = true;
+    pulled.queued_at = Some(0);
+    pulled
+}
+
+fn seqs(mpdus: &[Mpdu]) -> Vec<(u16, bool)> {
+    mpdus.iter().map(|m| (m.seq, m.retry)).collect()
+}
+
+/// The recipient's Block Ack for `ampdu`, with the bitmap from its first sequence number.
+fn block_ack(ampdu: &Frame, bitmap: u64) -> Frame {
+    Frame {
+        bytes: BLOCK_ACK_BYTES,
+        seq: ampdu.seq,
+        bitmap,
+        ..Frame::new(FrameKind::BlockAck, 1, Some(0))
+    }
+}
+
+#[test]
+fn a_lost_mpdu_is_resent_first_in_the_next_a_mpdu() {
+    let mut dcf = ht_dcf(0, None);
+    let mut io = Script::new();
+    io.queue.extend((10..15).map(queued));
+    dcf.on_frame_ready(&mut io);
+    // t0: A-MPDU [0 1 2 3 4] to radio 1.
+    let (ampdu, mpdus) = io.next_frame(&mut dcf);
+    assert_eq!(
+        (ampdu.kind, ampdu.mpdus, ampdu.seq),
+        (FrameKind::Data, 5, 0)
+    );
+    assert_eq!(
+        seqs(&mpdus),
+        [(0, false), (1, false), (2, false), (3, false), (4, false)]
+    );
+    // 5 subframes of 4 + 1038 bytes, each padded to 1044 but the last: 5218 bytes at MCS 7.
+    assert_eq!(ampdu.bytes, 4 * 1044 + 1042);
+    assert_eq!(ampdu.airtime, (36 + 161 * 4) * MICROS);
+    // It reserves SIFS and a Block Ack at 24 Mbit/s (20 us + 3 symbols).
+    assert_eq!(ampdu.nav, (16 + 32) * MICROS);
+    io.end_of(&mut dcf, &ampdu);
+    // t1: Block Ack: 1 missing.
+    io.now += 16 * MICROS;
+    io.hear(&mut dcf, &block_ack(&ampdu, 0b11101));
+    assert_eq!(
+        io.outcomes,
+        [(10, true), (12, true), (13, true), (14, true)]
+    );
+    // Two more packets arrive; the next A-MPDU leads with the lost MPDU, marked a retry.
+    io.queue.extend([queued(15), queued(16)]);
+    let (again, mpdus) = io.next_frame(&mut dcf);
+    assert_eq!(seqs(&mpdus), [(1, true), (5, false), (6, false)]);
+    assert_eq!((again.seq, again.mpdus, again.retry), (1, 3, true));
+    io.end_of(&mut dcf, &again);
+    io.hear(&mut dcf, &block_ack(&again, 0b11_1111));
+    assert_eq!(io.outcomes.len(), 7);
+    assert_eq!(dcf.aggregation_stats().unwrap().mpdus_missed, 1);
+}
+
+#[test]
+fn a_missed_block_ack_is_followed_by_a_block_ack_req() {
+    let mut dcf = ht_dcf(0, None);
+    let mut io = Script::new();
+    io.queue.extend((0..3).map(queued));
+    dcf.on_frame_ready(&mut io);
+    let (ampdu, _) = io.next_frame(&mut dcf);
+    io.end_of(&mut dcf, &ampdu);
+    // No Block Ack: the timeout fires.
+    let timeout = io.timers[MacTimer::Timeout as usize].expect("armed");
+    io.now = timeout;
+    io.timers[MacTimer::Timeout as usize] = None;
+    dcf.on_timer(MacTimer::Timeout, &mut io);
+    assert!(io.outcomes.is_empty());
+    // The next opportunity asks first, from the oldest unacknowledged MPDU, at the control rate.
+    let (bar, _) = io.next_frame(&mut dcf);
+    assert_eq!(bar.kind, FrameKind::BlockAckReq);
+    assert_eq!(
+        (bar.seq, bar.bytes, bar.rate_bps),
+        (0, BLOCK_ACK_REQ_BYTES, 24_000_000)
+    );
+    io.end_of(&mut dcf, &bar);
+    // The Block Ack says 0 and 2 arrived: only 1 is sent again.
+    io.hear(&mut dcf, &block_ack(&bar, 0b101));
+    assert_eq!(io.outcomes, [(0, true), (2, true)]);
+    let (single, mpdus) = io.next_frame(&mut dcf);
+    // A lone MPDU goes as a plain QoS data frame, acknowledged by an ACK.
+    assert!(mpdus.is_empty());
+    assert_eq!(
+        (single.kind, single.seq, single.mpdus, single.retry),
+        (FrameKind::Data, 1, 0, true)
+    );
+    assert_eq!(single.nav, (16 + 28) * MICROS);
+    io.end_of(&mut dcf, &single);
+    let ack = Frame {
+        seq: 1,
+        ..Frame::new(FrameKind::Ack, 1, Some(0))
+    };
+    io.hear(&mut dcf, &ack);
+    assert_eq!(io.outcomes.last(), Some(&(1, true)));
+    assert_eq!(dcf.packets_held(), 0);
+}
+
+#[test]
+fn mpdus_end_with_their_lifetime_and_the_recipient_is_told() {
+    let mut dcf = ht_dcf(0, Some(500 * 1_000_000));
+    let mut io = Script::new();
+    io.queue.extend((0..2).map(queued));
+    dcf.on_frame_ready(&mut io);
+    let (ampdu, _) = io.next_frame(&mut dcf);
+    io.end_of(&mut dcf, &ampdu);
+    io.hear(&mut dcf, &block_ack(&ampdu, 0b10));
+    // MPDU 0 is never acknowledged; it has no retry limit, only its lifetime.
+    for _ in 0..20 {
+        let (f, _) = io.next_frame(&mut dcf);
+        io.end_of(&mut dcf, &f);
+        let timeout = io.timers[MacTimer::Timeout as usize].take().expect("armed");
+        io.now = timeout;
+        dcf.on_timer(MacTimer::Timeout, &mut io);
+    }
+    assert!(io.expired.is_empty());
+    io.now = 501 * 1_000_000;
+    // At the next opportunity it is given up, and a BlockAckReq moves the window past it.
+    let (bar, _) = io.next_frame(&mut dcf);
+    assert_eq!(io.expired, [0]);
+    assert_eq!((bar.kind, bar.seq), (FrameKind::BlockAckReq, 2));
+}
+
+#[test]
+fn the_recipient_hands_packets_up_in_order_and_answers_with_its_bitmap() {
+    let mut dcf = ht_dcf(1, None);
+    let mut io = Script::new();
+    let mpdu = |seq: u16| Mpdu {
+        id: PacketId(100 + u32::from(seq)),
+        packet: queued(0).packet,
+        seq,
+        bytes: 1038,
+        retry: false,
+    };
+    let ampdu = |first: u16, n: u8| Frame {
+        rate_bps: 65_000_000,
+        seq: first,
+        mpdus: n,
+        ..Frame::new(FrameKind::Data, 0, Some(1))
+    };
+    // A-MPDU [0 1 2 3 4]; MPDU 1 fails its check.
+    io.rx_mpdus = ((0..5).map(mpdu).collect(), 0b11101);
+    dcf.on_rx(&ampdu(0, 5), true, &mut io);
+    assert_eq!(io.delivered, [100], "2-4 wait for 1");
+    let (ba, _) = io.next_frame(&mut dcf);
+    assert_eq!(
+        (ba.kind, ba.seq, ba.bitmap & 0x1f),
+        (FrameKind::BlockAck, 0, 0b11101)
+    );
+    assert_eq!(ba.rate_bps, 24_000_000);
+    // A-MPDU [1 5]: 1 fills the hole, and 1-5 go up in order.
+    io.rx_mpdus = (vec![mpdu(1), mpdu(5)], 0b11);
+    dcf.on_rx(&ampdu(1, 2), true, &mut io);
+    assert_eq!(io.delivered, [100, 101, 102, 103, 104, 105]);
+    // A retransmission of what it has is acknowledged, not handed up again.
+    io.rx_mpdus = (vec![mpdu(4), mpdu(6)], 0b11);
+    dcf.on_rx(&ampdu(4, 2), true, &mut io);
+    assert_eq!(io.delivered.len(), 7);
+    let (ba, _) = io.next_frame(&mut dcf);
+    assert_eq!(ba.bitmap & 0b111, 0b111);
+    // A BlockAckReq past a hole releases what waits behind it.
+    io.rx_mpdus = (vec![mpdu(8)], 0b1);
+    dcf.on_rx(&ampdu(8, 1), true, &mut io);
+    io.next_frame(&mut dcf);
+    assert_eq!(dcf.packets_held(), 1);
+    let bar = Frame {
+        seq: 8,
+        rate_bps: 24_000_000,
+        ..Frame::new(FrameKind::BlockAckReq, 0, Some(1))
+    };
+    io.hear(&mut dcf, &bar);
+    assert_eq!(io.delivered.last(), Some(&108));
+    assert_eq!(dcf.packets_held(), 0);
+}

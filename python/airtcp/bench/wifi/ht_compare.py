@@ -1,0 +1,186 @@
+"""802.11n, airtcp against ns-3 3.44: every case of `airtcp.bench.wifi.ht` (saturated UDP per HT
+MCS with and without A-MPDU aggregation, bulk TCP over one hop and chains of 2-4 hops at MCS 7)
+run in airtcp from `bench/wifi/airtcp_ht.yaml`, beside the stored ns-3 figures
+(`bench/wifi/ht_reference.json`) and the closed form of a saturated exchange.
+
+    python -m airtcp.bench.wifi.ht_compare                 # every case, seeds 1-3 (~1 min)
+    python -m airtcp.bench.wifi.ht_compare --cases sat-mcs7-agg,tcp-hop1-mcs7-agg --seeds 1
+
+The closed form (`closed_form_mbps`): one station alone, no losses; each PPDU waits AIFS and on
+average CWmin / 2 slots, lasts its airtime, and is answered after SIFS by an ACK or a Block Ack at
+the control rate. The A-MPDU holds as many 1538-byte MPDUs as fit in 65,535 bytes and 5.484 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .common import chain_overrides
+from .ht import CASES, DEFAULT_SEEDS, UDP_OFFERED, UDP_PAYLOAD, HtCase, case_by_name, load_reference
+
+TEMPLATE = "airtcp_ht.yaml"
+
+# airtcp / ns-3 goodput: the issue's target.
+TARGET = 0.10
+
+# HT MCS 0-7 at 20 MHz, Mbit/s, as the standard tabulates them (long, short guard interval).
+MCS_RATES = {
+    False: (6.5, 13.0, 19.5, 26.0, 39.0, 52.0, 58.5, 65.0),
+    True: (7.2, 14.4, 21.7, 28.9, 43.3, 57.8, 65.0, 72.2),
+}
+
+
+def airtcp_overrides(case: HtCase) -> list[str]:
+    """The `--set` overrides that turn the template (tcp-hop1-mcs7-agg) into `case`."""
+    rate = MCS_RATES[case.sgi][case.mcs]
+    sets = [f"radio.data_rate={rate:g}Mbps", f"topology.spacing={case.distance_m:g}m"]
+    if case.sgi:
+        sets.append("radio.ht={guard_interval: short}")
+    if not case.agg:
+        sets.append("radio.aggregation={max_ampdu_bytes: 0}")
+    if case.traffic == "udp":
+        offered = UDP_OFFERED * rate
+        sets += [
+            "duration=11s",
+            f"flows[0].app={{kind: cbr, rate: {offered:g}Mbps, packet_size: {UDP_PAYLOAD}}}",
+            "flows[0].transport={kind: udp}",
+            "flows[0].start=0s",
+        ]
+    if case.hops != 1:
+        sets += chain_overrides(case.hops)
+    return sets
+
+
+def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
+    """airtcp's side of one case, seeds 1..`seeds`: mean throughput (Mbit/s; UDP over its 11 s,
+    whose first second fills the queue; TCP over 19 s) and, on the first hop, the mean MPDUs per
+    A-MPDU and the share of MPDU transmissions that were retransmissions."""
+    from airtcp.api import run
+
+    from .ns3 import find_wifi_dir
+
+    template = find_wifi_dir() / TEMPLATE
+    throughputs, per_ampdu, retried = [], [], []
+    for seed in range(1, seeds + 1):
+        result = run(template, seed=seed, overrides=airtcp_overrides(case))
+        throughputs.append(result.raw["flows"][0]["goodput_bps"] / 1e6)
+        for row in result.raw.get("links", []):
+            if (row["from"], row["to"]) == ("n0", "n1"):
+                if row.get("mpdus_per_ampdu") is not None:
+                    per_ampdu.append(row["mpdus_per_ampdu"])
+                if row.get("mpdu_retry_share") is not None:
+                    retried.append(row["mpdu_retry_share"])
+    mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
+    return {
+        "throughput_mbps": mean(throughputs),
+        "mpdus_per_ampdu": mean(per_ampdu),
+        "mpdu_retry_share": mean(retried),
+    }
+
+
+def _ofdm_us(bytes_: int, mbps: int) -> int:
+    """Airtime of a non-HT OFDM PPDU, us."""
+    return 20 + 4 * math.ceil((16 + 8 * bytes_ + 6) / (4 * mbps))
+
+
+def _ht_us(bytes_: int, mcs: int) -> int:
+    """Airtime of an HT-mixed PPDU at 20 MHz with the long guard interval, us."""
+    n_dbps = (26, 52, 78, 104, 156, 208, 234, 260)[mcs]
+    return 36 + 4 * math.ceil((16 + 8 * bytes_ + 6) / n_dbps)
+
+
+def closed_form_mbps(mcs: int, agg: bool) -> float:
+    """Saturated UDP throughput of one lone station at HT MCS `mcs` (20 MHz, long GI), Mbit/s."""
+    mpdu = UDP_PAYLOAD + 8 + 20 + 8 + 26 + 4
+    control = 6 if mcs == 0 else 12 if mcs <= 2 else 24
+    n = 1
+    if agg:
+        while True:
+            size = (n + 1) * (mpdu + 4 + (-(mpdu + 4)) % 4) - (-(mpdu + 4)) % 4
+            if n + 1 > 64 or size > 65535 or _ht_us(size, mcs) > 5484:
+                break
+            n += 1
+    psdu = mpdu if n == 1 else n * (mpdu + 4 + (-(mpdu + 4)) % 4) - (-(mpdu + 4)) % 4
+    answer = _ofdm_us(14 if n == 1 else 32, control)
+    cycle_us = 43 + 7.5 * 9 + _ht_us(psdu, mcs) + 16 + answer
+    return n * UDP_PAYLOAD * 8 / cycle_us
+
+
+def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
+    """airtcp against the stored ns-3 reference (and the closed form for saturated UDP)."""
+    ref = load_reference()["cases"]
+    rows = []
+    for case in cases:
+        ours = airtcp_case(case, seeds)
+        theirs = ref[case.name]
+        ns3 = theirs["throughput_mbps"]
+        link = theirs.get("links", {}).get("0->1", {})
+        closed = (
+            closed_form_mbps(case.mcs, case.agg)
+            if case.traffic == "udp" and not case.sgi
+            else None
+        )
+        rows.append({
+            "case": case.name,
+            "what": case.what,
+            "airtcp_mbps": ours["throughput_mbps"],
+            "ns3_mbps": ns3,
+            "ratio": ours["throughput_mbps"] / ns3 if ns3 > 0 else None,
+            "closed_form_mbps": closed,
+            "airtcp_mpdus_per_ampdu": ours["mpdus_per_ampdu"],
+            "ns3_mpdus_per_ampdu": link.get("mean_mpdus_per_ampdu") if case.agg else None,
+            "airtcp_retry_share": ours["mpdu_retry_share"],
+            "ns3_retry_share": link.get("retransmitted_fraction") if case.agg else None,
+        })
+    return rows
+
+
+def compare_table(rows: Sequence[dict[str, Any]]) -> str:
+    def num(x: float | None, fmt: str) -> str:
+        return "-" if x is None else format(x, fmt)
+
+    lines = [
+        "| case | airtcp Mbit/s | ns-3 Mbit/s | airtcp / ns-3 | closed form | MPDUs per A-MPDU "
+        "(airtcp / ns-3) | MPDU retransmissions (airtcp / ns-3) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        ratio = num(r["ratio"], ".3f")
+        if r["ratio"] is not None and abs(r["ratio"] - 1) > TARGET:
+            ratio = f"**{ratio}**"
+        lines.append(
+            f"| `{r['case']}` | {r['airtcp_mbps']:.2f} | {r['ns3_mbps']:.2f} | {ratio} | "
+            f"{num(r['closed_form_mbps'], '.2f')} | {num(r['airtcp_mpdus_per_ampdu'], '.1f')} / "
+            f"{num(r['ns3_mpdus_per_ampdu'], '.1f')} | {num(r['airtcp_retry_share'], '.3f')} / "
+            f"{num(r['ns3_retry_share'], '.3f')} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m airtcp.bench.wifi.ht_compare", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help="seeds 1..N (default 3)")
+    args = parser.parse_args(argv)
+    if args.seeds < 1:
+        parser.error("--seeds: must be at least 1")
+    try:
+        cases = [case_by_name(n) for n in args.cases.split(",")] if args.cases else list(CASES)
+    except KeyError as error:
+        parser.error(f"--cases: unknown case {error}")
+    rows = compare(cases, args.seeds)
+    print(compare_table(rows))
+    off = [r["case"] for r in rows if r["ratio"] is not None and abs(r["ratio"] - 1) > TARGET]
+    if off:
+        print(f"outside {TARGET:.0%}: {', '.join(off)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""802.11n against ns-3 3.44 (bench/wifi/ht_reference.json) and the closed form: airtcp's side of
+every case of `airtcp.bench.wifi.ht` (saturated UDP per HT MCS with and without A-MPDU
+aggregation, bulk TCP over one hop and chains of 2-4 hops), seeds 1-3."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from airtcp.bench.wifi import ht, ht_compare
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict[str, dict[str, Any]]:
+    return {r["case"]: r for r in ht_compare.compare(ht.CASES, ht.DEFAULT_SEEDS)}
+
+
+@pytest.mark.parametrize("case", [c.name for c in ht.CASES])
+def test_goodput_is_within_ten_percent_of_ns3(rows: dict[str, dict[str, Any]], case: str) -> None:
+    row = rows[case]
+    assert abs(row["ratio"] - 1) <= ht_compare.TARGET, row
+
+
+@pytest.mark.parametrize("case", [c.name for c in ht.CASES if c.traffic == "udp" and not c.sgi])
+def test_a_lone_saturated_station_meets_the_closed_form(rows: dict[str, dict[str, Any]], case: str) -> None:
+    row = rows[case]
+    # MCS 0 loses MPDUs to the 500-ms lifetime at the head of a full queue, as ns-3 does.
+    tolerance = 0.02 if case.startswith("sat-mcs0") else 0.002
+    assert row["airtcp_mbps"] == pytest.approx(row["closed_form_mbps"], rel=tolerance)
+
+
+@pytest.mark.parametrize("case", [c.name for c in ht.CASES if c.traffic == "udp" and c.agg])
+def test_a_saturated_a_mpdu_holds_what_ns3_s_holds(rows: dict[str, dict[str, Any]], case: str) -> None:
+    # The 5.484-ms PPDU limit binds at every MCS with 1538-byte MPDUs.
+    row = rows[case]
+    assert row["airtcp_mpdus_per_ampdu"] == pytest.approx(row["ns3_mpdus_per_ampdu"], abs=0.05)
+
+
+def test_the_closed_form_is_ns3_s_for_a_lone_station() -> None:
+    ref = ht.load_reference()["cases"]
+    for mcs in range(8):
+        for agg in (False, True):
+            name = f"sat-mcs{mcs}-{'agg' if agg else 'noagg'}"
+            if mcs == 0:
+                continue
+            assert ht_compare.closed_form_mbps(mcs, agg) == pytest.approx(ref[name]["throughput_mbps"], rel=0.002)
+
+
+def test_retransmissions_on_the_four_hop_chain_follow_ns3(rows: dict[str, dict[str, Any]]) -> None:
+    # Node 4's A-MPDUs, below node 0's detection threshold, overlap node 0's at node 1: only the
+    # MPDUs they overlap are lost (each MPDU judged over its own stretch of the PPDU).
+    row = rows["tcp-chain4-mcs7-agg"]
+    assert row["airtcp_retry_share"] == pytest.approx(row["ns3_retry_share"], abs=0.1)
