@@ -386,11 +386,15 @@ impl Dcf {
         e.mpdus = kept;
         ba.stats.mpdus_missed += missed;
         if rate_control && e.on_air != OnAir::Request {
-            let snr = answer.snr.into();
-            let feedback = if acked_now > 0 {
-                RateFeedback::Acked { rate: e.rate, snr }
-            } else {
-                RateFeedback::Lost { rate: e.rate }
+            let (rate, snr) = (e.rate, answer.snr.into());
+            let feedback = match e.on_air {
+                OnAir::Single => RateFeedback::Acked { rate, snr },
+                _ => RateFeedback::Ampdu {
+                    rate,
+                    mpdus: (acked_now + missed) as u32,
+                    acked: acked_now as u32,
+                    snr,
+                },
             };
             io.rate_feedback(e.dst, feedback);
         }
@@ -416,7 +420,17 @@ impl Dcf {
         };
         io.attempt(e.dst, false);
         if rate_control && e.on_air != OnAir::Request {
-            io.rate_feedback(e.dst, RateFeedback::Lost { rate: e.rate });
+            let rate = e.rate;
+            let feedback = match e.on_air {
+                OnAir::Ampdu => RateFeedback::Ampdu {
+                    rate,
+                    mpdus: e.mpdus.iter().filter(|h| h.in_flight).count() as u32,
+                    acked: 0,
+                    snr: 0.0,
+                },
+                _ => RateFeedback::Lost { rate },
+            };
+            io.rate_feedback(e.dst, feedback);
         }
         if e.on_air != OnAir::Single {
             ba.stats.block_ack_timeouts += 1;

@@ -43,6 +43,13 @@ pub trait RateManager: std::fmt::Debug {
     fn on_rts_answered(&mut self, _nb: usize, _snr: f64) {}
     /// The packet to `nb` was given up at `now` (retry limit of its data frame or of its RTS).
     fn on_given_up(&mut self, _nb: usize, _now: Time) {}
+    /// An A-MPDU of `mpdus` MPDUs to `nb` at ladder index `rate` ended at `now` with `acked` of
+    /// them acknowledged (`snr`: what the Block Ack reported). A manager made for single frames
+    /// takes it as one frame, acknowledged if any MPDU was (ns-3's managers without A-MPDU
+    /// statistics see `ReportDataOk` or `ReportDataFailed` likewise).
+    fn on_ampdu(&mut self, nb: usize, rate: usize, _mpdus: u32, acked: u32, snr: f64, now: Time) {
+        self.on_data(nb, rate, (acked > 0).then_some(snr), now);
+    }
     /// How many data attempts a packet to `nb` gets, if the manager decides that rather than the
     /// MAC's retry limit (Minstrel's retry chain).
     fn attempts_allowed(&self, _nb: usize) -> Option<u32> {
@@ -73,6 +80,18 @@ pub enum RateFeedback {
     },
     /// The packet was given up after its retry limit.
     GivenUp,
+    /// An A-MPDU of `mpdus` MPDUs sent at `rate` bit/s (802.11n aggregation): its Block Ack
+    /// acknowledged `acked` of them, or none came back (`acked` 0, `snr` 0).
+    Ampdu {
+        /// The A-MPDU's rate, bit/s.
+        rate: u64,
+        /// MPDUs it carried.
+        mpdus: u32,
+        /// MPDUs its Block Ack acknowledged.
+        acked: u32,
+        /// Its SNR at the addressee (linear), as the Block Ack reports it.
+        snr: f64,
+    },
 }
 
 /// Attempts and acknowledgements of one link at one rate.
@@ -163,6 +182,19 @@ impl RateControl {
             }
             RateFeedback::RtsAnswered { snr } => self.manager.on_rts_answered(nb, snr),
             RateFeedback::GivenUp => self.manager.on_given_up(nb, now),
+            RateFeedback::Ampdu {
+                rate,
+                mpdus,
+                acked,
+                snr,
+            } => {
+                let i = self.index_of(rate);
+                // Counted by MPDU: the link_rates table's frames under aggregation.
+                let c = &mut self.counts[nb * self.ladder.len() + i];
+                c.attempts += u64::from(mpdus);
+                c.acked += u64::from(acked);
+                self.manager.on_ampdu(nb, i, mpdus, acked, snr, now);
+            }
         }
     }
 
