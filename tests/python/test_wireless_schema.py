@@ -490,10 +490,6 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("HT ACKs at the data rate", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
                                                       ack_rate="data")),
      "radio.ack_rate: 802.11n acknowledges HT frames at a non-HT rate; use control or basic"),
-    ("RTS/CTS before an A-MPDU", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
-                                                      rts_cts=True)),
-     "radio.rts_cts: RTS/CTS before an A-MPDU is not modelled; turn aggregation off "
-     "(aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out"),
     ("unknown band", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
                                           ht={"band": "6GHz"})),
      "radio.ht.band: must be '5GHz' or '2.4GHz', got '6GHz'"),

@@ -329,14 +329,6 @@ def _radio_problems(scenario: Any) -> Iterable[tuple[str, str]]:
             yield "radio.preamble", f"{radio.standard} has one OFDM preamble (16 us + 4 us SIGNAL); leave preamble out"
         if radio.standard != "802.11n" and radio.ht is not None:
             yield "radio.ht", f"only an 802.11n radio has an HT PHY; leave ht out under {radio.standard}"
-        aggregates = radio.standard == "802.11n" and (
-            radio.aggregation is None or radio.aggregation.max_ampdu_bytes > 0
-        )
-        if radio.rts_cts and aggregates:
-            yield "radio.rts_cts", (
-                "RTS/CTS before an A-MPDU is not modelled; turn aggregation off "
-                "(aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out"
-            )
         if radio.standard != "802.11n" and radio.aggregation is not None:
             yield "radio.aggregation", (
                 f"only an 802.11n radio aggregates; leave aggregation out under {radio.standard}"

@@ -81,6 +81,11 @@ pub trait MacIo {
     fn pull_for(&mut self, _next: crate::sim::NodeId) -> Option<Pulled> {
         None
     }
+    /// For an A-MPDU: the size of the packet [`MacIo::pull_for`] would take for node `next`, left
+    /// in the queue.
+    fn peek_for(&self, _next: crate::sim::NodeId) -> Option<u32> {
+        None
+    }
     /// Puts an A-MPDU on the air: `frame` with the MPDUs it carries.
     fn transmit_ampdu(&mut self, frame: Frame, _mpdus: &[Mpdu]) {
         self.transmit(frame);
@@ -434,6 +439,9 @@ impl Dcf {
             MacTimer::Timeout => self.on_timeout(io),
             MacTimer::Response => {
                 if let Some(frame) = self.response.take() {
+                    if self.ba.is_some() && self.send_protected(frame, io) {
+                        return;
+                    }
                     let ack = frame.kind == FrameKind::Ack;
                     self.send(frame, io);
                     // GloMoSim: after its ACK a station backs off before the frame it holds.
@@ -591,7 +599,10 @@ impl Dcf {
         let t = self.p.timing;
         if frame.dst == Some(self.me) && self.ba.is_some() {
             if self.awaits(frame) {
-                self.answered(frame, io);
+                match frame.kind {
+                    FrameKind::Cts => self.cleared_to_send(frame, io),
+                    _ => self.answered(frame, io),
+                }
                 return;
             }
             if self.receive_aggregated(frame, io) {

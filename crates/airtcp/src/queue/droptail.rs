@@ -101,6 +101,10 @@ impl QueueDisc for DropTail {
         self.queued_at.front().copied()
     }
 
+    fn peek_first(&self, pred: &mut dyn FnMut(PacketId) -> bool) -> Option<PacketId> {
+        self.queue.iter().copied().find(|&id| pred(id))
+    }
+
     fn dequeue_first(
         &mut self,
         pred: &mut dyn FnMut(PacketId) -> bool,

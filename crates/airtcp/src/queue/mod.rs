@@ -38,6 +38,11 @@ pub trait QueueDisc {
     fn head_queued_at(&self) -> Option<Time> {
         None
     }
+    /// The first packet, in queue order, for which `pred` holds, left in the queue. Default:
+    /// none.
+    fn peek_first(&self, _pred: &mut dyn FnMut(PacketId) -> bool) -> Option<PacketId> {
+        None
+    }
     /// Takes the first packet, in queue order, for which `pred` holds, with when it was queued
     /// (where the discipline keeps it): what an 802.11n radio adds to an A-MPDU for one next
     /// hop. Default: none.

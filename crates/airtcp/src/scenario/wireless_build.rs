@@ -498,13 +498,6 @@ fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
             return Err(err(format!("radio.aggregation.{field}"), message));
         }
     }
-    if cfg.rts_cts && cfg.aggregation_params().is_some() {
-        return Err(err(
-            "radio.rts_cts",
-            "RTS/CTS before an A-MPDU is not modelled; turn aggregation off \
-             (aggregation: {max_ampdu_bytes: 0}) or leave rts_cts out",
-        ));
-    }
     if std == Standard::Dot11n && cfg.ack_rate == Some(AckRate::Data) {
         return Err(err(
             "radio.ack_rate",

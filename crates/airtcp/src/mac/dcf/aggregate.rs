@@ -9,7 +9,7 @@
 //!   stays within 64 MPDUs, the window of 64 from the oldest unacknowledged one,
 //!   `max_ampdu_bytes` and 5.484 ms of airtime. An MPDU gets the recipient's next sequence number
 //!   when it is first sent (as ns-3 numbers an MPDU when it first leaves the queue); a packet
-//!   taken that does not fit waits, unnumbered, for the next A-MPDU.
+//!   that would not fit stays in the queue.
 //! - Two MPDUs or more go as an A-MPDU answered by a compressed Block Ack; a lone MPDU goes as a
 //!   plain QoS data frame answered by an ACK (ns-3 does the same with no other MPDU to send).
 //! - The Block Ack's bitmap acknowledges MPDUs one by one; the others stay for the next A-MPDU.
@@ -30,7 +30,7 @@
 //! Frames a forwarding layer picks itself (`pull`), broadcasts, and coded frames are sent one
 //! by one outside the agreement, as before.
 
-use super::{Attempt, Dcf, MacIo, MacTimer, Pulled, Sent, State};
+use super::{Attempt, Dcf, MacIo, MacProfile, MacTimer, Pulled, Sent, State};
 use crate::mac::block_ack::{
     in_window, seq_add, seq_distance, AggregationParams, Reorder, BLOCK_ACK_BYTES,
     BLOCK_ACK_REQ_BYTES, PPDU_MAX_TIME, WINDOW,
@@ -48,8 +48,10 @@ struct Held {
     queued_at: Option<Time>,
     /// The recipient has decoded it.
     handed_over: bool,
-    /// Carried by the PPDU on the air now.
+    /// Carried by the PPDU on the air now (or, with RTS/CTS, waiting for the CTS to go).
     in_flight: bool,
+    /// Given its sequence number (when first chosen for a PPDU).
+    numbered: bool,
     /// Sent at least once.
     sent_once: bool,
 }
@@ -65,6 +67,8 @@ enum OnAir {
     Single,
     /// A BlockAckReq.
     Request,
+    /// An RTS before the exchange's data (`Exchange::protected`).
+    Rts,
 }
 
 /// The exchange with one recipient: the MPDUs it has not acknowledged.
@@ -79,6 +83,9 @@ struct Exchange {
     rate: u64,
     mpdus: Vec<Held>,
     on_air: OnAir,
+    /// With RTS/CTS: the data frame (a lone MPDU or an A-MPDU, its MPDUs in `BlockAck::mpdus`)
+    /// that goes SIFS after the CTS.
+    protected: Option<Frame>,
 }
 
 /// The originator's record of one recipient.
@@ -187,6 +194,7 @@ impl Dcf {
                         rate,
                         mpdus: Vec::new(),
                         on_air: OnAir::None,
+                        protected: None,
                     };
                     push_new(&mut e, p, self.p.mac_overhead);
                     ba.exchange = Some(e);
@@ -227,7 +235,7 @@ impl Dcf {
             let ssn = e
                 .mpdus
                 .first()
-                .filter(|h| h.sent_once)
+                .filter(|h| h.numbered)
                 .map_or(next, |h| h.mpdu.seq);
             let answer = t.ack_rate_for(e.rate);
             let frame = Frame {
@@ -250,18 +258,14 @@ impl Dcf {
         let recipient = ba.recipient(e.dst);
         let mut next = recipient.next_seq;
         let first = &e.mpdus[0];
-        let window_start = if first.sent_once {
-            first.mpdu.seq
-        } else {
-            next
-        };
+        let window_start = if first.numbered { first.mpdu.seq } else { next };
         let mut bytes = 0;
         ba.mpdus.clear();
         for h in e.mpdus.iter_mut() {
             h.in_flight = false;
         }
         for h in e.mpdus.iter_mut() {
-            let seq = if h.sent_once { h.mpdu.seq } else { next };
+            let seq = if h.numbered { h.mpdu.seq } else { next };
             if ba.mpdus.len() >= usize::from(ba.params.max_mpdus) || !in_window(window_start, seq) {
                 break;
             }
@@ -274,20 +278,19 @@ impl Dcf {
             bytes = grown;
             h.in_flight = true;
             h.mpdu.retry = h.sent_once;
-            if !h.sent_once {
+            if !h.numbered {
                 h.mpdu.seq = next;
                 next = seq_add(next, 1);
+                h.numbered = true;
             }
-            h.sent_once = true;
             ba.mpdus.push(h.mpdu);
         }
         ba.recipient(e.dst).next_seq = next;
         let first = ba.mpdus[0];
-        let retried = ba.mpdus.iter().filter(|m| m.retry).count() as u32;
-        io.mpdus_sent(e.dst, ba.mpdus.len() as u32, retried);
-        if ba.mpdus.len() == 1 {
+        let answer = t.ack_rate_for(e.rate);
+        let frame = if ba.mpdus.len() == 1 {
             // A lone MPDU: a plain QoS data frame, acknowledged by an ACK.
-            let frame = Frame {
+            Frame {
                 nav: t.sifs + t.ack_time_for(e.rate),
                 bytes: first.bytes,
                 rate_bps: e.rate,
@@ -296,33 +299,92 @@ impl Dcf {
                 retry: first.retry,
                 seq: first.seq,
                 ..Frame::new(FrameKind::Data, me, Some(e.dst))
-            };
-            e.on_air = OnAir::Single;
+            }
+        } else {
+            Frame {
+                nav: t.sifs + t.airtime(BLOCK_ACK_BYTES, answer),
+                bytes,
+                rate_bps: e.rate,
+                airtime: t.airtime(bytes, e.rate),
+                packet: Some((first.id, first.packet)),
+                retry: first.retry,
+                seq: first.seq,
+                mpdus: ba.mpdus.len() as u8,
+                ..Frame::new(FrameKind::Data, me, Some(e.dst))
+            }
+        };
+        if !self.p.rts_cts {
             ba.exchange = Some(e);
-            self.stats.data_tx += 1;
+            self.send_exchange_data(frame, io);
+            return;
+        }
+        // RTS/CTS first: the RTS reserves the CTS, the data and its answer.
+        let nav = 3 * t.sifs + t.cts_time() + frame.airtime + frame.nav - t.sifs;
+        let rts = Frame {
+            nav,
+            bytes: crate::mac::timing::RTS_BYTES,
+            rate_bps: t.basic_rate,
+            airtime: t.rts_time(),
+            retry: first.retry,
+            ..Frame::new(FrameKind::Rts, me, Some(e.dst))
+        };
+        e.on_air = OnAir::Rts;
+        e.protected = Some(frame);
+        ba.exchange = Some(e);
+        self.stats.rts_tx += 1;
+        self.state = State::WaitCts;
+        self.send_awaiting(rts, io);
+    }
+
+    /// Puts the exchange's data frame on the air (its MPDUs in `ba.mpdus`): a lone MPDU waits for
+    /// an ACK, an A-MPDU for a Block Ack.
+    fn send_exchange_data(&mut self, frame: Frame, io: &mut impl MacIo) {
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let e = ba.exchange.as_mut().expect("exchange");
+        let retried = ba.mpdus.iter().filter(|m| m.retry).count() as u32;
+        io.mpdus_sent(e.dst, ba.mpdus.len() as u32, retried);
+        for h in e.mpdus.iter_mut().filter(|h| h.in_flight) {
+            h.sent_once = true;
+        }
+        self.stats.data_tx += 1;
+        if frame.mpdus == 0 {
+            e.on_air = OnAir::Single;
             self.state = State::WaitAck;
             self.send_awaiting(frame, io);
             return;
         }
-        let answer = t.ack_rate_for(e.rate);
-        let frame = Frame {
-            nav: t.sifs + t.airtime(BLOCK_ACK_BYTES, answer),
-            bytes,
-            rate_bps: e.rate,
-            airtime: t.airtime(bytes, e.rate),
-            packet: Some((first.id, first.packet)),
-            retry: first.retry,
-            seq: first.seq,
-            mpdus: ba.mpdus.len() as u8,
-            ..Frame::new(FrameKind::Data, me, Some(e.dst))
-        };
         e.on_air = OnAir::Ampdu;
         ba.stats.ampdus += 1;
         ba.stats.ampdu_mpdus += ba.mpdus.len() as u64;
-        ba.exchange = Some(e);
-        self.stats.data_tx += 1;
         self.state = State::WaitBlockAck;
         self.send_ampdu(frame, io);
+    }
+
+    /// The CTS to the exchange's RTS arrived: its data goes SIFS later.
+    pub(super) fn cleared_to_send(&mut self, cts: &Frame, io: &mut impl MacIo) {
+        io.set_timer(MacTimer::Timeout, None);
+        self.state = State::Idle;
+        io.attempt(cts.src, true);
+        if self.p.rate_control {
+            let snr = cts.snr.into();
+            io.rate_feedback(cts.src, RateFeedback::RtsAnswered { snr });
+        }
+        let ba = self.ba.as_deref_mut().expect("aggregating");
+        let e = ba.exchange.as_mut().expect("exchange");
+        e.on_air = OnAir::None;
+        if let Some(mut data) = e.protected.take() {
+            data.continues = true;
+            self.respond(data, io);
+        }
+    }
+
+    /// The response timer fired for the exchange's own data (SIFS after the CTS).
+    pub(super) fn send_protected(&mut self, frame: Frame, io: &mut impl MacIo) -> bool {
+        if frame.kind != FrameKind::Data || frame.src != self.me || !self.exchange_busy() {
+            return false;
+        }
+        self.send_exchange_data(frame, io);
+        true
     }
 
     /// Puts an A-MPDU on the air (its MPDUs are in `ba.mpdus`) and waits for its Block Ack.
@@ -341,13 +403,18 @@ impl Dcf {
         io.transmit(frame);
     }
 
-    /// The answer to `frame` must start within the response timeout after its end (10.3.2.9).
+    /// The answer to `frame` must start within the response timeout after its end (10.3.2.9);
+    /// under ns-2's and GloMoSim's rules the whole answer must have arrived by SIFS + its
+    /// airtime + a slot after the end (the frame's duration field holds SIFS + the answer).
     fn arm_response_timeout(&self, frame: &Frame, io: &mut impl MacIo) {
+        let t = self.p.timing;
+        let wait = match (self.p.profile, frame.kind) {
+            (MacProfile::Standard, _) => t.response_timeout(),
+            (_, FrameKind::Rts) => t.sifs + t.cts_time() + t.slot,
+            _ => frame.nav + t.slot,
+        };
         let end = io.now().saturating_add(frame.airtime);
-        io.set_timer(
-            MacTimer::Timeout,
-            Some(end + self.p.timing.response_timeout()),
-        );
+        io.set_timer(MacTimer::Timeout, Some(end + wait));
     }
 
     /// The answer to the exchange on the air arrived: a Block Ack (to an A-MPDU or a request)
@@ -374,7 +441,7 @@ impl Dcf {
         let mut missed = 0u64;
         let mut kept = Vec::with_capacity(e.mpdus.len());
         for h in e.mpdus.drain(..) {
-            if h.sent_once && has(h.mpdu.seq) {
+            if h.numbered && has(h.mpdu.seq) {
                 acked_now += u64::from(h.in_flight);
                 self.stats.acked += 1;
                 io.tx_status(sent_of(&h, e.dst), true, true);
@@ -419,6 +486,17 @@ impl Dcf {
             return;
         };
         io.attempt(e.dst, false);
+        if e.on_air == OnAir::Rts {
+            // No CTS: the data was not sent; its MPDUs keep their numbers and go after the next
+            // RTS.
+            e.protected = None;
+            e.on_air = OnAir::None;
+            for h in e.mpdus.iter_mut() {
+                h.in_flight = false;
+            }
+            self.stats.retries += 1;
+            return;
+        }
         if rate_control && e.on_air != OnAir::Request {
             let rate = e.rate;
             let feedback = match e.on_air {
@@ -523,6 +601,7 @@ impl Dcf {
         answer.src == e.dst
             && match (self.state, answer.kind) {
                 (State::WaitBlockAck, FrameKind::BlockAck) => true,
+                (State::WaitCts, FrameKind::Cts) => e.on_air == OnAir::Rts,
                 (State::WaitAck, FrameKind::Ack) => e.on_air == OnAir::Single,
                 _ => false,
             }
@@ -532,11 +611,7 @@ impl Dcf {
     /// the answer.
     pub fn mark_mpdu_handed_over(&mut self, seq: u16) {
         if let Some(e) = self.ba.as_deref_mut().and_then(|ba| ba.exchange.as_mut()) {
-            if let Some(h) = e
-                .mpdus
-                .iter_mut()
-                .find(|h| h.sent_once && h.mpdu.seq == seq)
-            {
+            if let Some(h) = e.mpdus.iter_mut().find(|h| h.numbered && h.mpdu.seq == seq) {
                 h.handed_over = true;
             }
         }
@@ -617,35 +692,37 @@ fn push_new(e: &mut Exchange, p: Pulled, overhead: u32) {
         queued_at: p.queued_at,
         handed_over: false,
         in_flight: false,
+        numbered: false,
         sent_once: false,
     });
 }
 
 /// Takes packets for the exchange's recipient from the queue while the next A-MPDU has room for
-/// them: fewer than the MPDU limit held, inside the window, within the size and time limits.
+/// them: fewer than the MPDU limit held, within the size and time limits. A packet that would
+/// not fit stays in the queue, so the exchange ends once what it sent is acknowledged and the
+/// next opportunity serves the queue's head, whoever it is for (ns-3's scheduler picks the queue
+/// with the oldest head).
 fn fill(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo, overhead: u32, t: &Timing) {
     let (params, rate) = (ba.params, e.rate);
     let room =
         |bytes: u32| bytes <= params.max_ampdu_bytes && t.airtime(bytes, rate) <= PPDU_MAX_TIME;
-    loop {
-        if e.mpdus.len() >= usize::from(params.max_mpdus) {
+    let mut bytes = e
+        .mpdus
+        .iter()
+        .fold(0, |b, h| AggregationParams::grown(b, h.mpdu.bytes));
+    while e.mpdus.len() < usize::from(params.max_mpdus) {
+        let Some(size) = io.peek_for(e.next_node) else {
             return;
-        }
-        let bytes = e
-            .mpdus
-            .iter()
-            .fold(0, |b, h| AggregationParams::grown(b, h.mpdu.bytes));
-        if !room(bytes) {
+        };
+        let grown = AggregationParams::grown(bytes, size + overhead);
+        if !room(grown) {
             return;
         }
         let Some(p) = io.pull_for(e.next_node) else {
             return;
         };
         push_new(e, p, overhead);
-        if !room(AggregationParams::grown(bytes, p.packet.size + overhead)) {
-            // Taken, numbered, and kept for the next A-MPDU.
-            return;
-        }
+        bytes = grown;
     }
 }
 
@@ -664,8 +741,8 @@ fn expire(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo) {
             .is_none_or(|q| now <= q.saturating_add(lifetime));
         if !alive {
             io.expired(sent_of(h, dst), h.handed_over);
-            // A hole in the recipient's window only if it was sent and did not arrive.
-            gave_up |= h.sent_once && !h.handed_over;
+            // A hole in the recipient's window only if it was numbered and did not arrive.
+            gave_up |= h.numbered && !h.handed_over;
             ba.stats.expired += 1;
         }
         alive

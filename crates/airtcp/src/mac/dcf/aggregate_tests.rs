@@ -91,6 +91,10 @@ impl MacIo for Script {
     fn pull(&mut self) -> Option<Pulled> {
         (!self.queue.is_empty()).then(|| self.queue.remove(0))
     }
+    fn peek_for(&self, next: crate::sim::NodeId) -> Option<u32> {
+        let p = self.queue.iter().find(|p| p.packet.next_hop == next)?;
+        Some(p.packet.size)
+    }
     fn pull_for(&mut self, next: crate::sim::NodeId) -> Option<Pulled> {
         let i = self.queue.iter().position(|p| p.packet.next_hop == next)?;
         Some(self.queue.remove(i))
@@ -110,11 +114,15 @@ impl MacIo for Script {
 
 /// An 802.11n radio at MCS 7 (65 Mbit/s, 20 MHz, long GI) that aggregates.
 fn ht_dcf(me: RadioId, lifetime: Option<Time>) -> Dcf {
+    ht_dcf_with(me, lifetime, false)
+}
+
+fn ht_dcf_with(me: RadioId, lifetime: Option<Time>, rts_cts: bool) -> Dcf {
     Dcf::new(
         me,
         DcfParams {
             timing: Timing::dot11n(HtConfig::default(), 65_000_000, 6_000_000),
-            rts_cts: false,
+            rts_cts,
             short_retry_limit: 6,
             long_retry_limit: 4,
             mac_overhead: 38,
@@ -317,5 +325,46 @@ fn the_recipient_hands_packets_up_in_order_and_answers_with_its_bitmap() {
     };
     io.hear(&mut dcf, &bar);
     assert_eq!(io.delivered.last(), Some(&108));
+    assert_eq!(dcf.packets_held(), 0);
+}
+
+#[test]
+fn with_rts_cts_the_a_mpdu_follows_the_cts() {
+    let mut dcf = ht_dcf_with(0, None, true);
+    let mut io = Script::new();
+    io.queue.extend((0..4).map(queued));
+    dcf.on_frame_ready(&mut io);
+    // RTS at 6 Mbit/s (20 bytes: 20 us + 8 symbols = 52 us).
+    let (rts, _) = io.next_frame(&mut dcf);
+    assert_eq!(
+        (rts.kind, rts.rate_bps, rts.airtime),
+        (FrameKind::Rts, 6_000_000, 52 * MICROS)
+    );
+    // It reserves SIFS + CTS (44 us at 6 Mbit/s) + SIFS + the A-MPDU + SIFS + the Block Ack.
+    // 4 subframes: 3 x 1044 + 1042 bytes, ceil((16 + 8 x 4174 + 6) / 260) = 129 symbols.
+    let ampdu_us = 36 + 129 * 4;
+    assert_eq!(rts.nav, (16 + 44 + 16 + ampdu_us + 16 + 32) * MICROS);
+    // No CTS: the RTS times out; nothing was sent, and the same MPDUs go after the next RTS.
+    io.end_of(&mut dcf, &rts);
+    let timeout = io.timers[MacTimer::Timeout as usize].take().expect("armed");
+    io.now = timeout;
+    dcf.on_timer(MacTimer::Timeout, &mut io);
+    let (again, _) = io.next_frame(&mut dcf);
+    assert_eq!(again.kind, FrameKind::Rts);
+    io.end_of(&mut dcf, &again);
+    let cts = Frame::new(FrameKind::Cts, 1, Some(0));
+    let cts_at = io.now;
+    io.hear(&mut dcf, &cts);
+    let (ampdu, mpdus) = io.next_frame(&mut dcf);
+    assert_eq!(
+        seqs(&mpdus),
+        [(0, false), (1, false), (2, false), (3, false)]
+    );
+    assert_eq!(ampdu.airtime, ampdu_us as Time * MICROS);
+    // SIFS after the CTS.
+    assert_eq!(io.now, cts_at + 16 * MICROS);
+    io.end_of(&mut dcf, &ampdu);
+    io.hear(&mut dcf, &block_ack(&ampdu, 0b1111));
+    assert_eq!(io.outcomes.len(), 4);
     assert_eq!(dcf.packets_held(), 0);
 }

@@ -77,6 +77,15 @@ impl MacIo for MacEnv<'_> {
         self.radio.rx_mpdus
     }
 
+    fn peek_for(&self, next: NodeId) -> Option<u32> {
+        let packets = &*self.packets;
+        let id = self
+            .radio
+            .ifq
+            .peek_first(&mut |id| packets.get(id).next_hop == next)?;
+        Some(packets.get(id).size)
+    }
+
     fn pull_for(&mut self, next: NodeId) -> Option<Pulled> {
         let packets = &*self.packets;
         let (id, queued_at) = self
