@@ -172,6 +172,9 @@ struct WifiOptions
     // BE_MaxAmpduSize; 0 turns A-MPDU aggregation off, negative keeps ns-3's default, 65535).
     bool shortGi = false;
     int64_t beMaxAmpduSize = -1;
+    // A rate manager's TypeId (every attribute at its default) in place of
+    // ConstantRateWifiManager's dataMode and controlMode; empty: the constant rate.
+    std::string stationManager;
 };
 
 /// The band the devices transmit in (set by InstallWifi): 2.4 GHz for 802.11b, 5 GHz for 802.11a
@@ -307,7 +310,12 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
         wifi.SetStandard(WIFI_STANDARD_80211b);
         g_band = WIFI_PHY_BAND_2_4GHZ;
     }
-    if (opt.rtsCts)
+    if (!opt.stationManager.empty())
+    {
+        NS_ABORT_MSG_IF(opt.rtsCts, "RTS/CTS with a rate manager is not set up here");
+        wifi.SetRemoteStationManager(opt.stationManager);
+    }
+    else if (opt.rtsCts)
     {
         // Threshold 0: every unicast frame is protected by RTS/CTS.
         wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",

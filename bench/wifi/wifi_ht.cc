@@ -3,12 +3,15 @@
 // without a Block Ack agreement), carrying either one saturated UDP flow over one hop or one bulk
 // TCP flow along the line. Prints one JSON line: the flow's throughput, per link the PPDUs and
 // MPDUs sent (MPDUs per PPDU, retransmissions, Block Ack outcomes), the control frames, the
-// Block Ack agreements and the HT figures ns-3 runs with. With --trace=FILE it also writes every
+// Block Ack agreements and the HT figures ns-3 runs with. --manager=minstrelht replaces the
+// constant MCS with ns-3's MinstrelHtWifiManager at its defaults (the output then gives each
+// link's MPDUs per data rate, "mpdus_by_rate_mbps"). With --trace=FILE it also writes every
 // PPDU of a time window: the MPDUs it carries (sequence numbers, Retry bit), each Block Ack's
 // starting sequence number and bitmap, each BlockAckReq, each ADDBA frame.
 // bench/wifi/README.md ("802.11n (ns-3 side)") describes the cases.
 //
-// Usage: wifi_ht [--mcs=0..7] [--sgi=0|1] [--agg=0|1] [--traffic=udp|tcp] [--hops=N]
+// Usage: wifi_ht [--mcs=0..7] [--manager=constant|minstrelht] [--sgi=0|1] [--agg=0|1]
+//                [--traffic=udp|tcp] [--hops=N]
 //                [--distance=M] [--payload=1472] [--offered=2] [--warmup=1] [--duration=S]
 //                [--start=1] [--recovery=prr|classic] [--segment=BYTES] [--seed=N]
 //                [--trace=FILE --trace-from=S --trace-to=S] [--params=1]
@@ -39,6 +42,7 @@ struct LinkCounters
     uint64_t ampdus = 0;             // PPDUs carrying an A-MPDU of two or more MPDUs
     uint64_t airtimeNs = 0;          // airtime of the data PPDUs
     std::map<uint32_t, uint64_t> mpdusPerPpdu; // histogram: MPDUs in a data PPDU -> PPDUs
+    std::map<uint64_t, uint64_t> mpdusByRate;  // data rate (bit/s) -> MPDUs sent at it
     uint64_t acked = 0;              // AckedMpdu (by Ack or Block Ack)
     uint64_t nacked = 0;             // NAckedMpdu (missing in a Block Ack's bitmap)
     uint64_t payloadBytesMpdu = 0;   // bytes of the MPDUs (header, body, FCS), no delimiters
@@ -50,6 +54,7 @@ std::map<std::string, uint64_t> g_ctrl;        // control and management frames 
 std::map<std::string, uint64_t> g_timeouts;    // PSDU response timeouts by kind of PSDU
 std::vector<std::string> g_agreements;         // Block Ack agreements established (JSON)
 bool g_counting = false;
+bool g_rateMix = false; // output each link's MPDUs per data rate (under a rate manager)
 uint64_t g_windowBytes = 0;
 uint64_t g_windowPackets = 0;
 
@@ -221,6 +226,7 @@ OnPpdu(uint32_t node, WifiConstPsduMap psdus, WifiTxVector txVector, double)
             link.mpdus += n;
             link.airtimeNs += d.GetNanoSeconds();
             ++link.mpdusPerPpdu[n];
+            link.mpdusByRate[txVector.GetMode().GetDataRate(txVector)] += n;
             if (n > 1)
             {
                 ++link.ampdus;
@@ -435,18 +441,28 @@ LinksJson()
         }
         std::ostringstream name;
         name << key.first << "->" << key.second;
-        links.Raw(name.str(),
-                  Json()
-                      .Int("ppdus", c.ppdus)
-                      .Int("mpdus", c.mpdus)
-                      .Int("mpdus_retry", c.mpdusRetry)
-                      .Int("ampdus", c.ampdus)
-                      .Num("airtime_s", c.airtimeNs * 1e-9)
-                      .Int("mpdu_bytes", c.payloadBytesMpdu)
-                      .Int("acked", c.acked)
-                      .Int("nacked", c.nacked)
-                      .Raw("mpdus_per_ppdu", hist.Text())
-                      .Text());
+        Json link;
+        link.Int("ppdus", c.ppdus)
+            .Int("mpdus", c.mpdus)
+            .Int("mpdus_retry", c.mpdusRetry)
+            .Int("ampdus", c.ampdus)
+            .Num("airtime_s", c.airtimeNs * 1e-9)
+            .Int("mpdu_bytes", c.payloadBytesMpdu)
+            .Int("acked", c.acked)
+            .Int("nacked", c.nacked)
+            .Raw("mpdus_per_ppdu", hist.Text());
+        if (g_rateMix)
+        {
+            Json mix;
+            for (const auto& [rate, n] : c.mpdusByRate)
+            {
+                std::ostringstream mbps;
+                mbps << rate / 1e6;
+                mix.Int(mbps.str(), n);
+            }
+            link.Raw("mpdus_by_rate_mbps", mix.Text());
+        }
+        links.Raw(name.str(), link.Text());
     }
     return links.Text();
 }
@@ -609,6 +625,7 @@ int
 main(int argc, char* argv[])
 {
     uint32_t mcs = 7;
+    std::string manager = "constant";
     bool sgi = false;
     bool agg = true;
     std::string traffic = "udp";
@@ -632,6 +649,9 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("mcs", "HT MCS 0..7 (ConstantRateWifiManager DataMode HtMcsK)", mcs);
+    cmd.AddValue("manager",
+                 "constant (--mcs) or minstrelht (ns3::MinstrelHtWifiManager, its defaults)",
+                 manager);
     cmd.AddValue("sgi", "short (400 ns) guard interval", sgi);
     cmd.AddValue("agg", "A-MPDU aggregation (BE_MaxAmpduSize ns-3's default, 65535) or not (0)",
                  agg);
@@ -656,6 +676,9 @@ main(int argc, char* argv[])
     cmd.AddValue("txpower", "transmit power (dBm)", txPower);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(mcs > 7, "--mcs: 0..7 (one spatial stream)");
+    NS_ABORT_MSG_IF(manager != "constant" && manager != "minstrelht",
+                    "--manager is constant or minstrelht");
+    g_rateMix = manager == "minstrelht";
     NS_ABORT_MSG_IF(traffic != "udp" && traffic != "tcp", "--traffic is udp or tcp");
     NS_ABORT_MSG_IF(hops < 1, "--hops: at least 1");
     NS_ABORT_MSG_IF(traffic == "udp" && hops != 1, "--traffic=udp runs over one hop");
@@ -696,6 +719,10 @@ main(int argc, char* argv[])
     wopt.txPowerDbm = txPower;
     wopt.shortGi = sgi;
     wopt.beMaxAmpduSize = agg ? -1 : 0;
+    if (manager == "minstrelht")
+    {
+        wopt.stationManager = "ns3::MinstrelHtWifiManager";
+    }
     NetDeviceContainer devices = InstallWifi(nodes, wopt);
 
     InternetStackHelper stack;
@@ -807,7 +834,7 @@ main(int argc, char* argv[])
     out.Str("simulator", "ns-3.44")
         .Str("case", "ht")
         .Str("standard", "11n")
-        .Str("data_mode", wopt.dataMode)
+        .Str("data_mode", g_rateMix ? "MinstrelHt" : wopt.dataMode)
         .Bool("sgi", sgi)
         .Bool("agg", agg)
         .Str("traffic", traffic)

@@ -335,6 +335,10 @@ def _radio_problems(scenario: Any) -> Iterable[tuple[str, str]]:
             )
         if radio.standard == "802.11n" and radio.ack_rate == "data":
             yield "radio.ack_rate", "802.11n acknowledges HT frames at a non-HT rate; use control or basic"
+        if radio.standard != "802.11n" and radio.rate_control.kind == "minstrel_ht":
+            yield "radio.rate_control.kind", (
+                f"minstrel_ht chooses among 802.11n's MCSs; use minstrel under {radio.standard}"
+            )
 
 
 def _ht_phy(radio: Any) -> dict[str, str]:

@@ -254,6 +254,13 @@ RATE_CONTROL_FIELDS: dict[str, dict[str, list[Any]]] = {
         "sample_columns": [1, 10, 0, 101],
         "packet_bytes": [1, 1200, 0],
     },
+    # 802.11n only: refused under the other standards.
+    "minstrel_ht": {
+        "update_interval": ["50ms", "1ns", "0ns"],
+        "ewma": [0, 75, 100, 200],
+        "sample_columns": [1, 10, 0, 101],
+        "packet_bytes": [1, 1200, 0],
+    },
 }
 
 

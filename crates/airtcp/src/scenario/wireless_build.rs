@@ -151,9 +151,14 @@ pub fn build_radios(
             peers: nbs.iter().map(|nb| nb.radio).collect(),
             rate_control: cfg
                 .rate_control
-                .manager(&ladder, error_model, &params.timing, nbs.len(), || {
-                    Rng::stream(seed, &format!("rate/{r}"))
-                })
+                .manager(
+                    &ladder,
+                    error_model,
+                    &params.timing,
+                    params.aggregation.is_some(),
+                    nbs.len(),
+                    || Rng::stream(seed, &format!("rate/{r}")),
+                )
                 .map(|m| Box::new(RateControl::new(ladder.clone(), m, nbs.len()))),
             rx_snr: 0.0,
             rx_frame: 0,
@@ -502,6 +507,15 @@ fn check_rates(cfg: &RadioConfig) -> Result<(), ConfigError> {
         return Err(err(
             "radio.ack_rate",
             "802.11n acknowledges HT frames at a non-HT rate; use control or basic",
+        ));
+    }
+    if std != Standard::Dot11n && matches!(cfg.rate_control, RateControlConfig::MinstrelHt { .. }) {
+        return Err(err(
+            "radio.rate_control.kind",
+            format!(
+                "minstrel_ht chooses among 802.11n's MCSs; use minstrel under {}",
+                std.name()
+            ),
         ));
     }
     if let Err((field, message)) = cfg.rate_control.check() {

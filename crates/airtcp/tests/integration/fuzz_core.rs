@@ -303,6 +303,15 @@ fn fragments() -> Vec<(Slot, Value)> {
         ),
         (
             Radio,
+            json!({"standard": "802.11n", "data_rate": 72_200_000, "basic_rate": 6_000_000,
+                   "tx_power": 16.0, "ht": {"guard_interval": "short"},
+                   "rate_control": {"kind": "minstrel_ht", "update_interval": 20 * MS},
+                   "fading": {"kind": "rayleigh"},
+                   "propagation": {"kind": "log_distance", "exponent": 3.0,
+                                   "reference_distance": 1.0, "reference_loss": 46.6777}}),
+        ),
+        (
+            Radio,
             json!({"standard": "802.11a", "data_rate": 54_000_000, "basic_rate": 6_000_000,
                    "tx_power": 16.0, "rate_control": {"kind": "ideal"},
                    "propagation": {"kind": "log_distance", "exponent": 3.5,

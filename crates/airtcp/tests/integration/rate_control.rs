@@ -1,6 +1,7 @@
 //! Adaptive rate control on one 802.11a hop: ARF climbs the ladder on a clean link, the managers
 //! spread their frames over several rates under Rayleigh fading, the per-rate table and the
 //! trace of rate changes agree with each other, and bad parameters are refused with their path.
+//! On one 802.11n hop with A-MPDUs, Minstrel-HT settles on the MCSs that work.
 //!
 //! Propagation as the differential matrix's (bench/wifi): log-distance, exponent 3, 46.68 dB at
 //! 1 m, 16.02 dBm: the mean SNR is 63.3 - 30 log10(d) dB (33.3 dB at 10 m, 15.2 dB at 40 m).
@@ -176,4 +177,118 @@ fn the_snr_threshold_manager_tracks_a_slow_channel_and_not_a_per_frame_one() {
     let slow = delivery(json!({"kind": "block", "coherence": 100 * MS}));
     let fast = delivery(json!({"kind": "rayleigh"}));
     assert!(slow > 0.85 && fast < 0.6, "block {slow} per frame {fast}");
+}
+
+/// Two 802.11n nodes `d` m apart (5 GHz, 20 MHz, long GI, MCS 0-7 up to `data_rate`, A-MPDUs of
+/// up to 64 MPDUs), one bulk TCP flow n0 -> n1 for 5 s; the propagation as `hop`'s (SNR 63.31 -
+/// 30 log10(d) dB in 20 MHz).
+fn ht_hop(d: f64, data_rate: u64, rate_control: Value) -> Value {
+    json!({
+        "name": "rate_ht", "duration": 6 * S, "seed": 1,
+        "radio": {
+            "standard": "802.11n", "data_rate": data_rate, "basic_rate": 6_000_000,
+            "tx_power": 16.0206, "rate_control": rate_control,
+            "propagation": {"kind": "log_distance", "exponent": 3.0, "reference_distance": 1.0,
+                            "reference_loss": 46.6777},
+        },
+        "topology": {"kind": "explicit", "nodes": [
+            {"name": "n0", "x": 0.0, "y": 0.0}, {"name": "n1", "x": d, "y": 0.0}]},
+        "routing": {"kind": "static", "min_delivery": 0.0},
+        "flows": [{"id": "f", "src": "n0", "dst": "n1", "start": S, "app": {"kind": "bulk"},
+                   "transport": {"kind": "tcp", "cc": "newreno", "mss": 1460}}],
+    })
+}
+
+/// The share of `rows`' MPDUs sent at the rates (Mbit/s) in `rates`.
+fn share(rows: &[(f64, u64, u64)], rates: &[f64]) -> f64 {
+    let at: u64 = rows
+        .iter()
+        .filter(|r| rates.contains(&r.0))
+        .map(|r| r.1)
+        .sum();
+    at as f64 / attempts(rows) as f64
+}
+
+#[test]
+fn minstrel_ht_concentrates_on_the_mcss_that_work_and_beats_a_fixed_mcs_7() {
+    // At 33 m (SNR 17.7 dB) MCS 7 gets almost nothing through (0.3 Mbit/s of TCP goodput), MCS 6
+    // loses much, MCS 5 is best (42 Mbit/s) and MCS 4 safe; at 30 m (19.0 dB) MCS 7 loses about
+    // half of its MPDUs and MCS 6 is best.
+    let goodput =
+        |d: f64, rate: u64| run(&ht_hop(d, rate, json!({"kind": "constant"}))).flows[0].goodput_bps;
+    for (d, working, best_fixed) in [
+        (33.0, vec![39.0, 52.0], 52_000_000),
+        (30.0, vec![58.5], 58_500_000),
+    ] {
+        let r = run(&ht_hop(d, 65_000_000, json!({"kind": "minstrel_ht"})));
+        let rows = per_rate(&r);
+        // By MPDU: the working MCSs carry nearly all, MCS 7 only its samples.
+        assert!(share(&rows, &working) > 0.9, "{d} m: {rows:?}");
+        assert!(share(&rows, &[65.0]) < 0.03, "{d} m: {rows:?}");
+        let (adaptive, top, best) = (
+            r.flows[0].goodput_bps,
+            goodput(d, 65_000_000),
+            goodput(d, best_fixed),
+        );
+        assert!(adaptive > 1.3 * top, "{d} m: {adaptive} vs MCS 7 {top}");
+        assert!(
+            adaptive > 0.85 * best,
+            "{d} m: {adaptive} vs the best MCS {best}"
+        );
+        // Under aggregation the link's mean rate is still the per-MPDU table's.
+        let frames = attempts(&rows) as f64;
+        let mean = rows.iter().map(|row| row.0 * row.1 as f64).sum::<f64>() / frames;
+        let link = r.links.iter().find(|l| l.from == "n0").expect("link row");
+        assert!(
+            (link.rate_mbps - mean).abs() < 1e-9,
+            "{d} m: {} vs {mean}",
+            link.rate_mbps
+        );
+    }
+}
+
+#[test]
+fn minstrel_ht_is_refused_off_802_11n_and_for_bad_parameters() {
+    let cases = [
+        (
+            hop(
+                10.0,
+                json!({"kind": "minstrel_ht"}),
+                json!({"kind": "none"}),
+            ),
+            "radio.rate_control.kind",
+        ),
+        (
+            ht_hop(
+                10.0,
+                65_000_000,
+                json!({"kind": "minstrel_ht", "ewma": 101}),
+            ),
+            "radio.rate_control.ewma",
+        ),
+        (
+            ht_hop(
+                10.0,
+                65_000_000,
+                json!({"kind": "minstrel_ht", "sample_columns": 0}),
+            ),
+            "radio.rate_control.sample_columns",
+        ),
+        (
+            ht_hop(
+                10.0,
+                65_000_000,
+                json!({"kind": "minstrel_ht", "update_interval": 0}),
+            ),
+            "radio.rate_control.update_interval",
+        ),
+    ];
+    for (v, path) in cases {
+        let cfg: airtcp::scenario::config::ScenarioConfig =
+            serde_json::from_value(v.clone()).expect("parses");
+        match airtcp::simulate(&cfg) {
+            Ok(_) => panic!("{path} ran"),
+            Err(e) => assert_eq!(e.path, path, "{}", e.message),
+        }
+    }
 }

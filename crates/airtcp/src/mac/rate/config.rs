@@ -1,11 +1,12 @@
 //! `radio.rate_control`: how each link's data rate is chosen, fixed when the scenario is built
 //! (`constant`, `ideal`) or adapted frame by frame by a manager (`arf`, `aarf`, `minstrel`,
-//! `snr_threshold`; docs/rate_control.md).
+//! `minstrel_ht`, `snr_threshold`; docs/rate_control.md).
 
 use serde::{Deserialize, Serialize};
 
 use super::aarf::{Aarf, AarfParams};
 use super::minstrel::{Minstrel, MinstrelParams};
+use super::minstrel_ht::{MinstrelHt, MinstrelHtParams};
 use super::snr_threshold::{SnrThreshold, DEFAULT_BER};
 use super::RateManager;
 use crate::mac::timing::Timing;
@@ -100,6 +101,30 @@ pub enum RateControlConfig {
         #[schemars(range(min = 1))]
         packet_bytes: u32,
     },
+    /// Minstrel-HT, 802.11n only (ns-3's `MinstrelHtWifiManager`, after Linux's minstrel_ht):
+    /// the radio's MCSs ranked by measured throughput every `update_interval`, counting an
+    /// A-MPDU's MPDUs sent and acknowledged; a retry chain of the best, second best and most
+    /// reliable MCSs (one step per PPDU that gets nothing through); now and then a faster MCS
+    /// sampled.
+    MinstrelHt {
+        /// Interval between statistics updates, ns.
+        #[serde(default = "default_ht_update_interval")]
+        #[schemars(transform = crate::quantity::duration, range(min = 1))]
+        update_interval: Time,
+        /// Weight of the old success probability (and A-MPDU length) in its moving average, per
+        /// cent.
+        #[serde(default = "default_ht_ewma")]
+        #[schemars(range(max = 100))]
+        ewma: u32,
+        /// Columns of the random sample table.
+        #[serde(default = "default_ht_sample_columns")]
+        #[schemars(range(min = 1, max = 100))]
+        sample_columns: u32,
+        /// MPDU size the throughput ranking and the retry counts assume, bytes.
+        #[serde(default = "default_ht_packet_bytes")]
+        #[schemars(range(min = 1))]
+        packet_bytes: u32,
+    },
     /// Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit
     /// fails with probability `ber`) is below the SNR the neighbour reported of the latest
     /// acknowledged frame (ns-3's `IdealWifiManager`); under fading it follows the channel.
@@ -124,12 +149,14 @@ impl RateControlConfig {
     }
 
     /// The manager of one radio with `neighbours` neighbours over `ladder` (bit/s, lowest
-    /// first), its `timing` and its own random stream `rng`; `None` for the static choices.
+    /// first), its `timing`, whether it sends A-MPDUs (`aggregating`) and its own random stream
+    /// `rng`; `None` for the static choices.
     pub fn manager(
         &self,
         ladder: &[u64],
         model: ErrorModel,
         timing: &Timing,
+        aggregating: bool,
         neighbours: usize,
         rng: impl FnOnce() -> Rng,
     ) -> Option<Box<dyn RateManager>> {
@@ -181,6 +208,24 @@ impl RateControlConfig {
                 neighbours,
                 rng(),
             )),
+            RateControlConfig::MinstrelHt {
+                update_interval,
+                ewma,
+                sample_columns,
+                packet_bytes,
+            } => Box::new(MinstrelHt::new(
+                MinstrelHtParams {
+                    update_interval,
+                    ewma,
+                    sample_columns: sample_columns as usize,
+                    packet_bytes,
+                },
+                ladder,
+                timing,
+                aggregating,
+                neighbours,
+                rng(),
+            )),
         })
     }
 
@@ -195,6 +240,9 @@ impl RateControlConfig {
             RateControlConfig::SnrThreshold { .. } => size_of::<f64>() as u64,
             RateControlConfig::Minstrel { sample_columns, .. } => {
                 super::minstrel::bytes_per_neighbour(rates, sample_columns as usize)
+            }
+            RateControlConfig::MinstrelHt { sample_columns, .. } => {
+                super::minstrel_ht::bytes_per_neighbour(rates, sample_columns as usize)
             }
         };
         manager + super::RateControl::bytes_per_neighbour(rates)
@@ -276,6 +324,27 @@ impl RateControlConfig {
                 }
                 Ok(())
             }
+            RateControlConfig::MinstrelHt {
+                update_interval,
+                ewma,
+                sample_columns,
+                packet_bytes,
+            } => {
+                positive("packet_bytes", packet_bytes)?;
+                if update_interval == 0 {
+                    return Err(("update_interval", "must be greater than zero".into()));
+                }
+                if !(1..=100).contains(&sample_columns) {
+                    return Err((
+                        "sample_columns",
+                        format!("must be 1 to 100, got {sample_columns}"),
+                    ));
+                }
+                if ewma > 100 {
+                    return Err(("ewma", format!("must be a percentage (0-100), got {ewma}")));
+                }
+                Ok(())
+            }
             RateControlConfig::SnrThreshold { ber } => match ber > 0.0 && ber < 0.5 {
                 true => Ok(()),
                 false => Err((
@@ -322,4 +391,16 @@ fn default_sample_columns() -> u32 {
 }
 fn default_packet_bytes() -> u32 {
     MinstrelParams::NS3.packet_bytes
+}
+fn default_ht_update_interval() -> Time {
+    MinstrelHtParams::NS3.update_interval
+}
+fn default_ht_ewma() -> u32 {
+    MinstrelHtParams::NS3.ewma
+}
+fn default_ht_sample_columns() -> u32 {
+    MinstrelHtParams::NS3.sample_columns as u32
+}
+fn default_ht_packet_bytes() -> u32 {
+    MinstrelHtParams::NS3.packet_bytes
 }

@@ -16,12 +16,14 @@
 //!
 //! Managers: [`aarf`] (ARF and AARF, as ns-3's `ArfWifiManager` and `AarfWifiManager`),
 //! [`snr_threshold`] (the highest rate whose SNR threshold the last reported SNR clears, as
-//! ns-3's `IdealWifiManager`). The static choices (`constant`, and `ideal` from the mean SNR)
+//! ns-3's `IdealWifiManager`), [`minstrel`] (ns-3's `MinstrelWifiManager`) and [`minstrel_ht`]
+//! (802.11n, ns-3's `MinstrelHtWifiManager`, which counts an A-MPDU's MPDUs). The static choices (`constant`, and `ideal` from the mean SNR)
 //! fill the radio's rate table when the scenario is built and need no manager.
 
 pub mod aarf;
 pub mod config;
 pub mod minstrel;
+pub mod minstrel_ht;
 pub mod snr_threshold;
 
 use crate::sim::Time;
