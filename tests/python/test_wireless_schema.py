@@ -501,7 +501,7 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("ack rate keyword", wireless(radio=radio(ack_rate="fast")),
      "radio.ack_rate: must be 'basic', 'data' or 'control', got 'fast'"),
     ("rate control kind", wireless(radio=radio(rate_control={"kind": "onoe"})),
-     "radio.rate_control.kind: unknown kind 'onoe' (expected one of: 'constant', 'ideal', 'arf', 'aarf', 'minstrel', 'snr_threshold')"),
+     "radio.rate_control.kind: unknown kind 'onoe' (expected one of: 'constant', 'ideal', 'arf', 'aarf', 'minstrel', 'minstrel_ht', 'snr_threshold')"),
     ("ideal max_per of 1", wireless(radio=radio(rate_control={"kind": "ideal", "max_per": 1})),
      "radio.rate_control.max_per: must be within (0, 1), got 1"),
     ("link rate not of the standard", wireless(radio=radio(link_rates=[{"from": "n0", "to": "n1", "rate": "6Mbps"}])),

@@ -59,6 +59,7 @@ __all__ = [
     "ArfRateControl",
     "AarfRateControl",
     "MinstrelRateControl",
+    "MinstrelHtRateControl",
     "SnrThresholdRateControl",
     "RateControlConfig",
     "Band",
@@ -497,6 +498,23 @@ class MinstrelRateControl(Model):
     packet_bytes: integer(None, minimum=1, maximum=U32_MAX) = 1200
 
 
+class MinstrelHtRateControl(Model):
+    """Minstrel-HT, 802.11n only (ns-3's `MinstrelHtWifiManager`, after Linux's minstrel_ht): the
+    radio's MCSs ranked by measured throughput every `update_interval`, counting an A-MPDU's MPDUs
+    sent and acknowledged; a retry chain of the best, second best and most reliable MCSs (one step
+    per PPDU that gets nothing through); now and then a faster MCS sampled."""
+
+    kind: Literal["minstrel_ht"]
+    # Interval between statistics updates, ns.
+    update_interval: integer('duration', minimum=1, maximum=U64_MAX) = 50000000
+    # Weight of the old success probability (and A-MPDU length) in its moving average, per cent.
+    ewma: integer(None, minimum=0, maximum=100, bounded=True) = 75
+    # Columns of the random sample table.
+    sample_columns: integer(None, minimum=1, maximum=100, bounded=True) = 10
+    # MPDU size the throughput ranking and the retry counts assume, bytes.
+    packet_bytes: integer(None, minimum=1, maximum=U32_MAX) = 1200
+
+
 class SnrThresholdRateControl(Model):
     """Per frame, the highest rate up to `radio.data_rate` whose SNR threshold (where a bit fails with
     probability `ber`) is below the SNR the neighbour reported of the latest acknowledged frame
@@ -508,7 +526,7 @@ class SnrThresholdRateControl(Model):
 
 
 # How the data rate of each link (sender radio, neighbour radio) is chosen.
-RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, MinstrelRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
+RateControlConfig = Annotated[Union[ConstantRateControl, IdealRateControl, ArfRateControl, AarfRateControl, MinstrelRateControl, MinstrelHtRateControl, SnrThresholdRateControl], Field(discriminator="kind")]
 
 # Frequency band.
 Band = Literal["5GHz", "2.4GHz"]
