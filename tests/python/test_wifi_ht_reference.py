@@ -93,3 +93,29 @@ def test_the_traces_are_small_and_show_a_retransmission() -> None:
         assert " tx BA " in text and " tx AMPDU " in text
         # A retransmitted MPDU (Retry bit) leads an A-MPDU of new ones.
         assert any("seq=" in line and "R," in line for line in text.splitlines())
+
+
+def test_minstrel_ht_cases_count_every_mpdu_at_some_ht_rate() -> None:
+    ref = ht.load_reference(REFERENCE)
+    rates = {f"{r:g}" for r in (6.5, 13, 19.5, 26, 39, 52, 58.5, 65)}
+    minstrel = [c for c in ht.CASES if c.manager == "minstrelht"]
+    assert minstrel
+    for case in ht.CASES:
+        entry = ht.reference_for(case.name, ref)
+        assert entry.get("manager", "constant") == case.manager, case.name
+        for key, link in entry["links"].items():
+            mix = link.get("mpdus_by_rate_mbps")
+            if case.manager == "constant":
+                assert mix is None, (case.name, key)
+                continue
+            assert set(mix) <= rates, (case.name, key)
+            assert sum(mix.values()) == link["mpdus"], (case.name, key)
+    # Farther apart, the data direction's most used rate does not rise.
+    top = [
+        max(m.items(), key=lambda kv: kv[1])[0]
+        for m in (
+            ht.reference_for(f"tcp-hop1-minstrelht-{d:g}m", ref)["links"]["0->1"]["mpdus_by_rate_mbps"]
+            for d in ht.MINSTREL_HT_DISTANCES_M
+        )
+    ]
+    assert [float(r) for r in top] == sorted((float(r) for r in top), reverse=True)

@@ -1,6 +1,8 @@
 """802.11n (HT), the ns-3 side: ns-3 3.44's HT MCS 0-7 in a 20 MHz channel at 5 GHz, one spatial
 stream, with and without A-MPDU aggregation (`bench/wifi/wifi_ht.cc`): one saturated UDP hop per MCS
-and bulk TCP over one hop and along chains of 2-4 hops, and the stored figures
+and bulk TCP over one hop and along chains of 2-4 hops; bulk TCP under ns-3's Minstrel-HT
+(`MinstrelHtWifiManager`, MCS 0-7) over one hop at 30, 33 and 36 m and along a 3-hop chain at
+30 m, each link's MPDUs counted per data rate; and the stored figures
 (`bench/wifi/ht_reference.json`) that an airtcp comparison reads without running ns-3.
 
     python -m airtcp.bench.wifi.ht --update-reference     # every case, seeds 1-3
@@ -12,7 +14,9 @@ and bulk TCP over one hop and along chains of 2-4 hops, and the stored figures
 Runs go one at a time, as every ns-3 run is a full CPU. `reference_for(case)` returns one stored
 entry: mean and per-seed throughput (payload Mbit/s), per link the PPDUs and MPDUs sent summed over
 the seeds, the distribution of MPDUs per PPDU, the share of MPDU transmissions that were
-retransmissions, the control frames by kind, size and rate, and each seed's ns-3 wall time.
+retransmissions, the control frames by kind, size and rate, and each seed's ns-3 wall time (under
+Minstrel-HT also each link's MPDUs per data rate, `mpdus_by_rate_mbps`, first transmissions and
+retransmissions, summed over the seeds).
 bench/wifi/README.md ("802.11n (ns-3 side)") describes the cases and what ns-3 does.
 """
 
@@ -67,7 +71,10 @@ def snr_db(distance_m: float) -> float:
 
 @dataclass(frozen=True)
 class HtCase:
-    """One run configuration: traffic, MCS, aggregation, guard interval and the line of nodes."""
+    """One run configuration: traffic, MCS, aggregation, guard interval and the line of nodes.
+
+    `manager` is "constant" (ConstantRateWifiManager at HtMcs`mcs`) or "minstrelht" (ns-3's
+    MinstrelHtWifiManager at its defaults over MCS 0-`mcs`, `mcs` being 7)."""
 
     name: str
     what: str
@@ -77,6 +84,7 @@ class HtCase:
     sgi: bool = False
     hops: int = 1
     distance_m: float = UDP_DISTANCE_M
+    manager: str = "constant"
 
     def ns3_args(self, seed: int) -> list[str]:
         """The arguments of `wifi_ht` for this case and seed."""
@@ -91,6 +99,8 @@ class HtCase:
             f"--refloss={LOG_REFERENCE_LOSS_DB:g}",
             f"--txpower={TX_POWER_DBM:g}",
         ]
+        if self.manager != "constant":
+            args.append(f"--manager={self.manager}")
         if self.traffic == "udp":
             args += [
                 f"--payload={UDP_PAYLOAD}",
@@ -134,6 +144,25 @@ def _tcp(hops: int, agg: bool) -> HtCase:
     )
 
 
+# Minstrel-HT's distances (SNR 19.0, 17.8 and 16.6 dB): ns-3 sends most MPDUs of the data direction
+# at MCS 6 at 30 m and at MCS 5 at 33 and 36 m (bench/wifi/README.md, "Minstrel-HT").
+MINSTREL_HT_DISTANCES_M = (30.0, 33.0, 36.0)
+
+
+def _minstrel_ht(hops: int, distance_m: float) -> HtCase:
+    what = "one hop" if hops == 1 else f"chain of {hops} hops"
+    return HtCase(
+        name=f"tcp-{'hop1' if hops == 1 else f'chain{hops}'}-minstrelht-{distance_m:g}m",
+        what=f"bulk TCP, {what}, {distance_m:g} m apart, Minstrel-HT over HtMcs0-7, A-MPDU",
+        traffic="tcp",
+        mcs=7,
+        agg=True,
+        hops=hops,
+        distance_m=distance_m,
+        manager="minstrelht",
+    )
+
+
 CASES: tuple[HtCase, ...] = (
     *(_sat(k, agg) for k in range(8) for agg in (False, True)),
     _sat(7, False, sgi=True),
@@ -143,6 +172,8 @@ CASES: tuple[HtCase, ...] = (
     _tcp(2, True),
     _tcp(3, True),
     _tcp(4, True),
+    *(_minstrel_ht(1, d) for d in MINSTREL_HT_DISTANCES_M),
+    _minstrel_ht(3, 30.0),
 )
 
 # The traces of `--traces` (bench/wifi/ht_traces/): one saturated MCS 7 hop at 28 m, where the
@@ -271,6 +302,10 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         link["mpdus_per_ppdu"] = dict(
             sorted(link["mpdus_per_ppdu"].items(), key=lambda kv: int(kv[0]))
         )
+        if "mpdus_by_rate_mbps" in link:
+            link["mpdus_by_rate_mbps"] = dict(
+                sorted(link["mpdus_by_rate_mbps"].items(), key=lambda kv: float(kv[0]))
+            )
         link.update(link_figures(link))
     return {
         "throughput_mbps": round(sum(per_seed) / len(per_seed), 4),
@@ -338,6 +373,8 @@ def write_reference(
             "sgi": case.sgi,
             "hops": case.hops,
             "distance_m": case.distance_m,
+            # Absent: the constant MCS.
+            **({"manager": case.manager} if case.manager != "constant" else {}),
             # The program's arguments, the seed left out.
             "args": case.ns3_args(0)[:-1],
             "snr_db_one_hop": round(snr_db(case.distance_m), 2),
