@@ -1,6 +1,7 @@
 """802.11n against ns-3 3.44 (bench/wifi/ht_reference.json) and the closed form: airtcp's side of
 every case of `airtcp.bench.wifi.ht` (saturated UDP per HT MCS with and without A-MPDU
-aggregation, bulk TCP over one hop and chains of 2-4 hops), seeds 1-3."""
+aggregation, bulk TCP over one hop and chains of 2-4 hops, bulk TCP under Minstrel-HT),
+seeds 1-3."""
 
 from __future__ import annotations
 
@@ -52,3 +53,28 @@ def test_retransmissions_on_the_four_hop_chain_follow_ns3(rows: dict[str, dict[s
     # MPDUs they overlap are lost (each MPDU judged over its own stretch of the PPDU).
     row = rows["tcp-chain4-mcs7-agg"]
     assert row["airtcp_retry_share"] == pytest.approx(row["ns3_retry_share"], abs=0.1)
+
+
+MINSTREL_HT_HOPS = [c.name for c in ht.CASES if c.manager == "minstrelht" and c.hops == 1]
+
+
+@pytest.mark.parametrize("case", MINSTREL_HT_HOPS)
+def test_minstrel_ht_sends_its_mpdus_at_ns3_s_rates(
+    rows: dict[str, dict[str, Any]], case: str
+) -> None:
+    # Measured (seeds 1-3): the first hop's MPDU rate mix against ns-3's, total variation distance
+    # 0.045 at 30 m, 0.046 at 33 m, 0.139 at 36 m (airtcp sends 17 % of its MPDUs at MCS 4 where
+    # ns-3 sends 4 %); goodput airtcp / ns-3 1.006, 1.013, 0.967.
+    row = rows[case]
+    assert row["rate_mix_tvd"] < 0.15, row
+
+
+def test_minstrel_ht_on_the_three_hop_chain_stays_near_ns3(
+    rows: dict[str, dict[str, Any]],
+) -> None:
+    # Measured: goodput 1.038 x ns-3's (in the goodput test), rate mix distance 0.189: nodes 0 and
+    # 2 are 60 m apart, below each other's detection threshold, and airtcp's first hop loses more
+    # of its MPDUs (46 % retransmitted against ns-3's 24 %) yet sends 24 % of them at MCS 7
+    # against ns-3's 7 %, and 4 % at MCS 4 against 20 %. A guard until that is understood.
+    row = rows["tcp-chain3-minstrelht-30m"]
+    assert row["rate_mix_tvd"] < 0.25, row

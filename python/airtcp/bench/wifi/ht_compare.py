@@ -1,7 +1,9 @@
 """802.11n, airtcp against ns-3 3.44: every case of `airtcp.bench.wifi.ht` (saturated UDP per HT
-MCS with and without A-MPDU aggregation, bulk TCP over one hop and chains of 2-4 hops at MCS 7)
-run in airtcp from `bench/wifi/airtcp_ht.yaml`, beside the stored ns-3 figures
-(`bench/wifi/ht_reference.json`) and the closed form of a saturated exchange.
+MCS with and without A-MPDU aggregation, bulk TCP over one hop and chains of 2-4 hops at MCS 7,
+bulk TCP under Minstrel-HT at 30-36 m) run in airtcp from `bench/wifi/airtcp_ht.yaml`, beside the
+stored ns-3 figures (`bench/wifi/ht_reference.json`) and the closed form of a saturated exchange.
+Under Minstrel-HT it also compares the first hop's MPDUs over the data rates (first transmissions
+and retransmissions): `rate_mix_tvd`, the total variation distance between the two distributions.
 
     python -m airtcp.bench.wifi.ht_compare                 # every case, seeds 1-3 (~1 min)
     python -m airtcp.bench.wifi.ht_compare --cases sat-mcs7-agg,tcp-hop1-mcs7-agg --seeds 1
@@ -17,6 +19,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .common import chain_overrides
@@ -27,6 +30,10 @@ TEMPLATE = "airtcp_ht.yaml"
 # airtcp / ns-3 goodput: the issue's target.
 TARGET = 0.10
 
+# The rate control of each ns-3 manager of `HtCase.manager` in airtcp (None: the constant
+# `radio.data_rate`).
+RATE_CONTROL = {"constant": None, "minstrelht": "minstrel_ht"}
+
 # HT MCS 0-7 at 20 MHz, Mbit/s, as the standard tabulates them (long, short guard interval).
 MCS_RATES = {
     False: (6.5, 13.0, 19.5, 26.0, 39.0, 52.0, 58.5, 65.0),
@@ -35,9 +42,13 @@ MCS_RATES = {
 
 
 def airtcp_overrides(case: HtCase) -> list[str]:
-    """The `--set` overrides that turn the template (tcp-hop1-mcs7-agg) into `case`."""
+    """The `--set` overrides that turn the template (tcp-hop1-mcs7-agg) into `case`. Under a rate
+    manager `radio.data_rate` is the top of its ladder (MCS 0 up to `case.mcs`)."""
     rate = MCS_RATES[case.sgi][case.mcs]
     sets = [f"radio.data_rate={rate:g}Mbps", f"topology.spacing={case.distance_m:g}m"]
+    kind = RATE_CONTROL[case.manager]
+    if kind is not None:
+        sets.append(f"radio.rate_control={{kind: {kind}}}")
     if case.sgi:
         sets.append("radio.ht={guard_interval: short}")
     if not case.agg:
@@ -58,13 +69,15 @@ def airtcp_overrides(case: HtCase) -> list[str]:
 def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
     """airtcp's side of one case, seeds 1..`seeds`: mean throughput (Mbit/s; UDP over its 11 s,
     whose first second fills the queue; TCP over 19 s) and, on the first hop, the mean MPDUs per
-    A-MPDU and the share of MPDU transmissions that were retransmissions."""
+    A-MPDU, the share of MPDU transmissions that were retransmissions and the MPDUs sent per data
+    rate (`link_rates`, Mbit/s keyed as ns-3's `mpdus_by_rate_mbps`, summed over the seeds)."""
     from airtcp.api import run
 
     from .ns3 import find_wifi_dir
 
     template = find_wifi_dir() / TEMPLATE
     throughputs, per_ampdu, retried = [], [], []
+    by_rate: dict[str, int] = {}
     for seed in range(1, seeds + 1):
         result = run(template, seed=seed, overrides=airtcp_overrides(case))
         throughputs.append(result.raw["flows"][0]["goodput_bps"] / 1e6)
@@ -74,12 +87,27 @@ def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
                     per_ampdu.append(row["mpdus_per_ampdu"])
                 if row.get("mpdu_retry_share") is not None:
                     retried.append(row["mpdu_retry_share"])
+        for row in result.raw.get("link_rates", []):
+            if (row["from"], row["to"]) == ("n0", "n1"):
+                key = f"{row['rate_mbps']:g}"
+                by_rate[key] = by_rate.get(key, 0) + row["attempts"]
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
     return {
         "throughput_mbps": mean(throughputs),
         "mpdus_per_ampdu": mean(per_ampdu),
         "mpdu_retry_share": mean(retried),
+        "mpdus_by_rate_mbps": dict(sorted(by_rate.items(), key=lambda kv: float(kv[0]))),
     }
+
+
+def rate_mix_tvd(a: Mapping[str, int], b: Mapping[str, int]) -> float | None:
+    """Total variation distance between two counts over the same keys taken as distributions:
+    half the sum of the absolute differences of their shares (0 alike, 1 disjoint); None if
+    either is empty."""
+    ta, tb = sum(a.values()), sum(b.values())
+    if ta == 0 or tb == 0:
+        return None
+    return 0.5 * sum(abs(a.get(k, 0) / ta - b.get(k, 0) / tb) for k in set(a) | set(b))
 
 
 def _ofdm_us(bytes_: int, mbps: int) -> int:
@@ -119,6 +147,7 @@ def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
         theirs = ref[case.name]
         ns3 = theirs["throughput_mbps"]
         link = theirs.get("links", {}).get("0->1", {})
+        mix = link.get("mpdus_by_rate_mbps")
         closed = (
             closed_form_mbps(case.mcs, case.agg)
             if case.traffic == "udp" and not case.sgi
@@ -135,6 +164,9 @@ def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
             "ns3_mpdus_per_ampdu": link.get("mean_mpdus_per_ampdu") if case.agg else None,
             "airtcp_retry_share": ours["mpdu_retry_share"],
             "ns3_retry_share": link.get("retransmitted_fraction") if case.agg else None,
+            "airtcp_mpdus_by_rate_mbps": ours["mpdus_by_rate_mbps"] if mix is not None else None,
+            "ns3_mpdus_by_rate_mbps": mix,
+            "rate_mix_tvd": None if mix is None else rate_mix_tvd(ours["mpdus_by_rate_mbps"], mix),
         })
     return rows
 
@@ -145,8 +177,8 @@ def compare_table(rows: Sequence[dict[str, Any]]) -> str:
 
     lines = [
         "| case | airtcp Mbit/s | ns-3 Mbit/s | airtcp / ns-3 | closed form | MPDUs per A-MPDU "
-        "(airtcp / ns-3) | MPDU retransmissions (airtcp / ns-3) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "(airtcp / ns-3) | MPDU retransmissions (airtcp / ns-3) | MPDU rate mix TVD |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         ratio = num(r["ratio"], ".3f")
@@ -156,7 +188,7 @@ def compare_table(rows: Sequence[dict[str, Any]]) -> str:
             f"| `{r['case']}` | {r['airtcp_mbps']:.2f} | {r['ns3_mbps']:.2f} | {ratio} | "
             f"{num(r['closed_form_mbps'], '.2f')} | {num(r['airtcp_mpdus_per_ampdu'], '.1f')} / "
             f"{num(r['ns3_mpdus_per_ampdu'], '.1f')} | {num(r['airtcp_retry_share'], '.3f')} / "
-            f"{num(r['ns3_retry_share'], '.3f')} |"
+            f"{num(r['ns3_retry_share'], '.3f')} | {num(r['rate_mix_tvd'], '.3f')} |"
         )
     return "\n".join(lines)
 
