@@ -144,8 +144,8 @@ def _tcp(hops: int, agg: bool) -> HtCase:
     )
 
 
-# Minstrel-HT's distances (SNR 19.0, 17.8 and 16.6 dB): ns-3 sends most MPDUs of the data direction
-# at MCS 6 at 30 m and at MCS 5 at 33 and 36 m (bench/wifi/README.md, "Minstrel-HT").
+# Minstrel-HT's distances (SNR 19.0, 17.75 and 16.6 dB): ns-3 sends most MPDUs of the data
+# direction at MCS 6 at 30 m and at MCS 5 at 33 and 36 m (bench/wifi/README.md, "Minstrel-HT").
 MINSTREL_HT_DISTANCES_M = (30.0, 33.0, 36.0)
 
 
