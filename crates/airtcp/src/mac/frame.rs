@@ -99,6 +99,7 @@ pub struct Frame {
 impl Frame {
     /// A frame of `kind` from `src` to `dst` that carries nothing, outside any Block Ack
     /// agreement: the fields a frame's maker does not set.
+    #[inline]
     pub fn new(kind: FrameKind, src: RadioId, dst: Option<RadioId>) -> Frame {
         Frame {
             kind,

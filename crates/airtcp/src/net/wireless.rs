@@ -846,7 +846,9 @@ impl Wireless {
 ///
 /// Each part is judged at the lowest SINR it met (`phy`'s record of the reception that began at
 /// `start`): the headers over the preamble, each MPDU over its own stretch, so interference that
-/// overlaps part of a long A-MPDU costs only the MPDUs it overlaps.
+/// overlaps part of a long A-MPDU costs only the MPDUs it overlaps. Out of line: frames that are
+/// not A-MPDUs keep the reception path small.
+#[inline(never)]
 fn ampdu_draws(
     model: crate::phy::ErrorModel,
     rate_bps: u64,

@@ -202,8 +202,9 @@ pub struct Phy {
     tx_end: Time,
     /// The SINR of the frame locked onto (or last received) from each change of interference
     /// on: (time, SINR), the first at the lock. What an A-MPDU's MPDUs are judged by, each over
-    /// its own stretch of the frame, as ns-3 judges them.
-    history: Vec<(Time, f64)>,
+    /// its own stretch of the frame, as ns-3 judges them. Kept only by a radio that receives
+    /// A-MPDUs ([`Phy::keep_sinr_history`]): the others pay nothing for it.
+    history: Option<Vec<(Time, f64)>>,
 }
 
 impl Phy {
@@ -216,8 +217,13 @@ impl Phy {
             strong: 0,
             rx: None,
             tx_end: 0,
-            history: Vec::new(),
+            history: None,
         }
+    }
+
+    /// Keeps the SINR of every reception over time, for [`Phy::min_sinr_between`].
+    pub fn keep_sinr_history(&mut self) {
+        self.history = Some(Vec::new());
     }
 
     /// The weakest signal the radio locks onto (receive threshold), mW.
@@ -281,13 +287,16 @@ impl Phy {
             start: now,
             collided: false,
         });
-        self.history.clear();
+        if let Some(h) = self.history.as_mut() {
+            h.clear();
+        }
         self.update_reception(now, frame, power_mw);
         Arrival::Locked
     }
 
     /// A signal stops arriving at `now`. Returns the reception if it was the frame the radio was
     /// locked on.
+    #[inline]
     pub fn signal_end(&mut self, now: Time, frame: FrameId) -> Option<Reception> {
         if let Some(i) = self.signals.iter().position(|s| s.frame == frame) {
             let s = self.signals.swap_remove(i);
@@ -301,10 +310,11 @@ impl Phy {
                 Some(rx)
             }
             Some(rx) => {
-                // An interferer left: the SINR rises (the lowest so far stays).
-                let sinr =
-                    rx.power_mw / (self.th.noise_mw + (self.total_mw - rx.power_mw).max(0.0));
-                self.history.push((now, sinr));
+                if let Some(h) = self.history.as_mut() {
+                    // An interferer left: the SINR rises (the lowest so far stays).
+                    let interference = (self.total_mw - rx.power_mw).max(0.0);
+                    h.push((now, rx.power_mw / (self.th.noise_mw + interference)));
+                }
                 None
             }
             None => None,
@@ -312,11 +322,13 @@ impl Phy {
     }
 
     /// The lowest SINR of the frame last locked onto over [`from`, `to`) (times at this radio):
-    /// what one MPDU of an A-MPDU met. Read after [`Phy::signal_end`] handed the reception over.
+    /// what one MPDU of an A-MPDU met. Read after [`Phy::signal_end`] handed the reception over;
+    /// infinite unless the radio keeps the history.
     pub fn min_sinr_between(&self, from: Time, to: Time) -> f64 {
+        let history = self.history.as_deref().unwrap_or_default();
         let mut min = f64::INFINITY;
-        for (i, &(at, sinr)) in self.history.iter().enumerate() {
-            let until = self.history.get(i + 1).map_or(Time::MAX, |&(next, _)| next);
+        for (i, &(at, sinr)) in history.iter().enumerate() {
+            let until = history.get(i + 1).map_or(Time::MAX, |&(next, _)| next);
             if at < to && until > from {
                 min = min.min(sinr);
             }
@@ -327,7 +339,9 @@ impl Phy {
     fn update_reception(&mut self, now: Time, frame: FrameId, power_mw: f64) {
         let interference = (self.total_mw - power_mw).max(0.0);
         let sinr = power_mw / (self.th.noise_mw + interference);
-        self.history.push((now, sinr));
+        if let Some(h) = self.history.as_mut() {
+            h.push((now, sinr));
+        }
         let rx = self.rx.as_mut().expect("locked");
         debug_assert_eq!(rx.frame, frame);
         rx.min_sinr = rx.min_sinr.min(sinr);

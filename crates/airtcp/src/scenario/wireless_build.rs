@@ -145,7 +145,14 @@ pub fn build_radios(
             node,
             channel,
             name,
-            phy: Phy::new(th),
+            phy: {
+                let mut phy = Phy::new(th);
+                if params.aggregation.is_some() {
+                    // Its neighbours' A-MPDUs are judged MPDU by MPDU over the reception.
+                    phy.keep_sinr_history();
+                }
+                phy
+            },
             rng: Rng::stream(seed, &format!("radio/{r}")),
             neighbor_stats: vec![Default::default(); nbs.len()],
             peers: nbs.iter().map(|nb| nb.radio).collect(),

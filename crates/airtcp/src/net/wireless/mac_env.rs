@@ -328,6 +328,7 @@ impl MacEnv<'_> {
         Some(&mut self.radio.neighbor_stats[nbs[i].slot as usize])
     }
 
+    #[inline]
     /// Addresses a pulled packet: the neighbour radio of its next hop on this radio's channel,
     /// and the rate table's entry for it (a stale route to a radio out of range has none: the
     /// MAC's own rate, whose retries will fail anyway).
@@ -346,6 +347,7 @@ impl MacEnv<'_> {
         }
     }
 
+    #[inline]
     /// Reports what became of a packet the radio sent: to the layer at once (if it asked), to the
     /// network as an upcall.
     fn report(&mut self, sent: Sent, status: TxStatus) {
