@@ -144,7 +144,7 @@ pub fn address(r: u32) -> [u8; 6] {
 /// `to` bytes long: radiotap aligns each field to its own size, counted from the header's
 /// start (radiotap.org, "Alignment in Radiotap").
 fn align(out: &mut Vec<u8>, start: usize, to: usize) {
-    while (out.len() - start) % to != 0 {
+    while !(out.len() - start).is_multiple_of(to) {
         out.push(0);
     }
 }
