@@ -10,6 +10,15 @@
 //! per-call context is unchanged). Records go out through a `BufWriter` as they are made: nothing
 //! is kept per packet. A write error stops that capture (the first is reported in the results'
 //! `trace`, `metrics::results::TraceReport`); the run goes on and its results are whole.
+//!
+//! An A-MPDU (802.11n aggregation) is one frame to the MAC and the medium, its MPDUs kept by the
+//! medium beside it; a capture writes a record per MPDU, as a monitor interface delivers them.
+//! The sender's tap is called where the frame goes on the air (`MacEnv::put_on_air`), with all
+//! its MPDUs; a receiver's where the medium decides the frame's reception
+//! (`Wireless::on_signal_end`), right after it has drawn which MPDUs the radio decoded and
+//! before the MAC hears of the frame: the tap gets the slot's MPDUs and the draws (the bitmap
+//! that then goes to the MAC as `RadioState::rx_mpdus`) and writes the decoded MPDUs only. The
+//! MAC's per-call context stays as it was.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -17,12 +26,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::ConfigError;
-use crate::mac::frame::{Frame, FrameKind, RadioId, NO_SEQ};
-use crate::metrics::pcap::dot11::{self, Dot11};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId, UnitId, NO_SEQ, NO_UNIT};
+use crate::metrics::pcap::dot11::{self, AmpduStatus, Dot11, Mcs, Phy};
 use crate::metrics::pcap::packet::Encoder;
 use crate::metrics::pcap::{PcapWriter, LINKTYPE_RADIOTAP, LINKTYPE_RAW};
 use crate::metrics::results::{TraceFileRow, TraceReport};
 use crate::net::forwarding::UnitArena;
+use crate::phy::ht::{GuardInterval, HtConfig, Width};
 use crate::sim::{ChannelId, Packet, Time};
 
 /// No file: the interface is not traced.
@@ -50,8 +60,12 @@ pub struct RadioWire {
     pub file: u32,
     /// Channel centre frequency, MHz.
     pub freq_mhz: u16,
-    /// OFDM (802.11a) rather than DSSS/CCK.
+    /// The channel is in the 5 GHz band (802.11a, 802.11n by default) rather than 2.4 GHz.
+    pub ghz5: bool,
+    /// OFDM (802.11a, 802.11n) rather than DSSS/CCK, for non-HT frames.
     pub ofdm: bool,
+    /// An 802.11n radio's HT PHY: which rates are MCSs, at what width and guard interval.
+    pub ht: Option<HtConfig>,
 }
 
 /// The files a run will write, planned by the scenario before the run.
@@ -124,7 +138,11 @@ impl TapFile {
 pub struct RadioCapture {
     file: TapFile,
     freq_mhz: u16,
+    ghz5: bool,
     ofdm: bool,
+    ht: Option<HtConfig>,
+    /// A-MPDUs written so far: the next one's reference number.
+    ampdus: u32,
     encoder: Arc<Encoder>,
     /// Reused between records.
     buf: Vec<u8>,
@@ -156,15 +174,28 @@ impl TracePlan {
 
 impl RadioCapture {
     /// The radio sent `frame` (`signal_mw`: `None`), or decoded it at `signal_mw`; `units`
-    /// holds the natives of a coded frame. Out of line: the medium's handlers stay as small as
+    /// holds the natives of a coded frame. For an A-MPDU, `mpdus` are its MPDUs and bit i of
+    /// `decoded` says whether MPDU i is written (the sender: all; a receiver: those it decoded);
+    /// both are ignored for other frames. Out of line: the medium's handlers stay as small as
     /// they were without captures.
     #[inline(never)]
-    pub fn frame(&mut self, now: Time, frame: &Frame, signal_mw: Option<f64>, units: &UnitArena) {
+    pub fn frame(
+        &mut self,
+        now: Time,
+        frame: &Frame,
+        mpdus: &[Mpdu],
+        decoded: u64,
+        signal_mw: Option<f64>,
+        units: &UnitArena,
+    ) {
         if self.file.error.is_some() {
             return;
         }
         let kind = match frame.kind {
-            FrameKind::Data => dot11::Kind::Data,
+            // Under a Block Ack agreement 802.11n sends QoS data (its sequence number is the
+            // agreement's); outside one, plain data as before.
+            FrameKind::Data if frame.seq == NO_SEQ => dot11::Kind::Data,
+            FrameKind::Data => dot11::Kind::QosData,
             FrameKind::Ack => dot11::Kind::Ack,
             FrameKind::Rts => dot11::Kind::Rts,
             FrameKind::Cts => dot11::Kind::Cts,
@@ -174,7 +205,7 @@ impl RadioCapture {
             },
         };
         let packet = frame.packet.as_ref().map(|(_, p)| p);
-        let header = Dot11 {
+        let mut header = Dot11 {
             kind,
             src: frame.src,
             dst: frame.dst,
@@ -187,16 +218,71 @@ impl RadioCapture {
             },
             retry: frame.retry,
             rate_bps: frame.rate_bps,
+            phy: self.phy(frame),
             freq_mhz: self.freq_mhz,
-            ofdm: self.ofdm,
+            ghz5: self.ghz5,
             signal_dbm: signal_mw.map(|mw| (10.0 * mw.log10()).round().clamp(-128.0, 127.0) as i8),
+            ampdu: None,
         };
+        if frame.mpdus == 0 || mpdus.is_empty() {
+            self.write(now, &header, packet, frame.unit, units);
+            return;
+        }
+        // An A-MPDU: a record per MPDU, with its own sequence number, Retry bit and packet, all
+        // at the frame's instant; the reference number ties them together (counted per file, as
+        // each capturing interface numbers the A-MPDUs it sees).
+        let reference = self.ampdus;
+        self.ampdus = self.ampdus.wrapping_add(1);
+        let last = mpdus.len() - 1;
+        for (i, m) in mpdus.iter().enumerate() {
+            if i >= 64 || decoded & (1 << i) == 0 {
+                continue;
+            }
+            header.seq = m.seq;
+            header.retry = m.retry;
+            header.ampdu = Some(AmpduStatus {
+                reference,
+                last: i == last,
+            });
+            self.write(now, &header, Some(&m.packet), NO_UNIT, units);
+        }
+    }
+
+    /// How `frame` was modulated: an HT MCS for an 802.11n radio's data frame at one of its
+    /// MCSs' rates (its control frames go at non-HT rates, §10.6.6.5.2), else the radio's non-HT
+    /// PHY.
+    fn phy(&self, frame: &Frame) -> Phy {
+        let ht = self
+            .ht
+            .filter(|_| frame.kind == FrameKind::Data)
+            .and_then(|ht| Some((ht, ht.mode_of(frame.rate_bps)?)));
+        match ht {
+            Some((ht, mode)) => Phy::Ht(Mcs {
+                index: mode.mcs,
+                bw40: ht.channel_width == Width::Mhz40,
+                short_gi: ht.guard_interval == GuardInterval::Short,
+            }),
+            None if self.ofdm => Phy::Ofdm,
+            None => Phy::Dsss,
+        }
+    }
+
+    /// Writes one record: `header`, then `packet` (a data frame's) with the natives of `unit`.
+    fn write(
+        &mut self,
+        now: Time,
+        header: &Dot11,
+        packet: Option<&Packet>,
+        unit: UnitId,
+        units: &UnitArena,
+    ) {
         self.buf.clear();
-        dot11::frame(&mut self.buf, &header);
+        dot11::frame(&mut self.buf, header);
         let mut len = self.buf.len();
-        if let (dot11::Kind::Data, Some(p)) = (kind, packet) {
+        let data = matches!(header.kind, dot11::Kind::Data | dot11::Kind::QosData);
+        if let (true, Some(p)) = (data, packet) {
             self.natives.clear();
-            let natives = units.natives(frame.unit).iter().map(|n| n.packet);
+            let natives = units.natives(unit).iter().map(|n| n.packet);
             self.natives.extend(natives);
             len += self.encoder.packet(&mut self.buf, p, &self.natives);
         }
@@ -238,7 +324,10 @@ impl super::Network {
             let capture = RadioCapture {
                 file: TapFile::open(dir, &plan.files[r.file as usize])?,
                 freq_mhz: r.freq_mhz,
+                ghz5: r.ghz5,
                 ofdm: r.ofdm,
+                ht: r.ht,
+                ampdus: 0,
                 encoder: Arc::clone(&encoder),
                 buf: Vec::with_capacity(512),
                 natives: Vec::new(),

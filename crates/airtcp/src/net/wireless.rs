@@ -589,7 +589,9 @@ impl Wireless {
                 }
             }
             if let (true, Some(c)) = (ok, self.radios[r as usize].pcap.as_mut()) {
-                c.frame(now, &frame, Some(rx.power_mw), &self.units);
+                // Before the MAC hears of the frame, with the MPDUs just drawn (docs/pcap.md).
+                let mpdus = &self.frames[fid as usize].mpdus;
+                c.frame(now, &frame, mpdus, mpdus_ok, Some(rx.power_mw), &self.units);
             }
             let radio = &mut self.radios[r as usize];
             (radio.rx_snr, radio.rx_frame, radio.rx_mpdus) = (rx.min_sinr, fid, mpdus_ok);

@@ -84,6 +84,9 @@ pub(crate) fn plan(
         .radio
         .as_ref()
         .is_some_and(|r| r.standard != Standard::Dot11b);
+    // An 802.11n radio's HT PHY: its MCSs' rates, width and guard interval, and its band.
+    let ht = cfg.radio.as_ref().and_then(|r| r.ht_phy());
+    let ghz5 = ofdm && !ht.is_some_and(|h| h.band_2_4ghz());
     let mut plan = TracePlan {
         dir: trace.dir.clone(),
         channels: vec![(UNTRACED, UNTRACED); 2 * cfg.links.len()],
@@ -118,8 +121,10 @@ pub(crate) fn plan(
                 plan.radios.push(RadioWire {
                     radio,
                     file,
-                    freq_mhz: channel_mhz(ofdm, channel),
+                    freq_mhz: channel_mhz(ghz5, channel),
+                    ghz5,
                     ofdm,
+                    ht,
                 });
             }
         }

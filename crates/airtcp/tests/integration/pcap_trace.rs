@@ -375,3 +375,232 @@ fn a_write_error_stops_the_capture_not_the_run() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The radiotap fields an 802.11n capture has: (the Rate field, the MCS field's known, flags and
+/// index, the A-MPDU status's reference number and flags), and the 802.11 frame after them.
+struct Radiotap<'a> {
+    rate: Option<u8>,
+    mcs: Option<[u8; 3]>,
+    ampdu: Option<(u32, u16)>,
+    signal: bool,
+    mac: &'a [u8],
+}
+
+/// Walks the fields airtcp writes (flags, rate, channel, antenna signal, MCS, A-MPDU status),
+/// each aligned to its size from the header's start as radiotap requires.
+fn radiotap(r: &Record) -> Radiotap<'_> {
+    let d = &r.data;
+    let len = u16::from_le_bytes([d[2], d[3]]) as usize;
+    let present = u32::from_le_bytes(d[4..8].try_into().unwrap());
+    let known = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 19) | (1 << 20);
+    assert_eq!(present & !known, 0, "only the fields airtcp writes");
+    let mut at = 8usize;
+    let mut field = |bit: u32, align: usize, size: usize| {
+        if present & (1 << bit) == 0 {
+            return None;
+        }
+        at = at.next_multiple_of(align);
+        let f = &d[at..at + size];
+        at += size;
+        Some(f)
+    };
+    field(1, 1, 1).expect("flags");
+    let rate = field(2, 1, 1).map(|f| f[0]);
+    field(3, 2, 4).expect("channel");
+    let signal = field(5, 1, 1).is_some();
+    let mcs = field(19, 1, 3).map(|f| [f[0], f[1], f[2]]);
+    let ampdu = field(20, 4, 8).map(|f| {
+        (
+            u32::from_le_bytes(f[0..4].try_into().unwrap()),
+            u16::from_le_bytes([f[4], f[5]]),
+        )
+    });
+    assert_eq!(at, len, "the header ends after its last field");
+    Radiotap {
+        rate,
+        mcs,
+        ampdu,
+        signal,
+        mac: &d[len..],
+    }
+}
+
+/// One TCP hop of 802.11n at MCS 7 (65 Mbit/s) with A-MPDUs, at a distance where MCS 7 loses
+/// some MPDUs.
+fn ht_hop(dir: &Path) -> Value {
+    json!({
+        "name": "pcap-ht", "duration": 1500 * MS, "seed": 2,
+        "radio": {
+            "standard": "802.11n", "data_rate": 65_000_000, "basic_rate": 6_000_000,
+            "tx_power": 16.0206,
+            "propagation": {"kind": "log_distance", "exponent": 3.0, "reference_distance": 1.0,
+                            "reference_loss": 46.6777},
+        },
+        "topology": {"kind": "explicit", "nodes": [
+            {"name": "n0", "x": 0.0, "y": 0.0}, {"name": "n1", "x": 28.0, "y": 0.0}]},
+        "routing": {"kind": "static", "min_delivery": 0.0},
+        "flows": [{"id": "f", "src": "n0", "dst": "n1", "start": 100 * MS, "app": {"kind": "bulk"},
+                   "transport": {"kind": "tcp", "cc": "newreno", "mss": 1460}}],
+        "trace": {"pcap": "all", "dir": dir.to_str().unwrap()}
+    })
+}
+
+/// The A-MPDUs a file holds that its radio sent (`received` false) or received, in order:
+/// (time, the MPDUs' sequence numbers, whether the A-MPDU's last MPDU is among them). Checks that each A-MPDU's records are adjacent, at one instant, and
+/// that reference numbers are not reused.
+fn ampdus(records: &[Record], received: bool) -> Vec<(u64, Vec<u16>, bool)> {
+    let mut out: Vec<(u64, Vec<u16>, bool)> = Vec::new();
+    let mut refs = Vec::new();
+    for r in records {
+        let rt = radiotap(r);
+        let Some((reference, flags)) = rt.ampdu.filter(|_| rt.signal == received) else {
+            continue;
+        };
+        assert_eq!(rt.mac[0], 0x88, "an MPDU is QoS data");
+        assert_eq!(flags & 0x4, 0x4, "last subframe known");
+        let seq = u16::from_le_bytes([rt.mac[22], rt.mac[23]]) >> 4;
+        let last = flags & 0x8 != 0;
+        if refs.last() == Some(&reference) {
+            let a = out.last_mut().unwrap();
+            assert_eq!(a.0, r.t, "one A-MPDU, one instant");
+            assert!(!a.2, "nothing after the last MPDU");
+            a.1.push(seq);
+            a.2 = last;
+        } else {
+            assert!(!refs.contains(&reference), "reference {reference} reused");
+            refs.push(reference);
+            out.push((r.t, vec![seq], last));
+        }
+    }
+    out
+}
+
+#[test]
+fn an_802_11n_hop_captures_each_mpdu_of_its_a_mpdus() {
+    let dir = scratch("ht");
+    let r = run(&ht_hop(&dir));
+    assert_eq!(r.trace.as_ref().expect("a trace report").error, None);
+    let (_, n0) = read_pcap(&dir.join("n0-wifi0.pcap"));
+    let (_, n1) = read_pcap(&dir.join("n1-wifi0.pcap"));
+    // The sender writes every MPDU it sends: as many A-MPDUs and MPDUs as the links table has.
+    let sent = ampdus(&n0, false);
+    let link = r.links.iter().find(|l| l.from == "n0").expect("n0's link");
+    let (count, per) = (link.ampdus.unwrap(), link.mpdus_per_ampdu.unwrap());
+    assert!(count > 50 && per > 4.0, "{count} A-MPDUs of {per} MPDUs");
+    assert_eq!(sent.len() as u64, count);
+    let mpdus: usize = sent.iter().map(|a| a.1.len()).sum();
+    assert!((mpdus as f64 / count as f64 - per).abs() < 1e-9);
+    assert!(sent.iter().all(|a| a.2), "each ends with its last MPDU");
+    // Every data frame (TCP's segments and its ACKs) is at MCS 7, 20 MHz, long guard interval,
+    // without a Rate field; control frames go at non-HT rates, in the Rate field.
+    for f in n0.iter().chain(&n1).map(radiotap) {
+        match f.mac[0] {
+            0x88 | 0x08 if !f.signal => {
+                assert_eq!(f.mcs, Some([0x1f, 0, 7]));
+                assert_eq!(f.rate, None);
+            }
+            0x94 | 0x84 | 0xd4 => {
+                assert_eq!(f.mcs, None);
+                assert!(f.rate.is_some());
+            }
+            _ => {}
+        }
+    }
+    // The receiver writes the MPDUs it decoded, each a subset of what was sent, and sends a
+    // Block Ack whose bitmap has them.
+    let got = ampdus(&n1, true);
+    assert!(!got.is_empty());
+    let mut missed = 0;
+    for (t, seqs, last) in &got {
+        let (_, all, _) = sent.iter().rev().find(|a| a.0 < *t).expect("sent before");
+        assert!(seqs.iter().all(|s| all.contains(s)), "{seqs:?} of {all:?}");
+        assert_eq!(*last, seqs.last() == all.last());
+        missed += all.len() - seqs.len();
+        let answer = n1
+            .iter()
+            .map(|x| (x.t, radiotap(x)))
+            .find(|(at, f)| at >= t && f.mac[0] == 0x94 && !f.signal)
+            .expect("a Block Ack");
+        let m = answer.1.mac;
+        let start = u16::from_le_bytes([m[18], m[19]]) >> 4;
+        let bitmap = u64::from_le_bytes(m[20..28].try_into().unwrap());
+        for s in seqs {
+            let k = (s.wrapping_sub(start)) & 0x0fff;
+            assert!(
+                k < 64 && bitmap & (1 << k) != 0,
+                "{s} in the Block Ack from {start}"
+            );
+        }
+    }
+    assert!(
+        missed > 0,
+        "some MPDUs were lost: the receiver's file lacks them"
+    );
+    // The Block Acks are in both files: sent by n1, decoded by n0.
+    let bas = |rs: &[Record], received: bool| {
+        rs.iter()
+            .map(radiotap)
+            .filter(|f| f.mac[0] == 0x94 && f.signal == received)
+            .count()
+    };
+    assert!(bas(&n1, false) >= got.len());
+    assert!(bas(&n0, true) > 0 && bas(&n0, true) <= bas(&n1, false));
+    tshark_reads_mcs_and_ampdus(&dir.join("n0-wifi0.pcap"), mpdus, count);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// tshark (when installed: Debian's package, `make tshark`) reads the MCS and the A-MPDUs of
+/// the sender's file as airtcp wrote them: the MPDUs n0 sent (transmitter 02:00:00:00:00:00)
+/// at MCS 7, their reference numbers, one last MPDU per A-MPDU, and nothing malformed.
+fn tshark_reads_mcs_and_ampdus(path: &Path, mpdus: usize, ampdus: u64) {
+    if std::process::Command::new("tshark")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: tshark is not installed (make tshark installs it)");
+        return;
+    }
+    let fields = |filter: &str, field: &str| {
+        let out = std::process::Command::new("tshark")
+            .args([
+                "-r",
+                path.to_str().unwrap(),
+                "-Y",
+                filter,
+                "-T",
+                "fields",
+                "-e",
+            ])
+            .arg(field)
+            .output()
+            .expect("tshark runs");
+        assert!(out.status.success(), "{filter}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    const SENT: &str = "wlan.ta == 02:00:00:00:00:00 && wlan.fc.type_subtype == 0x28";
+    let mcs = fields(
+        &format!("{SENT} && radiotap.ampdu.reference"),
+        "wlan_radio.11n.mcs_index",
+    );
+    assert_eq!(mcs.lines().count(), mpdus);
+    assert!(mcs.lines().all(|m| m == "7"), "every MPDU at MCS 7");
+    let rate = fields(SENT, "wlan_radio.data_rate");
+    assert!(rate.lines().all(|r| r == "65"), "MCS 7, 20 MHz, long GI");
+    let refs = fields(SENT, "radiotap.ampdu.reference");
+    let distinct: std::collections::BTreeSet<&str> =
+        refs.lines().filter(|r| !r.is_empty()).collect();
+    assert_eq!(distinct.len() as u64, ampdus);
+    let last = fields(
+        &format!("{SENT} && radiotap.ampdu.flags.last == 1"),
+        "frame.number",
+    );
+    assert_eq!(last.lines().count() as u64, ampdus);
+    let bad = fields(
+        "_ws.malformed || _ws.expert.severity >= error",
+        "frame.number",
+    );
+    assert_eq!(bad, "", "malformed frames");
+    let block_acks = fields("wlan.fc.type_subtype == 0x19", "wlan.ba.bm");
+    assert!(block_acks.lines().count() > 0, "Block Acks");
+}

@@ -10,8 +10,9 @@
 //! - IPv4 and TCP/UDP headers as RFC 791, 9293 and 768 lay them out, with valid checksums, the
 //!   TCP options airtcp's segments carry (timestamps, SACK blocks, RFC 7323 and 2018) and the ECN
 //!   field; payloads are zero bytes ([`ip`]).
-//! - 802.11 data, ACK, RTS and CTS frames after a radiotap header with the rate, the channel and
-//!   the received signal ([`dot11`]).
+//! - 802.11 data, QoS data, ACK, RTS, CTS, BlockAckReq and Block Ack frames after a radiotap
+//!   header with the rate (the MCS of an HT frame), the channel, the received signal and, for the
+//!   MPDUs of an A-MPDU (a record each), the A-MPDU status ([`dot11`]).
 //! - airtcp's packets as such IPv4 packets ([`packet`]), the headers of its schemes in an
 //!   encapsulation of their own ([`encap`]).
 

@@ -1,6 +1,6 @@
 //! The bytes of the file format and the headers, checked field by field and by their checksums.
 
-use super::dot11::{self, Dot11, Kind};
+use super::dot11::{self, AmpduStatus, Dot11, Kind, Mcs, Phy};
 use super::ip::{checksum, ipv4, Ip, TcpFields, Transport};
 use super::*;
 
@@ -115,15 +115,19 @@ fn dot11_frames_have_their_lengths_and_fields() {
         seq: 4097,
         retry: true,
         rate_bps: 54_000_000,
+        phy: Phy::Ofdm,
         freq_mhz: 5180,
-        ofdm: true,
+        ghz5: true,
         signal_dbm: Some(-60),
+        ampdu: None,
     };
     let mut b = Vec::new();
     dot11::frame(&mut b, &base);
     assert_eq!(u16::from_le_bytes([b[2], b[3]]), 15, "radiotap length");
+    assert_eq!(u32::from_le_bytes(b[4..8].try_into().unwrap()), 0b10_1110);
     assert_eq!(b[9], 108, "54 Mbps in 500 kbit/s units");
     assert_eq!(u16::from_le_bytes([b[10], b[11]]), 5180);
+    assert_eq!(u16::from_le_bytes([b[12], b[13]]), 0x0140, "OFDM, 5 GHz");
     assert_eq!(b[14] as i8, -60);
     let mac = &b[15..];
     assert_eq!(mac.len(), 24 + 8, "header and LLC/SNAP");
@@ -154,6 +158,183 @@ fn dot11_frames_have_their_lengths_and_fields() {
         assert_eq!(b.len() - 14, len, "{kind:?}");
         assert_eq!(b[14], fc);
     }
+}
+
+/// An HT frame as its radiotap header has it: (length, presence bits, the fields after the
+/// channel).
+fn radiotap(f: &Dot11) -> (usize, u32, Vec<u8>) {
+    let mut b = Vec::new();
+    dot11::frame(&mut b, f);
+    let len = u16::from_le_bytes([b[2], b[3]]) as usize;
+    let present = u32::from_le_bytes(b[4..8].try_into().unwrap());
+    (len, present, b[..len].to_vec())
+}
+
+fn ht_frame() -> Dot11 {
+    Dot11 {
+        kind: Kind::QosData,
+        src: 1,
+        dst: Some(2),
+        duration_us: 32,
+        seq: 4095 + 7,
+        retry: false,
+        rate_bps: 72_200_000,
+        phy: Phy::Ht(Mcs {
+            index: 7,
+            bw40: false,
+            short_gi: true,
+        }),
+        freq_mhz: 5180,
+        ghz5: true,
+        signal_dbm: None,
+        ampdu: None,
+    }
+}
+
+#[test]
+fn ht_frames_carry_the_mcs_field_and_no_rate() {
+    // Sent: flags at 8, padding at 9 (no Rate), channel at 10-13 (aligned to 2), MCS at 14-16
+    // (3 bytes aligned to 1): 17 bytes.
+    let (len, present, b) = radiotap(&ht_frame());
+    assert_eq!(len, 17);
+    assert_eq!(
+        present,
+        (1 << 1) | (1 << 3) | (1 << 19),
+        "flags, channel, MCS"
+    );
+    assert_eq!((b[8], b[9]), (0, 0), "no flags, then padding");
+    assert_eq!(u16::from_le_bytes([b[10], b[11]]), 5180);
+    assert_eq!(u16::from_le_bytes([b[12], b[13]]), 0x0140, "OFDM, 5 GHz");
+    assert_eq!(
+        &b[14..17],
+        &[0x1f, 0x04, 7],
+        "known: bandwidth, MCS, GI, format, FEC; 20 MHz, short GI; MCS 7"
+    );
+    // Received: the signal at 14, MCS at 15-17; 40 MHz, long GI; 2.4 GHz: dynamic CCK-OFDM.
+    let f = Dot11 {
+        signal_dbm: Some(-70),
+        phy: Phy::Ht(Mcs {
+            index: 3,
+            bw40: true,
+            short_gi: false,
+        }),
+        freq_mhz: 2412,
+        ghz5: false,
+        ..ht_frame()
+    };
+    let (len, present, b) = radiotap(&f);
+    assert_eq!(len, 18);
+    assert_eq!(present, (1 << 1) | (1 << 3) | (1 << 5) | (1 << 19));
+    assert_eq!(u16::from_le_bytes([b[10], b[11]]), 2412);
+    assert_eq!(
+        u16::from_le_bytes([b[12], b[13]]),
+        0x0480,
+        "dynamic CCK-OFDM, 2 GHz"
+    );
+    assert_eq!(b[14] as i8, -70);
+    assert_eq!(&b[15..18], &[0x1f, 0x01, 3]);
+    // A non-HT frame of the same radio: the Rate field, OFDM + 2 GHz.
+    let f = Dot11 {
+        kind: Kind::Ack,
+        rate_bps: 24_000_000,
+        phy: Phy::Ofdm,
+        ..f
+    };
+    let (len, present, b) = radiotap(&f);
+    assert_eq!((len, present), (15, 0b10_1110));
+    assert_eq!(b[9], 48);
+    assert_eq!(u16::from_le_bytes([b[12], b[13]]), 0x00c0, "OFDM, 2 GHz");
+    // 802.11b keeps CCK + 2 GHz.
+    let f = Dot11 {
+        phy: Phy::Dsss,
+        ..f
+    };
+    assert_eq!(
+        u16::from_le_bytes([radiotap(&f).2[12], radiotap(&f).2[13]]),
+        0x00a0
+    );
+}
+
+#[test]
+fn mpdus_carry_the_ampdu_status_aligned_to_four() {
+    // Sent: MCS ends at 17; the A-MPDU status is aligned to 4, at 20-27: 28 bytes.
+    let sent = Dot11 {
+        ampdu: Some(AmpduStatus {
+            reference: 0x0102_0304,
+            last: false,
+        }),
+        ..ht_frame()
+    };
+    let (len, present, b) = radiotap(&sent);
+    assert_eq!(len, 28);
+    assert_eq!(present, (1 << 1) | (1 << 3) | (1 << 19) | (1 << 20));
+    assert_eq!(&b[17..20], &[0, 0, 0], "padding");
+    assert_eq!(
+        u32::from_le_bytes(b[20..24].try_into().unwrap()),
+        0x0102_0304
+    );
+    assert_eq!(
+        u16::from_le_bytes([b[24], b[25]]),
+        0x0004,
+        "last subframe known"
+    );
+    assert_eq!(&b[26..28], &[0, 0], "delimiter CRC, reserved");
+    // Received, the last MPDU: MCS ends at 18, the status at 20 again.
+    let last = Dot11 {
+        signal_dbm: Some(-50),
+        ampdu: Some(AmpduStatus {
+            reference: 9,
+            last: true,
+        }),
+        ..sent
+    };
+    let (len, _, b) = radiotap(&last);
+    assert_eq!(len, 28);
+    assert_eq!(&b[18..20], &[0, 0]);
+    assert_eq!(u32::from_le_bytes(b[20..24].try_into().unwrap()), 9);
+    assert_eq!(
+        u16::from_le_bytes([b[24], b[25]]),
+        0x000c,
+        "known, and the last"
+    );
+    // A non-HT MPDU (no MCS field): the status after the channel, aligned to 4 at 16.
+    let plain = Dot11 {
+        phy: Phy::Ofdm,
+        signal_dbm: None,
+        ..sent
+    };
+    let (len, present, _) = radiotap(&plain);
+    assert_eq!((len, present), (24, 0b1110 | (1 << 20)));
+}
+
+#[test]
+fn qos_data_has_the_qos_control_field_and_the_agreement_s_number() {
+    let f = Dot11 {
+        retry: true,
+        ..ht_frame()
+    };
+    let mut b = Vec::new();
+    dot11::frame(&mut b, &f);
+    let mac = &b[17..];
+    assert_eq!(mac.len(), 26 + 8, "QoS data header and LLC/SNAP");
+    assert_eq!(&mac[0..2], &[0x88, 0x08], "QoS data, retry");
+    assert_eq!(u16::from_le_bytes([mac[2], mac[3]]), 32);
+    assert_eq!(&mac[4..10], &dot11::address(2));
+    assert_eq!(&mac[10..16], &dot11::address(1));
+    assert_eq!(
+        u16::from_le_bytes([mac[22], mac[23]]),
+        6 << 4,
+        "4102 mod 4096"
+    );
+    assert_eq!(&mac[24..26], &[0, 0], "TID 0, normal ack");
+    assert_eq!(&mac[26..34], &[0xaa, 0xaa, 3, 0, 0, 0, 8, 0]);
+}
+
+#[test]
+fn channels_map_to_their_band() {
+    assert_eq!(dot11::channel_mhz(true, 36), 5180);
+    assert_eq!(dot11::channel_mhz(false, 1), 2412);
+    assert_eq!(dot11::channel_mhz(false, 14), 2484);
 }
 
 mod packets {

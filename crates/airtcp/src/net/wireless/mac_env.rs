@@ -256,7 +256,7 @@ impl MacEnv<'_> {
             t.tx(now, self.me, &frame);
         }
         if let Some(c) = self.radio.pcap.as_mut() {
-            c.frame(now, &frame, None, self.units);
+            c.frame(now, &frame, mpdus, u64::MAX, None, self.units);
         }
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
