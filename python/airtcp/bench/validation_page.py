@@ -17,7 +17,9 @@ The sections:
 3. saturation throughput against Bianchi's model (802.11b at 2 Mbps, basic access and RTS/CTS;
    802.11a at 54 Mbps) and against ns-3's saturation runs;
 4. TCP NewReno on a lossy 2 Mbps point-to-point link against ns-3;
-5. the congestion controls both simulators have (NewReno, Linux Reno, Vegas, Cubic) on that link.
+5. the congestion controls both simulators have (NewReno, Linux Reno, Vegas, Cubic) on that link;
+6. 802.11n (HT MCS 0-7, A-MPDU with Block Ack, Minstrel-HT) against ns-3 and the closed form of a
+   saturated exchange (`airtcp.bench.wifi.ht_compare`, `bench/wifi/ht_reference.json`).
 """
 
 from __future__ import annotations
@@ -274,12 +276,38 @@ def cc_section(seeds: int = 5) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
+def ht_section(seeds: int = 3) -> list[str]:
+    from airtcp.bench.wifi import ht, ht_compare
+
+    rows = ht_compare.compare(ht.CASES, seeds)
+    return [
+        "## 6. 802.11n against ns-3 3.44",
+        "",
+        "ns-3 3.44's 802.11n (HT, 20 MHz at 5 GHz, one stream, its table-based error model, AC_BE's "
+        "EDCA, ACKs and Block Acks at the control rate; `bench/wifi/wifi_ht.cc`, stored in "
+        "`bench/wifi/ht_reference.json`) against airtcp's (`bench/wifi/airtcp_ht.yaml`): one "
+        "saturated UDP hop at 10 m per MCS with and without A-MPDU aggregation (against the closed "
+        "form of a lone station's exchange too), bulk TCP over one hop and chains of 2-4 hops 15 m "
+        "apart at MCS 7 with aggregation, and Minstrel-HT over one hop at 30-36 m and a 3-hop chain; "
+        "seeds 1-3. MPDUs per A-MPDU and the share of MPDU transmissions that were retransmissions "
+        "are the first hop's; the rate-mix distance (total variation, MPDUs per MCS) is Minstrel-HT's. "
+        "bench/wifi/README.md has the set-up.",
+        "",
+        *ht_compare.compare_table(rows).splitlines(),
+        "",
+        "Re-run: `python -m airtcp.bench.wifi.ht_compare` (airtcp, ~2 s); "
+        "`python -m airtcp.bench.wifi.ht --update-reference` (ns-3, ~3 min).",
+        "",
+    ]
+
+
 SECTIONS: dict[str, Callable[[], list[str]]] = {
     "matrix": matrix_section,
     "chains": chains_section,
     "saturation": saturation_section,
     "wired": wired_section,
     "cc": cc_section,
+    "ht": ht_section,
 }
 
 
