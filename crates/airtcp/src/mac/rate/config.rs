@@ -306,45 +306,23 @@ impl RateControlConfig {
                 ewma,
                 sample_columns,
                 packet_bytes,
-            } => {
-                positive("packet_bytes", packet_bytes)?;
-                if update_interval == 0 {
-                    return Err(("update_interval", "must be greater than zero".into()));
-                }
-                if !(1..=100).contains(&sample_columns) {
-                    return Err((
-                        "sample_columns",
-                        format!("must be 1 to 100, got {sample_columns}"),
-                    ));
-                }
-                for (field, v) in [("lookaround", lookaround), ("ewma", ewma)] {
-                    if v > 100 {
-                        return Err((field, format!("must be a percentage (0-100), got {v}")));
-                    }
-                }
-                Ok(())
-            }
+            } => check_minstrel(
+                update_interval,
+                sample_columns,
+                packet_bytes,
+                &[("lookaround", lookaround), ("ewma", ewma)],
+            ),
             RateControlConfig::MinstrelHt {
                 update_interval,
                 ewma,
                 sample_columns,
                 packet_bytes,
-            } => {
-                positive("packet_bytes", packet_bytes)?;
-                if update_interval == 0 {
-                    return Err(("update_interval", "must be greater than zero".into()));
-                }
-                if !(1..=100).contains(&sample_columns) {
-                    return Err((
-                        "sample_columns",
-                        format!("must be 1 to 100, got {sample_columns}"),
-                    ));
-                }
-                if ewma > 100 {
-                    return Err(("ewma", format!("must be a percentage (0-100), got {ewma}")));
-                }
-                Ok(())
-            }
+            } => check_minstrel(
+                update_interval,
+                sample_columns,
+                packet_bytes,
+                &[("ewma", ewma)],
+            ),
             RateControlConfig::SnrThreshold { ber } => match ber > 0.0 && ber < 0.5 {
                 true => Ok(()),
                 false => Err((
@@ -403,4 +381,32 @@ fn default_ht_sample_columns() -> u32 {
 }
 fn default_ht_packet_bytes() -> u32 {
     MinstrelHtParams::NS3.packet_bytes
+}
+
+/// The checks Minstrel and Minstrel-HT share: a positive packet size and update interval, 1-100
+/// sample columns, and percentages.
+fn check_minstrel(
+    update_interval: Time,
+    sample_columns: u32,
+    packet_bytes: u32,
+    percentages: &[(&'static str, u32)],
+) -> Result<(), (&'static str, String)> {
+    if packet_bytes == 0 {
+        return Err(("packet_bytes", "must be greater than zero".into()));
+    }
+    if update_interval == 0 {
+        return Err(("update_interval", "must be greater than zero".into()));
+    }
+    if !(1..=100).contains(&sample_columns) {
+        return Err((
+            "sample_columns",
+            format!("must be 1 to 100, got {sample_columns}"),
+        ));
+    }
+    for &(field, v) in percentages {
+        if v > 100 {
+            return Err((field, format!("must be a percentage (0-100), got {v}")));
+        }
+    }
+    Ok(())
 }
