@@ -148,12 +148,18 @@ impl AggregationParams {
     }
 }
 
+/// The slot of sequence number `seq` in a reordering buffer.
+fn slot_of(seq: u16) -> usize {
+    usize::from(seq % WINDOW)
+}
+
 /// The recipient's side of one agreement: its window and the MPDUs it holds out of order.
 #[derive(Debug, Clone)]
 pub struct Reorder<T> {
     /// WinStartR: the oldest sequence number not yet handed up.
     start: u16,
-    /// The MPDUs held, by their offset from `start`.
+    /// The MPDUs held, each at its sequence number modulo 64 (the window's 64 numbers fall in
+    /// distinct slots, so the window moves without moving the MPDUs).
     held: Vec<Option<T>>,
     /// How many of `held` are `Some`.
     count: usize,
@@ -205,7 +211,7 @@ impl<T> Reorder<T> {
             let new_start = seq_add(seq, SEQ_MODULO - (WINDOW - 1));
             self.advance_to(new_start, up);
         }
-        let slot = &mut self.held[seq_distance(self.start, seq) as usize];
+        let slot = &mut self.held[slot_of(seq)];
         if slot.is_some() {
             return Arrival::Duplicate;
         }
@@ -235,7 +241,7 @@ impl<T> Reorder<T> {
             let has = if before(self.start, seq) {
                 true
             } else if in_window(self.start, seq) {
-                self.held[seq_distance(self.start, seq) as usize].is_some()
+                self.held[slot_of(seq)].is_some()
             } else {
                 false
             };
@@ -252,25 +258,24 @@ impl<T> Reorder<T> {
         for _ in 0..steps.min(WINDOW) {
             self.shift(up);
         }
+        // Past a whole window every slot is empty already.
         self.start = new_start;
     }
 
     /// Hands up the MPDUs in order from the start.
     fn release_in_order(&mut self, up: &mut impl FnMut(T)) {
-        while self.held[0].is_some() {
+        while self.held[slot_of(self.start)].is_some() {
             self.shift(up);
-            self.start = seq_add(self.start, 1);
         }
     }
 
-    /// Drops the first slot (handing its MPDU up, if any) and opens an empty one at the end; the
-    /// caller moves `start`.
+    /// Hands up the MPDU at the window's start, if there is one, and moves the start one on.
     fn shift(&mut self, up: &mut impl FnMut(T)) {
-        if let Some(m) = self.held[0].take() {
+        if let Some(m) = self.held[slot_of(self.start)].take() {
             self.count -= 1;
             up(m);
         }
-        self.held.rotate_left(1);
+        self.start = seq_add(self.start, 1);
     }
 }
 

@@ -108,6 +108,9 @@ pub(super) struct BlockAck {
     reorder: Vec<(RadioId, Reorder<Frame>)>,
     /// Scratch: the MPDUs of the A-MPDU being sent, or of the one received.
     mpdus: Vec<Mpdu>,
+    /// The vector of the exchange that ended, kept for the next one (no allocation per
+    /// exchange).
+    spare: Vec<Held>,
     /// Counters.
     pub(super) stats: AggregationStats,
 }
@@ -138,6 +141,7 @@ impl BlockAck {
             exchange: None,
             reorder: Vec::new(),
             mpdus: Vec::new(),
+            spare: Vec::new(),
             stats: AggregationStats::default(),
         }
     }
@@ -155,6 +159,15 @@ impl BlockAck {
             }
         };
         &mut self.recipients[i]
+    }
+
+    /// The exchange goes on while it holds MPDUs; otherwise it ends, its vector kept.
+    fn keep_or_end(&mut self, e: Exchange) {
+        if e.mpdus.is_empty() {
+            self.spare = e.mpdus;
+        } else {
+            self.exchange = Some(e);
+        }
     }
 
     /// Whether an exchange holds MPDUs or a BlockAckReq is due.
@@ -192,7 +205,8 @@ impl Dcf {
                         next_node: p.packet.next_hop,
                         table_rate: rate,
                         rate,
-                        mpdus: Vec::new(),
+                        // The last exchange's vector, its capacity kept.
+                        mpdus: std::mem::take(&mut ba.spare),
                         on_air: OnAir::None,
                         protected: None,
                     };
@@ -226,7 +240,7 @@ impl Dcf {
         if request_due || e.mpdus.is_empty() {
             if !request_due {
                 // Everything expired and no request is due: the exchange is over.
-                ba.exchange = None;
+                ba.keep_or_end(e);
                 self.draw_backoff(io);
                 self.schedule_access(io);
                 return;
@@ -437,20 +451,18 @@ impl Dcf {
                 k >= 2048 || (k < WINDOW && answer.bitmap & (1 << k) != 0)
             }
         };
-        let mut acked_now = 0u64;
-        let mut missed = 0u64;
-        let mut kept = Vec::with_capacity(e.mpdus.len());
-        for h in e.mpdus.drain(..) {
+        let (mut acked_now, mut missed) = (0u64, 0u64);
+        let (dst, stats) = (e.dst, &mut self.stats);
+        e.mpdus.retain(|h| {
             if h.numbered && has(h.mpdu.seq) {
                 acked_now += u64::from(h.in_flight);
-                self.stats.acked += 1;
-                io.tx_status(sent_of(&h, e.dst), true, true);
-            } else {
-                missed += u64::from(h.in_flight);
-                kept.push(h);
+                stats.acked += 1;
+                io.tx_status(sent_of(h, dst), true, true);
+                return false;
             }
-        }
-        e.mpdus = kept;
+            missed += u64::from(h.in_flight);
+            true
+        });
         ba.stats.mpdus_missed += missed;
         if rate_control && e.on_air != OnAir::Request {
             let (rate, snr) = (e.rate, answer.snr.into());
@@ -469,9 +481,7 @@ impl Dcf {
             ba.recipient(e.dst).request_due = false;
         }
         e.on_air = OnAir::None;
-        if !e.mpdus.is_empty() {
-            ba.exchange = Some(e);
-        }
+        ba.keep_or_end(e);
         self.cw = t.cw_min;
         self.station_retries = 0;
         self.draw_backoff(io);
