@@ -76,14 +76,14 @@ pub trait MacIo {
     fn has_pending(&self) -> bool;
     /// Transmit opportunity: the network layer hands over what to send.
     fn pull(&mut self) -> Option<Pulled>;
-    /// For an A-MPDU: the first packet in the interface queue whose next hop is node `next`
-    /// (`None`: none, or nothing the radio may aggregate).
-    fn pull_for(&mut self, _next: crate::sim::NodeId) -> Option<Pulled> {
-        None
-    }
-    /// For an A-MPDU: the size of the packet [`MacIo::pull_for`] would take for node `next`, left
-    /// in the queue.
-    fn peek_for(&self, _next: crate::sim::NodeId) -> Option<u32> {
+    /// For an A-MPDU: the next packet for node `next` (the first in the interface queue whose next
+    /// hop it is, else one the forwarding layer picks for it), taken only if `fits` accepts its
+    /// size (`None`: none that fits, or nothing the radio may aggregate).
+    fn pull_for(
+        &mut self,
+        _next: crate::sim::NodeId,
+        _fits: &dyn Fn(u32) -> bool,
+    ) -> Option<Pulled> {
         None
     }
     /// Puts an A-MPDU on the air: `frame` with the MPDUs it carries.

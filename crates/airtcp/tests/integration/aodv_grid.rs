@@ -151,6 +151,7 @@ impl Forwarding for AodvTrace {
             pulls: false,
             frames: Frames::Received,
             mac_outcomes: false,
+            ..LayerNeeds::default()
         }
     }
 

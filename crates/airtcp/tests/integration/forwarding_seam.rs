@@ -72,6 +72,7 @@ impl Forwarding for Watcher {
             pulls: false,
             frames: Frames::ReceivedAndOverheard,
             mac_outcomes: true,
+            ..LayerNeeds::default()
         }
     }
 

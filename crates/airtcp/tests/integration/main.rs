@@ -3,6 +3,7 @@
 
 mod common;
 
+mod aggregating_layers;
 mod aodv_grid;
 mod backpressure;
 mod bbr3_fairness;

@@ -707,11 +707,11 @@ fn push_new(e: &mut Exchange, p: Pulled, overhead: u32) {
     });
 }
 
-/// Takes packets for the exchange's recipient from the queue while the next A-MPDU has room for
-/// them: fewer than the MPDU limit held, within the size and time limits. A packet that would
-/// not fit stays in the queue, so the exchange ends once what it sent is acknowledged and the
-/// next opportunity serves the queue's head, whoever it is for (ns-3's scheduler picks the queue
-/// with the oldest head).
+/// Takes packets for the exchange's recipient (from the interface queue, or the forwarding layer)
+/// while the next A-MPDU has room for them: fewer than the MPDU limit held, within the size and
+/// time limits. A packet that would not fit stays where it is, so the exchange ends once what it
+/// sent is acknowledged and the next opportunity serves the queue's head, whoever it is for
+/// (ns-3's scheduler picks the queue with the oldest head).
 fn fill(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo, overhead: u32, t: &Timing) {
     let (params, rate) = (ba.params, e.rate);
     let room =
@@ -721,18 +721,12 @@ fn fill(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo, overhead: u32,
         .iter()
         .fold(0, |b, h| AggregationParams::grown(b, h.mpdu.bytes));
     while e.mpdus.len() < usize::from(params.max_mpdus) {
-        let Some(size) = io.peek_for(e.next_node) else {
+        let fits = |size: u32| room(AggregationParams::grown(bytes, size + overhead));
+        let Some(p) = io.pull_for(e.next_node, &fits) else {
             return;
         };
-        let grown = AggregationParams::grown(bytes, size + overhead);
-        if !room(grown) {
-            return;
-        }
-        let Some(p) = io.pull_for(e.next_node) else {
-            return;
-        };
+        bytes = AggregationParams::grown(bytes, p.packet.size + overhead);
         push_new(e, p, overhead);
-        bytes = grown;
     }
 }
 

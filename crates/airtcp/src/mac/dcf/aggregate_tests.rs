@@ -91,13 +91,9 @@ impl MacIo for Script {
     fn pull(&mut self) -> Option<Pulled> {
         (!self.queue.is_empty()).then(|| self.queue.remove(0))
     }
-    fn peek_for(&self, next: crate::sim::NodeId) -> Option<u32> {
-        let p = self.queue.iter().find(|p| p.packet.next_hop == next)?;
-        Some(p.packet.size)
-    }
-    fn pull_for(&mut self, next: crate::sim::NodeId) -> Option<Pulled> {
+    fn pull_for(&mut self, next: crate::sim::NodeId, fits: &dyn Fn(u32) -> bool) -> Option<Pulled> {
         let i = self.queue.iter().position(|p| p.packet.next_hop == next)?;
-        Some(self.queue.remove(i))
+        fits(self.queue[i].packet.size).then(|| self.queue.remove(i))
     }
     fn deliver(&mut self, frame: &Frame) {
         self.delivered.push(frame.packet.expect("a packet").0 .0);

@@ -133,8 +133,12 @@ impl Forwarding for BackpressureLayer {
 
     fn needs(&self) -> LayerNeeds {
         // Reports ride on every data frame, and every neighbour that decodes one records it
-        // (overheard frames too); the loss estimates read the MAC's outcomes.
-        LayerNeeds::ALL
+        // (overheard frames too); the loss estimates read the MAC's outcomes. An 802.11n radio
+        // fills its A-MPDU by further decisions on the chosen link (`pull_more`).
+        LayerNeeds {
+            aggregates: true,
+            ..LayerNeeds::ALL
+        }
     }
 
     fn on_start(&mut self, ctx: &mut ForwardingCtx<'_>) {
@@ -183,6 +187,27 @@ impl Forwarding for BackpressureLayer {
         Some(TxUnit::packet(id, next_hop))
     }
 
+    /// The next packet of an A-MPDU to `next`: the decision of eqs. (2)-(4) again, on the links
+    /// to `next` only, taken if its packet fits.
+    fn pull_more(
+        &mut self,
+        radio: RadioId,
+        next: NodeId,
+        fits: &dyn Fn(u32) -> bool,
+        mac: MacView<'_>,
+    ) -> Option<TxUnit> {
+        let (node, port) = self.ports[radio as usize];
+        let s = &self.shared;
+        let node = &mut self.nodes[node as usize];
+        let filter = node.port_filter(port);
+        let choice = node.select_to(mac.now, &s.params, &s.commodities, filter, next)?;
+        if !fits(mac.packet(node.head(choice)?).size) {
+            return None;
+        }
+        let (id, next_hop) = node.take(choice);
+        Some(TxUnit::packet(id, next_hop))
+    }
+
     fn on_attempt(&mut self, radio: RadioId, next: RadioId, ok: bool) {
         if self.shared.params.loss_estimate == LossEstimate::PerAttempt {
             self.port(radio).0.outcome(next, ok);
@@ -203,7 +228,10 @@ impl Forwarding for BackpressureLayer {
         let p = &self.shared.params;
         let node = &mut self.nodes[node as usize];
         if p.loss_estimate == LossEstimate::PerPacket {
-            node.outcome(next, status != TxStatus::RetryLimit);
+            // A packet given up, at the retry limit or (under a Block Ack agreement) at the end
+            // of its lifetime, is a loss; one its next hop has is not.
+            let lost = matches!(status, TxStatus::RetryLimit | TxStatus::Expired);
+            node.outcome(next, !lost);
         }
         let _ = node.refresh_estimates(now, p);
     }

@@ -265,6 +265,21 @@ pub struct Choice {
     pub differential: f64,
 }
 
+/// Which of a node's links a decision weighs: those on radio `port`'s channel (`None`: every
+/// radio's), and only those to node `to` (`None`: every neighbour's).
+#[derive(Debug, Clone, Copy)]
+struct Links {
+    port: Option<u8>,
+    to: Option<NodeId>,
+}
+
+impl Links {
+    #[inline]
+    fn admit(self, link: &BpLink) -> bool {
+        self.port.is_none_or(|q| q == link.port) && self.to.is_none_or(|n| n == link.node)
+    }
+}
+
 /// A (flow, link) pair competing for a transmit opportunity.
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
@@ -445,28 +460,59 @@ impl BpNode {
         c: &Commodities,
         port: Option<u8>,
     ) -> Option<Choice> {
+        self.select_among(now, p, c, port, None)
+    }
+
+    /// The same decision among the links to neighbour `to` only: the next packet of an 802.11n
+    /// A-MPDU whose first packet went to `to` (each packet of the aggregate is a decision of
+    /// its own on the link the first chose; the aggregate ends when no flow has a positive
+    /// differential there).
+    pub fn select_to(
+        &self,
+        now: Time,
+        p: &BpParams,
+        c: &Commodities,
+        port: Option<u8>,
+        to: NodeId,
+    ) -> Option<Choice> {
+        self.select_among(now, p, c, port, Some(to))
+    }
+
+    fn select_among(
+        &self,
+        now: Time,
+        p: &BpParams,
+        c: &Commodities,
+        port: Option<u8>,
+        to: Option<NodeId>,
+    ) -> Option<Choice> {
         if self.total == 0 {
             return None;
         }
         let k = self.k(now, p);
+        let links = Links { port, to };
         match p.selection {
-            Selection::PerLink => self.best(k, p, c, port, None, |d, weight| d * weight),
+            Selection::PerLink => self.best(k, p, c, links, None, |d, weight| d * weight),
             Selection::FlowFirst => {
-                let flow = self.best(k, p, c, port, None, |d, _| d)?.commodity;
-                self.best(k, p, c, port, Some(flow), |d, weight| d * weight)
+                let flow = self.best(k, p, c, links, None, |d, _| d)?.commodity;
+                self.best(k, p, c, links, Some(flow), |d, weight| d * weight)
             }
         }
     }
 
+    /// The head-of-line packet of `choice`, left in its queue.
+    pub fn head(&self, choice: Choice) -> Option<PacketId> {
+        self.queues[choice.commodity].front().copied()
+    }
+
     /// The (flow, link) pair with the largest `metric(D, R~ (1 - p~))` among links with a
-    /// positive differential (on radio `port`'s channel, or every link), over every flow or only
-    /// `only`.
+    /// positive differential (those `links` admits), over every flow or only `only`.
     fn best(
         &self,
         k: f64,
         p: &BpParams,
         c: &Commodities,
-        port: Option<u8>,
+        links: Links,
         only: Option<usize>,
         metric: impl Fn(f64, f64) -> f64,
     ) -> Option<Choice> {
@@ -474,7 +520,7 @@ impl BpNode {
         let mut best: Option<Candidate> = None;
         for (li, link) in self.links.iter().enumerate() {
             let weight = p.rate_bps * (1.0 - link.loss);
-            if weight <= 0.0 || port.is_some_and(|q| q != link.port) {
+            if weight <= 0.0 || !links.admit(link) {
                 continue;
             }
             for (s, q) in self.queues.iter().enumerate() {

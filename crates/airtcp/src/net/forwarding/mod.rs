@@ -153,6 +153,14 @@ pub struct LayerNeeds {
     pub frames: Frames,
     /// [`Forwarding::on_attempt`] and [`Forwarding::on_tx_status`] are called.
     pub mac_outcomes: bool,
+    /// The packets the layer hands over at a transmit opportunity ([`Forwarding::pull`]) may go
+    /// in an 802.11n A-MPDU under the Block Ack agreement: the MAC asks
+    /// [`Forwarding::pull_more`] for more for the same neighbour, and the layer reads a
+    /// Block Ack's outcomes ([`TxStatus::Delivered`], and [`TxStatus::Expired`] or
+    /// [`TxStatus::HandedOver`] at the end of a packet's lifetime, counted from the pull).
+    /// Without it each pulled packet is one frame outside the agreement, with the retry limit.
+    /// Irrelevant on radios that do not aggregate.
+    pub aggregates: bool,
 }
 
 /// What a layer sees of a wireless router whose transmitter is free
@@ -181,6 +189,7 @@ impl LayerNeeds {
         pulls: true,
         frames: Frames::ReceivedAndOverheard,
         mac_outcomes: true,
+        aggregates: false,
     };
 }
 
@@ -334,6 +343,21 @@ pub trait Forwarding: Send {
     /// send? (Only with [`LayerNeeds::pulls`].) The layer gives up the packet: the MAC holds it
     /// until it reports its fate.
     fn pull(&mut self, _radio: RadioId, _mac: MacView<'_>) -> Option<TxUnit> {
+        None
+    }
+
+    /// An aggregating radio fills an A-MPDU for neighbour node `next` after the packet the layer
+    /// handed over at this transmit opportunity (only with [`LayerNeeds::aggregates`]): one more
+    /// packet for `next`, whose size `fits` accepts (the A-MPDU's byte, time and MPDU limits),
+    /// or `None` to close the aggregate. Each call is the layer's own per-packet decision,
+    /// restricted to that neighbour; the returned unit must be a lone packet to `next`.
+    fn pull_more(
+        &mut self,
+        _radio: RadioId,
+        _next: NodeId,
+        _fits: &dyn Fn(u32) -> bool,
+        _mac: MacView<'_>,
+    ) -> Option<TxUnit> {
         None
     }
 

@@ -563,6 +563,7 @@ impl Forwarding for HorizonLayer {
             pulls: true,
             frames: crate::net::forwarding::Frames::Received,
             mac_outcomes: true,
+            aggregates: true,
         }
     }
 
@@ -623,8 +624,38 @@ impl Forwarding for HorizonLayer {
         Some(TxUnit::packet(id, next))
     }
 
-    /// The MAC gave a packet up: its PLID is released (the neighbour never got it), and the
-    /// node is served again at once.
+    /// The next packet of an A-MPDU to `next`: the flow with the most custody among those whose
+    /// choice is `next` and whose gate is open, if its head packet fits. Its custody window
+    /// (`T` PLIDs outstanding per link) bounds the aggregate as it bounds what waits at the MAC.
+    fn pull_more(
+        &mut self,
+        radio: RadioId,
+        next: NodeId,
+        fits: &dyn Fn(u32) -> bool,
+        mac: MacView<'_>,
+    ) -> Option<TxUnit> {
+        let node = self.radio_node[radio as usize];
+        let n = &self.nodes[node as usize];
+        if n.held == 0 {
+            return None;
+        }
+        let choice = n.select_to(
+            self.p.threshold,
+            self.p.next_hop,
+            |r| r == radio,
+            Some(next),
+        )?;
+        let &(head, _) = n.flows[choice.flow].queue.front()?;
+        if !fits(mac.packets.get(head).size) {
+            return None;
+        }
+        let (id, _) = self.hand_off(node, choice, mac.now, mac.packets);
+        Some(TxUnit::packet(id, next))
+    }
+
+    /// The MAC gave a packet up (at the retry limit, or at the end of its lifetime under a Block
+    /// Ack agreement): its PLID is released (the neighbour never got it), and the node is served
+    /// again at once.
     fn on_tx_status(
         &mut self,
         radio: RadioId,
@@ -633,7 +664,7 @@ impl Forwarding for HorizonLayer {
         status: TxStatus,
         mut mac: MacView<'_>,
     ) {
-        if status != TxStatus::RetryLimit {
+        if !matches!(status, TxStatus::RetryLimit | TxStatus::Expired) {
             return;
         }
         let Some(next) = next else { return };

@@ -485,6 +485,19 @@ impl HorizonNode {
         rule: NextHopRule,
         usable: impl Fn(u32) -> bool,
     ) -> Option<Choice> {
+        self.select_to(threshold, rule, usable, None)
+    }
+
+    /// [`select`](Self::select) among the flows whose choice is neighbour `to` (`None`: any):
+    /// the next packet of an 802.11n A-MPDU to `to`. Each flow's link is chosen by the rule as
+    /// for any packet; a flow whose choice is another neighbour waits for another opportunity.
+    pub fn select_to(
+        &self,
+        threshold: usize,
+        rule: NextHopRule,
+        usable: impl Fn(u32) -> bool,
+        to: Option<NodeId>,
+    ) -> Option<Choice> {
         let n = self.flows.len();
         let mut best: Option<(usize, Choice)> = None;
         for step in 0..n {
@@ -503,6 +516,9 @@ impl HorizonNode {
                 }
             };
             let Some(link) = link else { continue };
+            if to.is_some_and(|n| n != f.down[link].node) {
+                continue;
+            }
             let p = f.custody();
             if best.is_none_or(|(most, _)| p > most) {
                 best = Some((p, Choice { flow: k, link }));

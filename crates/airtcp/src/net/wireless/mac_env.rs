@@ -77,25 +77,31 @@ impl MacIo for MacEnv<'_> {
         self.radio.rx_mpdus
     }
 
-    fn peek_for(&self, next: NodeId) -> Option<u32> {
+    fn pull_for(&mut self, next: NodeId, fits: &dyn Fn(u32) -> bool) -> Option<Pulled> {
         let packets = &*self.packets;
-        let id = self
-            .radio
-            .ifq
-            .peek_first(&mut |id| packets.get(id).next_hop == next)?;
-        Some(packets.get(id).size)
-    }
-
-    fn pull_for(&mut self, next: NodeId) -> Option<Pulled> {
-        let packets = &*self.packets;
-        let (id, queued_at) = self
-            .radio
-            .ifq
-            .dequeue_first(&mut |id| packets.get(id).next_hop == next)?;
-        let p = *self.packets.get(id);
-        let mut pulled = Pulled::packet(id, p, None);
+        let for_next = &mut |id| packets.get(id).next_hop == next;
+        let mut pulled = match self.radio.ifq.peek_first(for_next) {
+            Some(id) if !fits(packets.get(id).size) => return None,
+            Some(_) => {
+                let (id, queued_at) = self.radio.ifq.dequeue_first(for_next)?;
+                let mut pulled = Pulled::packet(id, *self.packets.get(id), None);
+                pulled.queued_at = queued_at;
+                pulled
+            }
+            None if self.needs.aggregates => {
+                let (layer, view) = self.layer_view();
+                let u = layer.pull_more(view.radio, next, fits, view)?;
+                debug_assert!(u.next_hop == next && u.unit == crate::mac::frame::NO_UNIT);
+                let mut p = *self.packets.get(u.id);
+                p.next_hop = next;
+                let mut pulled = Pulled::packet(u.id, p, None);
+                // Its lifetime runs from the moment the MAC took it.
+                pulled.queued_at = Some(self.events.now());
+                pulled
+            }
+            None => return None,
+        };
         pulled.aggregable = true;
-        pulled.queued_at = queued_at;
         self.address(&mut pulled);
         Some(pulled)
     }
@@ -150,16 +156,8 @@ impl MacIo for MacEnv<'_> {
         let (id, chosen_hop, unit) = match self.radio.ifq.dequeue() {
             Some(id) => (id, None, crate::mac::frame::NO_UNIT),
             None if self.needs.pulls => {
-                let view = MacView {
-                    now: self.events.now(),
-                    packets: self.packets,
-                    units: self.units,
-                    rng: self.layer_rng,
-                    radio: self.me,
-                    upcalls: self.upcalls,
-                    events: self.events,
-                };
-                let u = self.layer.pull(self.me, view)?;
+                let (layer, view) = self.layer_view();
+                let u = layer.pull(view.radio, view)?;
                 (u.id, Some(u.next_hop), u.unit)
             }
             None => return None,
@@ -171,9 +169,16 @@ impl MacIo for MacEnv<'_> {
         }
         let mut pulled = Pulled::packet(id, p, None);
         pulled.unit = unit;
-        // What the interface queue held may go in an A-MPDU (an aggregating radio's choice).
-        pulled.aggregable = chosen_hop.is_none();
-        pulled.queued_at = queued_at;
+        // What the interface queue held may go in an A-MPDU (an aggregating radio's choice), and
+        // a lone packet of a layer that aggregates, whose lifetime runs from now.
+        pulled.aggregable = match chosen_hop {
+            None => true,
+            Some(_) => self.needs.aggregates && unit == crate::mac::frame::NO_UNIT,
+        };
+        pulled.queued_at = match chosen_hop {
+            None => queued_at,
+            Some(_) => Some(self.events.now()),
+        };
         self.address(&mut pulled);
         Some(pulled)
     }
@@ -246,6 +251,20 @@ impl MacIo for MacEnv<'_> {
 /// The medium's side of [`MacIo`]: a frame put on the air, a pulled packet addressed, an outcome
 /// reported.
 impl MacEnv<'_> {
+    /// The forwarding layer, and the view of this MAC call that its transmit-side hooks get.
+    fn layer_view(&mut self) -> (&mut dyn Forwarding, MacView<'_>) {
+        let view = MacView {
+            now: self.events.now(),
+            packets: self.packets,
+            units: self.units,
+            rng: self.layer_rng,
+            radio: self.me,
+            upcalls: self.upcalls,
+            events: self.events,
+        };
+        (&mut *self.layer, view)
+    }
+
     /// Puts `frame` on the air (with the MPDUs of an A-MPDU): the sender's PHY, the trace, the
     /// capture, and the frame's arrival at every neighbour.
     fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu]) {
@@ -353,17 +372,8 @@ impl MacEnv<'_> {
     fn report(&mut self, sent: Sent, status: TxStatus) {
         if self.needs.mac_outcomes {
             // At once, inside the MAC's call: what the MAC asks next (`has_pending`) sees it.
-            let view = MacView {
-                now: self.events.now(),
-                packets: self.packets,
-                units: self.units,
-                rng: self.layer_rng,
-                radio: self.me,
-                upcalls: self.upcalls,
-                events: self.events,
-            };
-            self.layer
-                .on_tx_status(self.me, sent.id, sent.next_hop, status, view);
+            let (layer, view) = self.layer_view();
+            layer.on_tx_status(view.radio, sent.id, sent.next_hop, status, view);
         }
         // The MAC is done with the unit (the frames on the air and the receptions it made keep
         // their own references).

@@ -33,6 +33,11 @@ impl Forwarding for Cope {
             pulls: true,
             frames: Frames::ReceivedAndOverheard,
             mac_outcomes: true,
+            // A coded frame is one unit of natives meant for several neighbours, sent to one
+            // and overheard by the rest; a Block Ack agreement is between two radios and
+            // reorders what it carries. COPE's frames stay single, outside the agreement, as
+            // the paper's 802.11a/b testbed sent them.
+            aggregates: false,
         }
     }
 
