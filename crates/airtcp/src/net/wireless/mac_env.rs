@@ -248,6 +248,9 @@ impl MacIo for MacEnv<'_> {
 impl MacEnv<'_> {
     /// Puts `frame` on the air (with the MPDUs of an A-MPDU): the sender's PHY, the trace, the
     /// capture, and the frame's arrival at every neighbour.
+    // Inlined into `transmit` and `transmit_ampdu`: called, it took the frame by value through a
+    // second copy (a memcpy per frame sent).
+    #[inline(always)]
     fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu]) {
         let now = self.events.now();
         let end = now.saturating_add(frame.airtime);
@@ -291,7 +294,9 @@ impl MacEnv<'_> {
                 (self.frames.len() - 1) as u32
             }
         };
-        self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+        if !mpdus.is_empty() {
+            self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+        }
         if let Some(motion) = self.motion {
             // Moving nodes: the powers and delays of this instant; a candidate out of reach now
             // gets nothing, and holds no reference.
