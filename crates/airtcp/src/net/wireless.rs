@@ -556,7 +556,7 @@ impl Wireless {
                 } else {
                     // The frame began `detect` before the radio locked onto it.
                     let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
-                    let start = rx.start.saturating_sub(detect);
+                    let start = radio.phy.locked_at().saturating_sub(detect);
                     mpdus_ok = ampdu_draws(
                         error_model,
                         frame.rate_bps,

@@ -333,10 +333,12 @@ impl MacEnv<'_> {
         Some(&mut self.radio.neighbor_stats[nbs[i].slot as usize])
     }
 
-    #[inline]
     /// Addresses a pulled packet: the neighbour radio of its next hop on this radio's channel,
     /// and the rate table's entry for it (a stale route to a radio out of range has none: the
     /// MAC's own rate, whose retries will fail anyway).
+    // Inlined into `pull` (as the code was before `pull_for` shared it): called, it kept the
+    // pulled packet in `pull`'s frame, copied out through memcpy on return.
+    #[inline(always)]
     fn address(&mut self, pulled: &mut Pulled) {
         let hop = pulled.packet.next_hop;
         if hop == NodeId::MAX {
