@@ -514,6 +514,7 @@ impl Dcf {
         }
     }
 
+    #[inline]
     fn data_frame(&self, a: &Attempt, rate: u64, nav: Time) -> Frame {
         let bytes = a.packet.size + self.p.mac_overhead;
         Frame {
@@ -597,17 +598,8 @@ impl Dcf {
         }
         self.eifs = false;
         let t = self.p.timing;
-        if frame.dst == Some(self.me) && self.ba.is_some() {
-            if self.awaits(frame) {
-                match frame.kind {
-                    FrameKind::Cts => self.cleared_to_send(frame, io),
-                    _ => self.answered(frame, io),
-                }
-                return;
-            }
-            if self.receive_aggregated(frame, io) {
-                return;
-            }
+        if frame.dst == Some(self.me) && self.ba.is_some() && self.rx_aggregated(frame, io) {
+            return;
         }
         match frame.dst {
             Some(d) if d == self.me => match frame.kind {

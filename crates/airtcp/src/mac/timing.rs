@@ -145,7 +145,9 @@ impl Timing {
 
     /// Air time of `bytes` at `rate_bps`, preamble included: whole microseconds (DSSS) or whole
     /// 4-us symbols (OFDM).
-    #[inline]
+    // Always inlined, as `ack_rate_for` is: a few operations, on the DCF's send and receive
+    // paths for every frame; with the HT branch LLVM stopped inlining them there.
+    #[inline(always)]
     pub fn airtime(&self, bytes: u32, rate_bps: u64) -> Time {
         if let Some(ht) = self.ht {
             return Self::ht_airtime(ht, self.plcp, bytes, rate_bps);
@@ -176,16 +178,28 @@ impl Timing {
     }
 
     /// Rate of the ACK that answers a data frame sent at `data_rate`.
+    #[inline(always)]
     pub fn ack_rate_for(&self, data_rate: u64) -> u64 {
         match self.ack {
             AckRate::Basic => self.basic_rate,
             // Every 802.11b rate is mandatory (§16.1.1), so its control rule is the data rate.
             AckRate::Data => data_rate,
-            AckRate::Control if self.ofdm => match self.ht.and_then(|ht| ht.mode_of(data_rate)) {
-                Some(mode) => mode.control_rate(),
+            AckRate::Control if self.ofdm => match self.ht {
+                Some(ht) => Self::ht_control_rate(ht, data_rate),
                 None => ofdm::control_rate(data_rate),
             },
             AckRate::Control => data_rate,
+        }
+    }
+
+    /// An 802.11n radio's control rate for a data frame at `data_rate`. Out of line, as
+    /// [`Timing::ht_airtime`] is: inlined, the HT mode search made `ack_time_for` too large to
+    /// inline into the DCF's send and receive paths.
+    #[inline(never)]
+    fn ht_control_rate(ht: HtConfig, data_rate: u64) -> u64 {
+        match ht.mode_of(data_rate) {
+            Some(mode) => mode.control_rate(),
+            None => ofdm::control_rate(data_rate),
         }
     }
 
@@ -198,6 +212,7 @@ impl Timing {
     }
 
     /// Air time of the ACK that answers a data frame sent at `data_rate`.
+    #[inline]
     pub fn ack_time_for(&self, data_rate: u64) -> Time {
         self.airtime(ACK_BYTES, self.ack_rate_for(data_rate))
     }

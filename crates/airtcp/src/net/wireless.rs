@@ -556,7 +556,7 @@ impl Wireless {
                 } else {
                     // The frame began `detect` before the radio locked onto it.
                     let detect = self.cca_time.min(frame.airtime.saturating_sub(1));
-                    let start = rx.start.saturating_sub(detect);
+                    let start = radio.phy.locked_at().saturating_sub(detect);
                     mpdus_ok = ampdu_draws(
                         error_model,
                         frame.rate_bps,
@@ -597,22 +597,33 @@ impl Wireless {
             (radio.rx_snr, radio.rx_frame, radio.rx_mpdus) = (rx.min_sinr, fid, mpdus_ok);
             self.with_mac(r, events, packets, layer, |m, io| m.on_rx(&frame, ok, io));
             if ok && frame.kind == FrameKind::Data && frame.dst == Some(r) && !frame.duplicate {
-                let sender = &mut self.macs[frame.src as usize];
                 if frame.seq == NO_SEQ {
-                    sender.mark_handed_over();
-                } else if frame.mpdus == 0 {
-                    sender.mark_mpdu_handed_over(frame.seq);
+                    self.macs[frame.src as usize].mark_handed_over();
                 } else {
-                    for (i, m) in self.frames[fid as usize].mpdus.iter().enumerate() {
-                        if mpdus_ok & (1 << i) != 0 {
-                            sender.mark_mpdu_handed_over(m.seq);
-                        }
-                    }
+                    self.mpdus_handed_over(fid, mpdus_ok);
                 }
             }
         }
         self.release(fid);
         self.refresh_cca(r, events, packets, layer);
+    }
+
+    /// The addressee decoded data frame `fid`, sent under a Block Ack agreement (the MPDUs of
+    /// `mpdus_ok` of an A-MPDU): its sender's exchange learns which MPDUs it has. Out of line:
+    /// the reception path of radios that do not aggregate stays small.
+    #[inline(never)]
+    fn mpdus_handed_over(&mut self, fid: FrameId, mpdus_ok: u64) {
+        let slot = &self.frames[fid as usize];
+        let sender = &mut self.macs[slot.frame.src as usize];
+        if slot.frame.mpdus == 0 {
+            sender.mark_mpdu_handed_over(slot.frame.seq);
+            return;
+        }
+        for (i, m) in slot.mpdus.iter().enumerate() {
+            if mpdus_ok & (1 << i) != 0 {
+                sender.mark_mpdu_handed_over(m.seq);
+            }
+        }
     }
 
     /// Radio `r` finished transmitting frame `fid`.

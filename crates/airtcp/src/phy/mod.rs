@@ -34,7 +34,10 @@ pub mod success_memo;
 use crate::sim::Time;
 
 /// The error curves a radio's frames follow: the standard's modulation family.
+// A tag byte of its own: with the variants' tag packed into `HtConfig`'s niche, the derived
+// comparison the reception path's memo makes per frame (`success_memo`) took a dozen instructions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
 pub enum ErrorModel {
     /// 802.11b DSSS/CCK ([`error_rate`]).
     #[default]
@@ -171,8 +174,6 @@ pub struct Reception {
     pub power_mw: f64,
     /// Lowest SINR seen so far.
     pub min_sinr: f64,
-    /// When the radio locked onto it.
-    pub start: Time,
     /// Lost to interference (capture condition violated) or abandoned for a transmission.
     pub collided: bool,
 }
@@ -284,7 +285,6 @@ impl Phy {
             frame,
             power_mw,
             min_sinr: f64::INFINITY,
-            start: now,
             collided: false,
         });
         if let Some(h) = self.history.as_mut() {
@@ -310,15 +310,24 @@ impl Phy {
                 Some(rx)
             }
             Some(rx) => {
-                if let Some(h) = self.history.as_mut() {
+                if self.history.is_some() {
                     // An interferer left: the SINR rises (the lowest so far stays).
                     let interference = (self.total_mw - rx.power_mw).max(0.0);
-                    h.push((now, rx.power_mw / (self.th.noise_mw + interference)));
+                    self.record_sinr(now, rx.power_mw / (self.th.noise_mw + interference));
                 }
                 None
             }
             None => None,
         }
+    }
+
+    /// When the radio locked onto the frame it last received: the first entry of its SINR
+    /// history; 0 unless it keeps the history (then [`Phy::min_sinr_between`] reads nothing
+    /// and the time does not matter). Not a field of [`Reception`]: every radio's reception
+    /// path copies that, and only A-MPDUs need the time.
+    pub fn locked_at(&self) -> Time {
+        let history = self.history.as_deref().unwrap_or_default();
+        history.first().map_or(0, |&(at, _)| at)
     }
 
     /// The lowest SINR of the frame last locked onto over [`from`, `to`) (times at this radio):
@@ -339,14 +348,25 @@ impl Phy {
     fn update_reception(&mut self, now: Time, frame: FrameId, power_mw: f64) {
         let interference = (self.total_mw - power_mw).max(0.0);
         let sinr = power_mw / (self.th.noise_mw + interference);
-        if let Some(h) = self.history.as_mut() {
-            h.push((now, sinr));
-        }
         let rx = self.rx.as_mut().expect("locked");
         debug_assert_eq!(rx.frame, frame);
         rx.min_sinr = rx.min_sinr.min(sinr);
         if power_mw < self.th.capture_ratio * interference {
             rx.collided = true;
+        }
+        // After the reception's update: a push before it made LLVM reload the reception (and
+        // not fold the first minimum against infinity) on every radio's path.
+        if self.history.is_some() {
+            self.record_sinr(now, sinr);
+        }
+    }
+
+    /// Appends to the SINR history (a radio that keeps one). Out of line: the other radios'
+    /// reception path stays as small as it was without the history.
+    #[inline(never)]
+    fn record_sinr(&mut self, now: Time, sinr: f64) {
+        if let Some(h) = self.history.as_mut() {
+            h.push((now, sinr));
         }
     }
 }

@@ -267,6 +267,9 @@ impl MacEnv<'_> {
 
     /// Puts `frame` on the air (with the MPDUs of an A-MPDU): the sender's PHY, the trace, the
     /// capture, and the frame's arrival at every neighbour.
+    // Inlined into `transmit` and `transmit_ampdu`: called, it took the frame by value through a
+    // second copy (a memcpy per frame sent).
+    #[inline(always)]
     fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu]) {
         let now = self.events.now();
         let end = now.saturating_add(frame.airtime);
@@ -310,7 +313,9 @@ impl MacEnv<'_> {
                 (self.frames.len() - 1) as u32
             }
         };
-        self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+        if !mpdus.is_empty() {
+            self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+        }
         if let Some(motion) = self.motion {
             // Moving nodes: the powers and delays of this instant; a candidate out of reach now
             // gets nothing, and holds no reference.
@@ -347,10 +352,12 @@ impl MacEnv<'_> {
         Some(&mut self.radio.neighbor_stats[nbs[i].slot as usize])
     }
 
-    #[inline]
     /// Addresses a pulled packet: the neighbour radio of its next hop on this radio's channel,
     /// and the rate table's entry for it (a stale route to a radio out of range has none: the
     /// MAC's own rate, whose retries will fail anyway).
+    // Inlined into `pull` (as the code was before `pull_for` shared it): called, it kept the
+    // pulled packet in `pull`'s frame, copied out through memcpy on return.
+    #[inline(always)]
     fn address(&mut self, pulled: &mut Pulled) {
         let hop = pulled.packet.next_hop;
         if hop == NodeId::MAX {
