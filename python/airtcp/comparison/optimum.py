@@ -6,22 +6,38 @@ Mesh (paper 000 §2-3; with every routing allowed it is also the optimum paper 0
 back-pressure fluid model (§2) converges to over the same link-rate region). The radio links the
 simulator lays out (`_core.layout_json`: each link's data rate, its expected delivery of a data
 frame, the DCF's timing) become a conflict graph: two links on one channel conflict when they
-share a node or any end of one is within carrier-sense range of any end of the other (DCF defers
-to both the data frame and the MAC ACK, so both ends count); links on different channels never
-do (one radio per channel). A link carries `1 / T_l` segments per second when scheduled, with
+share a node or any end of one is within the busy range of any end of the other (the layout's
+`busy_m`: a radio senses the medium busy for a frame it could lock onto as well as for energy
+above the carrier-sense threshold; DCF defers to both the data frame and its answer, so both
+ends count); links on different channels never do (one radio per channel). A link carries
+`1 / T_l` segments per second when scheduled, with
 
     T_l = (DIFS + CWmin/2 slot + [RTS + SIFS + CTS + SIFS] + data + SIFS + ACK) / d_l
           + (the same for a TCP ACK on the reverse link) / (b d_l')
 
 the expected air time of one delivered segment (`d_l` its delivery per attempt, every attempt
 costing a whole exchange) plus its share of the TCP ACKs (`b`, the segments per delayed ACK)
-riding back over the same pair of nodes, which conflicts with exactly the same links. Flows may
-use every link (any routing): `capacity_region.num_optimum` (HiGHS, cutting planes, a certified
-gap) gives the log-utility optimum and a linear utility the largest total. The backoff is
-counted in full for every frame; a frame that finds the medium idle goes at once and several
+riding back over the same pair of nodes, which conflicts with exactly the same links.
+
+On 802.11n radios that aggregate (`radio.aggregation`), every exchange is the largest A-MPDU the
+Block Ack agreement allows (`airtcp.comparison.airtime`: at most 64 MPDUs, 65,535 bytes and a
+5.484-ms HT-mixed PPDU, IEEE 802.11-2016 §19.4.3 eq. 19-89/19-90 and Table 19-25; subframes of a
+4-byte delimiter and the MPDU padded to 4 bytes, §9.7.1), after AIFS[AC_BE] (SIFS + 3 slots) and
+the mean backoff, answered after SIFS by a compressed Block Ack at the control-response rate
+(the layout's `ba_us`), its n MPDUs each delivered with probability `d_l`:
+
+    T_l = (AIFS + CWmin/2 slot + [RTS/CTS] + A-MPDU(n) + SIFS + BA) / (n d_l)
+          + (the same for n' TCP ACKs on the reverse link) / (n' b d_l')
+
+Full aggregates at every transmit opportunity make it an upper bound: a queue holding fewer
+packets than an A-MPDU's worth sends a shorter one, and a forwarding layer that picks each frame
+(backpressure, coding, Horizon) sends its frames one at a time (docs/dot11n.md).
+
+Flows may use every link (any routing): `capacity_region.num_optimum` (HiGHS, cutting planes, a
+certified gap) gives the log-utility optimum and a linear utility the largest total. The backoff
+is counted in full for every frame; a frame that finds the medium idle goes at once and several
 contenders count down together, so a mesh can carry slightly more than the model (fractions a
-little above 1: one flow alone on the testbed's channel-alternating route carries 15.7 Mbit/s
-against the model's 15.0).
+little above 1).
 
 Coding (paper 001 eq. (1)/(8)). On a network that is one collision domain (every pair of radio
 nodes within carrier-sense range) with static routes, `coding_num.optimum` on the routes (COPE's
