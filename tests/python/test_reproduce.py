@@ -279,7 +279,7 @@ def test_the_default_comparison_runs_in_quick_form_with_every_cell_filled(tmp_pa
     assert outcome.ok and outcome.targets_missed == 0, (outcome.analysis_errors, outcome.failed_runs)
     folder = tmp_path / "repro" / "compare"
     record = json.loads((folder / "compare.json").read_text(encoding="utf-8"))
-    assert len(record["scenarios"]) == 8
+    assert len(record["scenarios"]) == 9
     for table in record["scenarios"]:
         assert table["seeds"] == [1, 2]
         for row in table["rows"]:

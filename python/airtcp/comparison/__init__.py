@@ -29,7 +29,7 @@ COMPARE_JSON = "compare.json"
 # should matter, and each family its own networks.
 DEFAULT_SCENARIOS = (
     "compare/diamond_lossy", "compare/x", "compare/cross", "compare/grid4x4", "compare/random30",
-    "compare/testbed22", "compare/cell4", "compare/router_bimodal",
+    "compare/testbed22", "compare/diamond_11n", "compare/cell4", "compare/router_bimodal",
 )
 # The largest fraction of the model's total a scheme may reach before the row is flagged: the
 # model counts every frame's backoff in full (see `airtcp.comparison.optimum`), so a busy network

@@ -35,8 +35,8 @@ class Facts:
     kind: str  # "mesh", "cell", "router" or "wired"
     described: str  # the kind in words, for reasons
     radios_per_node: int  # the most radio channels one node uses (0 without radios)
-    longest_route_hops: int  # hops of the longest flow's shortest route over radio links
-    multipath_flows: int  # flows with at least two node-disjoint radio paths
+    longest_route_hops: int  # hops of the longest flow's shortest route over usable radio links
+    multipath_flows: int  # flows with at least two node-disjoint paths over usable radio links
 
 
 class Need(enum.Enum):
@@ -82,7 +82,10 @@ def facts_of(scenario: Any, layout: Mapping[str, Any] | None = None) -> Facts:
     if scenario.routers:
         return Facts("router", "a wireless router", 0, 0, 0)
     layout = layout if layout is not None else layout_of(scenario)
-    radio_links = [(link["from"], link["to"]) for link in layout["links"] if link["kind"] == "radio"]
+    # Routes and paths go over the links the routing may use (`routing.min_delivery`): a link
+    # the receiver locks onto but that delivers next to no data frame is no hop of a route.
+    radio_links = [(link["from"], link["to"]) for link in layout["links"]
+                   if link["kind"] == "radio" and link.get("usable", True)]
     channels: dict[str, set[Any]] = {}
     for link in layout["links"]:
         if link["kind"] == "radio":

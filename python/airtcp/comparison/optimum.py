@@ -6,22 +6,38 @@ Mesh (paper 000 §2-3; with every routing allowed it is also the optimum paper 0
 back-pressure fluid model (§2) converges to over the same link-rate region). The radio links the
 simulator lays out (`_core.layout_json`: each link's data rate, its expected delivery of a data
 frame, the DCF's timing) become a conflict graph: two links on one channel conflict when they
-share a node or any end of one is within carrier-sense range of any end of the other (DCF defers
-to both the data frame and the MAC ACK, so both ends count); links on different channels never
-do (one radio per channel). A link carries `1 / T_l` segments per second when scheduled, with
+share a node or any end of one is within the busy range of any end of the other (the layout's
+`busy_m`: a radio senses the medium busy for a frame it could lock onto as well as for energy
+above the carrier-sense threshold; DCF defers to both the data frame and its answer, so both
+ends count); links on different channels never do (one radio per channel). A link carries
+`1 / T_l` segments per second when scheduled, with
 
     T_l = (DIFS + CWmin/2 slot + [RTS + SIFS + CTS + SIFS] + data + SIFS + ACK) / d_l
           + (the same for a TCP ACK on the reverse link) / (b d_l')
 
 the expected air time of one delivered segment (`d_l` its delivery per attempt, every attempt
 costing a whole exchange) plus its share of the TCP ACKs (`b`, the segments per delayed ACK)
-riding back over the same pair of nodes, which conflicts with exactly the same links. Flows may
-use every link (any routing): `capacity_region.num_optimum` (HiGHS, cutting planes, a certified
-gap) gives the log-utility optimum and a linear utility the largest total. The backoff is
-counted in full for every frame; a frame that finds the medium idle goes at once and several
+riding back over the same pair of nodes, which conflicts with exactly the same links.
+
+On 802.11n radios that aggregate (`radio.aggregation`), every exchange is the largest A-MPDU the
+Block Ack agreement allows (`airtcp.comparison.airtime`: at most 64 MPDUs, 65,535 bytes and a
+5.484-ms HT-mixed PPDU, IEEE 802.11-2016 §19.4.3 eq. 19-89/19-90 and Table 19-25; subframes of a
+4-byte delimiter and the MPDU padded to 4 bytes, §9.7.1), after AIFS[AC_BE] (SIFS + 3 slots) and
+the mean backoff, answered after SIFS by a compressed Block Ack at the control-response rate
+(the layout's `ba_us`), its n MPDUs each delivered with probability `d_l`:
+
+    T_l = (AIFS + CWmin/2 slot + [RTS/CTS] + A-MPDU(n) + SIFS + BA) / (n d_l)
+          + (the same for n' TCP ACKs on the reverse link) / (n' b d_l')
+
+Full aggregates at every transmit opportunity make it an upper bound: a queue holding fewer
+packets than an A-MPDU's worth sends a shorter one, and a forwarding layer that picks each frame
+(backpressure, coding, Horizon) sends its frames one at a time (docs/dot11n.md).
+
+Flows may use every link (any routing): `capacity_region.num_optimum` (HiGHS, cutting planes, a
+certified gap) gives the log-utility optimum and a linear utility the largest total. The backoff
+is counted in full for every frame; a frame that finds the medium idle goes at once and several
 contenders count down together, so a mesh can carry slightly more than the model (fractions a
-little above 1: one flow alone on the testbed's channel-alternating route carries 15.7 Mbit/s
-against the model's 15.0).
+little above 1).
 
 Coding (paper 001 eq. (1)/(8)). On a network that is one collision domain (every pair of radio
 nodes within carrier-sense range) with static routes, `coding_num.optimum` on the routes (COPE's
@@ -53,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from airtcp.comparison.airtime import aggregated_exchange_us, airtime_us, exchange_us, largest_ampdu
 from airtcp.errors import ScenarioError
 
 __all__ = ["Optimum", "optimum_of", "exchange_us", "airtime_us"]
@@ -97,29 +114,6 @@ def optimum_of(scenario: Any, layout: Mapping[str, Any], kind: str) -> Optimum:
         return Optimum("none", unavailable=f"the model could not be solved: {type(error).__name__}: {error}")
 
 
-# --- 802.11 air time ---------------------------------------------------------------------------
-
-
-def airtime_us(timing: Mapping[str, Any], frame_bytes: int, rate_bps: float) -> float:
-    """Air time of a frame of `frame_bytes` at `rate_bps`, preamble included, as the core's
-    `Timing::airtime`: whole microseconds (DSSS) or whole 4-us OFDM symbols."""
-    if timing["ofdm"]:
-        bits_per_symbol = max(int(rate_bps * 4 // 1_000_000), 1)
-        symbols = -(-(16 + 8 * frame_bytes + 6) // bits_per_symbol)
-        return float(timing["plcp_us"]) + 4.0 * symbols
-    return float(timing["plcp_us"]) + float(-(-(frame_bytes * 8 * 1_000_000) // int(rate_bps)))
-
-
-def exchange_us(timing: Mapping[str, Any], packet_bytes: int, rate_bps: float, ack_us: float) -> float:
-    """One DCF attempt of a `packet_bytes` packet: DIFS, the mean first backoff, RTS/CTS if used,
-    the data frame (packet + MAC overhead), SIFS and the MAC ACK."""
-    t = float(timing["difs_us"]) + float(timing["cw_min"]) / 2.0 * float(timing["slot_us"])
-    if timing["rts_cts"]:
-        t += float(timing["rts_us"]) + float(timing["cts_us"]) + 2.0 * float(timing["sifs_us"])
-    frame = packet_bytes + int(timing["mac_overhead_bytes"])
-    return t + airtime_us(timing, frame, rate_bps) + float(timing["sifs_us"]) + ack_us
-
-
 # --- Mesh: the conflict-graph region ----------------------------------------------------------
 
 
@@ -137,6 +131,16 @@ def _segments(scenario: Any) -> tuple[int, int, int]:
     return round(sum(payload) / n), round(sum(header) / n), round(sum(per_ack) / n)
 
 
+def _per_packet_us(timing: Mapping[str, Any], link: Mapping[str, Any], packet_bytes: int) -> float:
+    """Air time per packet of `packet_bytes` delivered over `link`: one exchange per packet, or
+    on an aggregating radio the exchange of the largest A-MPDU shared by its MPDUs (each MPDU
+    delivered with the link's probability, the missing ones resent in the next full A-MPDU)."""
+    if timing.get("aggregation") is None:
+        return exchange_us(timing, packet_bytes, link["rate_bps"], link["ack_us"]) / link["delivery"]
+    t, count = aggregated_exchange_us(timing, packet_bytes, link["rate_bps"], link["ack_us"], link["ba_us"])
+    return t / (count * link["delivery"])
+
+
 def _link_times(layout: Mapping[str, Any], segment: int, per_ack: int) -> dict[tuple[str, str, Any], float]:
     """Air time per delivered segment (us) of every usable radio link, TCP ACK share included."""
     timing = layout["timing"]
@@ -144,12 +148,25 @@ def _link_times(layout: Mapping[str, Any], segment: int, per_ack: int) -> dict[t
     by_ends = {(link["from"], link["to"], link["channel"]): link for link in radio}
     times = {}
     for (a, b, channel), link in by_ends.items():
-        t = exchange_us(timing, segment, link["rate_bps"], link["ack_us"]) / link["delivery"]
+        t = _per_packet_us(timing, link, segment)
         back = by_ends.get((b, a, channel))
         if back is not None:
-            t += exchange_us(timing, _TCP_ACK_BYTES, back["rate_bps"], back["ack_us"]) / back["delivery"] / per_ack
+            t += _per_packet_us(timing, back, _TCP_ACK_BYTES) / per_ack
         times[(a, b, channel)] = t
     return times
+
+
+def _aggregation_note(layout: Mapping[str, Any], segment: int) -> tuple[str, ...]:
+    """What the model assumed of A-MPDUs, for the notes (none without aggregation)."""
+    timing = layout["timing"]
+    if timing.get("aggregation") is None:
+        return ()
+    rates = sorted({link["rate_bps"] for link in layout["links"] if link["kind"] == "radio"}, reverse=True)
+    overhead = int(timing["mac_overhead_bytes"])
+    counts = ", ".join(
+        f"{largest_ampdu(timing, segment + overhead, r)} segments / {largest_ampdu(timing, _TCP_ACK_BYTES + overhead, r)} "
+        f"TCP ACKs at {r / 1e6:g} Mbit/s" for r in rates[:3])
+    return (f"802.11n: every exchange a full A-MPDU under Block Ack ({counts}), an upper bound",)
 
 
 def _conflicts(keys: Sequence[tuple[str, str, Any]], positions: Mapping[str, tuple[float, float]],
@@ -183,7 +200,7 @@ def _mesh(scenario: Any, layout: Mapping[str, Any]) -> Optimum:
     config = {
         "num_nodes": len(names),
         "links": [{"from": index[a], "to": index[b], "capacity": 1e6 / times[(a, b, c)], "p_on": 1.0} for a, b, c in keys],
-        "conflicts": {"kind": "explicit", "pairs": _conflicts(keys, positions, float(layout["radio"]["carrier_sense_m"]))},
+        "conflicts": {"kind": "explicit", "pairs": _conflicts(keys, positions, float(layout["radio"]["busy_m"]))},
         # One schedule budget per channel: a node's radios on different channels work in parallel.
         "link_groups": [c for _, _, c in keys],
         "flows": [{"src": index[f["src"]], "dst": index[f["dst"]]} for f in layout["flows"]],
@@ -195,7 +212,8 @@ def _mesh(scenario: Any, layout: Mapping[str, Any]) -> Optimum:
     rates = tuple(float(x) * bits for x in fair.rates)
     mesh = Optimum("conflict-graph region (paper 000 §3, any routing)", total_bps=float(np.sum(largest.rates)) * bits,
                    utility=_log_sum(rates), rates_bps=rates,
-                   notes=(f"{len(keys)} radio links, {payload}-byte segments, one TCP ACK per {per_ack}",))
+                   notes=(f"{len(keys)} radio links, {payload}-byte segments, one TCP ACK per {per_ack}",
+                          *_aggregation_note(layout, payload + header)))
     coded = _coding(scenario, layout, times, keys, payload)
     if coded is not None and coded.utility is not None and mesh.utility is not None and coded.utility > mesh.utility:
         return Optimum(f"{mesh.model}; utility: coding NUM (paper 001, static routes)", total_bps=mesh.total_bps,
@@ -219,7 +237,7 @@ def _coding(scenario: Any, layout: Mapping[str, Any], times: Mapping[tuple[str, 
     if any(route is None or len(route) < 2 for route in routes) or len(channels) != 1:
         return None
     positions = [(node["x"], node["y"]) for node in layout["nodes"] if node["x"] is not None]
-    sense = float(layout["radio"]["carrier_sense_m"])
+    sense = float(layout["radio"]["busy_m"])
     if any(math.hypot(p[0] - q[0], p[1] - q[1]) > sense for p in positions for q in positions):
         return None
     spec = {

@@ -66,6 +66,8 @@ def _matrix_cell(row: Mapping[str, Any]) -> str:
         lines.append(f"{_e(_ci(row['vs_baseline'], digits='.2f'))}x base")
     if row["status"] == "partial":
         lines.append(f"<span class=\"error\">some runs failed: {_e(row.get('reason', ''))}</span>")
+    if row.get("note"):
+        lines.append(f"<span class=\"meta\">{_e(row['note'])}</span>")
     return f"<td class=\"num cell\">{'<br>'.join(lines)}</td>"
 
 
@@ -113,12 +115,17 @@ def _details(table: Mapping[str, Any], level: int) -> str:
             f"<td class=\"num\">{_e(_with_ci(utility['mean'], utility.get('ci95')) if utility else '-∞ (a flow starved)')}</td>"
             f"<td class=\"num\">{_e(_fraction(row, 'total_fraction', table['optimum']))}</td>"
             f"<td class=\"num\">{_e(_fraction(row, 'utility_fraction', table['optimum']))}</td>"
-            f"<td class=\"num\">{_e(_versus_baseline(row))}</td><td>{_e(row['sentence'])}</td></tr>")
+            f"<td class=\"num\">{_e(_versus_baseline(row))}</td><td>{_e(_supports(row))}</td></tr>")
     facts = table["facts"]
     summary = (f"<p class=\"meta\">{_e(table['kind'])}; seeds {_e(', '.join(str(s) for s in table['seeds']))}; "
                f"radios per node {_e(facts['radios_per_node'])}, longest route {_e(facts['longest_route_hops'])} hops, "
                f"flows with two disjoint paths {_e(facts['multipath_flows'])}.</p>")
     return _heading(level, table["slug"]) + summary + _table(head, rows)
+
+
+def _supports(row: Mapping[str, Any]) -> str:
+    """The row's sentence, and what it ran without (its note), if anything."""
+    return row["sentence"] + (f" It {row['note']}." if row.get("note") else "")
 
 
 def _settings(schemes: Sequence[Mapping[str, Any]]) -> str:

@@ -112,6 +112,7 @@ def scenario_table(plan: ScenarioPlan, exp: Experiment, schemes: Sequence[Scheme
             continue
         per_run[(scheme, seed)] = _run_metrics(_steady_goodput(exp, str(run["key"])), optima[seed])
     reasons = dict(plan.not_applicable)
+    notes = dict(plan.notes)
     applicable = {scheme.key for scheme in plan.schemes}
     rows = []
     for scheme in schemes:
@@ -128,6 +129,8 @@ def scenario_table(plan: ScenarioPlan, exp: Experiment, schemes: Sequence[Scheme
         row["status"] = "ok" if scheme.key not in errors else "partial"
         if scheme.key in errors:
             row["reason"] = errors[scheme.key]
+        if scheme.key in notes:
+            row["note"] = notes[scheme.key]
         for metric in ("total_mbps", "jain", "utility", "total_fraction", "utility_fraction"):
             row[metric] = _summary([m.get(metric, math.nan) for m in measured.values()])
         baseline = BASELINES.get(scheme.family)

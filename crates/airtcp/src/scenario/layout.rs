@@ -9,10 +9,15 @@
 
 use serde::Serialize;
 
+mod ht;
+
+pub use self::ht::{LayoutAggregation, LayoutHt, LayoutMcs};
 use super::build::build_noting_unreachable;
 use super::config::{RoutingConfig, ScenarioConfig};
 use super::topology::place;
+use super::usable_links;
 use crate::error::ConfigError;
+use crate::mac::block_ack::BLOCK_ACK_BYTES;
 use crate::mac::frame::RadioId;
 use crate::net::Network;
 use crate::phy::propagation::PathLoss;
@@ -70,6 +75,12 @@ pub struct RadioRanges {
     pub receive_m: f64,
     /// Distance at which it falls to the carrier-sense threshold, m.
     pub carrier_sense_m: f64,
+    /// Distance within which a frame holds a radio's clear-channel assessment busy, m: the
+    /// larger of the two, since a radio senses the medium busy both while a frame it could lock
+    /// onto arrives (the receive threshold, ns-3's CCA sensitivity) and while the energy reaches
+    /// the carrier-sense threshold (`phy`'s reception model). Where the receive threshold is the
+    /// lower one (802.11a and 802.11n: -82 against -62 dBm) this is the receive range.
+    pub busy_m: f64,
 }
 
 /// DCF constants, microseconds where a time.
@@ -95,6 +106,12 @@ pub struct LayoutTiming {
     pub rts_us: f64,
     /// CTS air time.
     pub cts_us: f64,
+    /// 802.11n: the HT PHY's airtime parameters (None for the other standards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ht: Option<LayoutHt>,
+    /// 802.11n with aggregation: its limits (None without aggregation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aggregation: Option<LayoutAggregation>,
 }
 
 /// One directed link.
@@ -114,6 +131,14 @@ pub struct LayoutLink {
     pub delivery: Option<f64>,
     /// Air time of the MAC ACK answering a data frame on this link, us (radio links only).
     pub ack_us: Option<f64>,
+    /// Air time of the compressed Block Ack answering an A-MPDU on this link, at the same
+    /// control-response rate as the ACK, us (radio links of aggregating radios only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ba_us: Option<f64>,
+    /// Whether the routing may send data over the link (`routing.min_delivery`, both
+    /// directions: `usable_links`); every radio link where the routing takes every link (radio
+    /// links only).
+    pub usable: Option<bool>,
 }
 
 /// One flow and its route.
@@ -162,13 +187,16 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
 
     let radio = cfg.radio.as_ref().map(|r| {
         let loss = PathLoss::from_config(&r.propagation);
+        let receive_m = loss.reach(r.tx_power, r.rx_threshold_dbm());
+        let carrier_sense_m = loss.reach(r.tx_power, r.cs_threshold_dbm());
         RadioRanges {
-            receive_m: loss.reach(r.tx_power, r.rx_threshold_dbm()),
-            carrier_sense_m: loss.reach(r.tx_power, r.cs_threshold_dbm()),
+            receive_m,
+            carrier_sense_m,
+            busy_m: receive_m.max(carrier_sense_m),
         }
     });
 
-    let links = links(cfg, net);
+    let links = links(cfg, net)?;
     let timing = cfg.radio.as_ref().and_then(|r| {
         let mac = net.wireless.macs.first()?;
         let t = mac.timing();
@@ -183,6 +211,10 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
             rts_cts: r.rts_cts,
             rts_us: micros(t.rts_time()),
             cts_us: micros(t.cts_time()),
+            ht: t.ht.map(ht::ht_of),
+            aggregation: r
+                .aggregation_params()
+                .map(|a| ht::aggregation_of(a, net.wireless.layer_needs.pulls)),
         })
     });
 
@@ -258,7 +290,7 @@ fn world_without_unreachable_flows(
 
 /// Every link to draw: the wired channels, the downlink's users and the radio links the
 /// receivers lock onto.
-fn links(cfg: &ScenarioConfig, net: &Network) -> Vec<LayoutLink> {
+fn links(cfg: &ScenarioConfig, net: &Network) -> Result<Vec<LayoutLink>, ConfigError> {
     let name = |n: NodeId| net.node_names[n as usize].clone();
     let mut links: Vec<LayoutLink> = net
         .channels
@@ -283,12 +315,17 @@ fn links(cfg: &ScenarioConfig, net: &Network) -> Vec<LayoutLink> {
         // The links the receivers lock onto (mean power at or above the receive threshold); routing
         // uses those of them that pass `routing.min_delivery` (`usable_links`).
         let rx_mw = 10f64.powf(r.rx_threshold_dbm() / 10.0);
+        let min_delivery = cfg.routing.min_delivery()?.unwrap_or(0.0);
+        let aggregating = r.aggregation_params().is_some();
         let wireless = &net.wireless;
         let radios = &wireless.radios;
         for (rf, radio) in radios.iter().enumerate() {
             let timing = wireless.macs[rf].timing();
             for nb in radio.neighbors.iter().filter(|nb| nb.mean_mw >= rx_mw) {
                 let rate = wireless.link_rate(rf as RadioId, nb);
+                let delivery = usable_links::between_radios(wireless, rf as RadioId, nb.radio);
+                // The Block Ack goes at the ACK's rate (`mac::dcf::aggregate`).
+                let ba = timing.airtime(BLOCK_ACK_BYTES, timing.ack_rate_for(rate));
                 links.push(LayoutLink {
                     from: name(radio.node),
                     to: name(radios[nb.radio as usize].node),
@@ -297,11 +334,13 @@ fn links(cfg: &ScenarioConfig, net: &Network) -> Vec<LayoutLink> {
                     rate_bps: Some(rate),
                     delivery: Some(wireless.neighbour_delivery(rf as RadioId, nb)),
                     ack_us: Some(micros(timing.ack_time_for(rate))),
+                    ba_us: aggregating.then(|| micros(ba)),
+                    usable: Some(delivery.worse() >= min_delivery),
                 });
             }
         }
     }
-    links
+    Ok(links)
 }
 
 /// Every flow of the scenario, with its static route if it has one, or why it was refused.
@@ -349,6 +388,8 @@ impl LayoutLink {
             rate_bps: None,
             delivery: None,
             ack_us: None,
+            ba_us: None,
+            usable: None,
         }
     }
 }
@@ -478,6 +519,64 @@ mod tests {
         cfg.flows[0].dst = "n0".into();
         let e = layout(&cfg).expect_err("refused");
         assert_eq!(e.path, "flows[0].dst");
+    }
+
+    fn diamond_11n(routing: serde_json::Value) -> ScenarioConfig {
+        serde_json::from_value(json!({
+            "name": "d", "duration": 1_000_000_000u64, "seed": 1,
+            "radio": {"standard": "802.11n", "data_rate": 65_000_000, "basic_rate": 6_000_000,
+                      "tx_power": 16.0206,
+                      "propagation": {"kind": "log_distance", "exponent": 3.0,
+                                      "reference_distance": 1.0, "reference_loss": 46.6777}},
+            "topology": {"kind": "diamond", "spacing": 24.0},
+            "routing": routing,
+            "flows": [{"id": "f1", "src": "n0", "dst": "n3", "app": {"kind": "bulk"},
+                       "transport": {"kind": "tcp"}}]
+        }))
+        .expect("valid scenario")
+    }
+
+    #[test]
+    fn an_aggregating_radio_lays_out_its_ht_timing_block_ack_and_limits() {
+        let l = layout(&diamond_11n(json!({"kind": "static"}))).unwrap();
+        let t = l.timing.unwrap();
+        // AIFS[AC_BE] = 16 + 3 x 9 us in DIFS's place; QoS data: 2 bytes more MAC header.
+        assert_eq!((t.difs_us, t.mac_overhead_bytes), (43.0, 38));
+        let ht = t.ht.expect("802.11n");
+        assert_eq!((ht.preamble_us, ht.short_guard_interval), (36.0, false));
+        assert_eq!(ht.signal_extension_us, 0.0);
+        let n_dbps: Vec<u32> = ht.mcs.iter().map(|m| m.n_dbps).collect();
+        assert_eq!(n_dbps, [26, 52, 78, 104, 156, 208, 234, 260]);
+        assert_eq!(ht.mcs[7].rate_bps, 65_000_000);
+        let a = t.aggregation.expect("aggregating by default");
+        assert_eq!(
+            (a.max_ampdu_bytes, a.max_mpdus, a.ppdu_max_us),
+            (65_535, 64, 5484.0)
+        );
+        assert!(
+            !a.layer_picks_frames,
+            "static routes forward from the interface queue"
+        );
+        for link in l.links {
+            // The 32-byte Block Ack at 24 Mbit/s (MCS 7's control rate): 20 us and
+            // ceil((16 + 256 + 6) / 96) = 3 symbols of 4 us; the 14-byte ACK: 20 + 2 x 4 us.
+            assert_eq!((link.ba_us, link.ack_us), (Some(32.0), Some(28.0)));
+            // The 34-m diagonals deliver nothing at MCS 7: locked onto, never usable.
+            let diagonal = matches!(
+                (link.from.as_str(), link.to.as_str()),
+                ("n0", "n3") | ("n3", "n0") | ("n1", "n2") | ("n2", "n1")
+            );
+            assert_eq!(link.usable, Some(!diagonal), "{} {}", link.from, link.to);
+        }
+        // The diagonals are within the receive range, far beyond the -62 dBm energy range.
+        let r = l.radio.unwrap();
+        assert!(r.carrier_sense_m < 24.0 && r.busy_m == r.receive_m && r.receive_m > 34.0);
+    }
+
+    #[test]
+    fn a_layer_that_picks_frames_is_laid_out_as_such() {
+        let l = layout(&diamond_11n(json!({"kind": "backpressure"}))).unwrap();
+        assert!(l.timing.unwrap().aggregation.unwrap().layer_picks_frames);
     }
 
     #[test]
