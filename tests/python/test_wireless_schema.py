@@ -487,6 +487,13 @@ BAD_WIRELESS: list[tuple[str, dict[str, Any], str]] = [
     ("window over 64", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
                                             aggregation={"max_mpdus": 65})),
      "radio.aggregation.max_mpdus: must be between 1 and 64, got 65"),
+    ("A-MSDU too long", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                             aggregation={"max_amsdu_bytes": "7936B"})),
+     "radio.aggregation.max_amsdu_bytes: must be between 0 and 7935, got '7936B'"),
+    ("A-MSDUs without A-MPDUs", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
+                                                     aggregation={"max_ampdu_bytes": 0, "max_amsdu_bytes": 3839})),
+     "radio.aggregation.max_amsdu_bytes: A-MSDUs are sent under the Block Ack agreement, which max_ampdu_bytes 0 "
+     "turns off"),
     ("HT ACKs at the data rate", wireless(radio=radio(standard="802.11n", data_rate="65Mbps", basic_rate="6Mbps",
                                                       ack_rate="data")),
      "radio.ack_rate: 802.11n acknowledges HT frames at a non-HT rate; use control or basic"),

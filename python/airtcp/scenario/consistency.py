@@ -333,6 +333,12 @@ def _radio_problems(scenario: Any) -> Iterable[tuple[str, str]]:
             yield "radio.aggregation", (
                 f"only an 802.11n radio aggregates; leave aggregation out under {radio.standard}"
             )
+        aggregation = radio.aggregation
+        if (radio.standard == "802.11n" and aggregation is not None and aggregation.max_amsdu_bytes > 0
+                and aggregation.max_ampdu_bytes == 0):
+            yield "radio.aggregation.max_amsdu_bytes", (
+                "A-MSDUs are sent under the Block Ack agreement, which max_ampdu_bytes 0 turns off"
+            )
         if radio.standard == "802.11n" and radio.ack_rate == "data":
             yield "radio.ack_rate", "802.11n acknowledges HT frames at a non-HT rate; use control or basic"
         if radio.standard != "802.11n" and radio.rate_control.kind == "minstrel_ht":

@@ -557,6 +557,14 @@ class AggregationConfig(Model):
     max_ampdu_bytes: integer('size', minimum=0, maximum=65535, bounded=True) = 65535
     # Most MPDUs in one A-MPDU (the Block Ack window holds 64).
     max_mpdus: integer(None, minimum=1, maximum=64, bounded=True) = 64
+    # Largest A-MSDU, bytes (ns-3's `BE_MaxAmsduSize`; 0, its default: none): packets for the same
+    # next hop share one MPDU (one MAC header, FCS and sequence number), each in a subframe with a
+    # 14-byte header, padded to 4 bytes. At most 7935, the HT maximum; needs A-MPDUs on
+    # (`max_ampdu_bytes` > 0), under whose agreement it is sent.
+    max_amsdu_bytes: integer('size', minimum=0, maximum=7935, bounded=True) = Field(
+        default=0,
+        exclude_if=at_default(0),
+    )
 
 
 # Direction(s) of a link an error process applies to.

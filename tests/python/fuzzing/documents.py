@@ -231,6 +231,7 @@ HT_FIELDS: dict[str, list[Any]] = {
 AGGREGATION_FIELDS: dict[str, list[Any]] = {
     "max_ampdu_bytes": ["0B", "1B", "3839B", "65535B", "65536B"],
     "max_mpdus": [0, 1, 2, 64, 65],
+    "max_amsdu_bytes": ["0B", "1B", "3839B", "7935B", "7936B"],
 }
 
 

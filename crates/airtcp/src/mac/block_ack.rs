@@ -17,6 +17,11 @@
 //!   handed up in order. A compressed Block Ack reports, for the 64 numbers from the starting
 //!   sequence number it answers, which the recipient has (received, or passed by its window).
 //!
+//! - An A-MSDU (§9.3.2.2, optional: `max_amsdu_bytes`) carries several MSDUs for the same
+//!   recipient in one MPDU: each subframe is a 14-byte header (DA, SA, length), the MSDU (its
+//!   LLC/SNAP header and packet) and padding to 4 bytes before the next one. The MPDU is sent,
+//!   acknowledged, retransmitted and given up as one: its MSDUs live or die together.
+//!
 //! Simplifications: one traffic identifier (AC_BE) per pair of stations; the agreement exists
 //! from the first frame (no ADDBA exchange: the Block Ack agreement is set up implicitly).
 
@@ -32,6 +37,17 @@ pub const WINDOW: u16 = 64;
 
 /// Bytes of an A-MPDU subframe's delimiter.
 pub const DELIMITER_BYTES: u32 = 4;
+
+/// Bytes of an A-MSDU subframe's header: DA (6), SA (6) and length (2).
+pub const AMSDU_SUBFRAME_HEADER_BYTES: u32 = 14;
+
+/// Bytes of the LLC/SNAP header an MSDU carries before its packet (in the MAC's overhead of a
+/// plain MPDU, and in each subframe of an A-MSDU).
+pub const LLC_SNAP_BYTES: u32 = 8;
+
+/// Largest A-MSDU an HT station takes (the Maximum A-MSDU Length of its HT Capabilities, the
+/// larger value, Table 9-163; ns-3 caps `BE_MaxAmsduSize` there for HT PPDUs).
+pub const MAX_AMSDU_BYTES: u32 = 7935;
 
 /// Bytes of a compressed Block Ack frame: frame control, duration, RA, TA (16), BA control (2),
 /// starting sequence control (2), the 8-byte bitmap and the FCS (4).
@@ -78,6 +94,14 @@ pub struct AggregationConfig {
     #[serde(default = "default_max_mpdus")]
     #[schemars(range(min = 1, max = 64))]
     pub max_mpdus: u32,
+    /// Largest A-MSDU, bytes (ns-3's `BE_MaxAmsduSize`; 0, its default: none): packets for the
+    /// same next hop share one MPDU (one MAC header, FCS and sequence number), each in a
+    /// subframe with a 14-byte header, padded to 4 bytes. At most 7935, the HT maximum; needs
+    /// A-MPDUs on (`max_ampdu_bytes` > 0), under whose agreement it is sent.
+    #[serde(default)]
+    #[schemars(transform = crate::quantity::size, range(max = 7935))]
+    #[schemars(extend("x-omit-default" = true))]
+    pub max_amsdu_bytes: u32,
 }
 
 impl Default for AggregationConfig {
@@ -85,6 +109,7 @@ impl Default for AggregationConfig {
         AggregationConfig {
             max_ampdu_bytes: default_max_ampdu_bytes(),
             max_mpdus: default_max_mpdus(),
+            max_amsdu_bytes: 0,
         }
     }
 }
@@ -110,6 +135,22 @@ impl AggregationConfig {
                 ),
             ));
         }
+        if self.max_amsdu_bytes > MAX_AMSDU_BYTES {
+            return Err((
+                "max_amsdu_bytes",
+                format!(
+                    "an HT A-MSDU holds at most {MAX_AMSDU_BYTES} bytes; got {}",
+                    self.max_amsdu_bytes
+                ),
+            ));
+        }
+        if self.max_amsdu_bytes > 0 && self.max_ampdu_bytes == 0 {
+            return Err((
+                "max_amsdu_bytes",
+                "A-MSDUs are sent under the Block Ack agreement, which max_ampdu_bytes 0 turns off"
+                    .into(),
+            ));
+        }
         Ok(())
     }
 
@@ -118,6 +159,7 @@ impl AggregationConfig {
         (self.max_ampdu_bytes > 0).then_some(AggregationParams {
             max_ampdu_bytes: self.max_ampdu_bytes,
             max_mpdus: self.max_mpdus as u16,
+            max_amsdu_bytes: self.max_amsdu_bytes,
         })
     }
 }
@@ -137,6 +179,8 @@ pub struct AggregationParams {
     pub max_ampdu_bytes: u32,
     /// Most MPDUs in an A-MPDU (at most the window).
     pub max_mpdus: u16,
+    /// Largest A-MSDU, bytes (0: none).
+    pub max_amsdu_bytes: u32,
 }
 
 impl AggregationParams {
@@ -145,6 +189,13 @@ impl AggregationParams {
     pub fn grown(ampdu_bytes: u32, mpdu_bytes: u32) -> u32 {
         let padded = ampdu_bytes.next_multiple_of(4);
         padded + DELIMITER_BYTES + mpdu_bytes
+    }
+
+    /// The A-MSDU's length once an MSDU of `msdu_bytes` (the packet and its LLC/SNAP header)
+    /// joins one of `amsdu_bytes` (0: the first MSDU): the previous subframe padded to 4 bytes,
+    /// then the subframe header and the MSDU (ns-3's `MsduAggregator::GetSizeIfAggregated`).
+    pub fn amsdu_grown(amsdu_bytes: u32, msdu_bytes: u32) -> u32 {
+        amsdu_bytes.next_multiple_of(4) + AMSDU_SUBFRAME_HEADER_BYTES + msdu_bytes
     }
 }
 

@@ -35,7 +35,7 @@ mod aggregate;
 
 use super::block_ack::AggregationParams;
 pub use super::config::MacProfile;
-use super::frame::{Frame, FrameKind, Mpdu, RadioId, UnitId, NO_UNIT};
+use super::frame::{Frame, FrameKind, Mpdu, Msdu, RadioId, UnitId, NO_UNIT};
 use super::rate::RateFeedback;
 use super::timing::Timing;
 use crate::sim::{Packet, PacketId, Rng, Time};
@@ -86,19 +86,23 @@ pub trait MacIo {
     ) -> Option<Pulled> {
         None
     }
-    /// Puts an A-MPDU on the air: `frame` with the MPDUs it carries.
-    fn transmit_ampdu(&mut self, frame: Frame, _mpdus: &[Mpdu]) {
+    /// Puts an A-MPDU (or a lone MPDU that is an A-MSDU) on the air: `frame` with the MPDUs it
+    /// carries and the MSDUs of its A-MSDUs beyond each MPDU's first, in MPDU order.
+    fn transmit_ampdu(&mut self, frame: Frame, _mpdus: &[Mpdu], _msdus: &[Msdu]) {
         self.transmit(frame);
     }
-    /// The MPDUs of the A-MPDU whose reception is being reported, into `out`; the bitmap of
-    /// those decoded (bit i: MPDU i).
-    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
-        out.clear();
+    /// The MPDUs of the A-MPDU whose reception is being reported, into `mpdus`, and their
+    /// A-MSDUs' further MSDUs into `msdus`; the bitmap of those decoded (bit i: MPDU i).
+    fn received_mpdus(&self, mpdus: &mut Vec<Mpdu>, msdus: &mut Vec<Msdu>) -> u64 {
+        mpdus.clear();
+        msdus.clear();
         0
     }
     /// An aggregating radio sent `mpdus` MPDUs to `next` in one PPDU (an A-MPDU if more than
     /// one), `retried` of them retransmissions: for the per-link counts.
     fn mpdus_sent(&mut self, _next: RadioId, _mpdus: u32, _retried: u32) {}
+    /// An aggregating radio built an A-MSDU of `msdus` packets for `next`.
+    fn amsdu_built(&mut self, _next: RadioId, _msdus: u32) {}
     /// A packet under a Block Ack agreement was given up at the end of its lifetime;
     /// `handed_over` says its next hop has it.
     fn expired(&mut self, _sent: Sent, _handed_over: bool) {}

@@ -16,6 +16,9 @@ pub const NO_UNIT: UnitId = u32::MAX;
 /// reorder it).
 pub const NO_SEQ: u16 = u16::MAX;
 
+/// An MSDU an A-MSDU carries beyond its MPDU's own packet: the packet's arena id and a copy.
+pub type Msdu = (PacketId, Packet);
+
 /// One MPDU of an A-MPDU on the air (802.11n aggregation, [`super::block_ack`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Mpdu {
@@ -29,6 +32,9 @@ pub struct Mpdu {
     pub bytes: u32,
     /// A retransmission (the Retry bit).
     pub retry: bool,
+    /// MSDUs it carries beyond its packet, as an A-MSDU (0: a plain MPDU); they follow in the
+    /// PPDU's list of extra MSDUs, in MPDU order.
+    pub extra: u16,
 }
 
 /// Frame types used by the DCF.

@@ -279,6 +279,12 @@ pub struct LinkRow {
     /// (an MPDU the Block Ack reported missing, or of an A-MPDU whose Block Ack was lost).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mpdu_retry_share: Option<f64>,
+    /// Where the sender builds A-MSDUs (absent otherwise): A-MSDUs built for the link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amsdus: Option<u64>,
+    /// The mean number of packets an A-MSDU carried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub msdus_per_amsdu: Option<f64>,
 }
 
 /// What one directed wireless link's data frames did at one rate (adaptive rate control).

@@ -26,7 +26,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::ConfigError;
-use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId, UnitId, NO_SEQ, NO_UNIT};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, Msdu, RadioId, UnitId, NO_SEQ, NO_UNIT};
 use crate::metrics::pcap::dot11::{self, AmpduStatus, Dot11, Mcs, Phy};
 use crate::metrics::pcap::packet::Encoder;
 use crate::metrics::pcap::{PcapWriter, LINKTYPE_RADIOTAP, LINKTYPE_RAW};
@@ -183,7 +183,7 @@ impl RadioCapture {
         &mut self,
         now: Time,
         frame: &Frame,
-        mpdus: &[Mpdu],
+        (mpdus, msdus): (&[Mpdu], &[Msdu]),
         decoded: u64,
         signal_mw: Option<f64>,
         units: &UnitArena,
@@ -225,7 +225,11 @@ impl RadioCapture {
             ampdu: None,
         };
         if frame.mpdus == 0 || mpdus.is_empty() {
-            self.write(now, &header, packet, frame.unit, units);
+            match (packet, mpdus.first()) {
+                // A lone A-MSDU.
+                (Some(p), Some(m)) if m.extra > 0 => self.write_amsdu(now, &header, p, msdus),
+                _ => self.write(now, &header, packet, frame.unit, units),
+            }
             return;
         }
         // An A-MPDU: a record per MPDU, with its own sequence number, Retry bit and packet, all
@@ -234,7 +238,10 @@ impl RadioCapture {
         let reference = self.ampdus;
         self.ampdus = self.ampdus.wrapping_add(1);
         let last = mpdus.len() - 1;
+        let mut next_msdu = 0;
         for (i, m) in mpdus.iter().enumerate() {
+            let extra = next_msdu..next_msdu + usize::from(m.extra);
+            next_msdu = extra.end;
             if i >= 64 || decoded & (1 << i) == 0 {
                 continue;
             }
@@ -244,8 +251,45 @@ impl RadioCapture {
                 reference,
                 last: i == last,
             });
-            self.write(now, &header, Some(&m.packet), NO_UNIT, units);
+            match msdus.get(extra) {
+                Some(rest) if !rest.is_empty() => {
+                    self.write_amsdu(now, &header, &m.packet, rest);
+                }
+                _ => self.write(now, &header, Some(&m.packet), NO_UNIT, units),
+            }
         }
+    }
+
+    /// Writes one record of an A-MSDU: `header` as QoS data with A-MSDU Present, then a
+    /// subframe per MSDU (`first`, then `rest`). The payloads, which no record writes, are
+    /// zero-filled in every subframe but the last so that each subframe starts where its
+    /// predecessor's length field says; the last is cut after its headers as a lone packet is.
+    fn write_amsdu(&mut self, now: Time, header: &Dot11, first: &Packet, rest: &[Msdu]) {
+        let header = Dot11 {
+            kind: dot11::Kind::QosAmsdu,
+            ..*header
+        };
+        self.buf.clear();
+        dot11::frame(&mut self.buf, &header);
+        let mac_header = self.buf.len();
+        let packets = std::iter::once(first).chain(rest.iter().map(|(_, p)| p));
+        let mut len = 0;
+        for (k, p) in packets.enumerate() {
+            // Until the last subframe every byte is written, so the record's length so far is
+            // the buffer's; subframes after the first start 4-byte aligned in the MPDU body.
+            let body = self.buf.len() - mac_header;
+            self.buf.resize(mac_header + body.next_multiple_of(4), 0);
+            let subframe = dot11::amsdu_subframe(&mut self.buf, &header);
+            let at = self.buf.len();
+            // The length as the packet is written (a SACK block's bytes counted).
+            let wire = self.encoder.packet(&mut self.buf, p, &[]);
+            dot11::set_amsdu_length(&mut self.buf, subframe, wire);
+            len = at + wire;
+            if k < rest.len() {
+                self.buf.resize(len, 0);
+            }
+        }
+        self.file.write(now, &self.buf, len);
     }
 
     /// How `frame` was modulated: an HT MCS for an 802.11n radio's data frame at one of its
@@ -280,6 +324,10 @@ impl RadioCapture {
         dot11::frame(&mut self.buf, header);
         let mut len = self.buf.len();
         let data = matches!(header.kind, dot11::Kind::Data | dot11::Kind::QosData);
+        debug_assert!(
+            header.kind != dot11::Kind::QosAmsdu,
+            "write_amsdu writes A-MSDUs"
+        );
         if let (true, Some(p)) = (data, packet) {
             self.natives.clear();
             let natives = units.natives(unit).iter().map(|n| n.packet);

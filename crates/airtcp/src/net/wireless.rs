@@ -89,6 +89,10 @@ pub struct NeighborStats {
     pub mpdus: u64,
     /// Those that were retransmissions.
     pub mpdus_retried: u64,
+    /// A-MSDUs built for the neighbour (each once, however often sent).
+    pub amsdus: u64,
+    /// Packets they carried.
+    pub amsdu_msdus: u64,
 }
 
 impl NeighborStats {
@@ -150,8 +154,10 @@ struct FrameSlot {
     refs: u32,
     /// The sender failed while the frame was on the air: nobody decodes it.
     cut_off: bool,
-    /// An A-MPDU's MPDUs (empty for other frames).
+    /// An A-MPDU's MPDUs, or a lone A-MSDU's one (empty for other frames).
     mpdus: Vec<Mpdu>,
+    /// The MSDUs of its A-MSDUs beyond each MPDU's own packet, in MPDU order.
+    msdus: Vec<crate::mac::frame::Msdu>,
 }
 
 /// What a MAC handed up during a call.
@@ -590,7 +596,8 @@ impl Wireless {
             }
             if let (true, Some(c)) = (ok, self.radios[r as usize].pcap.as_mut()) {
                 // Before the MAC hears of the frame, with the MPDUs just drawn (docs/pcap.md).
-                let mpdus = &self.frames[fid as usize].mpdus;
+                let slot = &self.frames[fid as usize];
+                let mpdus = (&slot.mpdus[..], &slot.msdus[..]);
                 c.frame(now, &frame, mpdus, mpdus_ok, Some(rx.power_mw), &self.units);
             }
             let radio = &mut self.radios[r as usize];

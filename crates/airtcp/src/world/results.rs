@@ -321,6 +321,7 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
                 continue;
             }
             let aggregates = net.wireless.macs[r].aggregation_stats().is_some();
+            let amsdus = net.wireless.macs[r].builds_amsdus();
             let ratio = |a: u64, b: u64| (b > 0).then(|| a as f64 / b as f64);
             links.push(LinkRow {
                 ampdus: aggregates.then_some(st.ampdus),
@@ -330,6 +331,8 @@ fn link_rows(net: &Network) -> Vec<LinkRow> {
                 mpdu_retry_share: aggregates
                     .then(|| ratio(st.mpdus_retried, st.mpdus))
                     .flatten(),
+                amsdus: amsdus.then_some(st.amsdus),
+                msdus_per_amsdu: amsdus.then(|| ratio(st.amsdu_msdus, st.amsdus)).flatten(),
                 from: end_name(radio),
                 to: end_name(peer),
                 attempts: st.attempts,

@@ -109,3 +109,47 @@ fn cope_sends_its_frames_single_on_an_aggregating_radio() {
     assert!(r.flows.iter().all(|f| f.goodput_bps > 1e5), "{:?}", r.flows);
     assert_eq!(ampdus(&r), 0);
 }
+
+#[test]
+fn a_msdu_settings_the_standard_does_not_allow_are_refused_with_their_path() {
+    let routing = json!({"kind": "static"});
+    for (aggregation, message) in [
+        (
+            json!({"max_amsdu_bytes": 7936}),
+            "an HT A-MSDU holds at most 7935 bytes; got 7936",
+        ),
+        (
+            json!({"max_ampdu_bytes": 0, "max_amsdu_bytes": 3839}),
+            "A-MSDUs are sent under the Block Ack agreement, which max_ampdu_bytes 0 turns off",
+        ),
+    ] {
+        let mut v = chain(routing.clone(), 65_535);
+        v["radio"]["aggregation"] = aggregation;
+        let cfg: airtcp::scenario::config::ScenarioConfig =
+            serde_json::from_value(v).expect("parses");
+        let e = airtcp::simulate(&cfg).expect_err("refused");
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("radio.aggregation.max_amsdu_bytes", message)
+        );
+    }
+}
+
+#[test]
+fn a_msdus_carry_a_chains_packets_and_keep_them_conserved() {
+    // The same chain with A-MSDUs of up to 7935 bytes under static routes and under
+    // backpressure: each MPDU carries several packets, and every packet is accounted for (`run`
+    // checks conservation).
+    for routing in [
+        json!({"kind": "static"}),
+        json!({"kind": "backpressure", "differential": "tcp_aware"}),
+    ] {
+        let mut v = chain(routing.clone(), 65_535);
+        v["radio"]["aggregation"]["max_amsdu_bytes"] = json!(7935);
+        let r = run(&v);
+        let link = r.links.iter().find(|l| l.from == "n0" && l.to == "n1");
+        let per = link.and_then(|l| l.msdus_per_amsdu).unwrap_or(0.0);
+        assert!(per > 2.0, "{routing}: {per} packets per A-MSDU");
+        assert!(r.flows[0].goodput_bps > 1e6, "{routing}: {:?}", r.flows[0]);
+    }
+}

@@ -604,3 +604,96 @@ fn tshark_reads_mcs_and_ampdus(path: &Path, mpdus: usize, ampdus: u64) {
     let block_acks = fields("wlan.fc.type_subtype == 0x19", "wlan.ba.bm");
     assert!(block_acks.lines().count() > 0, "Block Acks");
 }
+
+/// The packets of an A-MSDU record (QoS data with A-MSDU Present): the IPv4 packet of each
+/// subframe, walked by the subframes' length fields as a reader does. Checks that the walk ends
+/// at the frame's full length (the last subframe cut after its headers) and that the subframes
+/// before the last are whole.
+fn amsdu_packets(r: &Record) -> Vec<Vec<u8>> {
+    let d = &r.data;
+    let rt_len = u16::from_le_bytes([d[2], d[3]]) as usize;
+    let body = rt_len + 26;
+    let mut at = body;
+    let mut packets = Vec::new();
+    loop {
+        let sub = &d[at..];
+        let msdu = u16::from_be_bytes([sub[12], sub[13]]) as usize;
+        assert_eq!(
+            sub[14..22],
+            [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00],
+            "LLC/SNAP"
+        );
+        let end = at + 14 + msdu;
+        packets.push(sub[22..(14 + msdu).min(sub.len())].to_vec());
+        if end >= r.len as usize {
+            assert_eq!(end, r.len as usize, "the last subframe ends the frame");
+            return packets;
+        }
+        assert!(end <= d.len(), "a subframe before the last is whole");
+        at = body + (end - body).next_multiple_of(4);
+    }
+}
+
+#[test]
+fn a_msdus_are_captured_with_their_subframes() {
+    let dir = scratch("amsdu");
+    let mut v = ht_hop(&dir);
+    v["radio"]["aggregation"] = json!({"max_amsdu_bytes": 7935});
+    v["topology"]["nodes"][1]["x"] = json!(10.0);
+    let r = run(&v);
+    let link = r.links.iter().find(|l| l.from == "n0").expect("n0's link");
+    let (built, per) = (link.amsdus.unwrap(), link.msdus_per_amsdu.unwrap());
+    // 1460-byte segments: five 1522-byte subframes (14 + 8 + 1500) fit 7935 bytes.
+    assert!(
+        built > 50 && per > 4.5 && per <= 5.0,
+        "{built} A-MSDUs of {per}"
+    );
+    let (_, n0) = read_pcap(&dir.join("n0-wifi0.pcap"));
+    let mut segments = 0;
+    for rec in n0.iter().filter(|rec| !radiotap(rec).signal) {
+        let mac = radiotap(rec).mac;
+        if mac[0] != 0x88 || mac[24] & 0x80 == 0 {
+            continue;
+        }
+        let packets = amsdu_packets(rec);
+        assert!(packets.len() >= 2, "an A-MSDU carries two MSDUs or more");
+        // Every subframe holds a whole segment's headers, read at its own offset.
+        let lens: Vec<u32> = packets
+            .iter()
+            .filter_map(|p| tcp_data(p))
+            .map(|t| t.2)
+            .collect();
+        assert_eq!(lens, vec![1460; packets.len()]);
+        segments += lens.len();
+    }
+    assert!(
+        segments as u64 >= built * 4,
+        "{segments} segments in {built} A-MSDUs"
+    );
+    tshark_reads_amsdus(&dir.join("n0-wifi0.pcap"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// tshark (when installed) reads every A-MSDU's subframes, and nothing is malformed.
+fn tshark_reads_amsdus(path: &Path) {
+    let Ok(out) = std::process::Command::new("tshark")
+        .args(["-r", path.to_str().unwrap(), "-Y"])
+        .arg("_ws.malformed || _ws.expert.severity >= error || wlan.qos.amsdupresent == 1")
+        .args([
+            "-T",
+            "fields",
+            "-e",
+            "wlan.qos.amsdupresent",
+            "-e",
+            "_ws.malformed",
+        ])
+        .output()
+    else {
+        eprintln!("skipped: tshark is not installed (make tshark installs it)");
+        return;
+    };
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().count() > 50, "A-MSDUs found");
+    assert!(text.lines().all(|l| l.trim() == "1"), "malformed: {text}");
+}

@@ -27,23 +27,31 @@
 //! reordering buffer ([`Reorder`]); the network gets the packets in order. An A-MPDU of which at
 //! least one MPDU was decoded is answered by a Block Ack after SIFS; a BlockAckReq too.
 //!
-//! Frames a forwarding layer picks itself (`pull`), broadcasts, and coded frames are sent one
-//! by one outside the agreement, as before.
+//! A-MSDUs (`max_amsdu_bytes` > 0): each new MPDU first takes further packets for the same next
+//! hop into an A-MSDU while it fits (ns-3's `MsduAggregator::GetNextAmsdu`); the MPDU keeps them
+//! until its fate, reported for each of its packets.
+//!
+//! A packet a forwarding layer picks itself (`pull`) goes under the agreement if the layer says
+//! its packets may (`LayerNeeds::aggregates`, which then fills the A-MPDU through `pull_for`);
+//! otherwise, and for broadcasts and coded frames, frames go one by one outside it, as before.
 
 use super::{Attempt, Dcf, MacIo, MacProfile, MacTimer, Pulled, Sent, State};
 use crate::mac::block_ack::{
     in_window, seq_add, seq_distance, AggregationParams, Reorder, BLOCK_ACK_BYTES,
-    BLOCK_ACK_REQ_BYTES, PPDU_MAX_TIME, WINDOW,
+    BLOCK_ACK_REQ_BYTES, LLC_SNAP_BYTES, PPDU_MAX_TIME, WINDOW,
 };
-use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId, NO_SEQ, NO_UNIT};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, Msdu, RadioId, NO_SEQ, NO_UNIT};
 use crate::mac::rate::RateFeedback;
 use crate::mac::timing::Timing;
 use crate::sim::{NodeId, Time};
 
 /// One MPDU the originator holds until it is acknowledged or given up.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Held {
     mpdu: Mpdu,
+    /// As an A-MSDU, the MSDUs it carries beyond `mpdu`'s packet (empty: a plain MPDU). Their
+    /// fate is the MPDU's.
+    extra: Vec<Msdu>,
     /// When it entered the interface queue (`None`: it never expires).
     queued_at: Option<Time>,
     /// The recipient has decoded it.
@@ -105,14 +113,26 @@ pub(super) struct BlockAck {
     recipients: Vec<Recipient>,
     exchange: Option<Exchange>,
     /// Per originator, the reordering buffer of what it sent here.
-    reorder: Vec<(RadioId, Reorder<Frame>)>,
+    reorder: Vec<(RadioId, Reorder<Arrived>)>,
     /// Scratch: the MPDUs of the A-MPDU being sent, or of the one received.
     mpdus: Vec<Mpdu>,
+    /// Scratch: their A-MSDUs' further MSDUs, in MPDU order.
+    msdus: Vec<Msdu>,
+    /// Emptied MSDU lists, their capacity kept for the next A-MSDU (sent or received).
+    free_lists: Vec<Vec<Msdu>>,
     /// The vector of the exchange that ended, kept for the next one (no allocation per
     /// exchange).
     spare: Vec<Held>,
     /// Counters.
     pub(super) stats: AggregationStats,
+}
+
+/// An MPDU the recipient decoded, held for its turn: the frame with its packet, and as an A-MSDU
+/// its further MSDUs.
+#[derive(Debug, Clone)]
+pub(super) struct Arrived {
+    frame: Frame,
+    extra: Vec<Msdu>,
 }
 
 /// What aggregation did, per radio.
@@ -130,6 +150,10 @@ pub struct AggregationStats {
     pub requests: u64,
     /// MPDUs given up at the end of their lifetime.
     pub expired: u64,
+    /// A-MSDUs built (each counted once, however often sent).
+    pub amsdus: u64,
+    /// MSDUs they carried.
+    pub amsdu_msdus: u64,
 }
 
 impl BlockAck {
@@ -141,6 +165,8 @@ impl BlockAck {
             exchange: None,
             reorder: Vec::new(),
             mpdus: Vec::new(),
+            msdus: Vec::new(),
+            free_lists: Vec::new(),
             spare: Vec::new(),
             stats: AggregationStats::default(),
         }
@@ -177,11 +203,15 @@ impl BlockAck {
 
     /// Packets held that their next hop does not have yet, and packets held for reordering.
     pub(super) fn held(&self) -> usize {
-        let sending = self
-            .exchange
-            .as_ref()
-            .map_or(0, |e| e.mpdus.iter().filter(|h| !h.handed_over).count());
-        sending + self.reorder.iter().map(|(_, r)| r.held()).sum::<usize>()
+        let sending = self.exchange.as_ref().map_or(0, |e| {
+            let waiting = e.mpdus.iter().filter(|h| !h.handed_over);
+            waiting.map(|h| 1 + h.extra.len()).sum()
+        });
+        let mut reordering = 0;
+        for (_, r) in &self.reorder {
+            r.for_each(&mut |a: &Arrived| reordering += 1 + a.extra.len());
+        }
+        sending + reordering
     }
 }
 
@@ -280,6 +310,7 @@ impl Dcf {
         let window_start = if first.numbered { first.mpdu.seq } else { next };
         let mut bytes = 0;
         ba.mpdus.clear();
+        ba.msdus.clear();
         for h in e.mpdus.iter_mut() {
             h.in_flight = false;
         }
@@ -303,6 +334,7 @@ impl Dcf {
                 h.numbered = true;
             }
             ba.mpdus.push(h.mpdu);
+            ba.msdus.extend_from_slice(&h.extra);
         }
         ba.recipient(e.dst).next_seq = next;
         let first = ba.mpdus[0];
@@ -412,15 +444,20 @@ impl Dcf {
         self.on_phy_busy(io);
         self.arm_response_timeout(&frame, io);
         let ba = self.ba.as_deref().expect("aggregating");
-        io.transmit_ampdu(frame, &ba.mpdus);
+        io.transmit_ampdu(frame, &ba.mpdus, &ba.msdus);
     }
 
-    /// Puts a frame of the exchange on the air (a lone MPDU, a BlockAckReq) and waits for its
-    /// answer.
+    /// Puts a frame of the exchange on the air (a lone MPDU, a BlockAckReq, an RTS) and waits
+    /// for its answer.
     fn send_awaiting(&mut self, frame: Frame, io: &mut impl MacIo) {
         self.on_phy_busy(io);
         self.arm_response_timeout(&frame, io);
-        io.transmit(frame);
+        let ba = self.ba.as_deref().expect("aggregating");
+        match frame.kind == FrameKind::Data && !ba.msdus.is_empty() {
+            // A lone A-MSDU: its MSDUs travel with it.
+            true => io.transmit_ampdu(frame, &ba.mpdus, &ba.msdus),
+            false => io.transmit(frame),
+        }
     }
 
     /// The answer to `frame` must start within the response timeout after its end (10.3.2.9);
@@ -458,12 +495,12 @@ impl Dcf {
             }
         };
         let (mut acked_now, mut missed) = (0u64, 0u64);
-        let (dst, stats) = (e.dst, &mut self.stats);
-        e.mpdus.retain(|h| {
+        let (dst, stats, lists) = (e.dst, &mut self.stats, &mut ba.free_lists);
+        e.mpdus.retain_mut(|h| {
             if h.numbered && has(h.mpdu.seq) {
                 acked_now += u64::from(h.in_flight);
                 stats.acked += 1;
-                io.tx_status(sent_of(h, dst), true, true);
+                for_each_sent(h, dst, lists, &mut |sent| io.tx_status(sent, true, true));
                 return false;
             }
             missed += u64::from(h.in_flight);
@@ -568,12 +605,16 @@ impl Dcf {
         let me = self.me;
         let snr = io.rx_snr() as f32;
         let ba = self.ba.as_deref_mut().expect("aggregating");
-        let BlockAck { reorder, mpdus, .. } = ba;
-        let decoded = if frame.mpdus > 0 {
-            io.received_mpdus(mpdus)
-        } else {
-            0
-        };
+        let BlockAck {
+            reorder,
+            mpdus,
+            msdus,
+            free_lists,
+            ..
+        } = ba;
+        // An A-MPDU's MPDUs, or a lone MPDU's if it is an A-MSDU (none otherwise), with the
+        // A-MSDUs' further MSDUs.
+        let decoded = io.received_mpdus(mpdus, msdus);
         let buffer = match reorder.iter().position(|(o, _)| *o == frame.src) {
             Some(i) => &mut reorder[i].1,
             None => {
@@ -581,18 +622,20 @@ impl Dcf {
                 &mut reorder.last_mut().expect("pushed").1
             }
         };
-        let mut up = |f: Frame| io.deliver(&f);
         let response = match frame.kind {
             FrameKind::BlockAckReq => {
-                buffer.block_ack_req(frame.seq, &mut up);
+                buffer.block_ack_req(frame.seq, &mut |a| hand_up(a, free_lists, io));
                 block_ack(me, frame, buffer.bitmap(frame.seq), t, snr)
             }
             _ if frame.mpdus == 0 => {
-                let one = Frame {
-                    seq: NO_SEQ,
-                    ..*frame
+                let one = Arrived {
+                    frame: Frame {
+                        seq: NO_SEQ,
+                        ..*frame
+                    },
+                    extra: list_of(msdus, free_lists),
                 };
-                buffer.receive(frame.seq, one, &mut up);
+                buffer.receive(frame.seq, one, &mut |a| hand_up(a, free_lists, io));
                 Frame {
                     bytes: super::super::timing::ACK_BYTES,
                     rate_bps: t.ack_rate_for(frame.rate_bps),
@@ -604,17 +647,23 @@ impl Dcf {
                 }
             }
             _ => {
+                let mut next_msdu = 0;
                 for (i, m) in mpdus.iter().enumerate() {
+                    let its = next_msdu..next_msdu + usize::from(m.extra);
+                    next_msdu = its.end;
                     if decoded & (1 << i) != 0 {
-                        let one = Frame {
-                            bytes: m.bytes,
-                            packet: Some((m.id, m.packet)),
-                            retry: m.retry,
-                            mpdus: 0,
-                            seq: NO_SEQ,
-                            ..*frame
+                        let one = Arrived {
+                            frame: Frame {
+                                bytes: m.bytes,
+                                packet: Some((m.id, m.packet)),
+                                retry: m.retry,
+                                mpdus: 0,
+                                seq: NO_SEQ,
+                                ..*frame
+                            },
+                            extra: list_of(&msdus[its], free_lists),
                         };
-                        buffer.receive(m.seq, one, &mut up);
+                        buffer.receive(m.seq, one, &mut |a| hand_up(a, free_lists, io));
                     }
                 }
                 block_ack(me, frame, buffer.bitmap(frame.seq), t, snr)
@@ -654,15 +703,19 @@ impl Dcf {
         let Some(ba) = self.ba.as_deref_mut() else {
             return;
         };
-        if let Some(e) = ba.exchange.take() {
-            out.extend(e.mpdus.iter().map(|h| (sent_of(h, e.dst), h.handed_over)));
+        if let Some(mut e) = ba.exchange.take() {
+            for h in e.mpdus.iter_mut() {
+                let handed_over = h.handed_over;
+                for_each_sent(h, e.dst, &mut ba.free_lists, &mut |sent| {
+                    out.push((sent, handed_over))
+                });
+            }
         }
         for (_, r) in ba.reorder.iter_mut() {
             let mut lost = Vec::new();
-            r.for_each(&mut |f: &Frame| {
-                if let Some((id, _)) = f.packet {
-                    lost.push(id);
-                }
+            r.for_each(&mut |a: &Arrived| {
+                lost.extend(a.frame.packet.map(|(id, _)| id));
+                lost.extend(a.extra.iter().map(|&(id, _)| id));
             });
             out.extend(lost.into_iter().map(|id| {
                 let sent = Sent {
@@ -674,6 +727,13 @@ impl Dcf {
             }));
             *r = Reorder::default();
         }
+    }
+
+    /// Whether this radio builds A-MSDUs.
+    pub fn builds_amsdus(&self) -> bool {
+        self.ba
+            .as_deref()
+            .is_some_and(|ba| ba.params.max_amsdu_bytes > 0)
     }
 
     /// What aggregation did at this radio (`None`: it does not aggregate).
@@ -702,12 +762,55 @@ fn block_ack(me: RadioId, frame: &Frame, bitmap: u64, t: Timing, snr: f32) -> Fr
     }
 }
 
-fn sent_of(h: &Held, dst: RadioId) -> Sent {
+fn sent_of(id: crate::sim::PacketId, dst: RadioId) -> Sent {
     Sent {
-        id: h.mpdu.id,
+        id,
         next_hop: Some(dst),
         unit: NO_UNIT,
     }
+}
+
+/// Calls `f` with each packet `h` carries (its own, then its A-MSDU's further MSDUs), whose
+/// fate is settled: the A-MSDU's list goes back to `lists`.
+fn for_each_sent(h: &mut Held, dst: RadioId, lists: &mut Vec<Vec<Msdu>>, f: &mut impl FnMut(Sent)) {
+    f(sent_of(h.mpdu.id, dst));
+    if h.extra.is_empty() {
+        return;
+    }
+    for &(id, _) in &h.extra {
+        f(sent_of(id, dst));
+    }
+    let mut list = std::mem::take(&mut h.extra);
+    list.clear();
+    lists.push(list);
+}
+
+/// `msdus` in a list of their own (from `lists` if one is spare; none for an empty run).
+fn list_of(msdus: &[Msdu], lists: &mut Vec<Vec<Msdu>>) -> Vec<Msdu> {
+    if msdus.is_empty() {
+        return Vec::new();
+    }
+    let mut list = lists.pop().unwrap_or_default();
+    list.extend_from_slice(msdus);
+    list
+}
+
+/// Hands an MPDU's packets up to the network in order: its own, then an A-MSDU's further MSDUs
+/// as frames like its own (whose list goes back to `lists`).
+fn hand_up(a: Arrived, lists: &mut Vec<Vec<Msdu>>, io: &mut impl MacIo) {
+    let Arrived { frame, mut extra } = a;
+    io.deliver(&frame);
+    if extra.is_empty() {
+        return;
+    }
+    for &msdu in &extra {
+        io.deliver(&Frame {
+            packet: Some(msdu),
+            ..frame
+        });
+    }
+    extra.clear();
+    lists.push(extra);
 }
 
 /// Adds a packet just taken from the queue to the exchange (numbered when first sent).
@@ -719,7 +822,9 @@ fn push_new(e: &mut Exchange, p: Pulled, overhead: u32) {
             seq: NO_SEQ,
             bytes: p.packet.size + overhead,
             retry: false,
+            extra: 0,
         },
+        extra: Vec::new(),
         queued_at: p.queued_at,
         handed_over: false,
         in_flight: false,
@@ -732,23 +837,81 @@ fn push_new(e: &mut Exchange, p: Pulled, overhead: u32) {
 /// while the next A-MPDU has room for them: fewer than the MPDU limit held, within the size and
 /// time limits. A packet that would not fit stays where it is, so the exchange ends once what it
 /// sent is acknowledged and the next opportunity serves the queue's head, whoever it is for
-/// (ns-3's scheduler picks the queue with the oldest head).
+/// (ns-3's scheduler picks the queue with the oldest head). With A-MSDUs on, each new MPDU
+/// first takes as many further packets as its A-MSDU holds (ns-3's `GetNextAmsdu` on every
+/// MPDU it adds to an A-MPDU).
 fn fill(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo, overhead: u32, t: &Timing) {
     let (params, rate) = (ba.params, e.rate);
     let room =
         |bytes: u32| bytes <= params.max_ampdu_bytes && t.airtime(bytes, rate) <= PPDU_MAX_TIME;
-    let mut bytes = e
-        .mpdus
+    let Some((last, held)) = e.mpdus.split_last_mut() else {
+        return;
+    };
+    let mut bytes = held
         .iter()
         .fold(0, |b, h| AggregationParams::grown(b, h.mpdu.bytes));
+    if !last.numbered && last.extra.is_empty() {
+        // The exchange's first packet, just taken: it may open an A-MSDU.
+        grow_amsdu(ba, last, bytes, (e.dst, e.next_node), io, overhead, &room);
+    }
+    bytes = AggregationParams::grown(bytes, last.mpdu.bytes);
     while e.mpdus.len() < usize::from(params.max_mpdus) {
         let fits = |size: u32| room(AggregationParams::grown(bytes, size + overhead));
         let Some(p) = io.pull_for(e.next_node, &fits) else {
             return;
         };
-        bytes = AggregationParams::grown(bytes, p.packet.size + overhead);
         push_new(e, p, overhead);
+        let last = e.mpdus.last_mut().expect("pushed");
+        grow_amsdu(ba, last, bytes, (e.dst, e.next_node), io, overhead, &room);
+        bytes = AggregationParams::grown(bytes, last.mpdu.bytes);
     }
+}
+
+/// Makes `h`, an MPDU never sent, an A-MSDU of as many packets for `to` (radio, node) as fit: the A-MSDU
+/// within `max_amsdu_bytes`, the A-MPDU (`before` bytes ahead of it) within `room`. It stays a
+/// plain MPDU if no second packet fits (ns-3 sends no A-MSDU of one MSDU).
+fn grow_amsdu(
+    ba: &mut BlockAck,
+    h: &mut Held,
+    before: u32,
+    (dst, next): (RadioId, NodeId),
+    io: &mut impl MacIo,
+    overhead: u32,
+    room: &impl Fn(u32) -> bool,
+) {
+    let max = ba.params.max_amsdu_bytes;
+    if max == 0 {
+        return;
+    }
+    // An A-MSDU's MPDU: the MAC header and FCS around the subframes, each of which carries its
+    // own LLC/SNAP header.
+    let framing = overhead.saturating_sub(LLC_SNAP_BYTES);
+    let mut amsdu = AggregationParams::amsdu_grown(0, h.mpdu.packet.size + LLC_SNAP_BYTES);
+    let mut list = Vec::new();
+    while list.len() < usize::from(u16::MAX) {
+        let fits = |size: u32| {
+            let grown = AggregationParams::amsdu_grown(amsdu, size + LLC_SNAP_BYTES);
+            grown <= max && room(AggregationParams::grown(before, framing + grown))
+        };
+        let Some(p) = io.pull_for(next, &fits) else {
+            break;
+        };
+        if list.is_empty() {
+            list = ba.free_lists.pop().unwrap_or_default();
+        }
+        amsdu = AggregationParams::amsdu_grown(amsdu, p.packet.size + LLC_SNAP_BYTES);
+        list.push((p.id, p.packet));
+    }
+    if list.is_empty() {
+        return;
+    }
+    let msdus = 1 + list.len() as u32;
+    ba.stats.amsdus += 1;
+    ba.stats.amsdu_msdus += u64::from(msdus);
+    io.amsdu_built(dst, msdus);
+    h.mpdu.bytes = framing + amsdu;
+    h.mpdu.extra = list.len() as u16;
+    h.extra = list;
 }
 
 /// Gives up the MPDUs whose lifetime has run out: the recipient is to be told (a BlockAckReq),
@@ -760,12 +923,16 @@ fn expire(ba: &mut BlockAck, e: &mut Exchange, io: &mut impl MacIo) {
     let now = io.now();
     let mut gave_up = false;
     let dst = e.dst;
-    e.mpdus.retain(|h| {
+    let lists = &mut ba.free_lists;
+    e.mpdus.retain_mut(|h| {
+        // An A-MSDU lives as long as its first MSDU (ns-3 builds it in that MSDU's place in
+        // the queue).
         let alive = h
             .queued_at
             .is_none_or(|q| now <= q.saturating_add(lifetime));
         if !alive {
-            io.expired(sent_of(h, dst), h.handed_over);
+            let handed_over = h.handed_over;
+            for_each_sent(h, dst, lists, &mut |sent| io.expired(sent, handed_over));
             // A hole in the recipient's window only if it was numbered and did not arrive.
             gave_up |= h.numbered && !h.handed_over;
             ba.stats.expired += 1;

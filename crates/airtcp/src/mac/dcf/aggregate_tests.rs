@@ -14,6 +14,8 @@ struct Script {
     rng: Option<Rng>,
     queue: Vec<Pulled>,
     sent: Vec<(Frame, Vec<Mpdu>)>,
+    /// The further MSDUs of each frame's A-MSDUs (empty for frames without).
+    sent_msdus: Vec<Vec<Msdu>>,
     timers: [Option<Time>; 3],
     delivered: Vec<u32>,
     /// (packet id, acknowledged) of each outcome reported.
@@ -21,6 +23,8 @@ struct Script {
     expired: Vec<u32>,
     /// What the next A-MPDU reception holds and which of its MPDUs are decoded.
     rx_mpdus: (Vec<Mpdu>, u64),
+    /// The further MSDUs of its A-MSDUs.
+    rx_msdus: Vec<Msdu>,
 }
 
 impl Script {
@@ -74,12 +78,15 @@ impl MacIo for Script {
     }
     fn transmit(&mut self, frame: Frame) {
         self.sent.push((frame, Vec::new()));
+        self.sent_msdus.push(Vec::new());
     }
-    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu]) {
+    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu], msdus: &[Msdu]) {
         self.sent.push((frame, mpdus.to_vec()));
+        self.sent_msdus.push(msdus.to_vec());
     }
-    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
-        out.clone_from(&self.rx_mpdus.0);
+    fn received_mpdus(&self, mpdus: &mut Vec<Mpdu>, msdus: &mut Vec<Msdu>) -> u64 {
+        mpdus.clone_from(&self.rx_mpdus.0);
+        msdus.clone_from(&self.rx_msdus);
         self.rx_mpdus.1
     }
     fn set_timer(&mut self, which: MacTimer, at: Option<Time>) {
@@ -114,6 +121,15 @@ fn ht_dcf(me: RadioId, lifetime: Option<Time>) -> Dcf {
 }
 
 fn ht_dcf_with(me: RadioId, lifetime: Option<Time>, rts_cts: bool) -> Dcf {
+    ht_dcf_aggregating(me, lifetime, rts_cts, AggregationConfig::default())
+}
+
+fn ht_dcf_aggregating(
+    me: RadioId,
+    lifetime: Option<Time>,
+    rts_cts: bool,
+    aggregation: AggregationConfig,
+) -> Dcf {
     Dcf::new(
         me,
         DcfParams {
@@ -124,7 +140,7 @@ fn ht_dcf_with(me: RadioId, lifetime: Option<Time>, rts_cts: bool) -> Dcf {
             mac_overhead: 38,
             profile: MacProfile::Standard,
             rate_control: false,
-            aggregation: AggregationConfig::default().params(),
+            aggregation: aggregation.params(),
             lifetime,
         },
     )
@@ -282,6 +298,7 @@ fn the_recipient_hands_packets_up_in_order_and_answers_with_its_bitmap() {
         seq,
         bytes: 1038,
         retry: false,
+        extra: 0,
     };
     let ampdu = |first: u16, n: u8| Frame {
         rate_bps: 65_000_000,
@@ -362,5 +379,122 @@ fn with_rts_cts_the_a_mpdu_follows_the_cts() {
     io.end_of(&mut dcf, &ampdu);
     io.hear(&mut dcf, &block_ack(&ampdu, 0b1111));
     assert_eq!(io.outcomes.len(), 4);
+    assert_eq!(dcf.packets_held(), 0);
+}
+
+/// An 802.11n radio at MCS 7 that also builds A-MSDUs of up to `amsdu` bytes.
+fn amsdu_dcf(me: RadioId, amsdu: u32, lifetime: Option<Time>) -> Dcf {
+    let config = AggregationConfig {
+        max_amsdu_bytes: amsdu,
+        ..AggregationConfig::default()
+    };
+    ht_dcf_aggregating(me, lifetime, false, config)
+}
+
+fn ids(msdus: &[Msdu]) -> Vec<u32> {
+    msdus.iter().map(|(id, _)| id.0).collect()
+}
+
+#[test]
+fn a_msdus_fill_each_mpdu_and_a_lost_one_is_resent_whole() {
+    let mut dcf = amsdu_dcf(0, 3839, None);
+    let mut io = Script::new();
+    io.queue.extend((20..27).map(queued));
+    dcf.on_frame_ready(&mut io);
+    // An MSDU is 1008 bytes (LLC/SNAP + 1000), a subframe 14 + 1008 = 1022, padded to 1024 but
+    // the last: three fit 3839 bytes (3070), a fourth would not (4094). Each A-MSDU's MPDU is
+    // 30 + 3070 = 3100 bytes (header and FCS); the seventh packet goes alone, a plain MPDU.
+    let (ampdu, mpdus) = io.next_frame(&mut dcf);
+    assert_eq!(seqs(&mpdus), [(0, false), (1, false), (2, false)]);
+    let shape: Vec<_> = mpdus.iter().map(|m| (m.id.0, m.extra, m.bytes)).collect();
+    assert_eq!(shape, [(20, 2, 3100), (23, 2, 3100), (26, 0, 1038)]);
+    assert_eq!(ids(&io.sent_msdus[0]), [21, 22, 24, 25]);
+    assert_eq!(ampdu.bytes, (4 + 3100) + (4 + 3100) + (4 + 1038));
+    io.end_of(&mut dcf, &ampdu);
+    // Block Ack: MPDU 1 missing. The three packets of MPDU 0 and the lone one are through.
+    io.now += 16 * MICROS;
+    io.hear(&mut dcf, &block_ack(&ampdu, 0b101));
+    assert_eq!(
+        io.outcomes,
+        [(20, true), (21, true), (22, true), (26, true)]
+    );
+    assert_eq!(dcf.packets_held(), 3);
+    // MPDU 1 goes again whole, alone: a QoS data frame with its A-MSDU, answered by an ACK.
+    let (again, mpdus) = io.next_frame(&mut dcf);
+    assert_eq!((again.seq, again.mpdus, again.retry), (1, 0, true));
+    assert_eq!((again.bytes, mpdus.len()), (3100, 1));
+    assert_eq!(ids(io.sent_msdus.last().unwrap()), [24, 25]);
+    io.end_of(&mut dcf, &again);
+    let ack = Frame {
+        seq: 1,
+        ..Frame::new(FrameKind::Ack, 1, Some(0))
+    };
+    io.hear(&mut dcf, &ack);
+    assert_eq!(io.outcomes[4..], [(23, true), (24, true), (25, true)]);
+    let stats = dcf.aggregation_stats().unwrap();
+    assert_eq!((stats.amsdus, stats.amsdu_msdus), (2, 6));
+    assert_eq!(dcf.packets_held(), 0);
+}
+
+#[test]
+fn an_a_msdu_ends_with_its_first_msdus_lifetime() {
+    let mut dcf = amsdu_dcf(0, 7935, Some(1000 * MICROS));
+    let mut io = Script::new();
+    io.queue.extend((0..3).map(queued));
+    dcf.on_frame_ready(&mut io);
+    let (frame, mpdus) = io.next_frame(&mut dcf);
+    // One MPDU of three MSDUs: a lone A-MSDU.
+    assert_eq!((frame.mpdus, mpdus.len(), mpdus[0].extra), (0, 1, 2));
+    io.end_of(&mut dcf, &frame);
+    let timeout = io.timers[MacTimer::Timeout as usize].take().expect("armed");
+    io.now = timeout;
+    dcf.on_timer(MacTimer::Timeout, &mut io);
+    assert!(io.expired.is_empty());
+    // Past the first MSDU's lifetime, the next opportunity gives up all three together and
+    // tells the recipient.
+    io.now = 1001 * MICROS;
+    let (bar, _) = io.next_frame(&mut dcf);
+    assert_eq!(io.expired, [0, 1, 2]);
+    assert_eq!((bar.kind, bar.seq), (FrameKind::BlockAckReq, 1));
+    assert_eq!(dcf.packets_held(), 0);
+}
+
+#[test]
+fn the_recipient_hands_up_an_a_msdus_packets_in_order_after_the_hole_fills() {
+    let mut dcf = amsdu_dcf(1, 7935, None);
+    let mut io = Script::new();
+    let mpdu = |seq: u16, id: u32, extra: u16| Mpdu {
+        id: PacketId(id),
+        packet: queued(0).packet,
+        seq,
+        bytes: 3100,
+        retry: false,
+        extra,
+    };
+    let msdu = |id: u32| (PacketId(id), queued(0).packet);
+    let ampdu = |first: u16, n: u8| Frame {
+        rate_bps: 65_000_000,
+        seq: first,
+        mpdus: n,
+        ..Frame::new(FrameKind::Data, 0, Some(1))
+    };
+    // A-MPDU [0: 10 11 12] [1: 20 21]; MPDU 0 fails its check: MPDU 1's packets wait.
+    io.rx_mpdus = (vec![mpdu(0, 10, 2), mpdu(1, 20, 1)], 0b10);
+    io.rx_msdus = vec![msdu(11), msdu(12), msdu(21)];
+    dcf.on_rx(&ampdu(0, 2), true, &mut io);
+    assert!(io.delivered.is_empty());
+    assert_eq!(dcf.packets_held(), 2);
+    io.next_frame(&mut dcf);
+    // MPDU 0 again, alone: all five go up in order.
+    io.rx_mpdus = (vec![mpdu(0, 10, 2)], 0);
+    io.rx_msdus = vec![msdu(11), msdu(12)];
+    let lone = Frame {
+        rate_bps: 65_000_000,
+        seq: 0,
+        packet: Some((PacketId(10), queued(0).packet)),
+        ..Frame::new(FrameKind::Data, 0, Some(1))
+    };
+    dcf.on_rx(&lone, true, &mut io);
+    assert_eq!(io.delivered, [10, 11, 12, 20, 21]);
     assert_eq!(dcf.packets_held(), 0);
 }

@@ -24,6 +24,9 @@ pub enum Kind {
     /// or as an MPDU of an A-MPDU (802.11n sends A-MPDUs of QoS data only, §10.13.1); its IPv4
     /// packet follows the header.
     QosData,
+    /// QoS data carrying an A-MSDU (the QoS Control field's A-MSDU Present bit): its subframes
+    /// follow the header, each from [`amsdu_subframe`] (§9.3.2.2).
+    QosAmsdu,
     /// ACK.
     Ack,
     /// RTS.
@@ -99,6 +102,33 @@ pub struct Dot11 {
     pub signal_dbm: Option<i8>,
     /// The MPDU of an A-MPDU (`None`: a frame alone in its PPDU).
     pub ampdu: Option<AmpduStatus>,
+}
+
+/// LLC/SNAP before an IPv4 packet: AA AA 03, OUI 00 00 00, EtherType 0x0800.
+const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
+
+/// Appends the header of an A-MSDU subframe of data frame `f` and its MSDU's LLC/SNAP header:
+/// DA and SA (in an IBSS the frame's receiver and transmitter), the MSDU's length, then
+/// LLC/SNAP. The packet follows; [`set_amsdu_length`] then writes the length, which it gives.
+pub fn amsdu_subframe(out: &mut Vec<u8>, f: &Dot11) -> AmsduSubframe {
+    out.extend_from_slice(&f.dst.map_or(BROADCAST, address));
+    out.extend_from_slice(&address(f.src));
+    let length_at = out.len();
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&LLC_SNAP_IPV4);
+    AmsduSubframe { length_at }
+}
+
+/// Where an A-MSDU subframe's length field is, in the buffer [`amsdu_subframe`] wrote it to.
+#[derive(Debug, Clone, Copy)]
+pub struct AmsduSubframe {
+    length_at: usize,
+}
+
+/// Writes the subframe's length (big-endian): its LLC/SNAP header and `packet_bytes` of IPv4.
+pub fn set_amsdu_length(out: &mut [u8], at: AmsduSubframe, packet_bytes: usize) {
+    let msdu = (packet_bytes + LLC_SNAP_IPV4.len()).min(usize::from(u16::MAX)) as u16;
+    out[at.length_at..at.length_at + 2].copy_from_slice(&msdu.to_be_bytes());
 }
 
 /// The broadcast address.
@@ -226,7 +256,7 @@ fn mac_header(out: &mut Vec<u8>, f: &Dot11) {
     let retry = if f.retry { 0x08 } else { 0 };
     let duration = f.duration_us.min(32767).to_le_bytes();
     match f.kind {
-        Kind::Data | Kind::QosData => {
+        Kind::Data | Kind::QosData | Kind::QosAmsdu => {
             // Type data; subtype 0 (Data) or 8 (QoS Data).
             let fc = if f.kind == Kind::Data { 0x08 } else { 0x88 };
             out.extend_from_slice(&[fc, retry]);
@@ -235,12 +265,18 @@ fn mac_header(out: &mut Vec<u8>, f: &Dot11) {
             out.extend_from_slice(&address(f.src));
             out.extend_from_slice(&BSSID);
             out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
-            if f.kind == Kind::QosData {
+            match f.kind {
                 // QoS Control (§9.2.4.5): TID 0, Ack Policy 00 (Normal Ack, which in an A-MPDU
                 // means an implicit Block Ack request), no A-MSDU, TXOP limit 0.
-                out.extend_from_slice(&[0, 0]);
+                Kind::QosData => out.extend_from_slice(&[0, 0]),
+                // The same with A-MSDU Present (bit 7); the subframes carry the LLC/SNAP headers.
+                Kind::QosAmsdu => {
+                    out.extend_from_slice(&[0x80, 0]);
+                    return;
+                }
+                _ => {}
             }
-            out.extend_from_slice(&[0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00]);
+            out.extend_from_slice(&LLC_SNAP_IPV4);
         }
         Kind::Ack | Kind::Cts => {
             let subtype = if f.kind == Kind::Ack { 0xd4 } else { 0xc4 };

@@ -4,7 +4,7 @@
 
 use super::{motion, peer_on_channel, FrameSlot, RadioState, Upcall};
 use crate::mac::dcf::{MacIo, MacTimer, Pulled, Sent};
-use crate::mac::frame::{Frame, FrameKind, Mpdu, RadioId};
+use crate::mac::frame::{Frame, FrameKind, Mpdu, Msdu, RadioId};
 use crate::mac::rate::RateFeedback;
 use crate::net::event::Event;
 use crate::net::forwarding::{Forwarding, Frames, LayerNeeds, MacView, TxStatus, UnitArena};
@@ -64,16 +64,19 @@ impl MacIo for MacEnv<'_> {
     }
 
     fn transmit(&mut self, frame: Frame) {
-        self.put_on_air(frame, &[]);
+        self.put_on_air(frame, &[], &[]);
     }
 
-    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu]) {
-        self.put_on_air(frame, mpdus);
+    fn transmit_ampdu(&mut self, frame: Frame, mpdus: &[Mpdu], msdus: &[Msdu]) {
+        self.put_on_air(frame, mpdus, msdus);
     }
 
-    fn received_mpdus(&self, out: &mut Vec<Mpdu>) -> u64 {
-        out.clear();
-        out.extend_from_slice(&self.frames[self.radio.rx_frame as usize].mpdus);
+    fn received_mpdus(&self, mpdus: &mut Vec<Mpdu>, msdus: &mut Vec<Msdu>) -> u64 {
+        let slot = &self.frames[self.radio.rx_frame as usize];
+        mpdus.clear();
+        mpdus.extend_from_slice(&slot.mpdus);
+        msdus.clear();
+        msdus.extend_from_slice(&slot.msdus);
         self.radio.rx_mpdus
     }
 
@@ -114,6 +117,13 @@ impl MacIo for MacEnv<'_> {
                 st.ampdus += 1;
                 st.ampdu_mpdus += u64::from(mpdus);
             }
+        }
+    }
+
+    fn amsdu_built(&mut self, next: RadioId, msdus: u32) {
+        if let Some(st) = self.stats_of(next) {
+            st.amsdus += 1;
+            st.amsdu_msdus += u64::from(msdus);
         }
     }
 
@@ -270,7 +280,7 @@ impl MacEnv<'_> {
     // Inlined into `transmit` and `transmit_ampdu`: called, it took the frame by value through a
     // second copy (a memcpy per frame sent).
     #[inline(always)]
-    fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu]) {
+    fn put_on_air(&mut self, frame: Frame, mpdus: &[Mpdu], msdus: &[Msdu]) {
         let now = self.events.now();
         let end = now.saturating_add(frame.airtime);
         self.radio.phy.start_transmission(end);
@@ -278,7 +288,7 @@ impl MacEnv<'_> {
             t.tx(now, self.me, &frame);
         }
         if let Some(c) = self.radio.pcap.as_mut() {
-            c.frame(now, &frame, mpdus, u64::MAX, None, self.units);
+            c.frame(now, &frame, (mpdus, msdus), u64::MAX, None, self.units);
         }
         // The MAC knows it is transmitting; record the busy state so that the end of the
         // transmission is reported to it as an idle transition.
@@ -301,6 +311,7 @@ impl MacEnv<'_> {
                 slot.refs = refs;
                 slot.cut_off = false;
                 slot.mpdus.clear();
+                slot.msdus.clear();
                 i
             }
             None => {
@@ -309,12 +320,15 @@ impl MacEnv<'_> {
                     refs,
                     cut_off: false,
                     mpdus: Vec::new(),
+                    msdus: Vec::new(),
                 });
                 (self.frames.len() - 1) as u32
             }
         };
         if !mpdus.is_empty() {
-            self.frames[fid as usize].mpdus.extend_from_slice(mpdus);
+            let slot = &mut self.frames[fid as usize];
+            slot.mpdus.extend_from_slice(mpdus);
+            slot.msdus.extend_from_slice(msdus);
         }
         if let Some(motion) = self.motion {
             // Moving nodes: the powers and delays of this instant; a candidate out of reach now
