@@ -1,7 +1,7 @@
 """`airtcp compare` on 802.11n: the optimum's HT airtime against the frames the core puts on the
 air, the aggregated exchange against a hand-worked case, the 802.11n network of the default set
-planned and run in quick form, and the schemes that run without aggregation or are refused
-reported in their rows."""
+planned and run in quick form, and the schemes that run without aggregation (the single-frame
+coding layers; backpressure and Horizon aggregate) or are refused reported in their rows."""
 
 from __future__ import annotations
 
@@ -124,30 +124,38 @@ def test_the_11n_network_is_in_the_default_set_and_plans_with_notes() -> None:
     keys = [s.key for s in plan.schemes]
     assert keys == ["tcp_aodv", "tcp_static", "tcp_vegas", "tcp_bbr", "tcp_linux", "bp_classical", "bp_tcp_aware",
                     "bp_tcp_aware_nc", "cope", "bfly", "ncaqm", "horizon"]
-    # The layers that pick each frame run without aggregation, and their rows say so; AODV and
-    # static routes forward from the aggregating queue.
+    # The coding layers send each frame they pick alone, and their rows say so; AODV and static
+    # routes forward from the aggregating queue, and backpressure and Horizon, which pick frames
+    # too, fill A-MPDUs through the seam (`pull_more`).
     notes = dict(plan.notes)
-    assert set(notes) == {"bp_classical", "bp_tcp_aware", "bp_tcp_aware_nc", "cope", "bfly", "ncaqm", "horizon"}
+    assert set(notes) == {"cope", "bfly", "ncaqm"}
     assert all(note == UNAGGREGATED for note in notes.values())
+    # The same from the layout of each scheme's scenario, as the plan reads it.
+    def single_frames(row: dict[str, Any]) -> bool:
+        doc = {**_doc(), **{section: value for section, value in row.items() if value is not None}}
+        return bool(layout_of(load_scenario(doc))["timing"]["aggregation"]["single_frames"])
+
+    assert {key for key, row in zip(keys, plan.rows, strict=True) if single_frames(row)} == {"cope", "bfly", "ncaqm"}
     assert plan.facts.longest_route_hops == 2 and plan.facts.multipath_flows == 2
 
 
 def test_the_11n_comparison_runs_in_quick_form_with_its_notes(tmp_path: Path) -> None:
-    outcome = airtcp.compare([NAME], schemes=["tcp_static", "bp_tcp_aware", "horizon"], seeds=1, quick=True,
-                             out=tmp_path / "cmp", quiet=True)
+    keys = ("tcp_static", "bp_tcp_aware", "horizon", "cope")
+    outcome = airtcp.compare([NAME], schemes=list(keys), seeds=1, quick=True, out=tmp_path / "cmp", quiet=True)
     assert outcome.ok, (outcome.analysis_errors, outcome.failed_runs)
     import json
 
     record = json.loads((tmp_path / "cmp" / "compare.json").read_text(encoding="utf-8"))
     (table,) = record["scenarios"]
     rows = {row["scheme"]: row for row in table["rows"]}
-    assert all(rows[key]["status"] == "ok" for key in ("tcp_static", "bp_tcp_aware", "horizon"))
-    assert "note" not in rows["tcp_static"] and rows["horizon"]["note"] == UNAGGREGATED
+    assert all(rows[key]["status"] == "ok" for key in keys)
+    # Only the single-frame layer's row carries the note; backpressure and Horizon aggregate.
+    assert {key for key in keys if "note" in rows[key]} == {"cope"} and rows["cope"]["note"] == UNAGGREGATED
     # The bound holds (the model counts full A-MPDUs), and TCP over the aggregating queue gets
     # more of it than a layer that sends each frame alone.
-    for key in ("tcp_static", "bp_tcp_aware", "horizon"):
+    for key in keys:
         assert 0 < rows[key]["total_fraction"]["mean"] <= 1.0, key
-    assert rows["tcp_static"]["total_mbps"]["mean"] > rows["bp_tcp_aware"]["total_mbps"]["mean"]
+    assert rows["tcp_static"]["total_mbps"]["mean"] > rows["cope"]["total_mbps"]["mean"]
     page = (tmp_path / "cmp" / "report.html").read_text(encoding="utf-8")
     assert "runs without A-MPDU aggregation" in page
 

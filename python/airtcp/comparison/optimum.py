@@ -30,8 +30,9 @@ the mean backoff, answered after SIFS by a compressed Block Ack at the control-r
           + (the same for n' TCP ACKs on the reverse link) / (n' b d_l')
 
 Full aggregates at every transmit opportunity make it an upper bound: a queue holding fewer
-packets than an A-MPDU's worth sends a shorter one, and a forwarding layer that picks each frame
-(backpressure, coding, Horizon) sends its frames one at a time (docs/dot11n.md).
+packets than an A-MPDU's worth sends a shorter one, and a forwarding layer that does not
+aggregate (COPE, BFLY, NCAQM: the layout's `single_frames`) sends its frames one at a time
+(docs/dot11n.md).
 
 Flows may use every link (any routing): `capacity_region.num_optimum` (HiGHS, cutting planes, a
 certified gap) gives the log-utility optimum and a linear utility the largest total. The backoff

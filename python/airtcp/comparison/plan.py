@@ -9,10 +9,11 @@ seeds (paired: one seed places the same random topology and draws the same start
 scheme), and the comparison resumes, retries, runs on a local pool or a Dask cluster exactly as a
 sweep does. The quick form runs a third of each scenario's duration (at least 20 s).
 
-On a network whose 802.11n radios aggregate, a scheme whose forwarding layer picks each frame at
-the transmit opportunity (backpressure, coding, Horizon) sends its data frames one at a time
-outside the Block Ack agreement (docs/dot11n.md): it runs, and its row says so (`notes`), since
-the optimum it is measured against counts full A-MPDUs.
+On a network whose 802.11n radios aggregate, a scheme whose forwarding layer pulls each frame at
+the transmit opportunity and does not let it aggregate (COPE, BFLY, NCAQM: the layout's
+`single_frames`) sends its data frames one at a time outside the Block Ack agreement
+(docs/dot11n.md): it runs, and its row says so (`notes`), since the optimum it is measured
+against counts full A-MPDUs. Backpressure and Horizon also pull, but fill A-MPDUs.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ __all__ = ["ScenarioPlan", "plan_scenario", "Source", "QUICK_MIN_S"]
 Source = str | Path | Mapping[str, Any]
 # The sections a scheme may rewrite; a scenario's sweep sets those any of its schemes changes.
 _SECTIONS = ("routing", "coding", "flows", "downlink", "routers")
-UNAGGREGATED = ("runs without A-MPDU aggregation: its forwarding layer picks each frame, which goes alone "
-                "outside the Block Ack agreement (docs/dot11n.md)")
+UNAGGREGATED = ("runs without A-MPDU aggregation: its forwarding layer sends each packet it picks as a single "
+                "frame outside the Block Ack agreement (docs/dot11n.md)")
 # The quick form's floor: TCP (and TCP-RLC, which ramps up for 15-20 s) past its start.
 QUICK_MIN_S = 20.0
 QUICK_FRACTION = 1.0 / 3.0
@@ -54,7 +55,7 @@ class ScenarioPlan:
     rows: tuple[dict[str, Any], ...]  # per applicable scheme, every section after its rewrite
     base_sections: dict[str, Any]  # the sections as the scenario has them
     # (scheme key, note) for schemes that run, but not as the network could carry them: on an
-    # aggregating 802.11n network, those whose forwarding layer sends each frame alone.
+    # aggregating 802.11n network, those whose forwarding layer sends single frames.
     notes: tuple[tuple[str, str], ...] = ()
 
     def spec(self, seeds: int, quick: bool) -> dict[str, Any]:
@@ -120,7 +121,7 @@ def plan_scenario(source: Source, schemes: Sequence[Scheme], where: str, taken: 
             try:
                 checked = load_scenario(rewritten)
                 _core.check_json(to_core_json(checked))
-                if aggregating and layout_of(checked)["timing"]["aggregation"]["layer_picks_frames"]:
+                if aggregating and layout_of(checked)["timing"]["aggregation"]["single_frames"]:
                     notes.append((scheme.key, UNAGGREGATED))
             except ScenarioError as error:
                 reason = "the simulator refuses it: " + "; ".join(error.lines())

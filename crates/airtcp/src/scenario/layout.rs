@@ -212,9 +212,10 @@ pub fn layout(cfg: &ScenarioConfig) -> Result<Layout, ConfigError> {
             rts_us: micros(t.rts_time()),
             cts_us: micros(t.cts_time()),
             ht: t.ht.map(ht::ht_of),
-            aggregation: r
-                .aggregation_params()
-                .map(|a| ht::aggregation_of(a, net.wireless.layer_needs.pulls)),
+            aggregation: r.aggregation_params().map(|a| {
+                let needs = net.wireless.layer_needs;
+                ht::aggregation_of(a, needs.pulls && !needs.aggregates)
+            }),
         })
     });
 
@@ -554,7 +555,7 @@ mod tests {
             (65_535, 64, 5484.0)
         );
         assert!(
-            !a.layer_picks_frames,
+            !a.single_frames,
             "static routes forward from the interface queue"
         );
         for link in l.links {
@@ -573,10 +574,24 @@ mod tests {
         assert!(r.carrier_sense_m < 24.0 && r.busy_m == r.receive_m && r.receive_m > 34.0);
     }
 
+    /// `single_frames` of the diamond under `routing` and `coding`.
+    fn single_frames(routing: serde_json::Value, coding: Option<serde_json::Value>) -> bool {
+        let mut s = diamond_11n(routing);
+        s.coding = coding.map(|c| serde_json::from_value(c).expect("valid coding"));
+        let t = layout(&s).unwrap().timing.unwrap();
+        t.aggregation.unwrap().single_frames
+    }
+
     #[test]
-    fn a_layer_that_picks_frames_is_laid_out_as_such() {
-        let l = layout(&diamond_11n(json!({"kind": "backpressure"}))).unwrap();
-        assert!(l.timing.unwrap().aggregation.unwrap().layer_picks_frames);
+    fn only_a_pulling_layer_that_does_not_aggregate_sends_single_frames() {
+        // Backpressure and Horizon pull and fill A-MPDUs through the seam (`pull_more`).
+        assert!(!single_frames(json!({"kind": "backpressure"}), None));
+        assert!(!single_frames(json!({"kind": "horizon"}), None));
+        // COPE pulls each frame, which goes alone outside the agreement.
+        assert!(single_frames(
+            json!({"kind": "static"}),
+            Some(json!({"scheme": "cope"}))
+        ));
     }
 
     #[test]

@@ -50,10 +50,12 @@ pub struct LayoutAggregation {
     pub delimiter_bytes: u32,
     /// Bytes of the compressed Block Ack that answers an A-MPDU.
     pub block_ack_bytes: u32,
-    /// The forwarding layer picks each frame at the transmit opportunity (backpressure, coding,
-    /// Horizon), so its data frames go alone outside the agreement; only what passes through
-    /// the interface queue aggregates.
-    pub layer_picks_frames: bool,
+    /// The forwarding layer pulls packets at the transmit opportunity and does not let them
+    /// aggregate (`LayerNeeds { pulls: true, aggregates: false }`: COPE, BFLY, NCAQM), so each
+    /// packet it hands over goes as a single frame outside the agreement; only what passes
+    /// through the interface queue aggregates. False for the plain forwarding of static routes
+    /// and AODV, and for the pulling layers that fill A-MPDUs (backpressure, Horizon).
+    pub single_frames: bool,
 }
 
 /// The HT part of the layout of a radio with HT PHY `ht`.
@@ -78,16 +80,13 @@ pub(super) fn ht_of(ht: HtConfig) -> LayoutHt {
 }
 
 /// The aggregation part of the layout.
-pub(super) fn aggregation_of(
-    params: AggregationParams,
-    layer_picks_frames: bool,
-) -> LayoutAggregation {
+pub(super) fn aggregation_of(params: AggregationParams, single_frames: bool) -> LayoutAggregation {
     LayoutAggregation {
         max_ampdu_bytes: params.max_ampdu_bytes,
         max_mpdus: u32::from(params.max_mpdus),
         ppdu_max_us: micros(PPDU_MAX_TIME),
         delimiter_bytes: DELIMITER_BYTES,
         block_ack_bytes: BLOCK_ACK_BYTES,
-        layer_picks_frames,
+        single_frames,
     }
 }
