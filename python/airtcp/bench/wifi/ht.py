@@ -483,6 +483,32 @@ def throughput_table(reference: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def amsdu_table(reference: dict[str, Any]) -> str:
+    """Markdown: the saturated A-MSDU cases beside the same MCS's A-MPDU of single packets."""
+    lines = [
+        "| case | Mbit/s | A-MPDU alone Mbit/s | gain | MPDUs per A-MPDU | packets per A-MSDU "
+        "| packets per PPDU | MPDU bytes per PPDU | PPDU us | wall s per run |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, case in reference["cases"].items():
+        if not case.get("amsdu") or case["traffic"] != "udp":
+            continue
+        plain = reference["cases"].get(f"sat-mcs{case['mcs']}-agg")
+        link = case["links"]["0->1"]
+        packets = (link["amsdu_msdus"] + link["mpdus"] - link["amsdus"]) / link["ppdus"]
+        lines.append(
+            f"| `{name}` | {case['throughput_mbps']:.2f} ({_range(case['throughput_mbps_per_seed'])}) "
+            f"| {plain['throughput_mbps']:.2f} | {case['throughput_mbps'] / plain['throughput_mbps']:.4f} "
+            f"| {link['mean_mpdus_per_ampdu']} | {link['mean_msdus_per_amsdu']} "
+            f"| {packets:g} | {link['mpdu_bytes'] / link['ppdus']:.0f} "
+            f"| {1e6 * link['airtime_s'] / link['ppdus']:.0f} "
+            f"| {_mean(case['cmd_wall_s_per_seed']):.1f} |"
+            if plain
+            else f"| `{name}` | {case['throughput_mbps']:.2f} | - | - | - | - | - | - | - | - |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
@@ -586,6 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.show:
         ref = load_reference()
         print(throughput_table(ref))
+        print(amsdu_table(ref))
         print(tcp_table(ref))
         return 0
     if args.traces:
@@ -620,6 +647,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
     }
     tables = throughput_table(view) + "\n" + tcp_table(view)
+    if any(case_by_name(name).amsdu for name in summaries):
+        tables += "\n" + amsdu_table(view)
     (out / "ht.md").write_text(tables, encoding="utf-8")
     print(tables)
     print(f"{sum(len(r) for r in runs.values())} runs in {wall:.0f} s")
