@@ -172,6 +172,9 @@ struct WifiOptions
     // BE_MaxAmpduSize; 0 turns A-MPDU aggregation off, negative keeps ns-3's default, 65535).
     bool shortGi = false;
     int64_t beMaxAmpduSize = -1;
+    // 802.11n only: AC_BE's maximum A-MSDU size in bytes (WifiMac BE_MaxAmsduSize; 0, ns-3's
+    // default, leaves A-MSDU aggregation off and the attribute untouched).
+    uint32_t beMaxAmsduSize = 0;
     // A rate manager's TypeId (every attribute at its default) in place of
     // ConstantRateWifiManager's dataMode and controlMode; empty: the constant rate.
     std::string stationManager;
@@ -346,6 +349,10 @@ InstallWifi(const NodeContainer& nodes, const WifiOptions& opt)
     else
     {
         mac.SetType("ns3::AdhocWifiMac");
+    }
+    if (opt.standard == "11n" && opt.beMaxAmsduSize > 0)
+    {
+        mac.SetType("ns3::AdhocWifiMac", "BE_MaxAmsduSize", UintegerValue(opt.beMaxAmsduSize));
     }
     return wifi.Install(phy, mac, nodes);
 }

@@ -7,11 +7,14 @@
 // constant MCS with ns-3's MinstrelHtWifiManager at its defaults (the output then gives each
 // link's MPDUs per data rate, "mpdus_by_rate_mbps"). With --trace=FILE it also writes every
 // PPDU of a time window: the MPDUs it carries (sequence numbers, Retry bit), each Block Ack's
-// starting sequence number and bitmap, each BlockAckReq, each ADDBA frame.
+// starting sequence number and bitmap, each BlockAckReq, each ADDBA frame. --amsdu=N sets
+// BE_MaxAmsduSize (0, ns-3's default: no A-MSDUs): each MPDU ns-3 builds first becomes an A-MSDU
+// of as many MSDUs as fit (MsduAggregator::GetNextAmsdu); each link then also counts the MPDUs
+// carrying an A-MSDU and their MSDUs ("amsdus", "amsdu_msdus").
 // bench/wifi/README.md ("802.11n (ns-3 side)") describes the cases.
 //
 // Usage: wifi_ht [--mcs=0..7] [--manager=constant|minstrelht] [--sgi=0|1] [--agg=0|1]
-//                [--traffic=udp|tcp] [--hops=N]
+//                [--amsdu=BYTES] [--traffic=udp|tcp] [--hops=N]
 //                [--distance=M] [--payload=1472] [--offered=2] [--warmup=1] [--duration=S]
 //                [--start=1] [--recovery=prr|classic] [--segment=BYTES] [--seed=N]
 //                [--trace=FILE --trace-from=S --trace-to=S] [--params=1]
@@ -46,6 +49,8 @@ struct LinkCounters
     uint64_t acked = 0;              // AckedMpdu (by Ack or Block Ack)
     uint64_t nacked = 0;             // NAckedMpdu (missing in a Block Ack's bitmap)
     uint64_t payloadBytesMpdu = 0;   // bytes of the MPDUs (header, body, FCS), no delimiters
+    uint64_t amsdus = 0;             // MPDUs sent that carry an A-MSDU (--amsdu)
+    uint64_t amsduMsdus = 0;         // MSDUs in them
 };
 
 std::map<Mac48Address, uint32_t> g_nodeOf;
@@ -134,7 +139,17 @@ Tracing()
     return g_trace.is_open() && now >= g_traceFrom && now < g_traceTo;
 }
 
-/// Sequence numbers carried by a data PSDU, "s" or "sR" (Retry bit set), comma-separated.
+/// MSDUs in an MPDU carrying an A-MSDU; 0 for an MPDU of one MSDU.
+uint32_t
+AmsduMsdus(Ptr<const WifiMpdu> mpdu)
+{
+    return mpdu->GetHeader().IsQosData() && mpdu->GetHeader().IsQosAmsdu()
+               ? static_cast<uint32_t>(std::distance(mpdu->begin(), mpdu->end()))
+               : 0;
+}
+
+/// Sequence numbers carried by a data PSDU, "s" or "sR" (Retry bit set), comma-separated; an
+/// MPDU carrying an A-MSDU of K MSDUs adds "xK" ("12x5", "12Rx5").
 std::string
 SeqList(Ptr<const WifiPsdu> psdu)
 {
@@ -144,6 +159,10 @@ SeqList(Ptr<const WifiPsdu> psdu)
     {
         const WifiMacHeader& h = (*it)->GetHeader();
         os << (first ? "" : ",") << h.GetSequenceNumber() << (h.IsRetry() ? "R" : "");
+        if (const uint32_t k = AmsduMsdus(*it); k > 0)
+        {
+            os << 'x' << k;
+        }
         first = false;
     }
     return os.str();
@@ -235,6 +254,11 @@ OnPpdu(uint32_t node, WifiConstPsduMap psdus, WifiTxVector txVector, double)
             {
                 link.mpdusRetry += (*it)->GetHeader().IsRetry() ? 1 : 0;
                 link.payloadBytesMpdu += (*it)->GetSize();
+                if (const uint32_t k = AmsduMsdus(*it); k > 0)
+                {
+                    ++link.amsdus;
+                    link.amsduMsdus += k;
+                }
             }
         }
         else if (!data)
@@ -451,6 +475,11 @@ LinksJson()
             .Int("acked", c.acked)
             .Int("nacked", c.nacked)
             .Raw("mpdus_per_ppdu", hist.Text());
+        if (c.amsdus > 0)
+        {
+            // Only with --amsdu, so that the other cases' output is unchanged.
+            link.Int("amsdus", c.amsdus).Int("amsdu_msdus", c.amsduMsdus);
+        }
         if (g_rateMix)
         {
             Json mix;
@@ -528,6 +557,7 @@ HtParamsJson(Ptr<WifiNetDevice> dev, Ptr<WifiNetDevice> peer, uint32_t mpduBytes
     if (auto htCap = rsm->GetStationHtCapabilities(peerAddr))
     {
         j.Int("peer_ht_max_ampdu_length", htCap->GetMaxAmpduLength());
+        j.Int("peer_ht_max_amsdu_length", htCap->GetMaxAmsduLength());
     }
     BooleanValue incr;
     rsm->GetAttribute("IncrementRetryCountUnderBa", incr);
@@ -592,6 +622,26 @@ HtParamsJson(Ptr<WifiNetDevice> dev, Ptr<WifiNetDevice> peer, uint32_t mpduBytes
     }
     j.Raw("per_mcs", mcsTable.Text());
 
+    // A-MSDUs of k MSDUs of this MPDU's body (LLC/SNAP and packet), k = 1..6: the A-MSDU's
+    // bytes (14-byte subframe header each, each subframe but the last padded to 4; ns-3's
+    // MsduAggregator::GetSizeIfAggregated) and the MPDU carrying it (QoS header and FCS added).
+    WifiMacHeader qos(WIFI_MAC_QOSDATA);
+    qos.SetQosTid(0);
+    const uint32_t overhead = qos.GetSize() + WIFI_MAC_FCS_LENGTH;
+    const uint32_t msdu = mpduBytes - overhead;
+    Json amsduBytes;
+    Json amsduMpduBytes;
+    uint32_t amsduSize = 0;
+    for (uint32_t k = 1; k <= 6; ++k)
+    {
+        amsduSize = MsduAggregator::GetSizeIfAggregated(msdu, amsduSize);
+        amsduBytes.Int(std::to_string(k), amsduSize);
+        amsduMpduBytes.Int(std::to_string(k), amsduSize + overhead);
+    }
+    j.Int("msdu_bytes", msdu)
+        .Raw("amsdu_bytes_of_k_msdus", amsduBytes.Text())
+        .Raw("amsdu_mpdu_bytes_of_k_msdus", amsduMpduBytes.Text());
+
     // Success probability of one MPDU of `mpduBytes` at a given SINR, per MCS (long GI), from
     // the PHY's error model (TableBasedErrorRateModel).
     PointerValue ihValue;
@@ -628,6 +678,7 @@ main(int argc, char* argv[])
     std::string manager = "constant";
     bool sgi = false;
     bool agg = true;
+    uint32_t amsdu = 0;
     std::string traffic = "udp";
     uint32_t hops = 1;
     double distance = 10.0;
@@ -655,6 +706,10 @@ main(int argc, char* argv[])
     cmd.AddValue("sgi", "short (400 ns) guard interval", sgi);
     cmd.AddValue("agg", "A-MPDU aggregation (BE_MaxAmpduSize ns-3's default, 65535) or not (0)",
                  agg);
+    cmd.AddValue("amsdu",
+                 "BE_MaxAmsduSize in bytes on every node (0, ns-3's default: no A-MSDUs; HT caps "
+                 "it at 7935)",
+                 amsdu);
     cmd.AddValue("traffic", "udp (one saturated hop) or tcp (bulk, along the line)", traffic);
     cmd.AddValue("hops", "hops of the line (TCP flow from node 0 to node N)", hops);
     cmd.AddValue("distance", "spacing of the nodes on the line (m)", distance);
@@ -719,6 +774,7 @@ main(int argc, char* argv[])
     wopt.txPowerDbm = txPower;
     wopt.shortGi = sgi;
     wopt.beMaxAmpduSize = agg ? -1 : 0;
+    wopt.beMaxAmsduSize = amsdu;
     if (manager == "minstrelht")
     {
         wopt.stationManager = "ns3::MinstrelHtWifiManager";
@@ -836,8 +892,12 @@ main(int argc, char* argv[])
         .Str("standard", "11n")
         .Str("data_mode", g_rateMix ? "MinstrelHt" : wopt.dataMode)
         .Bool("sgi", sgi)
-        .Bool("agg", agg)
-        .Str("traffic", traffic)
+        .Bool("agg", agg);
+    if (amsdu > 0)
+    {
+        out.Int("amsdu", amsdu);
+    }
+    out.Str("traffic", traffic)
         .Int("hops", hops)
         .Num("distance_m", distance)
         .Int("seed", seed)

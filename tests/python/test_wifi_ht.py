@@ -1,6 +1,7 @@
 """802.11n against ns-3 3.44 (bench/wifi/ht_reference.json) and the closed form: airtcp's side of
 every case of `airtcp.bench.wifi.ht` (saturated UDP per HT MCS with and without A-MPDU
-aggregation, bulk TCP over one hop and chains of 2-4 hops, bulk TCP under Minstrel-HT),
+aggregation, bulk TCP over one hop and chains of 2-4 hops, bulk TCP under Minstrel-HT, A-MPDUs of
+A-MSDUs),
 seeds 1-3."""
 
 from __future__ import annotations
@@ -46,6 +47,47 @@ def test_the_closed_form_is_ns3_s_for_a_lone_station() -> None:
             if mcs == 0:
                 continue
             assert ht_compare.closed_form_mbps(mcs, agg) == pytest.approx(ref[name]["throughput_mbps"], rel=0.002)
+    for case in ht.CASES:
+        if case.amsdu and case.traffic == "udp":
+            closed = ht_compare.closed_form_mbps(case.mcs, case.agg, case.amsdu)
+            assert closed == pytest.approx(ref[case.name]["throughput_mbps"], rel=0.002), case.name
+
+
+def test_the_closed_form_builds_ns3_s_a_msdus() -> None:
+    # ns-3's sizes (`--params=1`: MsduAggregator::GetSizeIfAggregated for 1508-byte MSDUs, the
+    # 1500-byte IP packet and LLC/SNAP), and per saturated A-MSDU case the A-MPDU ns-3 sent every
+    # time: its MPDUs, the packets in each, their bytes and the PPDU's airtime (MCS 7, 7935: five
+    # A-MSDUs of five packets and one of three, 28 packets in 42864 bytes, 5312 us).
+    assert [ht_compare.amsdu_bytes(k, 1508) for k in range(1, 7)] == [1522, 3046, 4570, 6094, 7618, 9142]
+    assert ht_compare.aggregate(7, True, 7935) == [5, 5, 5, 5, 5, 3]
+    assert ht_compare.aggregate(7, True, 3839) == [2] * 14
+    assert ht_compare.aggregate(3, True, 7935) == [5, 5, 1]
+    assert ht_compare.aggregate(7, True) == [1] * 28
+    ref = ht.load_reference()["cases"]
+    for case in ht.CASES:
+        if not (case.amsdu and case.traffic == "udp"):
+            continue
+        mpdus = ht_compare.aggregate(case.mcs, case.agg, case.amsdu)
+        link = ref[case.name]["links"]["0->1"]
+        assert link["mpdus_per_ppdu"] == {str(len(mpdus)): link["ppdus"]}, case.name
+        amsdus = [k for k in mpdus if k > 1]
+        assert link["amsdus"] == len(amsdus) * link["ppdus"], case.name
+        assert link["amsdu_msdus"] == sum(amsdus) * link["ppdus"], case.name
+        sizes = [30 + (ht_compare.amsdu_bytes(k, 1508) if k > 1 else 1508) for k in mpdus]
+        assert link["mpdu_bytes"] == sum(sizes) * link["ppdus"], case.name
+        airtime_us = ht_compare._ht_us(ht_compare.psdu_bytes(mpdus), case.mcs)
+        assert link["airtime_s"] == pytest.approx(airtime_us * 1e-6 * link["ppdus"], rel=1e-6)
+
+
+AMSDU_CASES = [c.name for c in ht.CASES if c.amsdu]
+
+
+@pytest.mark.parametrize("case", AMSDU_CASES)
+def test_an_a_msdu_holds_what_ns3_s_holds(rows: dict[str, dict[str, Any]], case: str) -> None:
+    # Saturated: the same A-MSDUs exactly (4.67 packets each at MCS 7 with 7935 bytes); the TCP
+    # hop's segments: 6.66 against 6.67.
+    row = rows[case]
+    assert row["airtcp_msdus_per_amsdu"] == pytest.approx(row["ns3_msdus_per_amsdu"], abs=0.05)
 
 
 def test_retransmissions_on_the_four_hop_chain_follow_ns3(rows: dict[str, dict[str, Any]]) -> None:

@@ -20,6 +20,7 @@ def test_the_reference_holds_every_case_from_these_arguments() -> None:
     for case in ht.CASES:
         entry = ht.reference_for(case.name, ref)
         assert entry["args"] == case.ns3_args(0)[:-1], case.name
+        assert entry.get("amsdu", 0) == case.amsdu, case.name
         assert entry["seeds"] == [1, 2, 3], case.name
         assert len(entry["throughput_mbps_per_seed"]) == 3
         assert len(entry["cmd_wall_s_per_seed"]) == 3
@@ -39,6 +40,12 @@ def test_throughput_stays_below_the_phy_rate_and_aggregation_helps() -> None:
     assert ht.reference_for("tcp-hop1-mcs7-agg", ref)["throughput_mbps"] > ht.reference_for(
         "tcp-hop1-mcs7-noagg", ref
     )["throughput_mbps"]
+    # A-MSDUs save a little (headers, delimiters, padding), more with larger ones.
+    for mcs in (3, 7):
+        agg = ht.reference_for(f"sat-mcs{mcs}-agg", ref)["throughput_mbps"]
+        small = ht.reference_for(f"sat-mcs{mcs}-agg-amsdu3839", ref)["throughput_mbps"]
+        large = ht.reference_for(f"sat-mcs{mcs}-agg-amsdu7935", ref)["throughput_mbps"]
+        assert agg < small < large < 1.01 * agg, mcs
 
 
 def test_aggregates_respect_the_limits_and_the_counts_add_up() -> None:
@@ -58,12 +65,26 @@ def test_aggregates_respect_the_limits_and_the_counts_add_up() -> None:
                 assert link["ampdus"] == 0
             else:
                 assert max(hist) <= 64, (case.name, key)
-        if case.traffic == "udp" and case.agg:
+        for key, link in entry["links"].items():
+            # Only the A-MSDU cases count A-MSDUs; every MPDU of the saturated ones holds 1-5
+            # packets.
+            assert ("amsdus" in link) == bool(case.amsdu), (case.name, key)
+            if case.amsdu and case.traffic == "udp":
+                assert link["amsdus"] <= link["mpdus"]
+                assert 2 <= link["mean_msdus_per_amsdu"] <= 5, case.name
+        if case.traffic == "udp" and case.agg and not case.amsdu:
             # The saturated hop always fills the 5.484 ms PPDU: the most MPDUs the time allows.
             limit = params["per_mcs"][f"HtMcs{case.mcs}{'_sgi' if case.sgi else ''}"]
             link = entry["links"]["0->1"]
             assert max(int(n) for n in link["mpdus_per_ppdu"]) == limit["max_mpdus_per_ampdu"]
             assert link["mean_mpdus_per_ampdu"] > 0.9 * limit["max_mpdus_per_ampdu"], case.name
+        if case.traffic == "udp" and case.amsdu:
+            # With A-MSDUs the time limit still binds on the packets: an A-MPDU of A-MSDUs holds
+            # as many as an A-MPDU of single packets (28 at MCS 7, 11 at MCS 3), in fewer bytes.
+            limit = params["per_mcs"][f"HtMcs{case.mcs}"]
+            link = entry["links"]["0->1"]
+            packets = link["amsdu_msdus"] + link["mpdus"] - link["amsdus"]
+            assert packets == limit["max_mpdus_per_ampdu"] * link["ppdus"], case.name
         if case.agg:
             assert any(k.startswith("BA ") for k in entry["control_frames"]), case.name
             assert len(entry["ba_agreements_seed1"]) == 2 * case.hops if case.traffic == "tcp" else 1

@@ -18,7 +18,7 @@ The sections:
    802.11a at 54 Mbps) and against ns-3's saturation runs;
 4. TCP NewReno on a lossy 2 Mbps point-to-point link against ns-3;
 5. the congestion controls both simulators have (NewReno, Linux Reno, Vegas, Cubic) on that link;
-6. 802.11n (HT MCS 0-7, A-MPDU with Block Ack, Minstrel-HT) against ns-3 and the closed form of a
+6. 802.11n (HT MCS 0-7, A-MPDU with Block Ack, A-MSDUs, Minstrel-HT) against ns-3 and the closed form of a
    saturated exchange (`airtcp.bench.wifi.ht_compare`, `bench/wifi/ht_reference.json`).
 """
 
@@ -288,9 +288,11 @@ def ht_section(seeds: int = 3) -> list[str]:
         "`bench/wifi/ht_reference.json`) against airtcp's (`bench/wifi/airtcp_ht.yaml`): one "
         "saturated UDP hop at 10 m per MCS with and without A-MPDU aggregation (against the closed "
         "form of a lone station's exchange too), bulk TCP over one hop and chains of 2-4 hops 15 m "
-        "apart at MCS 7 with aggregation, and Minstrel-HT over one hop at 30-36 m and a 3-hop chain; "
-        "seeds 1-3. MPDUs per A-MPDU and the share of MPDU transmissions that were retransmissions "
-        "are the first hop's; the rate-mix distance (total variation, MPDUs per MCS) is Minstrel-HT's. "
+        "apart at MCS 7 with aggregation, Minstrel-HT over one hop at 30-36 m and a 3-hop chain, and "
+        "A-MPDUs of A-MSDUs (3839 and 7935 bytes: saturated UDP at MCS 3 and 7, one TCP hop at MCS "
+        "7 with 7935); seeds 1-3. MPDUs per A-MPDU, packets per A-MSDU and the share of MPDU "
+        "transmissions that were retransmissions are the first hop's; the rate-mix distance (total "
+        "variation, MPDUs per MCS) is Minstrel-HT's. "
         "bench/wifi/README.md has the set-up.",
         "",
         *ht_compare.compare_table(rows).splitlines(),

@@ -85,6 +85,8 @@ class HtCase:
     hops: int = 1
     distance_m: float = UDP_DISTANCE_M
     manager: str = "constant"
+    # ns-3's BE_MaxAmsduSize (`--amsdu`): 0, its default, builds no A-MSDUs.
+    amsdu: int = 0
 
     def ns3_args(self, seed: int) -> list[str]:
         """The arguments of `wifi_ht` for this case and seed."""
@@ -101,6 +103,8 @@ class HtCase:
         ]
         if self.manager != "constant":
             args.append(f"--manager={self.manager}")
+        if self.amsdu:
+            args.append(f"--amsdu={self.amsdu}")
         if self.traffic == "udp":
             args += [
                 f"--payload={UDP_PAYLOAD}",
@@ -144,6 +148,35 @@ def _tcp(hops: int, agg: bool) -> HtCase:
     )
 
 
+# The A-MSDU sizes of the A-MSDU cases: the two Maximum A-MSDU Lengths of the HT Capabilities.
+AMSDU_SIZES = (3839, 7935)
+
+
+def _sat_amsdu(mcs: int, amsdu: int) -> HtCase:
+    return HtCase(
+        name=f"sat-mcs{mcs}-agg-amsdu{amsdu}",
+        what=f"saturated UDP over one hop, {UDP_DISTANCE_M:g} m, HtMcs{mcs}, A-MPDU (65535 bytes) "
+        f"of A-MSDUs (BE_MaxAmsduSize {amsdu})",
+        traffic="udp",
+        mcs=mcs,
+        agg=True,
+        amsdu=amsdu,
+    )
+
+
+def _tcp_amsdu(amsdu: int) -> HtCase:
+    return HtCase(
+        name=f"tcp-hop1-mcs7-agg-amsdu{amsdu}",
+        what=f"bulk TCP, one hop, {TCP_SPACING_M:g} m apart, HtMcs7, A-MPDU of A-MSDUs "
+        f"(BE_MaxAmsduSize {amsdu})",
+        traffic="tcp",
+        mcs=7,
+        agg=True,
+        distance_m=TCP_SPACING_M,
+        amsdu=amsdu,
+    )
+
+
 # Minstrel-HT's distances (SNR 19.0, 17.75 and 16.6 dB): ns-3 sends most MPDUs of the data
 # direction at MCS 6 at 30 m and at MCS 5 at 33 and 36 m (bench/wifi/README.md, "Minstrel-HT").
 MINSTREL_HT_DISTANCES_M = (30.0, 33.0, 36.0)
@@ -174,6 +207,8 @@ CASES: tuple[HtCase, ...] = (
     _tcp(4, True),
     *(_minstrel_ht(1, d) for d in MINSTREL_HT_DISTANCES_M),
     _minstrel_ht(3, 30.0),
+    *(_sat_amsdu(mcs, amsdu) for mcs in (7, 3) for amsdu in AMSDU_SIZES),
+    _tcp_amsdu(7935),
 )
 
 # The traces of `--traces` (bench/wifi/ht_traces/): one saturated MCS 7 hop at 28 m, where the
@@ -263,11 +298,19 @@ def _add_counts(total: dict[str, Any], part: dict[str, Any]) -> None:
 def link_figures(link: dict[str, Any]) -> dict[str, Any]:
     """From a link's summed counts: the mean MPDUs per data PPDU and per A-MPDU (PPDUs of two or
     more MPDUs), the share of PPDUs that are A-MPDUs, and the share of MPDU transmissions that
-    were retransmissions (Retry bit set)."""
+    were retransmissions (Retry bit set); with A-MSDUs (`--amsdu`) also the mean MSDUs per
+    A-MSDU and the share of MPDUs that carry one."""
     hist = {int(n): c for n, c in link["mpdus_per_ppdu"].items()}
     ampdu_ppdus = sum(c for n, c in hist.items() if n > 1)
     ampdu_mpdus = sum(n * c for n, c in hist.items() if n > 1)
+    amsdu = {}
+    if link.get("amsdus"):
+        amsdu = {
+            "mean_msdus_per_amsdu": round(link["amsdu_msdus"] / link["amsdus"], 3),
+            "amsdu_share": round(link["amsdus"] / link["mpdus"], 4),
+        }
     return {
+        **amsdu,
         "mean_mpdus_per_ppdu": round(link["mpdus"] / link["ppdus"], 3) if link["ppdus"] else None,
         "mean_mpdus_per_ampdu": round(ampdu_mpdus / ampdu_ppdus, 3) if ampdu_ppdus else None,
         "ampdu_share": round(ampdu_ppdus / link["ppdus"], 4) if link["ppdus"] else None,
@@ -375,6 +418,8 @@ def write_reference(
             "distance_m": case.distance_m,
             # Absent: the constant MCS.
             **({"manager": case.manager} if case.manager != "constant" else {}),
+            # Absent: no A-MSDUs (BE_MaxAmsduSize 0).
+            **({"amsdu": case.amsdu} if case.amsdu else {}),
             # The program's arguments, the seed left out.
             "args": case.ns3_args(0)[:-1],
             "snr_db_one_hop": round(snr_db(case.distance_m), 2),
@@ -435,6 +480,32 @@ def throughput_table(reference: dict[str, Any]) -> str:
                 f"| {100 * (link.get('retransmitted_fraction') or 0):.2f} % "
                 f"| {_mean(no['cmd_wall_s_per_seed']):.1f} / {_mean(ag['cmd_wall_s_per_seed']):.1f} |"
             )
+    return "\n".join(lines) + "\n"
+
+
+def amsdu_table(reference: dict[str, Any]) -> str:
+    """Markdown: the saturated A-MSDU cases beside the same MCS's A-MPDU of single packets."""
+    lines = [
+        "| case | Mbit/s | A-MPDU alone Mbit/s | gain | MPDUs per A-MPDU | packets per A-MSDU "
+        "| packets per PPDU | MPDU bytes per PPDU | PPDU us | wall s per run |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, case in reference["cases"].items():
+        if not case.get("amsdu") or case["traffic"] != "udp":
+            continue
+        plain = reference["cases"].get(f"sat-mcs{case['mcs']}-agg")
+        link = case["links"]["0->1"]
+        packets = (link["amsdu_msdus"] + link["mpdus"] - link["amsdus"]) / link["ppdus"]
+        lines.append(
+            f"| `{name}` | {case['throughput_mbps']:.2f} ({_range(case['throughput_mbps_per_seed'])}) "
+            f"| {plain['throughput_mbps']:.2f} | {case['throughput_mbps'] / plain['throughput_mbps']:.4f} "
+            f"| {link['mean_mpdus_per_ampdu']} | {link['mean_msdus_per_amsdu']} "
+            f"| {packets:g} | {link['mpdu_bytes'] / link['ppdus']:.0f} "
+            f"| {1e6 * link['airtime_s'] / link['ppdus']:.0f} "
+            f"| {_mean(case['cmd_wall_s_per_seed']):.1f} |"
+            if plain
+            else f"| `{name}` | {case['throughput_mbps']:.2f} | - | - | - | - | - | - | - | - |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -541,6 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.show:
         ref = load_reference()
         print(throughput_table(ref))
+        print(amsdu_table(ref))
         print(tcp_table(ref))
         return 0
     if args.traces:
@@ -575,6 +647,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
     }
     tables = throughput_table(view) + "\n" + tcp_table(view)
+    if any(case_by_name(name).amsdu for name in summaries):
+        tables += "\n" + amsdu_table(view)
     (out / "ht.md").write_text(tables, encoding="utf-8")
     print(tables)
     print(f"{sum(len(r) for r in runs.values())} runs in {wall:.0f} s")

@@ -1,6 +1,6 @@
 """802.11n, airtcp against ns-3 3.44: every case of `airtcp.bench.wifi.ht` (saturated UDP per HT
 MCS with and without A-MPDU aggregation, bulk TCP over one hop and chains of 2-4 hops at MCS 7,
-bulk TCP under Minstrel-HT at 30-36 m) run in airtcp from `bench/wifi/airtcp_ht.yaml`, beside the
+bulk TCP under Minstrel-HT at 30-36 m, A-MPDUs of A-MSDUs) run in airtcp from `bench/wifi/airtcp_ht.yaml`, beside the
 stored ns-3 figures (`bench/wifi/ht_reference.json`) and the closed form of a saturated exchange.
 Under Minstrel-HT it also compares the first hop's MPDUs over the data rates (first transmissions
 and retransmissions): `rate_mix_tvd`, the total variation distance between the two distributions.
@@ -10,7 +10,10 @@ and retransmissions): `rate_mix_tvd`, the total variation distance between the t
 
 The closed form (`closed_form_mbps`): one station alone, no losses; each PPDU waits AIFS and on
 average CWmin / 2 slots, lasts its airtime, and is answered after SIFS by an ACK or a Block Ack at
-the control rate. The A-MPDU holds as many 1538-byte MPDUs as fit in 65,535 bytes and 5.484 ms.
+the control rate. The A-MPDU holds as many 1538-byte MPDUs as fit in 65,535 bytes and 5.484 ms;
+with A-MSDUs each MPDU first takes as many packets as fit in the A-MSDU size and those limits
+(`aggregate`: 14-byte subframe headers, MSDU = packet + 8 bytes of LLC/SNAP, padding to 4 between
+subframes; the MPDU adds 30 bytes of QoS header and FCS), as ns-3 builds them.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ def airtcp_overrides(case: HtCase) -> list[str]:
         sets.append("radio.ht={guard_interval: short}")
     if not case.agg:
         sets.append("radio.aggregation={max_ampdu_bytes: 0}")
+    if case.amsdu:
+        sets.append(f"radio.aggregation.max_amsdu_bytes={case.amsdu}")
     if case.traffic == "udp":
         offered = UDP_OFFERED * rate
         sets += [
@@ -69,14 +74,15 @@ def airtcp_overrides(case: HtCase) -> list[str]:
 def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
     """airtcp's side of one case, seeds 1..`seeds`: mean throughput (Mbit/s; UDP over its 11 s,
     whose first second fills the queue; TCP over 19 s) and, on the first hop, the mean MPDUs per
-    A-MPDU, the share of MPDU transmissions that were retransmissions and the MPDUs sent per data
+    A-MPDU, the share of MPDU transmissions that were retransmissions, the mean packets per A-MSDU
+    (MPDUs of one packet left out, as ns-3's `mean_msdus_per_amsdu`) and the MPDUs sent per data
     rate (`link_rates`, Mbit/s keyed as ns-3's `mpdus_by_rate_mbps`, summed over the seeds)."""
     from airtcp.api import run
 
     from .ns3 import find_wifi_dir
 
     template = find_wifi_dir() / TEMPLATE
-    throughputs, per_ampdu, retried = [], [], []
+    throughputs, per_ampdu, retried, per_amsdu = [], [], [], []
     by_rate: dict[str, int] = {}
     for seed in range(1, seeds + 1):
         result = run(template, seed=seed, overrides=airtcp_overrides(case))
@@ -87,6 +93,8 @@ def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
                     per_ampdu.append(row["mpdus_per_ampdu"])
                 if row.get("mpdu_retry_share") is not None:
                     retried.append(row["mpdu_retry_share"])
+                if row.get("msdus_per_amsdu") is not None:
+                    per_amsdu.append(row["msdus_per_amsdu"])
         for row in result.raw.get("link_rates", []):
             if (row["from"], row["to"]) == ("n0", "n1"):
                 key = f"{row['rate_mbps']:g}"
@@ -96,6 +104,7 @@ def airtcp_case(case: HtCase, seeds: int = DEFAULT_SEEDS) -> dict[str, Any]:
         "throughput_mbps": mean(throughputs),
         "mpdus_per_ampdu": mean(per_ampdu),
         "mpdu_retry_share": mean(retried),
+        "msdus_per_amsdu": mean(per_amsdu),
         "mpdus_by_rate_mbps": dict(sorted(by_rate.items(), key=lambda kv: float(kv[0]))),
     }
 
@@ -121,21 +130,84 @@ def _ht_us(bytes_: int, mcs: int) -> int:
     return 36 + 4 * math.ceil((16 + 8 * bytes_ + 6) / n_dbps)
 
 
-def closed_form_mbps(mcs: int, agg: bool) -> float:
-    """Saturated UDP throughput of one lone station at HT MCS `mcs` (20 MHz, long GI), Mbit/s."""
-    mpdu = UDP_PAYLOAD + 8 + 20 + 8 + 26 + 4
+# A-MPDU limits: ns-3's BE_MaxAmpduSize and aPPDUMaxTime; 64 MPDUs, the Block Ack window.
+MAX_AMPDU_BYTES = 65535
+MAX_PPDU_US = 5484
+MAX_MPDUS = 64
+# An MPDU's QoS data header and FCS; an A-MSDU subframe's header (DA, SA, length); LLC/SNAP.
+MPDU_OVERHEAD = 26 + 4
+AMSDU_SUBFRAME_HEADER = 14
+LLC_SNAP = 8
+
+
+def _pad4(size: int) -> int:
+    return (-size) % 4
+
+
+def amsdu_bytes(k: int, msdu: int) -> int:
+    """An A-MSDU of `k` MSDUs of `msdu` bytes: a 14-byte subframe header each, each subframe but
+    the last padded to 4 bytes (ns-3's MsduAggregator::GetSizeIfAggregated)."""
+    size = 0
+    for _ in range(k):
+        size += _pad4(size) + AMSDU_SUBFRAME_HEADER + msdu
+    return size
+
+
+def aggregate(mcs: int, agg: bool, amsdu: int = 0, packet: int = UDP_PAYLOAD + 28) -> list[int]:
+    """The MPDUs of a saturated exchange of IP packets of `packet` bytes at HT MCS `mcs` (long GI),
+    as ns-3 builds them: the packets each MPDU carries. Without aggregation one MPDU of one
+    packet. With A-MPDUs, MPDU after MPDU while the A-MPDU (4-byte delimiter each, padding to 4
+    between subframes) stays within 65,535 bytes, 5.484 ms and 64 MPDUs; with `amsdu` > 0 each
+    new MPDU first takes as many packets as fit in an A-MSDU of at most `amsdu` bytes and in those
+    limits (MsduAggregator::GetNextAmsdu), or stays a plain MPDU of one packet."""
+    msdu = packet + LLC_SNAP
+    if not agg:
+        return [1]
+
+    def fits(ampdu: int, mpdu: int) -> bool:
+        size = ampdu + _pad4(ampdu) + 4 + mpdu
+        return size <= MAX_AMPDU_BYTES and _ht_us(size, mcs) <= MAX_PPDU_US
+
+    mpdus: list[int] = []
+    ampdu = 0
+    while len(mpdus) < MAX_MPDUS:
+        k = 1
+        if amsdu:
+            while (
+                amsdu_bytes(k + 1, msdu) <= amsdu
+                and fits(ampdu, MPDU_OVERHEAD + amsdu_bytes(k + 1, msdu))
+            ):
+                k += 1
+        mpdu = MPDU_OVERHEAD + (amsdu_bytes(k, msdu) if k > 1 else msdu)
+        if not fits(ampdu, mpdu):
+            break
+        ampdu += _pad4(ampdu) + 4 + mpdu
+        mpdus.append(k)
+    return mpdus
+
+
+def psdu_bytes(mpdus: Sequence[int], packet: int = UDP_PAYLOAD + 28) -> int:
+    """The PSDU of `aggregate`'s MPDUs: a lone MPDU as it is, two or more as an A-MPDU."""
+    sizes = [
+        MPDU_OVERHEAD + (amsdu_bytes(k, packet + LLC_SNAP) if k > 1 else packet + LLC_SNAP)
+        for k in mpdus
+    ]
+    if len(sizes) == 1:
+        return sizes[0]
+    total = 0
+    for size in sizes:
+        total += _pad4(total) + 4 + size
+    return total
+
+
+def closed_form_mbps(mcs: int, agg: bool, amsdu: int = 0) -> float:
+    """Saturated UDP throughput of one lone station at HT MCS `mcs` (20 MHz, long GI), Mbit/s;
+    `amsdu` > 0: its A-MPDUs carry A-MSDUs of at most that many bytes (`aggregate`)."""
+    mpdus = aggregate(mcs, agg, amsdu)
     control = 6 if mcs == 0 else 12 if mcs <= 2 else 24
-    n = 1
-    if agg:
-        while True:
-            size = (n + 1) * (mpdu + 4 + (-(mpdu + 4)) % 4) - (-(mpdu + 4)) % 4
-            if n + 1 > 64 or size > 65535 or _ht_us(size, mcs) > 5484:
-                break
-            n += 1
-    psdu = mpdu if n == 1 else n * (mpdu + 4 + (-(mpdu + 4)) % 4) - (-(mpdu + 4)) % 4
-    answer = _ofdm_us(14 if n == 1 else 32, control)
-    cycle_us = 43 + 7.5 * 9 + _ht_us(psdu, mcs) + 16 + answer
-    return n * UDP_PAYLOAD * 8 / cycle_us
+    answer = _ofdm_us(14 if len(mpdus) == 1 else 32, control)
+    cycle_us = 43 + 7.5 * 9 + _ht_us(psdu_bytes(mpdus), mcs) + 16 + answer
+    return sum(mpdus) * UDP_PAYLOAD * 8 / cycle_us
 
 
 def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
@@ -149,7 +221,7 @@ def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
         link = theirs.get("links", {}).get("0->1", {})
         mix = link.get("mpdus_by_rate_mbps")
         closed = (
-            closed_form_mbps(case.mcs, case.agg)
+            closed_form_mbps(case.mcs, case.agg, case.amsdu)
             if case.traffic == "udp" and not case.sgi
             else None
         )
@@ -164,6 +236,8 @@ def compare(cases: Sequence[HtCase], seeds: int) -> list[dict[str, Any]]:
             "ns3_mpdus_per_ampdu": link.get("mean_mpdus_per_ampdu") if case.agg else None,
             "airtcp_retry_share": ours["mpdu_retry_share"],
             "ns3_retry_share": link.get("retransmitted_fraction") if case.agg else None,
+            "airtcp_msdus_per_amsdu": ours["msdus_per_amsdu"] if case.amsdu else None,
+            "ns3_msdus_per_amsdu": link.get("mean_msdus_per_amsdu") if case.amsdu else None,
             "airtcp_mpdus_by_rate_mbps": ours["mpdus_by_rate_mbps"] if mix is not None else None,
             "ns3_mpdus_by_rate_mbps": mix,
             "rate_mix_tvd": None if mix is None else rate_mix_tvd(ours["mpdus_by_rate_mbps"], mix),
@@ -177,17 +251,23 @@ def compare_table(rows: Sequence[dict[str, Any]]) -> str:
 
     lines = [
         "| case | airtcp Mbit/s | ns-3 Mbit/s | airtcp / ns-3 | closed form | MPDUs per A-MPDU "
-        "(airtcp / ns-3) | MPDU retransmissions (airtcp / ns-3) | MPDU rate mix TVD |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "(airtcp / ns-3) | packets per A-MSDU (airtcp / ns-3) | MPDU retransmissions "
+        "(airtcp / ns-3) | MPDU rate mix TVD |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         ratio = num(r["ratio"], ".3f")
+        amsdu = (
+            "-"
+            if r["ns3_msdus_per_amsdu"] is None
+            else f"{num(r['airtcp_msdus_per_amsdu'], '.2f')} / {num(r['ns3_msdus_per_amsdu'], '.2f')}"
+        )
         if r["ratio"] is not None and abs(r["ratio"] - 1) > TARGET:
             ratio = f"**{ratio}**"
         lines.append(
             f"| `{r['case']}` | {r['airtcp_mbps']:.2f} | {r['ns3_mbps']:.2f} | {ratio} | "
             f"{num(r['closed_form_mbps'], '.2f')} | {num(r['airtcp_mpdus_per_ampdu'], '.1f')} / "
-            f"{num(r['ns3_mpdus_per_ampdu'], '.1f')} | {num(r['airtcp_retry_share'], '.3f')} / "
+            f"{num(r['ns3_mpdus_per_ampdu'], '.1f')} | {amsdu} | {num(r['airtcp_retry_share'], '.3f')} / "
             f"{num(r['ns3_retry_share'], '.3f')} | {num(r['rate_mix_tvd'], '.3f')} |"
         )
     return "\n".join(lines)
