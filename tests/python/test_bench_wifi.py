@@ -157,6 +157,10 @@ def test_option_errors_exit_2_without_running_anything(tmp_path: Path) -> None:
     # The reference runs fix their own recoveries.
     assert bw.main(["--ns3-only", "--recovery", "classic", "--out", str(out)]) == 2
     assert bw.main(["--update-reference", "--recovery", "prr", "--out", str(out)]) == 2
+    # Sizes the scale case does not know, and scale options without the scale case.
+    assert bw.main(["--cases", "scale", "--scale-sizes", "5000", "--out", str(out)]) == 2
+    assert bw.main(["--cases", "chain", "--scale-sizes", "100000", "--out", str(out)]) == 2
+    assert bw.main(["--cases", "grid", "--scale-baseline", "HEAD", "--out", str(out)]) == 2
     assert not out.exists()
 
 
@@ -384,3 +388,43 @@ def test_11a_reference_has_the_chains_saturation_and_parameters() -> None:
     for row in rows:
         # ns-3 within a few per cent of Bianchi's model with its own parameters.
         assert 0.95 < row["ns3_over_bianchi"] < 1.05, row
+
+
+def test_scale_sizes_keep_the_templates_density() -> None:
+    from airtcp.bench.wifi.scale import SCALE_SIZES, size_area
+
+    template = yaml.safe_load((WIFI / "airtcp_mesh.yaml").read_text(encoding="utf-8"))
+    assert size_area(template, 10_000) == (14_000.0, 14_000.0)
+    width, height = size_area(template, 100_000)
+    assert width == height == pytest.approx(14_000.0 * math.sqrt(10))
+    for nodes in SCALE_SIZES:
+        width, height = size_area(template, nodes)
+        assert nodes / (width * height) == pytest.approx(10_000 / 14_000.0**2)
+    assert SCALE_SIZES[100_000] == (1_000, 60.0) and SCALE_SIZES[1_000_000] == (1_000, 10.0)
+
+
+def test_scale_figures_per_node_and_against_a_baseline() -> None:
+    from airtcp.bench.wifi.report import scale_lines
+    from airtcp.bench.wifi.scale import run_figures
+
+    run = {"flows": [{"goodput_bps": 1000.0}, {"goodput_bps": 0.0}], "peak_rss_kib": 2_000_000,
+           "cmd_wall_s": 100.0, "sim_wall_s": 60.0, "cmd_cpu_s": 99.0, "events": 120_000_000,
+           "jain": 0.5}
+    figures = run_figures(run, 100_000, 2)
+    assert figures["setup_s"] == 40.0
+    assert figures["events_per_s"] == 2_000_000
+    assert figures["rss_per_node_kib"] == 20.0 and figures["rss_per_flow_kib"] == 1_000_000.0
+    assert figures["flows_delivering"] == 1
+    report = {"nodes": 100_000, "width_m": 44_272.0, "height_m": 44_272.0, "range_m": 250.0,
+              "mean_degree": 9.9, "placements_redone": 3, "flows": 2, "hops_min": 1, "hops_max": 9,
+              "hops_mean": 5.0, "duration_s": 60.0, "prepare_s": 1.0, "wall_ok": True,
+              "rss_ok": True, "run": run, "targets": {"wall_s": 300.0, "peak_rss_bytes": 4e9},
+              **figures,
+              "baseline": {"label": "abc", **figures},
+              "against_baseline": {"cmd_wall_s": 1.0, "setup_s": 1.0, "sim_wall_s": 1.0,
+                                   "events_per_s": 1.0, "peak_rss_kib": 1.0},
+              "same_results": True}
+    text = "\n".join(scale_lines([report]))
+    assert "2,000,000 events/s" in text and "outside it (start-up, set-up, results) 40.0 s" in text
+    assert "20.0 KiB per node" in text and "target < 5 min: ok" in text
+    assert "this build against abc" in text and "same results: yes" in text

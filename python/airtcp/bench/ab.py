@@ -68,6 +68,10 @@ class Build:
     label: str
     root: Path
 
+    def command(self) -> list[str]:
+        """The command that runs this checkout's `airtcp` (its package on the path)."""
+        return ["env", f"PYTHONPATH={self.root / 'python'}", sys.executable, "-m", "airtcp"]
+
     def run(self, case: Case, out: Path) -> tuple[float, str]:
         """Runs `case`; its loop's events per second and the digest of its summary.json."""
         command = [sys.executable, "-m", "airtcp", "run", str(self.root / case.scenario), "--out", str(out),

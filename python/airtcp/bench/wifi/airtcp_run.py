@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from airtcp.bench.ab import results_digest
 from airtcp.bench.harness import BenchError, tail, timed
 
 from .common import seed_runs
@@ -116,6 +117,7 @@ def run_airtcp(
         "radio_transmitted": sum(int(q.get("transmitted", 0)) for q in queues),
         "queue_peak": max((int(q.get("max_backlog", 0)) for q in queues), default=None),
         "jain": summary.get("jain"),
+        "results_digest": results_digest(out_dir / "summary.json"),
     }
 
 

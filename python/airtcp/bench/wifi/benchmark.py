@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from airtcp.bench.ab import AbError, build_baseline
 from airtcp.bench.harness import NS3_VERSION, BenchError, log
 from airtcp.bench.wired import _environment, _mean, _ratio, airtcp_command
 
@@ -51,6 +52,7 @@ from .grid import (
 from .ns3 import REFERENCE_FILE, build_programs, find_wifi_dir, load_reference
 from .report import format_bench_markdown
 from .scale import (
+    DEFAULT_SCALE_SIZES,
     QUICK_SCALE_DURATION_S,
     SCALE_RSS_TARGET_BYTES,
     SCALE_WALL_TARGET_S,
@@ -153,6 +155,8 @@ def run_benchmark(
     rates: Sequence[float] | None = None,
     ns3_from_reference: bool = False,
     recovery: str = DEFAULT_RECOVERY,
+    scale_sizes: Sequence[int] | None = None,
+    scale_baseline: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """airtcp and ns-3 on the chain, chain11a and grid cases, airtcp alone on the scale case.
 
@@ -162,7 +166,9 @@ def run_benchmark(
     to the 802.11a chain (default 54 and 24). `recovery` is TCP's loss recovery in both
     simulators: `prr` (ns-3's default; the templates' `recovery: prr`) or `classic` (ns-3's
     TcpClassicRecovery; airtcp's flows overridden to `recovery: classic`); the scale case runs
-    its template as it is. Returns the report and whether every run succeeded.
+    its template as it is, at each of `scale_sizes` (nodes; default 10,000), and with
+    `scale_baseline` (a git revision) also with that revision's core. Returns the report and
+    whether every run succeeded.
     """
     if recovery not in RECOVERIES:
         raise BenchError(f"recovery must be one of {', '.join(RECOVERIES)}, not {recovery!r}")
@@ -199,13 +205,25 @@ def run_benchmark(
     if "grid" in cases:
         report["grid"] = _grid(bench, report["rows"], grid_duration)
     if "scale" in cases:
-        report["scale"] = run_scale(
-            bench.command,
-            wifi_dir,
-            out_dir,
-            duration_s=QUICK_SCALE_DURATION_S if quick else None,
-            errors=bench.errors,
-        )
+        baseline = None
+        if scale_baseline is not None:
+            try:
+                built = build_baseline(wifi_dir.parent.parent, scale_baseline, out_dir / "baseline")
+            except AbError as error:
+                raise BenchError(f"--scale-baseline: {error}") from None
+            baseline = (built.label, built.command())
+        report["scale"] = [
+            run_scale(
+                bench.command,
+                wifi_dir,
+                out_dir,
+                duration_s=QUICK_SCALE_DURATION_S if quick else None,
+                errors=bench.errors,
+                nodes=nodes,
+                baseline=baseline,
+            )
+            for nodes in (scale_sizes or DEFAULT_SCALE_SIZES)
+        ]
 
     write_outputs(report, bench.errors, load_start, out_dir, "bench_wifi", format_bench_markdown)
     return report, not bench.errors

@@ -17,7 +17,7 @@ from .common import DEFAULT_OUT, FULL_SEEDS, QUICK_SEEDS
 from .ns3 import build_programs
 from .reference import CASES, run_reference, update_reference_file
 from .report import print_bench, print_report
-from .scale import QUICK_SCALE_DURATION_S
+from .scale import DEFAULT_SCALE_SIZES, QUICK_SCALE_DURATION_S, SCALE_SIZES
 from .templates import BENCH_CASES
 
 
@@ -116,8 +116,31 @@ def _parser() -> argparse.ArgumentParser:
         help="run ns-3's reference cases (implies --ns3-only) and rewrite "
         "bench/wifi/ns3_reference.json (full runs only)",
     )
+    parser.add_argument(
+        "--scale-sizes",
+        type=_scale_sizes,
+        help="the scale case's mesh sizes in nodes, comma-separated, of "
+        f"{','.join(map(str, SCALE_SIZES))} (default {','.join(map(str, DEFAULT_SCALE_SIZES))}); "
+        "100000 takes about 10 minutes and 4 GB, 1000000 much more",
+    )
+    parser.add_argument(
+        "--scale-baseline",
+        metavar="REV",
+        help="the scale case also runs each mesh with the core of git revision REV (built once "
+        "in a worktree under --out, as python -m airtcp.bench.ab does) and reports the ratios",
+    )
     parser.add_argument("--build", action="store_true", help="only compile the programs, then exit")
     return parser
+
+
+def _scale_sizes(text: str) -> list[int]:
+    sizes = _int_list(text)
+    wrong = [n for n in sizes if n not in SCALE_SIZES]
+    if wrong or not sizes:
+        raise argparse.ArgumentTypeError(
+            f"scale sizes are {', '.join(map(str, SCALE_SIZES))} (nodes); got {text!r}"
+        )
+    return sizes
 
 
 def _cases(args: argparse.Namespace, known: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -187,10 +210,15 @@ def _main_bench(args: argparse.Namespace) -> int:
     if args.stations:
         log("error: --stations is for the saturation case, which only --ns3-only runs")
         return 2
+    if (args.scale_sizes or args.scale_baseline) and "scale" not in cases:
+        log("error: --scale-sizes and --scale-baseline are the scale case's; add it to --cases")
+        return 2
     report, all_ok = run_benchmark(
         **_run_options(args, cases),
         ns3_from_reference=args.ns3_from_reference,
         recovery=args.recovery or DEFAULT_RECOVERY,
+        scale_sizes=args.scale_sizes,
+        scale_baseline=args.scale_baseline,
     )
     print_bench(report)
     out = Path(args.out)

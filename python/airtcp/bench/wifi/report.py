@@ -350,7 +350,15 @@ def bench_grid_flow_table(flows: list[dict[str, Any]], markdown: bool = False) -
     return _table(headers, rows, markdown)
 
 
-def scale_lines(scale: dict[str, Any]) -> list[str]:
+def scale_lines(scales: list[dict[str, Any]]) -> list[str]:
+    """The scale case's lines, a block per mesh size."""
+    lines: list[str] = []
+    for scale in scales:
+        lines += _scale_size_lines(scale)
+    return lines
+
+
+def _scale_size_lines(scale: dict[str, Any]) -> list[str]:
     lines = [
         f"{scale['nodes']} nodes in {scale['width_m'] / 1e3:g} km x {scale['height_m'] / 1e3:g} km "
         f"(range {scale['range_m']:g} m, mean degree {scale['mean_degree']:g}, "
@@ -363,16 +371,32 @@ def scale_lines(scale: dict[str, Any]) -> list[str]:
         return lines
     rss = scale["peak_rss_kib"]
     rss_text = "n/a" if rss is None else f"{rss / 1024:.0f} MiB"
+    targets = scale.get("targets") or {}
+    wall_target = targets.get("wall_s", SCALE_WALL_TARGET_S)
+    rss_target = targets.get("peak_rss_bytes", SCALE_RSS_TARGET_BYTES)
+    wall_text = "none" if wall_target == float("inf") else f"< {wall_target / 60:g} min"
     lines += [
-        f"wall time: simulation loop {_fmt(scale['sim_wall_s'], '.1f')} s, whole command "
-        f"{_fmt(scale['cmd_wall_s'], '.1f')} s (target < {SCALE_WALL_TARGET_S / 60:g} min: "
-        f"{_mark(scale['wall_ok'])})",
-        f"peak RSS of the airtcp process: {rss_text} (target < {SCALE_RSS_TARGET_BYTES / 1e9:g} "
-        f"GB: {_mark(scale['rss_ok'])})",
+        f"wall time: simulation loop {_fmt(scale['sim_wall_s'], '.1f')} s "
+        f"({_fmt(scale.get('events_per_s'), ',.0f')} events/s), outside it (start-up, set-up, "
+        f"results) {_fmt(scale.get('setup_s'), '.1f')} s, whole command "
+        f"{_fmt(scale['cmd_wall_s'], '.1f')} s (target {wall_text}: {_mark(scale['wall_ok'])})",
+        f"peak RSS of the airtcp process: {rss_text}, {_fmt(scale.get('rss_per_node_kib'))} KiB "
+        f"per node (target < {rss_target / 1e9:g} GB: {_mark(scale['rss_ok'])})",
         f"{_fmt(scale['events'], ',')} events; total goodput {_fmt(scale['total_goodput_kbps'])} "
         f"kbps, {scale['flows_delivering']} of {scale['flows']} flows delivered data; "
         f"placing the mesh took {scale['prepare_s']:g} s (not in the times above)",
     ]
+    ratios = scale.get("against_baseline")
+    if ratios is not None:
+        base = scale["baseline"]
+        lines.append(
+            f"this build against {base['label']} (ratios of this build to it): whole command "
+            f"{_fmt(ratios['cmd_wall_s'], '.3f')}x, outside the loop {_fmt(ratios['setup_s'], '.3f')}x, loop {_fmt(ratios['sim_wall_s'], '.3f')}x, "
+            f"events/s {_fmt(ratios['events_per_s'], '.3f')}x, peak RSS "
+            f"{_fmt(ratios['peak_rss_kib'], '.3f')}x (its loop {_fmt(base['sim_wall_s'], '.1f')} s, "
+            f"peak {_fmt(base['peak_rss_kib'], ',')} KiB); same results: "
+            f"{'yes' if scale.get('same_results') else 'NO'}"
+        )
     return lines
 
 

@@ -1,6 +1,10 @@
-"""The scale case (airtcp only): a connected 10,000-node random mesh with 100 TCP flows for 60 s
-(`bench/wifi/airtcp_mesh.yaml`): placing the mesh, checking its connectivity, writing its scenario,
-and one measured run against the targets."""
+"""The scale case (airtcp only): connected random meshes at the density of
+`bench/wifi/airtcp_mesh.yaml` (10,000 nodes in 14 km x 14 km, about 10 neighbours each): 10,000
+nodes with 100 TCP flows for 60 s (the template), 100,000 nodes with 1,000 flows for 60 s and
+1,000,000 nodes with 1,000 flows for 10 s (`SCALE_SIZES`). For each size: placing the mesh,
+checking its connectivity, writing its scenario, and one measured run (set-up, loop, events/s,
+peak memory and memory per node) against the targets, and optionally against another build of
+airtcp on the same scenario."""
 
 from __future__ import annotations
 
@@ -16,15 +20,14 @@ from typing import Any
 import yaml
 
 from airtcp.bench.harness import BenchError, log
-from airtcp.bench.wired import _format_seconds, _mean
+from airtcp.bench.wired import _format_seconds, _mean, _ratio
 
 from .airtcp_run import run_airtcp
 from .common import NS_PER_S, _attempt, _round
 from .grid import draw_pairs
 
 SCALE_TEMPLATE = "airtcp_mesh.yaml"
-# The template's mesh, with flows between pairs drawn from these seeds.
-SCALE_FLOWS = 100
+# The mesh, with flows between pairs drawn from these seeds.
 SCALE_PLACEMENT_SEED = 1
 # Not the placement seed: the pairs would otherwise come from the same stream as the positions.
 SCALE_PAIR_SEED = 2
@@ -36,6 +39,20 @@ SCALE_WALL_TARGET_S = 600.0
 SCALE_RSS_TARGET_BYTES = 4 * 10**9
 # Gives up placing the mesh if this many rounds of re-placing stray nodes do not connect it.
 SCALE_PLACEMENT_ROUNDS = 1000
+# The sizes the case knows: nodes -> (flows, simulated seconds). The template's own mesh is the
+# first; the others keep its density (the square's side grows with the root of the node count).
+SCALE_SIZES: dict[int, tuple[int, float]] = {
+    10_000: (100, 60.0),
+    100_000: (1_000, 60.0),
+    1_000_000: (1_000, 10.0),
+}
+DEFAULT_SCALE_SIZES = (10_000,)
+# Targets of the larger sizes on a quiet 2-core machine: (whole command, seconds; peak RSS, bytes).
+SCALE_SIZE_TARGETS: dict[int, tuple[float, float]] = {
+    10_000: (SCALE_WALL_TARGET_S, SCALE_RSS_TARGET_BYTES),
+    100_000: (300.0, 4e9),
+    1_000_000: (float("inf"), 20e9),
+}
 
 Position = tuple[float, float]
 
@@ -188,6 +205,20 @@ def mesh_scenario(
     return scenario
 
 
+def size_area(template: dict[str, Any], nodes: int) -> tuple[float, float]:
+    """The width and height (m) of a mesh of `nodes` at the template's density."""
+    from airtcp.scenario.units import parse_distance
+
+    topology = template["topology"]
+    grow = math.sqrt(nodes / int(topology["n"]))
+    return parse_distance(topology["width"]) * grow, parse_distance(topology["height"]) * grow
+
+
+def scale_label(nodes: int) -> str:
+    """`mesh` for the template's 10,000 nodes (its files keep their names), else `mesh-<n>`."""
+    return "mesh" if nodes == DEFAULT_SCALE_SIZES[0] else f"mesh-{nodes}"
+
+
 def run_scale(
     command: Sequence[str],
     wifi_dir: Path,
@@ -195,27 +226,36 @@ def run_scale(
     *,
     duration_s: float | None,
     errors: list[str],
+    nodes: int = DEFAULT_SCALE_SIZES[0],
+    baseline: tuple[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
-    """Places the mesh, writes its scenario, runs airtcp once; the cost against the targets."""
+    """Places a mesh of `nodes` (one of `SCALE_SIZES`), writes its scenario, runs airtcp once; the
+    cost against the targets. `duration_s` overrides the size's simulated time. With `baseline`
+    (a label and the command of another build), that build runs the same scenario too and the
+    report gains its figures and the ratios."""
     from airtcp.scenario.units import parse_distance, parse_duration
 
+    if nodes not in SCALE_SIZES:
+        raise BenchError(f"scale: no size of {nodes} nodes; known: {', '.join(map(str, SCALE_SIZES))}")
+    flow_count, size_duration_s = SCALE_SIZES[nodes]
     template_path = wifi_dir / SCALE_TEMPLATE
     template = yaml.safe_load(template_path.read_text(encoding="utf-8"))
-    topology = template["topology"]
-    n = int(topology["n"])
-    width = parse_distance(topology["width"])
-    height = parse_distance(topology["height"])
+    n = nodes
+    width, height = size_area(template, n)
     range_m = parse_distance(template["radio"]["propagation"]["range"])
+    label = scale_label(n)
 
     log(f"scale: placing {n} nodes ...")
     started = time.perf_counter()
     positions, redone = place_connected_mesh(n, width, height, range_m, SCALE_PLACEMENT_SEED)
     neighbours = unit_disk_neighbours(positions, range_m)
-    pairs = draw_pairs(n, SCALE_FLOWS, SCALE_PAIR_SEED)
+    pairs = draw_pairs(n, flow_count, SCALE_PAIR_SEED)
     hops = [hop_count(neighbours, s, d) for s, d in pairs]
+    if duration_s is None and n != DEFAULT_SCALE_SIZES[0]:
+        duration_s = size_duration_s
     duration = None if duration_s is None else _format_seconds(duration_s)
     scenario = mesh_scenario(template, positions, pairs, duration=duration)
-    scenario_path = out_dir / "scale" / "mesh.json"
+    scenario_path = out_dir / "scale" / f"{label}.json"
     scenario_path.parent.mkdir(parents=True, exist_ok=True)
     # JSON is YAML, and writes and reads 10,000 nodes faster.
     scenario_path.write_text(json.dumps(scenario) + "\n", encoding="utf-8")
@@ -223,6 +263,7 @@ def run_scale(
 
     sim_duration_s = parse_duration(scenario["duration"]) / NS_PER_S
     found = [h for h in hops if h is not None]
+    wall_target, rss_target = SCALE_SIZE_TARGETS[n]
     report: dict[str, Any] = {
         "template": f"bench/wifi/{template_path.name}",
         "scenario": str(scenario_path),
@@ -236,43 +277,79 @@ def run_scale(
         "mean_degree": round(sum(len(nb) for nb in neighbours) / n, 2),
         "flows": len(pairs),
         "pairs": [list(p) for p in pairs],
-        "pair_draw": f"airtcp.bench.wifi.draw_pairs({n}, {SCALE_FLOWS}, seed={SCALE_PAIR_SEED})",
+        "pair_draw": f"airtcp.bench.wifi.draw_pairs({n}, {flow_count}, seed={SCALE_PAIR_SEED})",
         "hops_mean": _round(_mean(found), 1),
         "hops_min": min(found, default=None),
         "hops_max": max(found, default=None),
         "duration_s": sim_duration_s,
         "seed": SCALE_RUN_SEED,
         "prepare_s": round(prepare_s, 2),
-        "targets": {"wall_s": SCALE_WALL_TARGET_S, "peak_rss_bytes": SCALE_RSS_TARGET_BYTES},
+        "targets": {"wall_s": wall_target, "peak_rss_bytes": rss_target},
     }
     log(f"airtcp scale: {n} nodes, {len(pairs)} flows, {sim_duration_s:g} s ...")
     run = _attempt(
         errors,
-        "airtcp scale",
+        f"airtcp scale {n}",
         lambda: run_airtcp(
-            command, scenario_path, out_dir / "runs" / "scale", seed=SCALE_RUN_SEED
+            command, scenario_path, out_dir / "runs" / "scale" / label, seed=SCALE_RUN_SEED
         ),
     )
     if run is None:
         report["run"] = None
         report["wall_ok"] = report["rss_ok"] = None
         return report
+    report.update(run_figures(run, n, len(pairs)))
+    report["wall_ok"] = run["cmd_wall_s"] < wall_target
     rss_bytes = None if run["peak_rss_kib"] is None else run["peak_rss_kib"] * 1024
-    goodputs = [f["goodput_bps"] or 0.0 for f in run["flows"]]
-    report.update(
-        {
-            "sim_wall_s": _round(run["sim_wall_s"], 3),
-            "cmd_wall_s": _round(run["cmd_wall_s"], 3),
-            "cmd_cpu_s": _round(run["cmd_cpu_s"], 3),
-            "events": run["events"],
-            "peak_rss_kib": run["peak_rss_kib"],
-            "total_goodput_kbps": _round(sum(goodputs) / 1e3, 1),
-            "flows_delivering": sum(1 for g in goodputs if g > 0),
-            "jain": run["jain"],
-            # The whole command is what a user waits for, so that is what the target is held to.
-            "wall_ok": run["cmd_wall_s"] < SCALE_WALL_TARGET_S,
-            "rss_ok": None if rss_bytes is None else rss_bytes < SCALE_RSS_TARGET_BYTES,
-            "run": run,
-        }
-    )
+    report["rss_ok"] = None if rss_bytes is None else rss_bytes < rss_target
+    report["run"] = run
+    if baseline is not None:
+        name, baseline_command = baseline
+        log(f"airtcp scale: {n} nodes with {name} ...")
+        other = _attempt(
+            errors,
+            f"airtcp scale {n} ({name})",
+            lambda: run_airtcp(
+                baseline_command,
+                scenario_path,
+                out_dir / "runs" / "scale" / f"{label}-baseline",
+                seed=SCALE_RUN_SEED,
+            ),
+        )
+        if other is not None:
+            figures = run_figures(other, n, len(pairs))
+            report["baseline"] = {"label": name, **figures}
+            report["against_baseline"] = {
+                key: _ratio(report[key], figures[key])
+                for key in ("cmd_wall_s", "setup_s", "sim_wall_s", "events_per_s", "peak_rss_kib")
+            }
+            report["same_results"] = other["results_digest"] == run["results_digest"]
     return report
+
+
+def run_figures(run: dict[str, Any], nodes: int, flows: int) -> dict[str, Any]:
+    """What a scale report keeps of one run: the whole command's time, the time outside the
+    loop (start-up, set-up, results), the loop's, events/s, peak memory and its share per node."""
+    goodputs = [f["goodput_bps"] or 0.0 for f in run["flows"]]
+    rss_kib = run["peak_rss_kib"]
+    outside = None
+    if run["cmd_wall_s"] is not None and run["sim_wall_s"] is not None:
+        outside = run["cmd_wall_s"] - run["sim_wall_s"]
+    events_per_s = None
+    if run["events"] and run["sim_wall_s"]:
+        events_per_s = run["events"] / run["sim_wall_s"]
+    return {
+        "sim_wall_s": _round(run["sim_wall_s"], 3),
+        "cmd_wall_s": _round(run["cmd_wall_s"], 3),
+        "cmd_cpu_s": _round(run["cmd_cpu_s"], 3),
+        # Everything a user waits for outside the loop: interpreter, scenario, set-up, results.
+        "setup_s": _round(outside, 3),
+        "events": run["events"],
+        "events_per_s": _round(events_per_s, 0),
+        "peak_rss_kib": rss_kib,
+        "rss_per_node_kib": None if rss_kib is None else _round(rss_kib / nodes, 2),
+        "rss_per_flow_kib": None if rss_kib is None else _round(rss_kib / flows, 1),
+        "total_goodput_kbps": _round(sum(goodputs) / 1e3, 1),
+        "flows_delivering": sum(1 for g in goodputs if g > 0),
+        "jain": run["jain"],
+    }
