@@ -517,7 +517,7 @@ def _indent_into(value: Any, depth: int, chunks: list[str]) -> None:
     if kind in _SCALARS:
         chunks.append(_flat_encoder(0).encode(value))
         return
-    if kind is not dict and kind is not list or depth > _DEEPEST:
+    if (kind is not dict and kind is not list) or depth > _DEEPEST:
         raise _Unusual
     if not value:
         chunks.append("{}" if kind is dict else "[]")

@@ -239,8 +239,8 @@ def parse_yaml(text: str, origin: str) -> Any:
     """Parses YAML text; errors become `ScenarioError(origin, ...)` with line and column.
 
     Text that is a JSON object is read by the `json` module when that provably gives the data
-    YAML would (`_json_as_yaml`): a large generated scenario then takes a fraction of a second
-    rather than most of a minute. Anything else, bad input included, goes through the YAML
+    YAML would (`_json_as_yaml`): a large generated scenario then takes half a second rather
+    than 20 s. Anything else, bad input included, goes through the YAML
     loader below, so values and error messages are the same either way.
     """
     if len(text) > MAX_SOURCE_BYTES:
@@ -278,9 +278,11 @@ def _load_yaml(text: str, origin: str) -> Any:
 # --- JSON read as YAML reads it ------------------------------------------------------------------
 #
 # A scenario written by a program is usually JSON (`json.dump`), and JSON is YAML's flow style,
-# so the YAML loader reads it, at about 8 us a character in pure Python (48 s for a 6 MB
-# 100,000-node mesh; libyaml's loader would be faster but composes in C recursion with no depth
-# limit). The `json` module reads the same text in C a hundred times faster. The rule: a JSON
+# so the YAML loader reads it, at about 3 us a character in pure Python (19 s for the 6 MB of a
+# 100,000-node mesh). libyaml's loader (yaml.CSafeLoader) is no cure: it still constructs the
+# values in Python (6.7 s for that mesh written as YAML), composes by C recursion without a depth
+# limit (hostile nesting would crash the process; a Python composer over its events to guard it
+# takes 8.3 s) and words its errors differently. The `json` module reads the text in 0.2 s. The rule: a JSON
 # object is read as JSON whenever the result is provably the YAML loader's; the format stays
 # YAML 1.1, so `1e5` is still the string YAML 1.1 makes of it, not a number. Where the two could
 # differ, or the text is not valid JSON at all, it goes to the YAML loader, which then gives
@@ -359,7 +361,6 @@ def _yaml_number(literal: str) -> Any:
 
 
 _FLOAT_TAG = "tag:yaml.org,2002:float"
-
 
 
 def _where(mark: yaml.Mark | None) -> str:
