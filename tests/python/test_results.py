@@ -8,12 +8,14 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import airtcp.results
 from airtcp.atomic_dir import OutputDirError
 from airtcp.scenario.schema import load_scenario, to_core_dict
 from airtcp.report import format_report
-from airtcp.results import TABLES, Results
+from airtcp.results import TABLES, Results, indented_json
 from support import fake_core_output, minimal_scenario
 
 # The fake run's tables with rows (no radio, downlink, coding or traces: those get no file).
@@ -157,3 +159,31 @@ def test_retired_packets_appear_in_the_conservation_lines_only_when_there_are_so
     )
     raw["conservation"].pop("retired")
     assert "retired" not in (make_results(raw).conservation_problem or "")
+
+
+# --- summary.json's encoder --------------------------------------------------------------------
+
+_SCALAR = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(st.sampled_from(['a', '"', "\\", "\n", "{", "}", ",", "é", "\U0001F600", "\x00"]) | st.characters(), max_size=6)
+)
+_RECORD = st.dictionaries(st.text(max_size=4), _SCALAR, min_size=0, max_size=4)
+_SUMMARY_LIKE = st.recursive(
+    _SCALAR | _RECORD,
+    lambda inner: st.lists(inner, max_size=4) | st.lists(_RECORD, max_size=5) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_SUMMARY_LIKE)
+def test_indented_json_is_json_dumps_byte_for_byte(value: Any) -> None:
+    assert indented_json(value) == json.dumps(value, sort_keys=True, indent=2)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": (1, 2)}, {1: "int key"}, {"a": {2: 1, 3: 4}}, [{"a": 1}, {}], [{"b": 1}, {"a": [1]}], [{"a": True}, 1]],
+)
+def test_indented_json_leaves_odd_data_to_the_json_module(value: Any) -> None:
+    assert indented_json(value) == json.dumps(value, sort_keys=True, indent=2)

@@ -392,3 +392,12 @@ def test_power_and_ratio_format_round_trip(value: float) -> None:
 def test_milliwatts_and_watts_agree(milliwatts: float) -> None:
     assert parse_power(f"{milliwatts!r}mW") == pytest.approx(10 * math.log10(milliwatts), abs=1e-9)
     assert parse_power(f"{milliwatts!r}mW") == pytest.approx(parse_power(f"{milliwatts / 1000!r}W"), abs=1e-9)
+
+
+@given(st.from_regex(r"-?\d{1,12}(\.\d{0,8})?m", fullmatch=True))
+def test_plain_metres_read_as_the_general_reader_reads_them(text: str) -> None:
+    # parse_distance's shortcut for positions ("1881.099m") gives the float the Decimal path gives,
+    # sign of zero included; texts beyond its 15 digits take the general path.
+    from airtcp.scenario import units
+
+    assert repr(parse_distance(text)) == repr(units._linear(text, "distance", "250m", DISTANCE_UNITS))
