@@ -288,7 +288,8 @@ class Results:
 
     @property
     def timing(self) -> dict[str, Any]:
-        """Wall-clock figures of the event loop: wall_s, events, events_per_s."""
+        """Wall-clock figures of the run: the event loop's wall_s, events and events_per_s, and the
+        core's setup_s (building the world) and results_s (gathering the results)."""
         return dict(self.raw.get("timing") or {})
 
     @property
@@ -393,7 +394,7 @@ class Results:
 
     def timing_json(self) -> str:
         timing = self.timing
-        keys = ("wall_s", "events", "events_per_s")
+        keys = ("wall_s", "events", "events_per_s", "setup_s", "results_s")
         return json.dumps({key: timing.get(key) for key in keys}, indent=2) + "\n"
 
     def write(

@@ -146,7 +146,13 @@ def fake_core_output(name: str = "small", seed: int = 7) -> dict[str, Any]:
             "rtt": {"flow": [], "t_s": [], "rtt_s": [], "srtt_s": []},
             "cwnd": {"flow": [], "t_s": [], "cwnd": [], "ssthresh": [], "in_flight": []},
         },
-        "timing": {"wall_s": 0.012, "events": 45_000, "events_per_s": 3_750_000.0},
+        "timing": {
+            "wall_s": 0.012,
+            "events": 45_000,
+            "events_per_s": 3_750_000.0,
+            "setup_s": 0.001,
+            "results_s": 0.0005,
+        },
     }
 
 

@@ -45,7 +45,13 @@ def test_tables() -> None:
     assert list(results.queues["queue"]) == ["A->B", "B->A"]
     assert results.rtt.empty and list(results.rtt.columns) == ["flow", "t_s", "rtt_s", "srtt_s"]
     assert results.cwnd.empty
-    assert results.timing == {"wall_s": 0.012, "events": 45_000, "events_per_s": 3_750_000.0}
+    assert results.timing == {
+        "wall_s": 0.012,
+        "events": 45_000,
+        "events_per_s": 3_750_000.0,
+        "setup_s": 0.001,
+        "results_s": 0.0005,
+    }
 
 
 def test_empty_tables_keep_their_columns_and_extra_columns_pass_through() -> None:
@@ -65,7 +71,7 @@ def test_write_produces_a_file_per_table_with_rows(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["name"] == "small" and "scenario" in summary
     timing = json.loads((out / "timing.json").read_text())
-    assert set(timing) == {"wall_s", "events", "events_per_s"}
+    assert set(timing) == {"wall_s", "events", "events_per_s", "setup_s", "results_s"}
     flows = pq.read_table(out / "flows.parquet")
     assert flows.column("id").to_pylist() == ["f1"]
     assert flows.schema.field("completion_s").type == "double"  # typed even when all null

@@ -204,6 +204,8 @@ pub struct World {
     pub forwarding_tables: &'static [&'static str],
     /// The packet captures to write (`trace:`), opened when the run starts.
     pub pcap: Option<crate::net::pcap_tap::TracePlan>,
+    /// Wall-clock seconds the builder took to make this world (`timing.setup_s`).
+    pub setup_s: f64,
 }
 
 /// Connects a TCP endpoint to the network: segments become packets, timers become events. With

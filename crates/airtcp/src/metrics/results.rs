@@ -457,7 +457,7 @@ pub struct CwndSeries {
     pub v: Vec<Option<f64>>,
 }
 
-/// Wall-clock figures of the event loop.
+/// Wall-clock figures of the run: building the world, the event loop, gathering the results.
 #[derive(Debug, Clone, Serialize)]
 pub struct Timing {
     /// Seconds spent in the event loop.
@@ -466,6 +466,12 @@ pub struct Timing {
     pub events: u64,
     /// events / wall_s.
     pub events_per_s: f64,
+    /// Seconds spent building the world before the first event (placement, radios and their
+    /// neighbour lists, routes, flows): on a city-sized mesh it rivals the loop, so it is
+    /// reported beside it rather than left to be guessed from a profile.
+    pub setup_s: f64,
+    /// Seconds spent gathering the results document after the loop (not serialising it).
+    pub results_s: f64,
 }
 
 fn is_zero(n: &u64) -> bool {

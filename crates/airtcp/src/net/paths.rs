@@ -210,9 +210,10 @@ pub fn weighted_next_hops(
 }
 
 impl WeightedRoutes {
-    /// The next-hop tables alone, as the network layer's [`RoutingTable`].
-    pub fn into_table(self) -> RoutingTable {
-        RoutingTable::from_parts(self.slot_of, self.next)
+    /// The next-hop tables alone, as the network layer's [`RoutingTable`] (`n` nodes, over the
+    /// `edges` the routes were searched on).
+    pub fn into_table(self, n: usize, edges: &[Edge]) -> RoutingTable {
+        RoutingTable::from_parts(n, edges, self.slot_of, self.next)
     }
 
     fn slot(&self, dst: NodeId) -> Option<usize> {

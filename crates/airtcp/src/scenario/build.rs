@@ -48,6 +48,7 @@ pub(crate) fn build_noting_unreachable(
     cfg: &ScenarioConfig,
     unreachable: &mut Option<usize>,
 ) -> Result<World, ConfigError> {
+    let started = std::time::Instant::now();
     positive("duration", cfg.duration)?;
     // Before anything large is allocated (a placement of 10^9 nodes would abort the process).
     let mut budget = MemoryBudget::new(cfg.limits.memory);
@@ -173,6 +174,7 @@ pub(crate) fn build_noting_unreachable(
         budget,
         forwarding_tables: super::config::FORWARDING_TABLES,
         pcap,
+        setup_s: started.elapsed().as_secs_f64(),
     })
 }
 
@@ -289,7 +291,8 @@ fn static_routes(
     match cfg.routing {
         RoutingConfig::Static(StaticConfig { metric, .. }) if metric != RouteMetric::Hops => {
             let weights = edge_weights(metric, edges, channels, wireless, downlink);
-            weighted_next_hops(ids.len(), edges, &|i| weights[i], &destinations).into_table()
+            weighted_next_hops(ids.len(), edges, &|i| weights[i], &destinations)
+                .into_table(ids.len(), edges)
         }
         _ => RoutingTable::shortest_paths(ids.len(), edges, &destinations),
     }

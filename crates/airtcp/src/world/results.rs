@@ -17,6 +17,7 @@ use crate::sim::{DropReason, NodeId};
 impl World {
     /// The results, taking the recorded series out of the world.
     pub(super) fn results(mut self, wall_s: f64, events: u64) -> RunResults {
+        let started = std::time::Instant::now();
         let mut series = TimeSeries {
             cwnd: std::mem::take(&mut self.traces.cwnd),
             queue: std::mem::take(&mut self.traces.queues),
@@ -34,6 +35,8 @@ impl World {
         reported.extend(net.routers.report(&net.node_names));
         let forwarding = LayerTables::new(reported, self.forwarding_tables);
         let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
+        let conservation = conservation(net);
+        let results_s = started.elapsed().as_secs_f64();
         RunResults {
             name: self.name,
             seed: self.seed,
@@ -46,7 +49,7 @@ impl World {
             link_rates,
             downlink,
             forwarding,
-            conservation: conservation(net),
+            conservation,
             trace,
             timeseries: series,
             timing: Timing {
@@ -57,6 +60,8 @@ impl World {
                 } else {
                     0.0
                 },
+                setup_s: self.setup_s,
+                results_s,
             },
         }
     }
