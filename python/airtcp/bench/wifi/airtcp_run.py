@@ -109,6 +109,9 @@ def run_airtcp(
         "goodput_bps": sum(float(f["goodput_bps"] or 0.0) for f in flows),
         "flows": flows,
         "sim_wall_s": timing.get("wall_s"),
+        # The core's own set-up (building the world) and gathering of results, where it says.
+        "core_setup_s": timing.get("setup_s"),
+        "core_results_s": timing.get("results_s"),
         "events": timing.get("events"),
         "cmd_wall_s": wall,
         "cmd_cpu_s": cpu,

@@ -378,7 +378,9 @@ def _scale_size_lines(scale: dict[str, Any]) -> list[str]:
     lines += [
         f"wall time: simulation loop {_fmt(scale['sim_wall_s'], '.1f')} s "
         f"({_fmt(scale.get('events_per_s'), ',.0f')} events/s), outside it (start-up, set-up, "
-        f"results) {_fmt(scale.get('setup_s'), '.1f')} s, whole command "
+        f"results) {_fmt(scale.get('setup_s'), '.1f')} s (the core's set-up "
+        f"{_fmt(scale.get('core_setup_s'), '.1f')} s, its results "
+        f"{_fmt(scale.get('core_results_s'), '.2f')} s), whole command "
         f"{_fmt(scale['cmd_wall_s'], '.1f')} s (target {wall_text}: {_mark(scale['wall_ok'])})",
         f"peak RSS of the airtcp process: {rss_text}, {_fmt(scale.get('rss_per_node_kib'))} KiB "
         f"per node (target < {rss_target / 1e9:g} GB: {_mark(scale['rss_ok'])})",

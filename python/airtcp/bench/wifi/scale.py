@@ -344,6 +344,9 @@ def run_figures(run: dict[str, Any], nodes: int, flows: int) -> dict[str, Any]:
         "cmd_cpu_s": _round(run["cmd_cpu_s"], 3),
         # Everything a user waits for outside the loop: interpreter, scenario, set-up, results.
         "setup_s": _round(outside, 3),
+        # Of which the core's building of the world, and its gathering of the results.
+        "core_setup_s": _round(run.get("core_setup_s"), 3),
+        "core_results_s": _round(run.get("core_results_s"), 3),
         "events": run["events"],
         "events_per_s": _round(events_per_s, 0),
         "peak_rss_kib": rss_kib,
