@@ -18,6 +18,23 @@ def _grid(duration: str) -> str:
     return to_core_json(load_scenario(EXAMPLES / "grid_aodv.yaml", overrides=[f"duration={duration}"]))
 
 
+def _many_flows() -> str:
+    """A connected 3,000-node mesh at the scale benchmark's density with 400 flows, for 1 s: a
+    set-up of 800 route searches."""
+    import yaml
+
+    from airtcp.bench.wifi.grid import draw_pairs
+    from airtcp.bench.wifi.scale import mesh_scenario, place_connected_mesh, size_area
+    from support import REPO
+
+    template = yaml.safe_load((REPO / "bench" / "wifi" / "airtcp_mesh.yaml").read_text(encoding="utf-8"))
+    width, height = size_area(template, 3000)
+    positions, _ = place_connected_mesh(3000, width, height, 250.0, 1)
+    scenario = mesh_scenario(template, positions, draw_pairs(3000, 400, 2), stagger_ns=1_000_000,
+                             duration="2s")
+    return to_core_json(load_scenario(scenario))
+
+
 def _without_timing(text: str) -> dict[str, object]:
     data = json.loads(text)
     data.pop("timing")
@@ -76,3 +93,32 @@ def test_the_progress_line() -> None:
     line(100.0)
     line(120.0)  # not a terminal: no second line within LOG_EVERY_S
     assert stream.getvalue().splitlines() == ["simulated 100.0 / 200 s (50 %), ETA 5 s"]
+
+
+def test_the_set_up_line() -> None:
+    stream = io.StringIO()
+    line = run_progress.ProgressLine(60.0, stream)
+    line.started -= 5
+    line.setup(1200, 2000)
+    assert stream.getvalue().splitlines() == ["setting up: routes 1200 / 2000"]
+
+
+def test_the_set_up_s_route_searches_are_reported_and_an_interrupt_stops_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_progress, "POLL_S", 0.001)
+    # Many flows on a grid: a set-up with many route searches, watched, then interrupted.
+    seen: list[tuple[int, int]] = []
+
+    class Report:
+        def __call__(self, simulated_s: float) -> None:
+            pass
+
+        def setup(self, done: int, total: int) -> None:
+            seen.append((done, total))
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_progress.simulate_json_watched(_many_flows(), Report())
+    assert not _simulation_threads()
+    if seen:  # a fast machine may finish the searches before the first poll
+        assert all(0 <= done < total for done, total in seen)

@@ -38,6 +38,12 @@ impl Progress {
         self.control.now() as f64 * 1e-9
     }
 
+    /// The set-up's route searches before the first event: (done, total); (0, 0) before they
+    /// start or without any.
+    fn setup_progress(&self) -> (u64, u64) {
+        self.control.setup_progress()
+    }
+
     /// Asks the run to stop soon; `simulate_json_with_progress` then returns None.
     fn request_stop(&self) {
         self.control.request_stop();

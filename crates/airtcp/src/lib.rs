@@ -36,7 +36,14 @@ pub fn simulate_json_controlled(
     control: &world::RunControl,
 ) -> Result<Option<String>, ConfigError> {
     let cfg = parse_config(config_json)?;
-    let res = scenario::build::build(&cfg)?.run_controlled(control)?;
+    let world = match scenario::build::build_controlled(&cfg, control) {
+        Ok(world) => world,
+        // Stopped during the set-up, whose route searches were cut short: whatever the rest of
+        // the set-up then refused (a flow without a route) is moot.
+        Err(_) if control.stop_requested() => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let res = world.run_controlled(control)?;
     Ok(res.map(|r| serde_json::to_string(&r).expect("results serialise")))
 }
 

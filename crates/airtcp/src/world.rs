@@ -331,8 +331,14 @@ impl TcpIo for NetIo<'_> {
 /// Lets another thread watch a run and stop it: the loop publishes the simulated time every
 /// [`RunControl::PUBLISH_EVERY`] events and checks for a stop request at the same points. Neither
 /// touches the simulation's state, so a watched run gives the same results as an unwatched one.
+///
+/// Before the loop, the world's set-up publishes how far its longest step has got (the route
+/// searches, one per flow end: seconds on a mesh of 100,000 nodes) and stops short of it on a
+/// stop request; the run then returns no results without running an event.
 #[derive(Debug, Default)]
 pub struct RunControl {
+    setup_done: AtomicU64,
+    setup_total: AtomicU64,
     now_ns: AtomicU64,
     stop: AtomicBool,
 }
@@ -355,6 +361,23 @@ impl RunControl {
     /// Whether a stop was requested.
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The set-up's route searches: how many of how many are done (0 of 0 before they start or
+    /// without any).
+    pub fn setup_progress(&self) -> (u64, u64) {
+        (
+            self.setup_done.load(Ordering::Relaxed),
+            self.setup_total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Publishes that `done` of the set-up's `total` route searches are done; false if the run
+    /// is to stop.
+    pub fn setup_step(&self, done: usize, total: usize) -> bool {
+        self.setup_done.store(done as u64, Ordering::Relaxed);
+        self.setup_total.store(total as u64, Ordering::Relaxed);
+        !self.stop_requested()
     }
 }
 
@@ -388,6 +411,10 @@ impl World {
         mut self,
         control: &RunControl,
     ) -> Result<Option<RunResults>, ConfigError> {
+        if control.stop_requested() {
+            // Asked during the set-up, whose route searches were then cut short.
+            return Ok(None);
+        }
         if let Some(plan) = self.pcap.take() {
             self.net.open_traces(plan)?;
         }

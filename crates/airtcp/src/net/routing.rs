@@ -237,12 +237,19 @@ fn distinct(n: usize, destinations: &[NodeId]) -> (Vec<u32>, Vec<NodeId>) {
 /// out-edge's position) into the destination's table. The search works in the numbering of
 /// [`Incoming`], whose neighbours sit near each other in memory, and each finished table is
 /// copied out in node order.
-fn breadth_first<T: Entry>(order: &[NodeId], inc: &Incoming) -> Vec<T> {
+fn breadth_first<T: Entry>(
+    order: &[NodeId],
+    inc: &Incoming,
+    step: &mut dyn FnMut(usize, usize) -> bool,
+) -> Vec<T> {
     let n = inc.old_of.len();
     let mut choice = vec![T::NONE; order.len() * n];
     let mut table = vec![T::NONE; n];
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     for (slot, &dst) in order.iter().enumerate() {
+        if !step(slot, order.len()) {
+            break;
+        }
         let dst = inc.new_of[dst as usize];
         table.fill(T::NONE);
         queue.clear();
@@ -346,13 +353,25 @@ impl Incoming {
 impl RoutingTable {
     /// Shortest paths for `n` nodes over `edges`, towards every node in `destinations`.
     pub fn shortest_paths(n: usize, edges: &[Edge], destinations: &[NodeId]) -> Self {
+        Self::shortest_paths_observed(n, edges, destinations, &mut |_, _| true)
+    }
+
+    /// [`shortest_paths`](Self::shortest_paths), telling `step(done, total)` before each
+    /// destination's search how many of the `total` searches are done; when it answers false the
+    /// remaining searches are skipped (their tables stay empty: a run being stopped).
+    pub fn shortest_paths_observed(
+        n: usize,
+        edges: &[Edge],
+        destinations: &[NodeId],
+        step: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Self {
         let out = OutEdges::new(n, edges);
         let incoming = Incoming::new(n, edges, &out.position);
         let (slot_of, order) = distinct(n, destinations);
         let choice = match width(out.max_degree) {
-            0 => Choice::U8(breadth_first(&order, &incoming)),
-            1 => Choice::U16(breadth_first(&order, &incoming)),
-            _ => Choice::U32(breadth_first(&order, &incoming)),
+            0 => Choice::U8(breadth_first(&order, &incoming, step)),
+            1 => Choice::U16(breadth_first(&order, &incoming, step)),
+            _ => Choice::U32(breadth_first(&order, &incoming, step)),
         };
         RoutingTable {
             n,

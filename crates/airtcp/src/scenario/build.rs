@@ -30,7 +30,7 @@ use crate::net::{Network, OnDemandRouting};
 use crate::queue::droptail::DropTail;
 use crate::sim::memory::MemoryBudget;
 use crate::sim::{DropReason, EventClass, EventQueue, NodeId, PacketArena, Rng};
-use crate::world::{Endpoints, Flow, Traces, World, WorldEvent};
+use crate::world::{Endpoints, Flow, RunControl, Traces, World, WorldEvent};
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::new(path, message)
@@ -38,7 +38,13 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 
 /// Validates `cfg` and builds the world.
 pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
-    build_noting_unreachable(cfg, &mut None)
+    build_noting_unreachable(cfg, &mut None, None)
+}
+
+/// [`build`], publishing the set-up's progress to `control` and cutting it short on a stop
+/// request (the world's run then returns no results: [`World::run_controlled`]).
+pub fn build_controlled(cfg: &ScenarioConfig, control: &RunControl) -> Result<World, ConfigError> {
+    build_noting_unreachable(cfg, &mut None, Some(control))
 }
 
 /// [`build`], which on refusing a flow because no route joins its ends (an end out of radio
@@ -47,6 +53,7 @@ pub fn build(cfg: &ScenarioConfig) -> Result<World, ConfigError> {
 pub(crate) fn build_noting_unreachable(
     cfg: &ScenarioConfig,
     unreachable: &mut Option<usize>,
+    control: Option<&RunControl>,
 ) -> Result<World, ConfigError> {
     let started = std::time::Instant::now();
     positive("duration", cfg.duration)?;
@@ -90,7 +97,15 @@ pub(crate) fn build_noting_unreachable(
     cfg.routing.check_forwarding(cfg)?;
     crate::scenario::coding::check(cfg)?;
     super::flow_paths::check(cfg)?;
-    let routes = static_routes(cfg, &ids, &edges, &channels, &wireless, downlink.as_ref());
+    let routes = static_routes(
+        cfg,
+        &ids,
+        &edges,
+        &channels,
+        &wireless,
+        downlink.as_ref(),
+        control,
+    );
 
     let m = &cfg.metrics;
     positive("metrics.bin", m.bin)?;
@@ -279,6 +294,7 @@ fn static_routes(
     channels: &[Channel],
     wireless: &Wireless,
     downlink: Option<&BaseStation>,
+    control: Option<&RunControl>,
 ) -> RoutingTable {
     let mut destinations = Vec::with_capacity(cfg.flows.len() * 2);
     for f in &cfg.flows {
@@ -294,7 +310,10 @@ fn static_routes(
             weighted_next_hops(ids.len(), edges, &|i| weights[i], &destinations)
                 .into_table(ids.len(), edges)
         }
-        _ => RoutingTable::shortest_paths(ids.len(), edges, &destinations),
+        _ => {
+            let mut step = |done, total| control.is_none_or(|c| c.setup_step(done, total));
+            RoutingTable::shortest_paths_observed(ids.len(), edges, &destinations, &mut step)
+        }
     }
 }
 

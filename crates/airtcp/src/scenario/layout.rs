@@ -272,7 +272,7 @@ fn world_without_unreachable_flows(
     let mut refused: Vec<Option<String>> = vec![None; cfg.flows.len()];
     let world = loop {
         let mut unreachable = None;
-        match build_noting_unreachable(&pruned, &mut unreachable) {
+        match build_noting_unreachable(&pruned, &mut unreachable, None) {
             Ok(world) => break world,
             Err(e) => {
                 let Some(k) = unreachable else { return Err(e) };

@@ -525,3 +525,34 @@ fn a_link_whose_rate_table_entry_is_lower_carries_what_that_rate_carries() {
         slow.flows[0].bytes_delivered
     );
 }
+
+/// A stop asked for before the set-up's route searches skips them and runs no event; without one,
+/// the searches publish their progress, one per flow end.
+#[test]
+fn a_stop_during_set_up_cuts_the_route_searches_short() {
+    let chain = json!({
+        "name": "stop", "duration": 10 * S, "seed": 1,
+        "radio": {"standard": "802.11b", "data_rate": 2_000_000, "basic_rate": 1_000_000,
+                  "propagation": {"kind": "two_ray_ground"}},
+        "topology": {"kind": "chain", "hops": 3, "spacing": 200.0},
+        "routing": {"kind": "static"},
+        "flows": [{"id": "f", "src": "n0", "dst": "n3", "app": {"kind": "bulk"},
+                   "transport": {"kind": "tcp", "cc": "newreno"}}]
+    })
+    .to_string();
+    let stopped = airtcp::world::RunControl::default();
+    stopped.request_stop();
+    let out = airtcp::simulate_json_controlled(&chain, &stopped).expect("builds");
+    assert!(out.is_none());
+    assert_eq!(
+        stopped.setup_progress(),
+        (0, 2),
+        "stopped before the first search"
+    );
+    assert_eq!(stopped.now(), 0, "no event ran");
+    let watched = airtcp::world::RunControl::default();
+    let out = airtcp::simulate_json_controlled(&chain, &watched).expect("runs");
+    assert!(out.is_some());
+    // The last step is published before the last search: one of two done.
+    assert_eq!(watched.setup_progress(), (1, 2));
+}
