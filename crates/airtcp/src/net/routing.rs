@@ -410,15 +410,8 @@ impl RoutingTable {
             0 => Choice::U8(breadth_first(&order, &incoming, step)),
             1 => Choice::U16(breadth_first(&order, &incoming, step)),
             _ => Choice::U32(breadth_first(&order, &incoming, step)),
-        }
-        .widened(n, &out.start, &out.hops);
-        RoutingTable {
-            n,
-            slot_of,
-            hop_start: out.start,
-            hops: out.hops,
-            choice,
-        }
+        };
+        Self::assemble(n, slot_of, out, choice)
     }
 
     /// A table from per-destination next hops over `edges` (used by the weighted searches in
@@ -450,8 +443,13 @@ impl RoutingTable {
             0 => Choice::U8(narrow(n, &out, &next)),
             1 => Choice::U16(narrow(n, &out, &next)),
             _ => Choice::U32(narrow(n, &out, &next)),
-        }
-        .widened(n, &out.start, &out.hops);
+        };
+        Self::assemble(n, slot_of, out, choice)
+    }
+
+    /// The table of `choice` over `out`, its hops whole if they are few ([`Choice::widened`]).
+    fn assemble(n: usize, slot_of: Vec<u32>, out: OutEdges, choice: Choice) -> Self {
+        let choice = choice.widened(n, &out.start, &out.hops);
         RoutingTable {
             n,
             slot_of,
